@@ -1,0 +1,32 @@
+# Thin wrapper over CMake/CTest; the README's commands.
+BUILD ?= build
+JOBS ?= 2
+
+.PHONY: deps build dev test unit e2e bench clean
+
+deps:
+	@./scripts/deps.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) --timeout 600
+
+unit: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L unit
+
+e2e: build
+	cd $(BUILD) && ctest --output-on-failure -j 1 -L e2e
+
+dev: build
+	$(BUILD)/bin/capstan dev
+
+bench: build
+	./bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,90 @@
+// The hot decode path: LIST pages and WATCH streams parsed with simdjson On-Demand.
+// Objects stay as their raw JSON text (views into the caller's buffer); only the metadata
+// the cache needs is extracted. Malformed input is reported, never thrown.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace capstan::json {
+
+enum class EventType { Added, Modified, Deleted, Bookmark, Error };
+std::string_view event_type_name(EventType t);
+
+struct OwnerRefSummary {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string uid;
+  bool controller = false;
+};
+
+// What the cache and the work queue need from an object's metadata.
+struct MetaSummary {
+  std::string ns;
+  std::string name;
+  std::string uid;
+  std::string resource_version;
+  std::int64_t generation = 0;
+  bool deleting = false;
+  std::vector<std::pair<std::string, std::string>> labels;
+  std::vector<std::pair<std::string, std::string>> annotations;
+  std::vector<OwnerRefSummary> owners;
+  // Byte range [begin, end) of the metadata.managedFields member including its key and one
+  // adjoining comma, so that erasing it leaves valid JSON; begin == end when absent.
+  std::size_t managed_fields_begin = 0;
+  std::size_t managed_fields_end = 0;
+};
+
+// Extracts metadata from one object's JSON text. Returns false (and sets `error`) when the
+// text is not a JSON object.
+bool summarize(std::string_view object_json, MetaSummary& out, std::string* error = nullptr);
+
+// Returns `object_json` without metadata.managedFields (the common case: copied as is).
+std::string strip_managed_fields(std::string_view object_json, const MetaSummary& meta);
+
+// Decodes a LIST response body: calls `on_item` with each item's raw JSON text.
+struct ListMeta {
+  std::string resource_version;
+  std::string continue_token;
+  std::optional<std::int64_t> remaining_item_count;
+  std::string kind;  // "ConfigMapList", or "Status" when the body was an error
+};
+bool decode_list(std::string_view body, ListMeta& meta, const std::function<void(std::string_view item)>& on_item,
+                 std::string* error = nullptr);
+
+// A WATCH stream decoder: feed it the body in chunks split anywhere; it calls the handler for
+// each complete line ({"type":...,"object":{...}}). Lines that are not valid events are
+// logged (naming `what`) and skipped.
+class WatchDecoder {
+ public:
+  using Handler = std::function<void(EventType type, std::string_view object_json)>;
+  WatchDecoder(Handler handler, std::string what);
+  ~WatchDecoder();
+  WatchDecoder(const WatchDecoder&) = delete;
+  WatchDecoder& operator=(const WatchDecoder&) = delete;
+
+  void feed(std::string_view chunk);
+  // Processes a final line that had no trailing newline.
+  void finish();
+  std::uint64_t events() const { return events_; }
+  std::uint64_t skipped() const { return skipped_; }
+
+ private:
+  void line(std::string_view l);
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  Handler handler_;
+  std::string what_;
+  std::string pending_;
+  std::uint64_t events_ = 0;
+  std::uint64_t skipped_ = 0;
+};
+
+}  // namespace capstan::json

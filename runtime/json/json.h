@@ -1,0 +1,61 @@
+// Building, reading and serialising JSON documents (Boost.JSON), plus small path helpers.
+// The hot decode path (lists, watch events) lives in decode.h and uses simdjson instead.
+#pragma once
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/string.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace capstan::json {
+
+using Value = boost::json::value;
+using Object = boost::json::object;
+using Array = boost::json::array;
+using String = boost::json::string;
+
+// Thrown when text is not valid JSON; the message names what was being parsed and where.
+class ParseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses `text`; `what` names the document in the error message ("watch event", "Certificate default/web").
+Value parse(std::string_view text, std::string_view what = "document");
+// Like parse() but returns nullopt and fills `error` instead of throwing.
+std::optional<Value> try_parse(std::string_view text, std::string* error = nullptr);
+std::string serialize(const Value& v);
+// Serialises with two-space indentation (for humans: CLI output, golden files).
+std::string serialize_pretty(const Value& v);
+
+using Path = std::initializer_list<std::string_view>;
+
+// Walks object members; returns nullptr when a step is missing or not an object.
+const Value* find(const Value& v, Path path);
+Value* find(Value& v, Path path);
+// Typed reads with a default when the member is missing or of another type.
+std::string_view get_string(const Value& v, Path path, std::string_view fallback = {});
+std::optional<std::int64_t> get_int(const Value& v, Path path);
+bool get_bool(const Value& v, Path path, bool fallback = false);
+const Object* get_object(const Value& v, Path path);
+const Array* get_array(const Value& v, Path path);
+// Returns the object at `path`, creating (or replacing non-objects with) empty objects on the way.
+Object& ensure_object(Value& v, Path path);
+// Removes the member at `path` if present; returns whether it was there.
+bool erase(Value& v, Path path);
+
+// RFC 6901 JSON pointers.
+std::string pointer_escape(std::string_view token);
+std::string pointer_unescape(std::string_view token);
+
+// A number member as a double whatever its JSON representation (int64, uint64 or double).
+std::optional<double> as_number(const Value& v);
+
+}  // namespace capstan::json

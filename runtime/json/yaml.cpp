@@ -1,0 +1,255 @@
+#include "runtime/json/yaml.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+
+namespace capstan::json {
+namespace {
+
+bool is_null_word(const std::string& s) { return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL"; }
+bool is_true_word(const std::string& s) { return s == "true" || s == "True" || s == "TRUE"; }
+bool is_false_word(const std::string& s) { return s == "false" || s == "False" || s == "FALSE"; }
+
+std::optional<Value> as_yaml_number(const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  std::int64_t i = 0;
+  auto begin = s.data();
+  auto end = s.data() + s.size();
+  const char* p = begin;
+  if (*p == '+') ++p;
+  auto r = std::from_chars(p, end, i);
+  if (r.ec == std::errc() && r.ptr == end) return Value(i);
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    r = std::from_chars(begin + 2, end, i, 16);
+    if (r.ec == std::errc() && r.ptr == end) return Value(i);
+  }
+  if (s.size() > 2 && s[0] == '0' && s[1] == 'o') {
+    r = std::from_chars(begin + 2, end, i, 8);
+    if (r.ec == std::errc() && r.ptr == end) return Value(i);
+  }
+  if (s == ".inf" || s == ".Inf" || s == "+.inf") return Value(HUGE_VAL);
+  if (s == "-.inf" || s == "-.Inf") return Value(-HUGE_VAL);
+  // YAML 1.2 floats: digits with a '.' or an exponent.
+  bool has_digit = false, fp = false;
+  for (char c : s) {
+    if (std::isdigit(static_cast<unsigned char>(c))) has_digit = true;
+    else if (c == '.' || c == 'e' || c == 'E') fp = true;
+    else if (c != '-' && c != '+') return std::nullopt;
+  }
+  if (!has_digit || !fp) return std::nullopt;
+  double d = 0;
+  auto rd = std::from_chars(p, end, d);
+  if (rd.ec == std::errc() && rd.ptr == end) return Value(d);
+  return std::nullopt;
+}
+
+Value convert(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined:
+      return nullptr;
+    case YAML::NodeType::Scalar: {
+      const std::string& s = n.Scalar();
+      if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str") return Value(String(s));
+      if (n.Tag() == "?" || n.Tag().empty()) {
+        if (is_null_word(s)) return nullptr;
+        if (is_true_word(s)) return true;
+        if (is_false_word(s)) return false;
+        if (auto num = as_yaml_number(s)) return *num;
+      }
+      return Value(String(s));
+    }
+    case YAML::NodeType::Sequence: {
+      Array a;
+      a.reserve(n.size());
+      for (const auto& e : n) a.push_back(convert(e));
+      return a;
+    }
+    case YAML::NodeType::Map: {
+      Object o;
+      o.reserve(n.size());
+      for (const auto& kv : n) {
+        o[kv.first.as<std::string>()] = convert(kv.second);
+      }
+      return o;
+    }
+  }
+  return nullptr;
+}
+
+bool plain_safe(std::string_view s) {
+  if (s.empty()) return false;
+  std::string str(s);
+  if (is_null_word(str) || is_true_word(str) || is_false_word(str)) return false;
+  // YAML 1.1 booleans some parsers still honour.
+  static const char* const kOld[] = {"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"};
+  for (auto w : kOld)
+    if (s == w) return false;
+  if (as_yaml_number(str)) return false;
+  unsigned char first = static_cast<unsigned char>(s.front());
+  if (std::isspace(first) || std::isspace(static_cast<unsigned char>(s.back()))) return false;
+  if (std::string_view("-?:,[]{}#&*!|>'\"%@`").find(static_cast<char>(first)) != std::string_view::npos) {
+    // "-foo" is fine as a plain scalar unless it is followed by a space; keep it simple and quote.
+    return false;
+  }
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) return false;
+    if (c == ':' && (i + 1 == s.size() || s[i + 1] == ' ')) return false;
+    if (c == '#' && i > 0 && s[i - 1] == ' ') return false;
+  }
+  return true;
+}
+
+void emit_scalar(std::string& out, const Value& v, int indent);
+
+void emit_string(std::string& out, std::string_view s, int indent) {
+  if (plain_safe(s)) {
+    out += s;
+    return;
+  }
+  bool multiline = s.find('\n') != std::string_view::npos;
+  if (multiline) {
+    bool printable = true;
+    for (unsigned char c : s)
+      if ((c < 0x20 && c != '\n') || c == 0x7f) printable = false;
+    // Block scalars cannot carry leading spaces on the first line or trailing spaces reliably.
+    if (printable && s.front() != ' ' && s.find(" \n") == std::string_view::npos) {
+      std::size_t trailing = 0;
+      for (auto it = s.rbegin(); it != s.rend() && *it == '\n'; ++it) ++trailing;
+      out += trailing == 0 ? "|-" : (trailing == 1 ? "|" : "|+");
+      std::string pad(static_cast<std::size_t>(indent + 1) * 2, ' ');
+      std::size_t start = 0;
+      std::string_view body = s.substr(0, s.size() - (trailing > 0 ? 1 : 0));
+      if (trailing > 1) body = s.substr(0, s.size() - 1);
+      while (start <= body.size()) {
+        auto nl = body.find('\n', start);
+        std::string_view line = body.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start);
+        out += '\n';
+        if (!line.empty()) {
+          out += pad;
+          out += line;
+        }
+        if (nl == std::string_view::npos) break;
+        start = nl + 1;
+      }
+      return;
+    }
+  }
+  out += capstan::json::serialize(Value(String(s)));
+}
+
+void emit_scalar(std::string& out, const Value& v, int indent) {
+  switch (v.kind()) {
+    case boost::json::kind::null: out += "null"; break;
+    case boost::json::kind::bool_: out += v.get_bool() ? "true" : "false"; break;
+    case boost::json::kind::string: emit_string(out, v.get_string(), indent); break;
+    default: out += capstan::json::serialize(v);
+  }
+}
+
+bool is_empty_container(const Value& v) {
+  return (v.is_object() && v.get_object().empty()) || (v.is_array() && v.get_array().empty());
+}
+
+void emit(std::string& out, const Value& v, int indent);
+
+void emit_key(std::string& out, std::string_view key) {
+  if (plain_safe(key)) out += key;
+  else out += capstan::json::serialize(Value(String(key)));
+}
+
+void emit_object(std::string& out, const Object& o, int indent, bool first_inline) {
+  std::string pad(static_cast<std::size_t>(indent) * 2, ' ');
+  bool first = true;
+  for (const auto& kv : o) {
+    if (!(first && first_inline)) out += pad;
+    first = false;
+    emit_key(out, kv.key());
+    out += ':';
+    const Value& val = kv.value();
+    if (val.is_object() && !val.get_object().empty()) {
+      out += '\n';
+      emit_object(out, val.get_object(), indent + 1, false);
+    } else if (val.is_array() && !val.get_array().empty()) {
+      out += '\n';
+      emit(out, val, indent);  // sequences under a key sit at the key's indentation, as kubectl prints them
+    } else {
+      out += ' ';
+      if (is_empty_container(val)) out += val.is_object() ? "{}" : "[]";
+      else emit_scalar(out, val, indent);
+      out += '\n';
+    }
+  }
+}
+
+void emit(std::string& out, const Value& v, int indent) {
+  std::string pad(static_cast<std::size_t>(indent) * 2, ' ');
+  if (v.is_object()) {
+    if (v.get_object().empty()) {
+      out += pad + "{}\n";
+      return;
+    }
+    emit_object(out, v.get_object(), indent, false);
+    return;
+  }
+  if (v.is_array()) {
+    if (v.get_array().empty()) {
+      out += pad + "[]\n";
+      return;
+    }
+    for (const auto& e : v.get_array()) {
+      out += pad + "- ";
+      if (e.is_object() && !e.get_object().empty()) {
+        emit_object(out, e.get_object(), indent + 1, true);
+      } else if (e.is_array() && !e.get_array().empty()) {
+        out += '\n';
+        emit(out, e, indent + 1);
+      } else {
+        if (is_empty_container(e)) out += e.is_object() ? "{}" : "[]";
+        else emit_scalar(out, e, indent + 1);
+        out += '\n';
+      }
+    }
+    return;
+  }
+  out += pad;
+  emit_scalar(out, v, indent);
+  out += '\n';
+}
+
+}  // namespace
+
+Value from_yaml(std::string_view text, std::string_view what) {
+  try {
+    return convert(YAML::Load(std::string(text)));
+  } catch (const YAML::Exception& e) {
+    throw ParseError("parsing " + std::string(what) + ": " + e.what());
+  }
+}
+
+std::vector<Value> from_yaml_documents(std::string_view text, std::string_view what) {
+  std::vector<Value> docs;
+  try {
+    for (const auto& node : YAML::LoadAll(std::string(text))) {
+      Value v = convert(node);
+      if (v.is_null()) continue;
+      docs.push_back(std::move(v));
+    }
+  } catch (const YAML::Exception& e) {
+    throw ParseError("parsing " + std::string(what) + ": " + e.what());
+  }
+  return docs;
+}
+
+std::string to_yaml(const Value& v) {
+  std::string out;
+  emit(out, v, 0);
+  return out;
+}
+
+}  // namespace capstan::json

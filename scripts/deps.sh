@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs every system package Capstan's build, tests and benchmarks need.
+# Idempotent: only what is missing is installed; a second run does nothing.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git
+  # libraries
+  libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
+  libssl-dev libsimdjson-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
+  libgit2-dev libsqlite3-dev
+  # tests and benchmarks
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  openssl pebble prometheus wrk hyperfine
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+# Node.js and npm (benchmark peer): Debian's packages only where no node is present
+# (some images ship nodesource's nodejs, which bundles npm and conflicts with Debian's npm).
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+
+if ((${#missing[@]})); then
+  echo "deps: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq || true
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "deps: system packages present"
+fi
+
+# npm peer for the informer benchmark (bench/peer), installed into the repo-local folder.
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+peer="$here/bench/peer"
+if [ -f "$peer/package.json" ] && [ ! -d "$peer/node_modules/@kubernetes/client-node" ]; then
+  echo "deps: npm install in bench/peer"
+  (cd "$peer" && npm install --no-audit --no-fund --silent) || echo "deps: npm install failed (benchmark peer unavailable)"
+fi
