@@ -10,7 +10,7 @@ add_compile_definitions(
   BOOST_JSON_NO_LIB
   BOOST_URL_NO_LIB
 )
-add_compile_options(-Wall -Wextra -Wno-unused-parameter)
+add_compile_options(-Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers)
 
 # capstan_library(NAME SOURCES ... DEPS ...): a static library rooted at the repository top,
 # so headers are included as "runtime/json/json.h".
