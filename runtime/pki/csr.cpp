@@ -1,0 +1,132 @@
+// Creating and parsing PKCS#10 certificate signing requests.
+#include "runtime/pki/csr.h"
+
+#include "runtime/pki/detail.h"
+
+namespace capstan::pki {
+
+struct CertificateRequest::Impl {
+  detail::ReqPtr req;
+  std::string der;
+  CertificateTemplate fields;
+  PublicKey key;
+};
+
+namespace detail {
+
+X509_REQ* Access::req(const CertificateRequest& r) {
+  if (!r.impl_) throw PkiError("using certificate request: the request is empty");
+  return r.impl_->req.get();
+}
+
+CertificateRequest Access::make_request(ReqPtr r, std::string_view what) {
+  auto impl = std::make_shared<CertificateRequest::Impl>();
+  X509_REQ* raw = r.get();
+  impl->der = i2d_string([&](unsigned char** out) { return i2d_X509_REQ(raw, out); }, what);
+  impl->fields.subject = read_name(X509_REQ_get_subject_name(raw));
+  STACK_OF(X509_EXTENSION)* exts = X509_REQ_get_extensions(raw);
+  ERR_clear_error();  // a request without an extension request is fine
+  ExtStackPtr owner(exts);
+  Extensions e = read_extensions(exts, what);
+  impl->fields.dns_names = e.sans.dns;
+  impl->fields.ip_addresses = e.sans.ips;
+  impl->fields.uris = e.sans.uris;
+  impl->fields.email_addresses = e.sans.emails;
+  impl->fields.is_ca = e.is_ca;
+  impl->fields.usages = usage_names_of(e);
+  EVP_PKEY* pub = X509_REQ_get0_pubkey(raw);
+  if (!pub) fail(what, "the request has no public key");
+  std::string pub_der = i2d_string([&](unsigned char** out) { return i2d_PUBKEY(pub, out); }, what);
+  impl->key = PublicKey::from_der(pub_der);
+  impl->req = std::move(r);
+  CertificateRequest c;
+  c.impl_ = std::move(impl);
+  return c;
+}
+
+}  // namespace detail
+
+std::string CertificateRequest::create(const CertificateTemplate& tmpl, const PrivateKey& key,
+                                       const CsrOptions& options) {
+  constexpr std::string_view what = "creating certificate request";
+  EVP_PKEY* pkey = detail::Access::pkey(key);
+  Usages usages = effective_usages(tmpl.usages, tmpl.is_ca);  // throws naming an unknown usage
+  detail::ErrorScope scope;
+  if (tmpl.subject.empty() && tmpl.dns_names.empty() && tmpl.ip_addresses.empty() && tmpl.uris.empty() &&
+      tmpl.email_addresses.empty())
+    detail::fail(what, "the request has neither a subject nor subject alternative names");
+
+  detail::ReqPtr req(X509_REQ_new());
+  if (!req) detail::fail(what);
+  if (X509_REQ_set_version(req.get(), X509_REQ_VERSION_1) != 1) detail::fail(what);
+  detail::NamePtr name = detail::build_name(tmpl.subject, what);
+  if (X509_REQ_set_subject_name(req.get(), name.get()) != 1) detail::fail(what, "setting subject");
+  if (X509_REQ_set_pubkey(req.get(), pkey) != 1) detail::fail(what, "setting public key");
+
+  detail::ExtensionSpec spec;
+  spec.tmpl = &tmpl;
+  spec.usages = options.encode_usages ? &usages : nullptr;
+  spec.basic_constraints = false;
+  detail::ExtStackPtr exts = detail::build_extensions(spec, what);
+  if (sk_X509_EXTENSION_num(exts.get()) > 0 && X509_REQ_add_extensions(req.get(), exts.get()) != 1)
+    detail::fail(what, "adding extension request");
+
+  const EVP_MD* md = detail::choose_digest(pkey, options.hash, what);
+  if (X509_REQ_sign(req.get(), pkey, md) <= 0) detail::fail(what, "signing");
+
+  auto bio = detail::write_bio(false);
+  if (PEM_write_bio_X509_REQ(bio.get(), req.get()) != 1) detail::fail(what, "writing PEM");
+  return detail::bio_contents(bio.get());
+}
+
+CertificateRequest CertificateRequest::parse(std::string_view pem) {
+  constexpr std::string_view what = "parsing certificate request PEM";
+  detail::ErrorScope scope;
+  auto bio = detail::read_bio(pem);
+  detail::ReqPtr req(PEM_read_bio_X509_REQ(bio.get(), nullptr, nullptr, nullptr));
+  if (!req) detail::fail(what);
+  return detail::Access::make_request(std::move(req), what);
+}
+
+CertificateRequest CertificateRequest::parse_der(std::string_view der) {
+  constexpr std::string_view what = "parsing certificate request DER";
+  detail::ErrorScope scope;
+  auto p = reinterpret_cast<const unsigned char*>(der.data());
+  detail::ReqPtr req(d2i_X509_REQ(nullptr, &p, static_cast<long>(der.size())));
+  if (!req) detail::fail(what);
+  if (p != reinterpret_cast<const unsigned char*>(der.data()) + der.size())
+    detail::fail(what, "trailing data after the request");
+  return detail::Access::make_request(std::move(req), what);
+}
+
+const CertificateTemplate& CertificateRequest::fields() const {
+  detail::Access::req(*this);
+  return impl_->fields;
+}
+
+const PublicKey& CertificateRequest::public_key() const {
+  detail::Access::req(*this);
+  return impl_->key;
+}
+
+bool CertificateRequest::verify_signature() const {
+  X509_REQ* req = detail::Access::req(*this);
+  detail::ErrorScope scope;
+  EVP_PKEY* key = X509_REQ_get0_pubkey(req);
+  return key && X509_REQ_verify(req, key) == 1;
+}
+
+std::string CertificateRequest::to_pem() const {
+  X509_REQ* req = detail::Access::req(*this);
+  detail::ErrorScope scope;
+  auto bio = detail::write_bio(false);
+  if (PEM_write_bio_X509_REQ(bio.get(), req) != 1) detail::fail("writing certificate request PEM");
+  return detail::bio_contents(bio.get());
+}
+
+std::string CertificateRequest::to_der() const {
+  detail::Access::req(*this);
+  return impl_->der;
+}
+
+}  // namespace capstan::pki

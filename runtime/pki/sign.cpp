@@ -1,0 +1,143 @@
+// Signing certificates (self-signed and CA-signed) and the API server's conveniences.
+#include "runtime/pki/sign.h"
+
+#include <arpa/inet.h>
+
+#include "runtime/pki/detail.h"
+
+namespace capstan::pki {
+namespace {
+
+constexpr std::string_view kSign = "signing certificate";
+
+// Key identifier as Go computes it (RFC 5280 4.2.1.2 method 1): SHA-1 of the public key bits.
+std::string key_id(const X509* cert) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (X509_pubkey_digest(cert, EVP_sha1(), md, &len) != 1) detail::fail(kSign, "computing key identifier");
+  return std::string(reinterpret_cast<char*>(md), len);
+}
+
+void set_random_serial(X509* x) {
+  detail::BnPtr bn(BN_new());
+  if (!bn) detail::fail(kSign, "allocating serial number");
+  do {
+    if (BN_rand(bn.get(), 128, BN_RAND_TOP_ANY, BN_RAND_BOTTOM_ANY) != 1)
+      detail::fail(kSign, "generating serial number");
+  } while (BN_is_zero(bn.get()));
+  if (!BN_to_ASN1_INTEGER(bn.get(), X509_get_serialNumber(x))) detail::fail(kSign, "setting serial number");
+}
+
+}  // namespace
+
+Certificate sign(const CertificateTemplate& tmpl, const PublicKey& subject_key, const Certificate* issuer,
+                 const PrivateKey& issuer_key, std::optional<std::chrono::seconds> duration,
+                 const SignOptions& options) {
+  EVP_PKEY* subject_pkey = detail::Access::pkey(subject_key);
+  EVP_PKEY* signer = detail::Access::pkey(issuer_key);
+  X509* issuer_x509 = issuer ? detail::Access::x509(*issuer) : nullptr;
+  if (!issuer && !issuer_key.matches(subject_key))
+    throw PkiError("signing self-signed certificate: the subject public key is not the signing key's");
+  if (issuer && !issuer_key.matches(*issuer))
+    throw PkiError("signing certificate: the issuer private key does not match the issuer certificate");
+  if (tmpl.subject.empty() && tmpl.dns_names.empty() && tmpl.ip_addresses.empty() && tmpl.uris.empty() &&
+      tmpl.email_addresses.empty())
+    throw PkiError("signing certificate: the certificate has neither a subject nor subject alternative names");
+  Usages usages = effective_usages(tmpl.usages, tmpl.is_ca);  // throws naming an unknown usage
+
+  using namespace std::chrono;
+  TimePoint not_before =
+      floor<seconds>(tmpl.not_before.value_or(options.now.value_or(Clock::now()) - options.backdate));
+  TimePoint not_after =
+      tmpl.not_after ? floor<seconds>(*tmpl.not_after)
+                     : not_before + (duration ? *duration : tmpl.duration.value_or(kDefaultDuration));
+  if (issuer && options.clamp_to_issuer && not_after > issuer->not_after()) not_after = issuer->not_after();
+  if (not_after <= not_before) throw PkiError("signing certificate: notAfter is not after notBefore");
+
+  detail::ErrorScope scope;
+  detail::X509Ptr x(X509_new());
+  if (!x) detail::fail(kSign);
+  if (X509_set_version(x.get(), X509_VERSION_3) != 1) detail::fail(kSign, "setting version");
+  set_random_serial(x.get());
+
+  detail::NamePtr subject = detail::build_name(tmpl.subject, kSign);
+  if (X509_set_subject_name(x.get(), subject.get()) != 1) detail::fail(kSign, "setting subject");
+  if (X509_set_issuer_name(x.get(), issuer ? X509_get_subject_name(issuer_x509) : subject.get()) != 1)
+    detail::fail(kSign, "setting issuer");
+  detail::set_asn1_time(X509_getm_notBefore(x.get()), not_before, kSign);
+  detail::set_asn1_time(X509_getm_notAfter(x.get()), not_after, kSign);
+  if (X509_set_pubkey(x.get(), subject_pkey) != 1) detail::fail(kSign, "setting public key");
+
+  detail::ExtensionSpec spec;
+  spec.tmpl = &tmpl;
+  spec.usages = &usages;
+  spec.basic_constraints = true;
+  spec.subject_key_id = key_id(x.get());
+  if (!issuer) {
+    spec.authority_key_id = spec.subject_key_id;
+  } else if (const ASN1_OCTET_STRING* ski = X509_get0_subject_key_id(issuer_x509)) {
+    spec.authority_key_id.assign(reinterpret_cast<const char*>(ASN1_STRING_get0_data(ski)),
+                                 static_cast<size_t>(ASN1_STRING_length(ski)));
+  } else {
+    spec.authority_key_id = key_id(issuer_x509);
+  }
+  detail::ExtStackPtr exts = detail::build_extensions(spec, kSign);
+  for (int i = 0; i < sk_X509_EXTENSION_num(exts.get()); ++i)
+    if (X509_add_ext(x.get(), sk_X509_EXTENSION_value(exts.get(), i), -1) != 1)
+      detail::fail(kSign, "adding extension");
+
+  const EVP_MD* md = detail::choose_digest(signer, options.hash, kSign);
+  if (X509_sign(x.get(), signer, md) <= 0) detail::fail(kSign);
+  return detail::Access::make_certificate(std::move(x), kSign);
+}
+
+Certificate sign_csr(const CertificateRequest& csr, const CsrSigningSpec& spec, const Certificate* issuer,
+                     const PrivateKey& issuer_key, const SignOptions& options) {
+  if (!csr.verify_signature())
+    throw PkiError("signing certificate request: the request's signature does not verify");
+  CertificateTemplate tmpl = csr.fields();
+  if (spec.usages) tmpl.usages = *spec.usages;
+  if (spec.is_ca) tmpl.is_ca = *spec.is_ca;
+  return sign(tmpl, csr.public_key(), issuer, issuer_key, spec.duration, options);
+}
+
+Certificate self_signed_ca(const std::string& common_name, std::chrono::seconds duration, const PrivateKey& key) {
+  CertificateTemplate t;
+  t.subject.common_name = common_name;
+  t.is_ca = true;
+  return sign(t, key.public_key(), nullptr, key, duration);
+}
+
+KeyAndCertificate issue(const CertificateTemplate& tmpl, const Certificate& ca, const PrivateKey& ca_key,
+                        std::chrono::seconds duration, KeyAlgorithm algorithm, int size) {
+  PrivateKey key = PrivateKey::generate(algorithm, size);
+  Certificate cert = sign(tmpl, key.public_key(), &ca, ca_key, duration);
+  return {std::move(key), std::move(cert)};
+}
+
+bool is_ip_address(const std::string& s) {
+  unsigned char buf[16];
+  return inet_pton(AF_INET, s.c_str(), buf) == 1 || inet_pton(AF_INET6, s.c_str(), buf) == 1;
+}
+
+KeyAndCertificate serving_certificate(const std::vector<std::string>& hosts, const Certificate& ca,
+                                      const PrivateKey& ca_key, std::chrono::seconds duration) {
+  if (hosts.empty()) throw PkiError("creating serving certificate: no hosts given");
+  CertificateTemplate t;
+  t.subject.common_name = hosts.front();
+  for (const auto& h : hosts) (is_ip_address(h) ? t.ip_addresses : t.dns_names).push_back(h);
+  t.usages = {"digital signature", "key encipherment", "server auth"};
+  return issue(t, ca, ca_key, duration);
+}
+
+KeyAndCertificate client_certificate(const std::string& common_name, const std::vector<std::string>& organizations,
+                                     const Certificate& ca, const PrivateKey& ca_key,
+                                     std::chrono::seconds duration) {
+  CertificateTemplate t;
+  t.subject.common_name = common_name;
+  t.subject.organizations = organizations;
+  t.usages = {"digital signature", "key encipherment", "client auth"};
+  return issue(t, ca, ca_key, duration);
+}
+
+}  // namespace capstan::pki

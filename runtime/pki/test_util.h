@@ -1,0 +1,43 @@
+// Helpers for runtime/pki's tests: temp directories, files, and running the openssl CLI.
+#pragma once
+
+#include <string>
+
+#include "runtime/pki/key.h"
+#include "runtime/pki/sign.h"
+
+namespace capstan::pki::testing {
+
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  // Writes `content` to path()/name and returns the full path.
+  std::string write(const std::string& name, const std::string& content) const;
+
+ private:
+  std::string path_;
+};
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+// Runs `command` through /bin/sh.
+CommandResult run(const std::string& command);
+
+// "/usr/bin/openssl" when present, else empty (tests then skip their CLI checks).
+std::string openssl();
+
+// A fresh ECDSA P-256 CA (cheap to make).
+struct TestCa {
+  PrivateKey key;
+  Certificate cert;
+};
+TestCa make_ca(const std::string& common_name = "Test CA");
+
+}  // namespace capstan::pki::testing

@@ -1,0 +1,344 @@
+// Distinguished names and the v3 extensions shared by certificates and CSRs.
+#include <arpa/inet.h>
+
+#include <algorithm>
+#include <array>
+
+#include "runtime/pki/detail.h"
+
+namespace capstan::pki::detail {
+namespace {
+
+// ---- names --------------------------------------------------------------------------------
+
+void add_entry(X509_NAME* name, int nid, const std::string& value, std::string_view what) {
+  if (value.empty()) return;
+  if (X509_NAME_add_entry_by_NID(name, nid, MBSTRING_UTF8, reinterpret_cast<const unsigned char*>(value.data()),
+                                 static_cast<int>(value.size()), -1, 0) != 1)
+    fail(what, std::string("setting subject ") + OBJ_nid2ln(nid) + " \"" + value + "\"");
+}
+
+std::string entry_value(const X509_NAME_ENTRY* e) {
+  unsigned char* utf8 = nullptr;
+  int n = ASN1_STRING_to_UTF8(&utf8, X509_NAME_ENTRY_get_data(e));
+  if (n < 0) return {};
+  std::string out(reinterpret_cast<char*>(utf8), static_cast<size_t>(n));
+  OPENSSL_free(utf8);
+  return out;
+}
+
+// ---- SANs ---------------------------------------------------------------------------------
+
+using GeneralNamesPtr = std::unique_ptr<GENERAL_NAMES, Deleter<GENERAL_NAMES, GENERAL_NAMES_free>>;
+
+bool is_ascii(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && c != 0; });
+}
+
+void add_ia5(GENERAL_NAMES* names, int type, const std::string& value, std::string_view kind,
+             std::string_view what) {
+  if (value.empty()) fail(what, std::string("empty ") + std::string(kind));
+  if (!is_ascii(value))
+    fail(what, std::string(kind) + " \"" + value + "\" must be ASCII (IA5String)");
+  ASN1_IA5STRING* s = ASN1_IA5STRING_new();
+  GENERAL_NAME* gn = GENERAL_NAME_new();
+  if (!s || !gn || ASN1_STRING_set(s, value.data(), static_cast<int>(value.size())) != 1) {
+    ASN1_IA5STRING_free(s);
+    GENERAL_NAME_free(gn);
+    fail(what, "allocating subjectAltName");
+  }
+  GENERAL_NAME_set0_value(gn, type, s);
+  if (!sk_GENERAL_NAME_push(names, gn)) {
+    GENERAL_NAME_free(gn);
+    fail(what, "allocating subjectAltName");
+  }
+}
+
+void add_ip(GENERAL_NAMES* names, const std::string& value, std::string_view what) {
+  unsigned char buf[16];
+  int len = 0;
+  if (inet_pton(AF_INET, value.c_str(), buf) == 1)
+    len = 4;
+  else if (inet_pton(AF_INET6, value.c_str(), buf) == 1)
+    len = 16;
+  else
+    fail(what, "invalid IP address \"" + value + "\"");
+  ASN1_OCTET_STRING* s = ASN1_OCTET_STRING_new();
+  GENERAL_NAME* gn = GENERAL_NAME_new();
+  if (!s || !gn || ASN1_OCTET_STRING_set(s, buf, len) != 1) {
+    ASN1_OCTET_STRING_free(s);
+    GENERAL_NAME_free(gn);
+    fail(what, "allocating subjectAltName");
+  }
+  GENERAL_NAME_set0_value(gn, GEN_IPADD, s);
+  if (!sk_GENERAL_NAME_push(names, gn)) {
+    GENERAL_NAME_free(gn);
+    fail(what, "allocating subjectAltName");
+  }
+}
+
+std::string ip_string(const ASN1_OCTET_STRING* s) {
+  char buf[INET6_ADDRSTRLEN] = {};
+  const unsigned char* d = ASN1_STRING_get0_data(s);
+  int len = ASN1_STRING_length(s);
+  if (len == 4 && inet_ntop(AF_INET, d, buf, sizeof buf)) return buf;
+  if (len == 16 && inet_ntop(AF_INET6, d, buf, sizeof buf)) return buf;
+  return "invalid:" + hex(d, static_cast<size_t>(std::max(len, 0)));
+}
+
+std::string ia5_string(const ASN1_IA5STRING* s) {
+  return std::string(reinterpret_cast<const char*>(ASN1_STRING_get0_data(s)),
+                     static_cast<size_t>(ASN1_STRING_length(s)));
+}
+
+// ---- usages -------------------------------------------------------------------------------
+
+constexpr std::array<std::pair<ExtKeyUsage, int>, 12> kExtNids{{
+    {ExtKeyUsage::Any, NID_anyExtendedKeyUsage},
+    {ExtKeyUsage::ServerAuth, NID_server_auth},
+    {ExtKeyUsage::ClientAuth, NID_client_auth},
+    {ExtKeyUsage::CodeSigning, NID_code_sign},
+    {ExtKeyUsage::EmailProtection, NID_email_protect},
+    {ExtKeyUsage::IpsecEndSystem, NID_ipsecEndSystem},
+    {ExtKeyUsage::IpsecTunnel, NID_ipsecTunnel},
+    {ExtKeyUsage::IpsecUser, NID_ipsecUser},
+    {ExtKeyUsage::Timestamping, NID_time_stamp},
+    {ExtKeyUsage::OcspSigning, NID_OCSP_sign},
+    {ExtKeyUsage::MicrosoftSgc, NID_ms_sgc},
+    {ExtKeyUsage::NetscapeSgc, NID_ns_sgc},
+}};
+
+// Appends the DER of `value` as extension `nid`; 1 on success. The caller still owns `value`.
+int append(ExtStackPtr& exts, int nid, void* value, bool critical) {
+  STACK_OF(X509_EXTENSION)* s = exts.release();
+  int rc = X509V3_add1_i2d(&s, nid, value, critical ? 1 : 0, X509V3_ADD_APPEND);
+  exts.reset(s);
+  return rc;
+}
+
+ASN1_OCTET_STRING* octets(const std::string& bytes) {
+  ASN1_OCTET_STRING* s = ASN1_OCTET_STRING_new();
+  if (s && ASN1_OCTET_STRING_set(s, reinterpret_cast<const unsigned char*>(bytes.data()),
+                                 static_cast<int>(bytes.size())) == 1)
+    return s;
+  ASN1_OCTET_STRING_free(s);
+  return nullptr;
+}
+
+std::string octet_bytes(const ASN1_OCTET_STRING* s) {
+  if (!s) return {};
+  return std::string(reinterpret_cast<const char*>(ASN1_STRING_get0_data(s)),
+                     static_cast<size_t>(ASN1_STRING_length(s)));
+}
+
+// X509V3_get_d2i returns null both when an extension is absent (crit == -1) and when it is
+// malformed or repeated; only the first is fine.
+template <class T>
+T* get_ext(const STACK_OF(X509_EXTENSION) * exts, int nid, std::string_view what) {
+  int crit = -1;
+  void* v = X509V3_get_d2i(exts, nid, &crit, nullptr);
+  if (!v && crit != -1)
+    fail(what, std::string(crit == -2 ? "repeated " : "malformed ") + OBJ_nid2ln(nid) + " extension");
+  return static_cast<T*>(v);
+}
+
+}  // namespace
+
+NamePtr build_name(const Subject& s, std::string_view what) {
+  NamePtr name(X509_NAME_new());
+  if (!name) fail(what, "allocating name");
+  // Go's pkix.Name.ToRDNSequence order, which is what cert-manager's certificates carry.
+  for (const auto& v : s.countries) add_entry(name.get(), NID_countryName, v, what);
+  for (const auto& v : s.provinces) add_entry(name.get(), NID_stateOrProvinceName, v, what);
+  for (const auto& v : s.localities) add_entry(name.get(), NID_localityName, v, what);
+  for (const auto& v : s.street_addresses) add_entry(name.get(), NID_streetAddress, v, what);
+  for (const auto& v : s.postal_codes) add_entry(name.get(), NID_postalCode, v, what);
+  for (const auto& v : s.organizations) add_entry(name.get(), NID_organizationName, v, what);
+  for (const auto& v : s.organizational_units) add_entry(name.get(), NID_organizationalUnitName, v, what);
+  add_entry(name.get(), NID_commonName, s.common_name, what);
+  add_entry(name.get(), NID_serialNumber, s.serial_number, what);
+  return name;
+}
+
+Subject read_name(const X509_NAME* name) {
+  Subject s;
+  int n = X509_NAME_entry_count(name);
+  for (int i = 0; i < n; ++i) {
+    const X509_NAME_ENTRY* e = X509_NAME_get_entry(name, i);
+    std::string v = entry_value(e);
+    switch (OBJ_obj2nid(X509_NAME_ENTRY_get_object(e))) {
+      case NID_commonName: s.common_name = v; break;  // the last one wins, as in Go
+      case NID_serialNumber: s.serial_number = v; break;
+      case NID_countryName: s.countries.push_back(v); break;
+      case NID_stateOrProvinceName: s.provinces.push_back(v); break;
+      case NID_localityName: s.localities.push_back(v); break;
+      case NID_streetAddress: s.street_addresses.push_back(v); break;
+      case NID_postalCode: s.postal_codes.push_back(v); break;
+      case NID_organizationName: s.organizations.push_back(v); break;
+      case NID_organizationalUnitName: s.organizational_units.push_back(v); break;
+      default: break;
+    }
+  }
+  return s;
+}
+
+std::string name_string(const X509_NAME* name) {
+  BioPtr bio = write_bio(false);
+  // RFC 2253 order and escaping, but UTF-8 kept as is instead of \UXXXX escapes.
+  unsigned long flags = XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB;
+  if (X509_NAME_print_ex(bio.get(), name, 0, flags) < 0) {
+    ERR_clear_error();
+    return {};
+  }
+  return bio_contents(bio.get());
+}
+
+ExtStackPtr build_extensions(const ExtensionSpec& spec, std::string_view what) {
+  const CertificateTemplate& t = *spec.tmpl;
+  STACK_OF(X509_EXTENSION)* raw = sk_X509_EXTENSION_new_null();
+  if (!raw) fail(what, "allocating extensions");
+  ExtStackPtr exts(raw);
+
+  if (spec.usages && !spec.usages->key.empty()) {
+    ASN1_BIT_STRING* bits = ASN1_BIT_STRING_new();
+    bool ok = bits != nullptr;
+    for (auto u : spec.usages->key) ok = ok && ASN1_BIT_STRING_set_bit(bits, static_cast<int>(u), 1) == 1;
+    if (!ok) {
+      ASN1_BIT_STRING_free(bits);
+      fail(what, "encoding keyUsage");
+    }
+    int rc = append(exts, NID_key_usage, bits, true);
+    ASN1_BIT_STRING_free(bits);
+    if (rc != 1) fail(what, "encoding keyUsage");
+  }
+
+  if (spec.usages && !spec.usages->ext.empty()) {
+    EXTENDED_KEY_USAGE* eku = sk_ASN1_OBJECT_new_null();
+    bool ok = eku != nullptr;
+    for (auto u : spec.usages->ext) {
+      auto it = std::find_if(kExtNids.begin(), kExtNids.end(), [&](auto& p) { return p.first == u; });
+      ok = ok && it != kExtNids.end() && sk_ASN1_OBJECT_push(eku, OBJ_nid2obj(it->second)) > 0;
+    }
+    if (!ok) {
+      EXTENDED_KEY_USAGE_free(eku);
+      fail(what, "encoding extendedKeyUsage");
+    }
+    int rc = append(exts, NID_ext_key_usage, eku, false);
+    EXTENDED_KEY_USAGE_free(eku);
+    if (rc != 1) fail(what, "encoding extendedKeyUsage");
+  }
+
+  if (spec.basic_constraints || t.is_ca) {
+    BASIC_CONSTRAINTS* bc = BASIC_CONSTRAINTS_new();
+    if (!bc) fail(what, "encoding basicConstraints");
+    bc->ca = t.is_ca ? 0xFF : 0;
+    int rc = append(exts, NID_basic_constraints, bc, true);
+    BASIC_CONSTRAINTS_free(bc);
+    if (rc != 1) fail(what, "encoding basicConstraints");
+  }
+
+  if (!spec.subject_key_id.empty()) {
+    ASN1_OCTET_STRING* ski = octets(spec.subject_key_id);
+    if (!ski) fail(what, "encoding subjectKeyIdentifier");
+    int rc = append(exts, NID_subject_key_identifier, ski, false);
+    ASN1_OCTET_STRING_free(ski);
+    if (rc != 1) fail(what, "encoding subjectKeyIdentifier");
+  }
+
+  if (!spec.authority_key_id.empty()) {
+    AUTHORITY_KEYID* aki = AUTHORITY_KEYID_new();
+    if (aki) aki->keyid = octets(spec.authority_key_id);
+    if (!aki || !aki->keyid) {
+      AUTHORITY_KEYID_free(aki);
+      fail(what, "encoding authorityKeyIdentifier");
+    }
+    int rc = append(exts, NID_authority_key_identifier, aki, false);
+    AUTHORITY_KEYID_free(aki);
+    if (rc != 1) fail(what, "encoding authorityKeyIdentifier");
+  }
+
+  GeneralNamesPtr names(GENERAL_NAMES_new());
+  if (!names) fail(what, "allocating subjectAltName");
+  // Go's order: DNS names, email addresses, IP addresses, URIs.
+  for (const auto& v : t.dns_names) add_ia5(names.get(), GEN_DNS, v, "DNS name", what);
+  for (const auto& v : t.email_addresses) {
+    if (v.find('@') == std::string::npos) fail(what, "invalid email address \"" + v + "\"");
+    add_ia5(names.get(), GEN_EMAIL, v, "email address", what);
+  }
+  for (const auto& v : t.ip_addresses) add_ip(names.get(), v, what);
+  for (const auto& v : t.uris) {
+    if (v.find(':') == std::string::npos) fail(what, "invalid URI \"" + v + "\" (no scheme)");
+    add_ia5(names.get(), GEN_URI, v, "URI", what);
+  }
+  if (sk_GENERAL_NAME_num(names.get()) > 0) {
+    // RFC 5280 4.2.1.6: critical when the subject is empty.
+    int rc = append(exts, NID_subject_alt_name, names.get(), t.subject.empty());
+    if (rc != 1) fail(what, "encoding subjectAltName");
+  }
+  return exts;
+}
+
+Extensions read_extensions(const STACK_OF(X509_EXTENSION) * exts, std::string_view what) {
+  Extensions out;
+  if (!exts) return out;
+
+  if (GENERAL_NAMES* names = get_ext<GENERAL_NAMES>(exts, NID_subject_alt_name, what)) {
+    GeneralNamesPtr owner(names);
+    for (int i = 0; i < sk_GENERAL_NAME_num(names); ++i) {
+      const GENERAL_NAME* gn = sk_GENERAL_NAME_value(names, i);
+      switch (gn->type) {
+        case GEN_DNS: out.sans.dns.push_back(ia5_string(gn->d.dNSName)); break;
+        case GEN_EMAIL: out.sans.emails.push_back(ia5_string(gn->d.rfc822Name)); break;
+        case GEN_URI: out.sans.uris.push_back(ia5_string(gn->d.uniformResourceIdentifier)); break;
+        case GEN_IPADD: out.sans.ips.push_back(ip_string(gn->d.iPAddress)); break;
+        default: break;
+      }
+    }
+  }
+
+  if (ASN1_BIT_STRING* bits = get_ext<ASN1_BIT_STRING>(exts, NID_key_usage, what)) {
+    for (int b = 0; b <= static_cast<int>(KeyUsage::DecipherOnly); ++b)
+      if (ASN1_BIT_STRING_get_bit(bits, b)) out.key_usages.push_back(static_cast<KeyUsage>(b));
+    ASN1_BIT_STRING_free(bits);
+  }
+
+  if (EXTENDED_KEY_USAGE* eku = get_ext<EXTENDED_KEY_USAGE>(exts, NID_ext_key_usage, what)) {
+    for (int i = 0; i < sk_ASN1_OBJECT_num(eku); ++i) {
+      const ASN1_OBJECT* obj = sk_ASN1_OBJECT_value(eku, i);
+      int nid = OBJ_obj2nid(obj);
+      auto it = std::find_if(kExtNids.begin(), kExtNids.end(), [&](auto& p) { return p.second == nid; });
+      if (it != kExtNids.end()) {
+        if (std::find(out.ext_key_usages.begin(), out.ext_key_usages.end(), it->first) == out.ext_key_usages.end())
+          out.ext_key_usages.push_back(it->first);
+      } else {
+        char buf[128];
+        OBJ_obj2txt(buf, sizeof buf, obj, 1);
+        out.unknown_ext_key_usages.emplace_back(buf);
+      }
+    }
+    std::sort(out.ext_key_usages.begin(), out.ext_key_usages.end());
+    EXTENDED_KEY_USAGE_free(eku);
+  }
+
+  if (BASIC_CONSTRAINTS* bc = get_ext<BASIC_CONSTRAINTS>(exts, NID_basic_constraints, what)) {
+    out.is_ca = bc->ca != 0;
+    BASIC_CONSTRAINTS_free(bc);
+  }
+
+  if (ASN1_OCTET_STRING* ski = get_ext<ASN1_OCTET_STRING>(exts, NID_subject_key_identifier, what)) {
+    out.subject_key_id = octet_bytes(ski);
+    ASN1_OCTET_STRING_free(ski);
+  }
+
+  if (AUTHORITY_KEYID* aki = get_ext<AUTHORITY_KEYID>(exts, NID_authority_key_identifier, what)) {
+    out.authority_key_id = octet_bytes(aki->keyid);
+    AUTHORITY_KEYID_free(aki);
+  }
+  return out;
+}
+
+std::vector<std::string> usage_names_of(const Extensions& e) {
+  return usage_names(Usages{e.key_usages, e.ext_key_usages});
+}
+
+}  // namespace capstan::pki::detail
