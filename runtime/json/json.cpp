@@ -4,10 +4,18 @@
 #include <boost/json/serialize.hpp>
 
 namespace capstan::json {
+namespace {
+// Boost.JSON stops at 32 levels by default; CRD schemas (pod templates) nest far deeper.
+boost::json::parse_options options() {
+  boost::json::parse_options o;
+  o.max_depth = 10000;
+  return o;
+}
+}  // namespace
 
 Value parse(std::string_view text, std::string_view what) {
   boost::system::error_code ec;
-  Value v = boost::json::parse(text, ec);
+  Value v = boost::json::parse(text, ec, {}, options());
   if (ec) {
     throw ParseError("parsing " + std::string(what) + ": " + ec.message());
   }
@@ -16,7 +24,7 @@ Value parse(std::string_view text, std::string_view what) {
 
 std::optional<Value> try_parse(std::string_view text, std::string* error) {
   boost::system::error_code ec;
-  Value v = boost::json::parse(text, ec);
+  Value v = boost::json::parse(text, ec, {}, options());
   if (ec) {
     if (error) *error = ec.message();
     return std::nullopt;

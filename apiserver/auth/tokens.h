@@ -1,0 +1,35 @@
+// ServiceAccount bearer tokens: compact JWTs (HS256) signed with a key the server keeps in
+// its data directory, issued through serviceaccounts/NAME/token (TokenRequest) and checked
+// on every request that carries "Authorization: Bearer".
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace capstan::apiserver::auth {
+
+struct TokenClaims {
+  std::string ns;
+  std::string service_account;
+  std::string uid;                  // the ServiceAccount's uid
+  std::vector<std::string> audiences;
+  std::int64_t issued_at = 0;       // unix seconds
+  std::int64_t expires_at = 0;
+};
+
+class TokenIssuer {
+ public:
+  // Loads DIR/sa-signing.key or creates it (random 32 bytes); without a directory the key
+  // lives only in memory.
+  explicit TokenIssuer(const std::string& data_dir);
+  std::string issue(const TokenClaims& claims) const;
+  // Returns the claims when the signature is valid and the token has not expired.
+  std::optional<TokenClaims> verify(std::string_view token) const;
+
+ private:
+  std::string key_;
+};
+
+}  // namespace capstan::apiserver::auth

@@ -1,0 +1,17 @@
+// CustomResourceDefinition defaults and validation (apiextensions-apiserver's strategy).
+#pragma once
+
+#include "apiserver/builtin/strategy.h"
+
+namespace capstan::apiserver::builtin {
+
+class CrdStrategy : public Strategy {
+ public:
+  void prepare_create(json::Value& obj) override;
+  void prepare_update(json::Value& obj, const json::Value& old) override;
+  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override;
+};
+
+inline constexpr std::string_view kCrdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io";
+
+}  // namespace capstan::apiserver::builtin

@@ -1,0 +1,338 @@
+// Defaults and validation of the built-in kinds, as kube-apiserver's strategies and the
+// API defaulting functions (SetDefaults_*) apply them.
+#include "apiserver/builtin/crd_strategy.h"
+#include "apiserver/builtin/strategy.h"
+
+#include "runtime/meta/base64.h"
+#include "runtime/meta/selector.h"
+
+#include <map>
+#include <random>
+
+namespace capstan::apiserver::builtin {
+namespace {
+
+using schema::FieldPath;
+
+void set_default(json::Object& o, std::string_view key, json::Value v) {
+  if (!o.contains(key) || o.at(key).is_null()) o[key] = std::move(v);
+}
+
+json::Object& child(json::Object& o, std::string_view key) {
+  auto& v = o[key];
+  if (!v.is_object()) v = json::Object{};
+  return v.as_object();
+}
+
+std::string image_pull_policy(std::string_view image) {
+  // ":latest" or no tag -> Always; a digest or another tag -> IfNotPresent.
+  if (image.find('@') != std::string_view::npos) return "IfNotPresent";
+  auto slash = image.rfind('/');
+  auto colon = image.rfind(':');
+  if (colon == std::string_view::npos || (slash != std::string_view::npos && colon < slash)) return "Always";
+  return image.substr(colon + 1) == "latest" ? "Always" : "IfNotPresent";
+}
+
+void default_containers(json::Object& spec, std::string_view key) {
+  auto it = spec.find(key);
+  if (it == spec.end() || !it->value().is_array()) return;
+  for (auto& c : it->value().as_array()) {
+    if (!c.is_object()) continue;
+    auto& co = c.as_object();
+    set_default(co, "terminationMessagePath", "/dev/termination-log");
+    set_default(co, "terminationMessagePolicy", "File");
+    if (const auto* img = co.if_contains("image"); img && img->is_string())
+      set_default(co, "imagePullPolicy", json::String(image_pull_policy(img->get_string())));
+    set_default(co, "resources", json::Object{});
+    if (auto* ports = co.if_contains("ports"); ports && ports->is_array())
+      for (auto& p : ports->as_array())
+        if (p.is_object()) set_default(p.as_object(), "protocol", "TCP");
+  }
+}
+
+void default_pod_spec(json::Object& spec) {
+  set_default(spec, "restartPolicy", "Always");
+  set_default(spec, "terminationGracePeriodSeconds", 30);
+  set_default(spec, "dnsPolicy", "ClusterFirst");
+  set_default(spec, "securityContext", json::Object{});
+  set_default(spec, "schedulerName", "default-scheduler");
+  default_containers(spec, "containers");
+  default_containers(spec, "initContainers");
+}
+
+void default_template(json::Object& spec) {
+  auto& tmpl = child(spec, "template");
+  auto& pspec = child(tmpl, "spec");
+  default_pod_spec(pspec);
+}
+
+class NoStrategy : public Strategy {};
+
+class NamespaceStrategy : public Strategy {
+ public:
+  std::string_view name_rule() const override { return "label"; }
+  void prepare_create(json::Value& obj) override {
+    auto& o = obj.as_object();
+    auto& spec = child(o, "spec");
+    spec["finalizers"] = json::Array{"kubernetes"};
+    child(o, "status")["phase"] = "Active";
+    label_name(obj);
+  }
+  void prepare_update(json::Value& obj, const json::Value& old) override {
+    auto& o = obj.as_object();
+    // spec.finalizers change only through /finalize; status only through /status.
+    if (const auto* s = json::find(old, {"spec"})) o["spec"] = *s;
+    label_name(obj);
+  }
+
+ private:
+  static void label_name(json::Value& obj) {
+    auto& md = json::ensure_object(obj, {"metadata"});
+    auto& labels = child(md, "labels");
+    labels["kubernetes.io/metadata.name"] = md["name"];
+  }
+};
+
+class ServiceStrategy : public Strategy {
+ public:
+  std::string_view name_rule() const override { return "dns1035"; }
+  void prepare_create(json::Value& obj) override {
+    auto& o = obj.as_object();
+    auto& spec = child(o, "spec");
+    set_default(spec, "type", "ClusterIP");
+    set_default(spec, "sessionAffinity", "None");
+    std::string type(spec.at("type").is_string() ? std::string_view(spec.at("type").get_string()) : "ClusterIP");
+    if (type != "ExternalName") {
+      if (!spec.contains("clusterIP") || spec.at("clusterIP").is_null() || spec.at("clusterIP").as_string().empty())
+        spec["clusterIP"] = json::String(allocate_ip());
+      if (!spec.contains("clusterIPs")) spec["clusterIPs"] = json::Array{spec["clusterIP"]};
+      set_default(spec, "ipFamilies", json::Array{"IPv4"});
+      set_default(spec, "ipFamilyPolicy", "SingleStack");
+      set_default(spec, "internalTrafficPolicy", "Cluster");
+    }
+    default_ports(spec);
+    child(o, "status")["loadBalancer"] = json::Object{};
+  }
+  void prepare_update(json::Value& obj, const json::Value& old) override {
+    auto& spec = child(obj.as_object(), "spec");
+    // clusterIP is immutable: carried over when the update leaves it out.
+    for (auto k : {"clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy"}) {
+      if (!spec.contains(k))
+        if (const auto* v = json::find(old, {"spec", k})) spec[k] = *v;
+    }
+    set_default(spec, "type", "ClusterIP");
+    set_default(spec, "sessionAffinity", "None");
+    default_ports(spec);
+  }
+  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
+    std::vector<schema::Cause> out;
+    if (old) {
+      auto oldip = json::get_string(*old, {"spec", "clusterIP"});
+      auto newip = json::get_string(obj, {"spec", "clusterIP"});
+      if (!oldip.empty() && oldip != "None" && newip != oldip)
+        out.push_back(schema::field_invalid(FieldPath("spec").child("clusterIPs").index(0), json::Value(json::String(newip)),
+                                            "may not change once set"));
+    }
+    return out;
+  }
+
+ private:
+  static void default_ports(json::Object& spec) {
+    auto* ports = spec.if_contains("ports");
+    if (!ports || !ports->is_array()) return;
+    for (auto& p : ports->as_array()) {
+      if (!p.is_object()) continue;
+      auto& po = p.as_object();
+      set_default(po, "protocol", "TCP");
+      if (const auto* port = po.if_contains("port")) set_default(po, "targetPort", *port);
+    }
+  }
+  static std::string allocate_ip() {
+    thread_local std::mt19937 rng(std::random_device{}());
+    // 10.96.0.0/12, avoiding .0 and the first addresses (kubernetes, dns).
+    unsigned v = 0x0A600000u + 16u + rng() % (0x000FFFFFu - 32u);
+    return std::to_string(v >> 24) + "." + std::to_string((v >> 16) & 255) + "." + std::to_string((v >> 8) & 255) + "." +
+           std::to_string(v & 255);
+  }
+};
+
+class SecretStrategy : public Strategy {
+ public:
+  void prepare_create(json::Value& obj) override { normalise(obj); }
+  void prepare_update(json::Value& obj, const json::Value&) override { normalise(obj); }
+  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
+    std::vector<schema::Cause> out;
+    if (old) {
+      auto ot = json::get_string(*old, {"type"});
+      auto nt = json::get_string(obj, {"type"});
+      if (ot != nt) out.push_back(schema::field_invalid(FieldPath("type"), json::Value(json::String(nt)), "field is immutable"));
+    }
+    if (json::get_string(obj, {"type"}) == "kubernetes.io/tls") {
+      const auto* data = json::get_object(obj, {"data"});
+      for (auto k : {"tls.crt", "tls.key"})
+        if (!data || !data->contains(k))
+          out.push_back(schema::field_required(FieldPath("data").key(k)));
+    }
+    return out;
+  }
+
+ private:
+  static void normalise(json::Value& obj) {
+    auto& o = obj.as_object();
+    set_default(o, "type", "Opaque");
+    // stringData is write-only: folded into data (base64) and dropped.
+    if (auto* sd = o.if_contains("stringData"); sd && sd->is_object()) {
+      auto& data = child(o, "data");
+      for (const auto& kv : sd->as_object())
+        if (kv.value().is_string()) data[kv.key()] = meta::base64_encode(kv.value().get_string());
+      o.erase("stringData");
+    }
+  }
+};
+
+class PodStrategy : public Strategy {
+ public:
+  void prepare_create(json::Value& obj) override {
+    auto& o = obj.as_object();
+    default_pod_spec(child(o, "spec"));
+    auto& spec = child(o, "spec");
+    set_default(spec, "serviceAccountName", "default");
+    set_default(spec, "enableServiceLinks", true);
+    set_default(spec, "priority", 0);
+    auto& status = child(o, "status");
+    status["phase"] = "Pending";
+    status["qosClass"] = "BestEffort";
+  }
+};
+
+class DeploymentStrategy : public Strategy {
+ public:
+  void prepare_create(json::Value& obj) override { defaults(obj); }
+  void prepare_update(json::Value& obj, const json::Value&) override { defaults(obj); }
+  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
+    return validate_selector(obj, old);
+  }
+
+ private:
+  static void defaults(json::Value& obj) {
+    auto& spec = child(obj.as_object(), "spec");
+    set_default(spec, "replicas", 1);
+    set_default(spec, "revisionHistoryLimit", 10);
+    set_default(spec, "progressDeadlineSeconds", 600);
+    auto& strategy = child(spec, "strategy");
+    set_default(strategy, "type", "RollingUpdate");
+    if (strategy.at("type") == "RollingUpdate") {
+      auto& ru = child(strategy, "rollingUpdate");
+      set_default(ru, "maxUnavailable", "25%");
+      set_default(ru, "maxSurge", "25%");
+    }
+    default_template(spec);
+  }
+
+ public:
+  static std::vector<schema::Cause> validate_selector(const json::Value& obj, const json::Value* old) {
+    std::vector<schema::Cause> out;
+    const auto* sel = json::find(obj, {"spec", "selector"});
+    if (!sel) {
+      out.push_back(schema::field_required(FieldPath("spec").child("selector")));
+      return out;
+    }
+    try {
+      auto s = meta::LabelSelector::from_json(sel);
+      if (s.empty()) {
+        out.push_back(schema::field_invalid(FieldPath("spec").child("selector"), *sel, "empty selector is invalid for deployment"));
+      } else if (!s.matches(*json::find(obj, {"spec", "template"}))) {
+        out.push_back(schema::field_invalid(FieldPath("spec").child("template").child("metadata").child("labels"),
+                                            json::find(obj, {"spec", "template", "metadata", "labels"})
+                                                ? *json::find(obj, {"spec", "template", "metadata", "labels"})
+                                                : json::Value(json::Object{}),
+                                            "`selector` does not match template `labels`"));
+      }
+    } catch (const meta::SelectorError& e) {
+      out.push_back(schema::field_invalid(FieldPath("spec").child("selector"), *sel, e.what()));
+    }
+    if (old) {
+      const auto* os = json::find(*old, {"spec", "selector"});
+      if (os && *os != *sel) out.push_back(schema::field_invalid(FieldPath("spec").child("selector"), *sel, "field is immutable"));
+    }
+    return out;
+  }
+};
+
+class StatefulSetStrategy : public Strategy {
+ public:
+  void prepare_create(json::Value& obj) override { defaults(obj); }
+  void prepare_update(json::Value& obj, const json::Value&) override { defaults(obj); }
+  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
+    return DeploymentStrategy::validate_selector(obj, old);
+  }
+
+ private:
+  static void defaults(json::Value& obj) {
+    auto& spec = child(obj.as_object(), "spec");
+    set_default(spec, "replicas", 1);
+    set_default(spec, "revisionHistoryLimit", 10);
+    set_default(spec, "podManagementPolicy", "OrderedReady");
+    auto& us = child(spec, "updateStrategy");
+    set_default(us, "type", "RollingUpdate");
+    if (us.at("type") == "RollingUpdate") set_default(child(us, "rollingUpdate"), "partition", 0);
+    auto& retention = child(spec, "persistentVolumeClaimRetentionPolicy");
+    set_default(retention, "whenDeleted", "Retain");
+    set_default(retention, "whenScaled", "Retain");
+    default_template(spec);
+  }
+};
+
+class ReplicaSetStrategy : public Strategy {
+ public:
+  void prepare_create(json::Value& obj) override { defaults(obj); }
+  void prepare_update(json::Value& obj, const json::Value&) override { defaults(obj); }
+
+ private:
+  static void defaults(json::Value& obj) {
+    auto& spec = child(obj.as_object(), "spec");
+    set_default(spec, "replicas", 1);
+    default_template(spec);
+  }
+};
+
+class PathNameStrategy : public Strategy {
+ public:
+  std::string_view name_rule() const override { return "path"; }
+};
+
+class PvcStrategy : public Strategy {
+ public:
+  void prepare_create(json::Value& obj) override {
+    auto& o = obj.as_object();
+    auto& spec = child(o, "spec");
+    set_default(spec, "volumeMode", "Filesystem");
+    child(o, "status")["phase"] = "Pending";
+  }
+};
+
+}  // namespace
+
+Strategy& strategy_for(std::string_view group_resource) {
+  static NoStrategy none;
+  static std::map<std::string, std::unique_ptr<Strategy>, std::less<>> table = [] {
+    std::map<std::string, std::unique_ptr<Strategy>, std::less<>> t;
+    t["namespaces"] = std::make_unique<NamespaceStrategy>();
+    t["services"] = std::make_unique<ServiceStrategy>();
+    t["secrets"] = std::make_unique<SecretStrategy>();
+    t["pods"] = std::make_unique<PodStrategy>();
+    t["persistentvolumeclaims"] = std::make_unique<PvcStrategy>();
+    t["deployments.apps"] = std::make_unique<DeploymentStrategy>();
+    t["statefulsets.apps"] = std::make_unique<StatefulSetStrategy>();
+    t["replicasets.apps"] = std::make_unique<ReplicaSetStrategy>();
+    t["customresourcedefinitions.apiextensions.k8s.io"] = std::make_unique<CrdStrategy>();
+    for (auto r : {"roles.rbac.authorization.k8s.io", "rolebindings.rbac.authorization.k8s.io",
+                   "clusterroles.rbac.authorization.k8s.io", "clusterrolebindings.rbac.authorization.k8s.io"})
+      t[r] = std::make_unique<PathNameStrategy>();
+    return t;
+  }();
+  auto it = table.find(group_resource);
+  return it == table.end() ? none : *it->second;
+}
+
+}  // namespace capstan::apiserver::builtin

@@ -1,0 +1,36 @@
+// Per-type behaviour of built-in resources (kube-apiserver's registry strategies): defaults
+// applied on create/update, type-specific validation and fields preserved on update.
+#pragma once
+
+#include "apiserver/schema/cause.h"
+#include "runtime/json/json.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace capstan::apiserver::builtin {
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+  // Fills defaults on a new object (after the generic metadata handling).
+  virtual void prepare_create(json::Value& obj) {}
+  // Fills defaults / carries over server-owned fields from `old` on update.
+  virtual void prepare_update(json::Value& obj, const json::Value& old) {}
+  // Type-specific validation; `old` is null on create.
+  virtual std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) { return {}; }
+  // How metadata.name is validated: "subdomain" (default), "label", "dns1035", "path".
+  virtual std::string_view name_rule() const { return "subdomain"; }
+};
+
+// The strategy for a group-resource ("services", "deployments.apps"); a no-op strategy for
+// resources without special behaviour.
+Strategy& strategy_for(std::string_view group_resource);
+
+// metadata.name validation messages exactly as apimachinery's validation package words them.
+std::vector<schema::Cause> validate_name(std::string_view name, std::string_view rule, bool generate_name_prefix = false);
+std::vector<schema::Cause> validate_labels(const json::Value& obj);
+
+}  // namespace capstan::apiserver::builtin

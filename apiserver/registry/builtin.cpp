@@ -1,0 +1,99 @@
+#include "apiserver/registry/builtin.h"
+
+namespace capstan::apiserver::registry {
+namespace {
+
+struct Def {
+  const char* group;
+  const char* version;
+  const char* resource;
+  const char* singular;
+  const char* kind;
+  bool namespaced;
+  std::vector<std::string> short_names;
+  std::vector<std::string> categories;
+  bool status = false;
+  bool scale = false;
+  bool generation = false;
+  bool return_deleted = false;
+  bool unconditional_update = true;
+};
+
+ResourceInfo make(const Def& d) {
+  ResourceInfo r;
+  r.group = d.group;
+  r.resource = d.resource;
+  r.singular = d.singular;
+  r.kind = d.kind;
+  r.list_kind = std::string(d.kind) + "List";
+  r.namespaced = d.namespaced;
+  r.short_names = d.short_names;
+  r.categories = d.categories;
+  r.has_generation = d.generation;
+  r.return_deleted_object = d.return_deleted;
+  r.allow_unconditional_update = d.unconditional_update;
+  VersionInfo v;
+  v.name = d.version;
+  v.storage = true;
+  v.status_subresource = d.status;
+  if (d.scale) v.scale = ScaleSubresource{};
+  v.list_types = patch::builtin_list_types(r.api_version(d.version), d.kind);
+  r.versions.push_back(std::move(v));
+  return r;
+}
+
+}  // namespace
+
+std::vector<ResourceInfo> builtin_resources() {
+  const std::vector<std::string> all = {"all"};
+  std::vector<Def> defs = {
+      // core/v1
+      {"", "v1", "namespaces", "namespace", "Namespace", false, {"ns"}, {}, true},
+      {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, {}},
+      {"", "v1", "secrets", "secret", "Secret", true, {}, {}},
+      {"", "v1", "services", "service", "Service", true, {"svc"}, all, true},
+      {"", "v1", "endpoints", "endpoints", "Endpoints", true, {"ep"}, {}},
+      {"", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}, {}, false, false, false, true},
+      {"", "v1", "pods", "pod", "Pod", true, {"po"}, all, true, false, false, true},
+      {"", "v1", "events", "event", "Event", true, {"ev"}, {}},
+      {"", "v1", "persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim", true, {"pvc"}, {}, true},
+      // apps/v1
+      {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, all, true, true, true},
+      {"apps", "v1", "statefulsets", "statefulset", "StatefulSet", true, {"sts"}, all, true, true, true},
+      {"apps", "v1", "replicasets", "replicaset", "ReplicaSet", true, {"rs"}, all, true, true, true},
+      {"apps", "v1", "controllerrevisions", "controllerrevision", "ControllerRevision", true, {}, {}},
+      // policy/v1
+      {"policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true, {"pdb"}, {}, true, false, true},
+      // coordination.k8s.io/v1
+      {"coordination.k8s.io", "v1", "leases", "lease", "Lease", true, {}, {}},
+      // discovery.k8s.io/v1
+      {"discovery.k8s.io", "v1", "endpointslices", "endpointslice", "EndpointSlice", true, {}, {}},
+      // events.k8s.io/v1
+      {"events.k8s.io", "v1", "events", "event", "Event", true, {"ev"}, {}},
+      // networking.k8s.io/v1
+      {"networking.k8s.io", "v1", "ingresses", "ingress", "Ingress", true, {"ing"}, {}, true, false, true},
+      {"networking.k8s.io", "v1", "networkpolicies", "networkpolicy", "NetworkPolicy", true, {"netpol"}, {}, false, false, true},
+      // rbac.authorization.k8s.io/v1
+      {"rbac.authorization.k8s.io", "v1", "roles", "role", "Role", true, {}, {}},
+      {"rbac.authorization.k8s.io", "v1", "rolebindings", "rolebinding", "RoleBinding", true, {}, {}},
+      {"rbac.authorization.k8s.io", "v1", "clusterroles", "clusterrole", "ClusterRole", false, {}, {}},
+      {"rbac.authorization.k8s.io", "v1", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, {}, {}},
+      // admissionregistration.k8s.io/v1
+      {"admissionregistration.k8s.io", "v1", "validatingwebhookconfigurations", "validatingwebhookconfiguration",
+       "ValidatingWebhookConfiguration", false, {}, {"api-extensions"}, false, false, true, false, false},
+      {"admissionregistration.k8s.io", "v1", "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
+       "MutatingWebhookConfiguration", false, {}, {"api-extensions"}, false, false, true, false, false},
+      // apiextensions.k8s.io/v1
+      {"apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition", "CustomResourceDefinition",
+       false, {"crd", "crds"}, {"api-extensions"}, true, false, true, false, false},
+  };
+  std::vector<ResourceInfo> out;
+  out.reserve(defs.size());
+  for (const auto& d : defs) out.push_back(make(d));
+  for (auto& r : out) {
+    if (r.resource == "serviceaccounts") r.extra_subresources_token = true;
+  }
+  return out;
+}
+
+}  // namespace capstan::apiserver::registry

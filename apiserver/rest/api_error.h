@@ -1,0 +1,55 @@
+// Errors as kube-apiserver returns them: an HTTP code and a metav1.Status body whose reason,
+// message and details kubectl prints verbatim.
+#pragma once
+
+#include "apiserver/registry/resource.h"
+#include "apiserver/schema/cause.h"
+#include "runtime/json/json.h"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace capstan::apiserver {
+
+// Field-level causes (reason, field, message) as apimachinery's field.Error renders them.
+using schema::Cause;
+using schema::FieldPath;
+
+class ApiError : public std::runtime_error {
+ public:
+  ApiError(int code, std::string reason, std::string message);
+  int code;
+  std::string reason;
+  json::Object details;  // name, group, kind, uid, causes, retryAfterSeconds
+  std::vector<std::string> headers;  // extra "Name: value" response headers (Retry-After)
+
+  json::Value status() const;  // the Status object
+
+  ApiError& with_details(std::string_view name, const registry::ResourceInfo* r);
+  ApiError& with_causes(const std::vector<Cause>& causes);
+};
+
+// Constructors with kube-apiserver's wording. `r` names the resource ("configmaps",
+// "deployments.apps"); `name` the object.
+ApiError not_found(const registry::ResourceInfo& r, std::string_view name);
+ApiError namespace_not_found(std::string_view ns);
+ApiError already_exists(const registry::ResourceInfo& r, std::string_view name);
+ApiError conflict(const registry::ResourceInfo& r, std::string_view name, std::string_view why);
+ApiError optimistic_lock_conflict(const registry::ResourceInfo& r, std::string_view name);
+// "<Kind> \"<name>\" is invalid: <cause>" / "...: [c1, c2]".
+ApiError invalid(const registry::ResourceInfo& r, std::string_view name, const std::vector<Cause>& causes);
+ApiError bad_request(std::string message);
+ApiError forbidden(const registry::ResourceInfo* r, std::string_view name, std::string message);
+ApiError method_not_allowed();
+ApiError unsupported_media_type(std::string_view content_type, const std::vector<std::string>& accepted);
+ApiError not_acceptable(const std::vector<std::string>& supported);
+ApiError expired(std::string message);
+ApiError too_many_requests(int retry_after_seconds);
+ApiError internal_error(std::string message);
+ApiError service_unavailable(std::string message);
+ApiError unauthorized();
+ApiError path_not_found();  // "the server could not find the requested resource"
+ApiError timeout(std::string message);
+
+}  // namespace capstan::apiserver

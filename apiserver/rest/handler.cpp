@@ -1,0 +1,479 @@
+#include "apiserver/rest/handler.h"
+
+#include "apiserver/rest/discovery.h"
+#include "apiserver/rest/negotiate.h"
+#include "apiserver/rest/request_info.h"
+#include "apiserver/rest/scale.h"
+#include "apiserver/schema/status.h"
+#include "apiserver/table/builtin_printers.h"
+#include "apiserver/table/table.h"
+#include "runtime/json/yaml.h"
+#include "runtime/log/log.h"
+
+#include <chrono>
+#include <thread>
+
+namespace capstan::apiserver::rest {
+namespace {
+
+const char* kDiscoveryV2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+const char* kDiscoveryV2beta1 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList";
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+std::string quote_warning(std::string_view w) {
+  std::string out = "299 - \"";
+  for (char c : w) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void send_body(http::Reply& reply, int code, std::string body, std::string_view content_type,
+               const std::vector<std::string>& warnings = {}) {
+  http::Response r(code, std::move(body), content_type);
+  r.headers.set("Cache-Control", "no-cache, private");
+  for (const auto& w : warnings) r.headers.add("Warning", quote_warning(w));
+  reply.send(std::move(r));
+}
+
+void send_value(http::Reply& reply, int code, const json::Value& v, const Accepted& acc,
+                const std::vector<std::string>& warnings = {}) {
+  if (acc.kind == Accepted::Kind::Yaml) send_body(reply, code, json::to_yaml(v), "application/yaml", warnings);
+  else send_body(reply, code, json::serialize(v), "application/json", warnings);
+}
+
+const table::Converter& converter_of(const registry::ResourceInfo& r, std::string_view version) {
+  const auto* v = r.version(version);
+  if (v && v->table) return *v->table;
+  return table::converter_for(r.group, r.resource);
+}
+
+table::TableOptions table_options(const http::Query& q, const Accepted& acc) {
+  table::TableOptions to;
+  auto inc = table::parse_include_object(q.get_or("includeObject", ""));
+  if (!inc) throw bad_request("unrecognized includeObject value: \"" + std::string(q.get_or("includeObject", "")) + "\"");
+  to.include = *inc;
+  to.api_version = "meta.k8s.io/" + (acc.version.empty() ? std::string("v1") : acc.version);
+  return to;
+}
+
+std::string default_manager(const http::Request& req) {
+  std::string_view ua = req.headers.get_or("User-Agent", "");
+  auto slash = ua.find('/');
+  std::string m(ua.substr(0, slash));
+  if (m.size() > 128) m.resize(128);
+  return m;
+}
+
+bool parse_bool(std::string_view v) { return v == "true" || v == "1" || v == "True"; }
+
+json::Value parse_json_body(const http::Request& req, std::string_view what) {
+  std::string mt = media_type(req.headers.get_or("Content-Type", "application/json"));
+  try {
+    if (mt == "application/yaml") return json::from_yaml(req.body, what);
+    if (mt == "application/json" || mt.empty()) return json::parse(req.body, what);
+  } catch (const json::ParseError& e) {
+    throw bad_request(e.what());
+  }
+  throw unsupported_media_type(mt, {"application/json", "application/yaml"});
+}
+
+void fill_write_options(WriteOptions& o, const http::Request& req, const http::Query& q, const User& user) {
+  o.user = user;
+  o.field_manager = std::string(q.get_or("fieldManager", ""));
+  if (o.field_manager.empty()) o.field_manager = default_manager(req);
+  if (auto dr = q.get("dryRun")) {
+    if (*dr != "All") throw bad_request("unsupported dry run value: \"" + std::string(*dr) + "\"");
+    o.dry_run = true;
+  }
+  std::string fv(q.get_or("fieldValidation", "Warn"));
+  if (fv != "Ignore" && fv != "Warn" && fv != "Strict")
+    throw bad_request("fieldValidation must be one of Ignore, Warn or Strict, got \"" + fv + "\"");
+  o.field_validation = fv;
+}
+
+ListOptions list_options(const registry::ResourceInfo& r, const http::Query& q) {
+  ListOptions lo;
+  try {
+    lo.labels = meta::LabelSelector::parse(q.get_or("labelSelector", ""));
+  } catch (const meta::SelectorError& e) {
+    throw bad_request(std::string("unable to parse requirement: ") + e.what());
+  }
+  try {
+    lo.fields = meta::FieldSelector::parse(q.get_or("fieldSelector", ""));
+  } catch (const meta::SelectorError& e) {
+    throw bad_request(e.what());
+  }
+  if (auto l = q.get("limit"); l && !l->empty()) {
+    try {
+      long long n = std::stoll(std::string(*l));
+      if (n > 0) lo.limit = static_cast<std::size_t>(n);
+    } catch (...) {
+      throw bad_request("limit: invalid value \"" + std::string(*l) + "\"");
+    }
+  }
+  lo.continue_token = std::string(q.get_or("continue", ""));
+  lo.resource_version = std::string(q.get_or("resourceVersion", ""));
+  lo.resource_version_match = std::string(q.get_or("resourceVersionMatch", ""));
+  if (!lo.continue_token.empty() && !lo.resource_version_match.empty())
+    throw bad_request("resourceVersionMatch is forbidden when continue is provided");
+  return lo;
+}
+
+// A list response: the envelope is serialised by Boost.JSON; each item is the stored
+// object's own serialisation, placed inside the envelope's (empty) items array.
+std::string serialize_list(const json::Value& envelope, const std::vector<std::shared_ptr<const std::string>>& items) {
+  std::string head = json::serialize(envelope);  // ends with "items":[]}
+  const std::string tail = "]}";
+  std::size_t total = head.size();
+  for (const auto& i : items) total += i->size() + 1;
+  std::string out;
+  out.reserve(total);
+  out.append(head, 0, head.size() - tail.size());
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    if (k) out += ',';
+    out += *items[k];
+  }
+  out += tail;
+  return out;
+}
+
+std::int64_t parse_rv(std::string_view s) {
+  try {
+    std::size_t used = 0;
+    long long v = std::stoll(std::string(s), &used);
+    if (used != s.size() || v < 0) throw std::invalid_argument("rv");
+    return v;
+  } catch (...) {
+    throw bad_request("invalid resource version \"" + std::string(s) + "\"");
+  }
+}
+
+}  // namespace
+
+void send_error(http::Reply& reply, const ApiError& e) {
+  http::Response r(e.code, json::serialize(e.status()), "application/json");
+  r.headers.set("Cache-Control", "no-cache, private");
+  for (const auto& h : e.headers) {
+    auto colon = h.find(':');
+    if (colon != std::string::npos) r.headers.set(h.substr(0, colon), h.substr(colon + 2));
+  }
+  reply.send(std::move(r));
+}
+
+void send_json(http::Reply& reply, int code, const json::Value& v, const std::vector<std::string>& warnings) {
+  send_body(reply, code, json::serialize(v), "application/json", warnings);
+}
+
+Handler::Handler(Service& service, WatchHub& watches, OpenApi& openapi, Authenticator auth, Faults& faults)
+    : service_(service), watches_(watches), openapi_(openapi), auth_(std::move(auth)), faults_(faults) {}
+
+void Handler::operator()(http::Request& req, http::Reply& reply) {
+  auto start = std::chrono::steady_clock::now();
+  std::string path(req.path());
+  int code = 200;
+  try {
+    bool public_path = path == "/healthz" || path == "/livez" || path == "/readyz" || path == "/version" ||
+                       starts_with(path, "/healthz/") || starts_with(path, "/livez/") || starts_with(path, "/readyz/");
+    std::optional<User> user = auth_ ? auth_(req) : std::optional<User>(User::system());
+    if (!user && !public_path) throw unauthorized();
+    if (!public_path) {
+      if (auto ms = faults_.latency_ms.load(); ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+      if (!starts_with(path, "/debug/")) {
+        int f = faults_.roll();
+        if (f == 429) throw too_many_requests(faults_.retry_after_seconds.load());
+        if (f == 500) throw internal_error("injected fault");
+      }
+    }
+    handle(req, reply, user ? *user : User{"system:anonymous", "", {"system:unauthenticated"}});
+  } catch (const ApiError& e) {
+    code = e.code;
+    send_error(reply, e);
+  } catch (const std::exception& e) {
+    code = 500;
+    log::error("request failed", {{"method", req.method}, {"path", path}, {"error", e.what()}});
+    send_error(reply, internal_error(e.what()));
+  }
+  if (log::enabled(log::Level::Debug)) {
+    auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+    log::debug("request", {{"method", req.method}, {"path", path}, {"query", std::string(req.raw_query())}, {"code", code}, {"micros", us}});
+  }
+}
+
+void Handler::handle(http::Request& req, http::Reply& reply, const User& user) {
+  for (const auto& route : extra_)
+    if (route(req, user, reply)) return;
+  if (handle_non_resource(req, reply)) return;
+  handle_resource(req, reply, user);
+}
+
+bool Handler::handle_non_resource(http::Request& req, http::Reply& reply) {
+  std::string path(req.path());
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  auto& reg = service_.registry();
+  std::string_view accept = req.headers.get_or("Accept", "");
+  if (path == "/healthz" || path == "/livez" || starts_with(path, "/healthz/") || starts_with(path, "/livez/")) {
+    send_body(reply, 200, "ok", "text/plain; charset=utf-8");
+    return true;
+  }
+  if (path == "/readyz" || starts_with(path, "/readyz/")) {
+    bool ok = !ready_ || ready_();
+    send_body(reply, ok ? 200 : 500, ok ? "ok" : "[-]capstan-ready failed: reason withheld\nreadyz check failed", "text/plain; charset=utf-8");
+    return true;
+  }
+  if (path == "/version") {
+    send_json(reply, 200,
+              json::Object{{"major", "1"}, {"minor", "32"}, {"gitVersion", "v1.32.0-capstan"}, {"gitCommit", "capstan"},
+                           {"gitTreeState", "clean"}, {"buildDate", "2026-12-01T00:00:00Z"}, {"goVersion", "go1.23.0"},
+                           {"compiler", "gc"}, {"platform", "linux/amd64"}});
+    return true;
+  }
+  if (path == "/api" || path == "/apis") {
+    auto acc = negotiate(accept, true);
+    if (acc.kind == Accepted::Kind::Discovery) {
+      send_body(reply, 200, json::serialize(aggregated_discovery(reg, path == "/api", acc.version)),
+                acc.version == "v2" ? kDiscoveryV2 : kDiscoveryV2beta1);
+    } else if (path == "/api") {
+      send_json(reply, 200, api_versions(server_address_));
+    } else {
+      send_json(reply, 200, api_group_list(reg));
+    }
+    return true;
+  }
+  if (path == "/openapi/v3") {
+    send_json(reply, 200, openapi_.index());
+    return true;
+  }
+  if (starts_with(path, "/openapi/v3/")) {
+    auto doc = openapi_.document(std::string_view(path).substr(12));
+    if (!doc) throw path_not_found();
+    send_body(reply, 200, *doc, "application/json");
+    return true;
+  }
+  if (path == "/openapi/v2") throw path_not_found();
+  // /apis/GROUP and /api/v1, /apis/GROUP/VERSION (discovery documents).
+  RequestInfo ri = parse_request_info(req.method, path, false);
+  if (ri.is_resource) return false;
+  if (ri.prefix == "apis" && !path.empty()) {
+    std::string_view rest = std::string_view(path).substr(6);
+    auto slash = rest.find('/');
+    if (slash == std::string_view::npos) {
+      auto g = api_group(reg, rest);
+      if (!g) throw path_not_found();
+      send_json(reply, 200, *g);
+      return true;
+    }
+    auto l = api_resource_list(reg, rest.substr(0, slash), rest.substr(slash + 1));
+    if (!l) throw path_not_found();
+    send_json(reply, 200, *l);
+    return true;
+  }
+  if (ri.prefix == "api" && !ri.version.empty()) {
+    auto l = api_resource_list(reg, "", ri.version);
+    if (!l) throw path_not_found();
+    send_json(reply, 200, *l);
+    return true;
+  }
+  throw path_not_found();
+}
+
+void Handler::handle_resource(http::Request& req, http::Reply& reply, const User& user) {
+  auto q = http::Query::parse(req.raw_query());
+  bool watch_param = parse_bool(q.get_or("watch", ""));
+  RequestInfo ri = parse_request_info(req.method, req.path(), watch_param);
+  auto r = service_.registry().find(ri.group, ri.version, ri.resource);
+  if (!r) throw path_not_found();
+  if (!r->namespaced && !ri.ns.empty()) throw path_not_found();
+  const auto* vi = r->version(ri.version);
+  const std::string& sub = ri.subresource;
+  if (!sub.empty()) {
+    bool ok = (sub == "status" && vi->status_subresource) || (sub == "scale" && vi->scale) ||
+              (sub == "finalize" && r->group_resource() == "namespaces");
+    if (!ok) throw path_not_found();
+  }
+  Target t{r, ri.version, ri.ns, ri.name, sub == "finalize" ? "" : sub};
+  auto acc = negotiate(req.headers.get_or("Accept", ""), false);
+  if (!acc.acceptable) throw not_acceptable({"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"});
+  const auto& rr = *r;
+
+  if (ri.verb == "get") {
+    json::Value obj = service_.get(t);
+    if (sub == "scale") obj = to_scale(rr, t.version, obj);
+    if (acc.kind == Accepted::Kind::Table && sub.empty()) {
+      send_json(reply, 200, table::table_for(converter_of(rr, t.version), obj, table_options(q, acc)));
+    } else if (acc.kind == Accepted::Kind::PartialMetadata) {
+      send_json(reply, 200, table::partial_object_metadata(obj, "meta.k8s.io/" + acc.version));
+    } else {
+      send_value(reply, 200, obj, acc);
+    }
+    return;
+  }
+  if (ri.verb == "list") {
+    auto lo = list_options(rr, q);
+    auto res = service_.list(t, lo);
+    json::Object md{{"resourceVersion", res.resource_version}};
+    if (!res.continue_token.empty()) md["continue"] = res.continue_token;
+    if (res.remaining) md["remainingItemCount"] = *res.remaining;
+    if (acc.kind == Accepted::Kind::Table) {
+      json::Value list = json::Object{{"metadata", md}, {"items", json::Array(res.items.begin(), res.items.end())}};
+      send_json(reply, 200, table::table_for(converter_of(rr, t.version), list, table_options(q, acc)));
+      return;
+    }
+    if (acc.kind == Accepted::Kind::PartialMetadata) {
+      json::Array items;
+      for (const auto& i : res.items) items.push_back(table::partial_object_metadata(i, "meta.k8s.io/" + acc.version));
+      send_json(reply, 200, json::Object{{"kind", "PartialObjectMetadataList"}, {"apiVersion", "meta.k8s.io/" + acc.version},
+                                         {"metadata", md}, {"items", std::move(items)}});
+      return;
+    }
+    json::Value envelope = json::Object{{"kind", rr.list_kind}, {"apiVersion", rr.api_version(t.version)}, {"metadata", md},
+                                        {"items", json::Array{}}};
+    if (acc.kind == Accepted::Kind::Yaml) {
+      envelope.as_object()["items"] = json::Array(res.items.begin(), res.items.end());
+      send_value(reply, 200, envelope, acc);
+      return;
+    }
+    std::vector<std::shared_ptr<const std::string>> items;
+    items.reserve(res.items.size());
+    for (const auto& i : res.items) items.push_back(std::make_shared<const std::string>(json::serialize(i)));
+    send_body(reply, 200, serialize_list(envelope, items), "application/json");
+    return;
+  }
+  if (ri.verb == "watch") {
+    WatchRequest w;
+    w.target = t;
+    auto lo = list_options(rr, q);
+    Service::check_field_selector(rr, lo.fields);
+    w.labels = lo.labels;
+    w.fields = lo.fields;
+    w.bookmarks = parse_bool(q.get_or("allowWatchBookmarks", ""));
+    std::string rv(q.get_or("resourceVersion", ""));
+    bool send_initial = q.has("sendInitialEvents") ? parse_bool(q.get_or("sendInitialEvents", "")) : false;
+    std::string rvm(q.get_or("resourceVersionMatch", ""));
+    if (q.has("sendInitialEvents")) {
+      std::vector<Cause> causes;
+      if (rvm != "NotOlderThan")
+        causes.push_back(schema::field_forbidden(FieldPath("resourceVersionMatch"),
+                                                 "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+      if (send_initial && !w.bookmarks)
+        causes.push_back(schema::field_forbidden(FieldPath("allowWatchBookmarks"), "allowWatchBookmarks required when sendInitialEvents is set"));
+      if (!causes.empty()) {
+        ApiError e(422, "Invalid", schema::format_invalid("ListOptions", "meta.k8s.io", "", causes));
+        e.details["group"] = "meta.k8s.io";
+        e.details["kind"] = "ListOptions";
+        e.with_causes(causes);
+        throw e;
+      }
+    } else if (!rvm.empty()) {
+      std::vector<Cause> causes{schema::field_forbidden(FieldPath("resourceVersionMatch"),
+                                                        "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided")};
+      ApiError e(422, "Invalid", schema::format_invalid("ListOptions", "meta.k8s.io", "", causes));
+      e.details["group"] = "meta.k8s.io";
+      e.details["kind"] = "ListOptions";
+      e.with_causes(causes);
+      throw e;
+    }
+    if (send_initial) {
+      w.initial_state = true;
+      w.initial_events_end = true;
+    } else if (rv.empty() || rv == "0") {
+      w.initial_state = true;
+    } else {
+      w.from_rv = parse_rv(rv);
+      // A resourceVersion from the future: wait briefly for it, as the watch cache does.
+      for (int i = 0; i < 30 && w.from_rv > service_.store().current_rv(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      if (w.from_rv > service_.store().current_rv()) {
+        ApiError e(504, "Timeout", "Too large resource version: " + rv + ", current: " + std::to_string(service_.store().current_rv()));
+        e.details["causes"] = json::Array{json::Object{{"reason", "ResourceVersionTooLarge"}, {"message", "Too large resource version"}}};
+        e.details["retryAfterSeconds"] = 1;
+        throw e;
+      }
+    }
+    if (auto ts = q.get("timeoutSeconds"); ts && !ts->empty()) {
+      try {
+        w.timeout = std::chrono::seconds(std::max(1LL, std::stoll(std::string(*ts))));
+      } catch (...) {
+        throw bad_request("timeoutSeconds: invalid value \"" + std::string(*ts) + "\"");
+      }
+    }
+    if (acc.kind == Accepted::Kind::Table) {
+      w.format = WatchRequest::Format::Table;
+      w.table_include = std::string(q.get_or("includeObject", "Metadata"));
+      w.table_api_version = "meta.k8s.io/" + (acc.version.empty() ? std::string("v1") : acc.version);
+    } else if (acc.kind == Accepted::Kind::PartialMetadata) {
+      w.format = WatchRequest::Format::Metadata;
+    }
+    watches_.serve(std::move(w), reply);
+    return;
+  }
+  if (ri.verb == "create") {
+    if (!t.name.empty() && sub.empty()) throw method_not_allowed();
+    json::Value body = parse_json_body(req, "request body");
+    WriteOptions o;
+    fill_write_options(o, req, q, user);
+    auto res = service_.create(t, std::move(body), o);
+    send_value(reply, 201, res.object, acc, o.warnings);
+    return;
+  }
+  if (ri.verb == "update") {
+    json::Value body = parse_json_body(req, "request body");
+    WriteOptions o;
+    fill_write_options(o, req, q, user);
+    auto res = service_.update(t, std::move(body), o);
+    send_value(reply, 200, res.object, acc, o.warnings);
+    return;
+  }
+  if (ri.verb == "patch") {
+    std::string mt = media_type(req.headers.get_or("Content-Type", ""));
+    PatchType type;
+    if (mt == "application/json-patch+json") type = PatchType::Json;
+    else if (mt == "application/merge-patch+json") type = PatchType::Merge;
+    else if (mt == "application/strategic-merge-patch+json") type = PatchType::Strategic;
+    else if (mt == "application/apply-patch+yaml") type = PatchType::Apply;
+    else
+      throw unsupported_media_type(mt, {"application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml",
+                                        "application/strategic-merge-patch+json"});
+    WriteOptions o;
+    fill_write_options(o, req, q, user);
+    if (type == PatchType::Apply && q.get_or("fieldManager", "").empty())
+      throw bad_request("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
+    bool force = parse_bool(q.get_or("force", ""));
+    if (force && type != PatchType::Apply) throw bad_request("force: Forbidden: may not be specified for non-apply patch");
+    auto res = service_.patch(t, type, req.body, force, o);
+    send_value(reply, res.created ? 201 : 200, res.object, acc, o.warnings);
+    return;
+  }
+  if (ri.verb == "delete" || ri.verb == "deletecollection") {
+    DeleteOptions d;
+    d.user = user;
+    if (!req.body.empty()) {
+      json::Value body = parse_json_body(req, "DeleteOptions");
+      d.propagation = std::string(json::get_string(body, {"propagationPolicy"}));
+      if (auto g = json::get_int(body, {"gracePeriodSeconds"})) d.grace_period = *g;
+      d.precondition_uid = std::string(json::get_string(body, {"preconditions", "uid"}));
+      d.precondition_rv = std::string(json::get_string(body, {"preconditions", "resourceVersion"}));
+      if (const auto* dr = json::get_array(body, {"dryRun"}))
+        for (const auto& x : *dr)
+          if (x == "All") d.dry_run = true;
+      if (const auto* od = json::find(body, {"orphanDependents"}); od && od->is_bool() && d.propagation.empty())
+        d.propagation = od->get_bool() ? "Orphan" : "Background";
+    }
+    if (auto p = q.get("propagationPolicy")) d.propagation = std::string(*p);
+    if (auto dr = q.get("dryRun")) d.dry_run = *dr == "All";
+    if (auto g = q.get("gracePeriodSeconds"); g && !g->empty()) d.grace_period = std::stoll(std::string(*g));
+    if (ri.verb == "delete") {
+      auto res = service_.remove(t, d);
+      send_value(reply, 200, res.body, acc);
+    } else {
+      auto lo = list_options(rr, q);
+      send_value(reply, 200, service_.delete_collection(t, lo, d), acc);
+    }
+    return;
+  }
+  throw method_not_allowed();
+}
+
+}  // namespace capstan::apiserver::rest

@@ -1,0 +1,50 @@
+// The HTTP face of the API server: authentication, routing (discovery, OpenAPI, health,
+// resources), query/body decoding, content negotiation and Status errors.
+#pragma once
+
+#include "apiserver/rest/faults.h"
+#include "apiserver/rest/openapi.h"
+#include "apiserver/rest/service.h"
+#include "apiserver/rest/watch.h"
+#include "runtime/http/server.h"
+
+#include <functional>
+#include <optional>
+
+namespace capstan::apiserver::rest {
+
+using Authenticator = std::function<std::optional<User>(const http::Request&)>;
+
+// Extra routes (e.g. /debug/capstan/...) tried before the resource routes; return false
+// when the path is not theirs.
+using ExtraRoute = std::function<bool(const http::Request&, const User&, http::Reply&)>;
+
+class Handler {
+ public:
+  Handler(Service& service, WatchHub& watches, OpenApi& openapi, Authenticator auth, Faults& faults);
+  void set_server_address(std::string a) { server_address_ = std::move(a); }
+  void set_ready_check(std::function<bool()> fn) { ready_ = std::move(fn); }
+  void add_route(ExtraRoute r) { extra_.push_back(std::move(r)); }
+
+  void operator()(http::Request& req, http::Reply& reply);
+
+ private:
+  void handle(http::Request& req, http::Reply& reply, const User& user);
+  void handle_resource(http::Request& req, http::Reply& reply, const User& user);
+  bool handle_non_resource(http::Request& req, http::Reply& reply);
+
+  Service& service_;
+  WatchHub& watches_;
+  OpenApi& openapi_;
+  Authenticator auth_;
+  Faults& faults_;
+  std::string server_address_;
+  std::function<bool()> ready_;
+  std::vector<ExtraRoute> extra_;
+};
+
+// Writes an ApiError as kube-apiserver does (Status body, code, Retry-After).
+void send_error(http::Reply& reply, const ApiError& e);
+void send_json(http::Reply& reply, int code, const json::Value& v, const std::vector<std::string>& warnings = {});
+
+}  // namespace capstan::apiserver::rest

@@ -1,0 +1,37 @@
+// Publishing a CRD version's schema as OpenAPI v3 (what /openapi/v3/apis/<group>/<version> serves
+// and `kubectl explain` reads). Kept simple: the structural schema itself, with the root object
+// carrying x-kubernetes-group-version-kind and the standard apiVersion/kind/metadata properties.
+#pragma once
+
+#include "apiserver/schema/model.h"
+#include "runtime/json/json.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace capstan::apiserver::schema {
+
+// The schema as OpenAPI v3 JSON (keywords in a fixed order, properties sorted by name).
+json::Value to_openapi(const Schema& schema);
+
+// kube-openapi ToRESTFriendlyName("<group>/<version>/<kind>"): the group is reversed, e.g.
+// certs.capstan.dev/v1/Certificate -> dev.capstan.certs.v1.Certificate.
+std::string openapi_component_name(std::string_view group, std::string_view version, std::string_view kind);
+
+// The root schema of a kind: to_openapi(schema) plus apiVersion/kind/metadata properties when the
+// CRD does not declare them, and "x-kubernetes-group-version-kind":[{group, kind, version}].
+json::Value openapi_component(const Schema& schema, std::string_view group, std::string_view version,
+                              std::string_view kind);
+
+struct OpenAPIKind {
+  std::string kind;
+  SchemaPtr schema;
+};
+
+// A whole per-group-version document: {"openapi":"3.0.0","info":{...},"paths":{},
+// "components":{"schemas":{<name>: component, <name>List: list component}}}. Paths are left to the
+// server, which knows the resource names and verbs.
+json::Value openapi_document(std::string_view group, std::string_view version, const std::vector<OpenAPIKind>& kinds);
+
+}  // namespace capstan::apiserver::schema

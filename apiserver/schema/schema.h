@@ -1,0 +1,11 @@
+// Umbrella header for CRD structural schema handling (parse, validate, default, prune, publish).
+#pragma once
+
+#include "apiserver/schema/cause.h"
+#include "apiserver/schema/defaults.h"
+#include "apiserver/schema/model.h"
+#include "apiserver/schema/openapi.h"
+#include "apiserver/schema/parse.h"
+#include "apiserver/schema/prune.h"
+#include "apiserver/schema/status.h"
+#include "apiserver/schema/validate.h"

@@ -1,0 +1,239 @@
+#include "apiserver/server.h"
+
+#include "apiserver/auth/tokens.h"
+#include "apiserver/registry/resource.h"
+#include "apiserver/rest/handler.h"
+#include "apiserver/rest/openapi.h"
+#include "apiserver/rest/watch.h"
+#include "apiserver/storage/store.h"
+#include "apiserver/system/crd_controller.h"
+#include "runtime/http/server.h"
+#include "runtime/json/yaml.h"
+#include "runtime/log/log.h"
+#include "runtime/meta/base64.h"
+#include "runtime/pki/pki.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace capstan::apiserver {
+namespace fs = std::filesystem;
+
+struct ApiServer::Impl {
+  ApiServerOptions opts;
+  std::string ca_pem, ca_key_pem, admin_cert_pem, admin_key_pem;
+  std::unique_ptr<storage::Store> store;
+  std::unique_ptr<registry::Registry> registry;
+  std::unique_ptr<rest::Service> service;
+  std::unique_ptr<rest::WatchHub> watches;
+  std::unique_ptr<rest::OpenApi> openapi;
+  rest::Faults faults;
+  std::unique_ptr<auth::TokenIssuer> tokens;
+  std::unique_ptr<rest::Handler> handler;
+  std::unique_ptr<http::Server> http;
+  std::unique_ptr<system::CrdController> crds;
+  bool started = false;
+
+  void load_pki();
+  void bootstrap();
+  std::optional<rest::User> authenticate(const http::Request& req) const;
+  bool debug_route(const http::Request& req, const rest::User& user, http::Reply& reply);
+};
+
+namespace {
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_private(const fs::path& p, const std::string& text) {
+  fs::path tmp = p;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("writing " + p.string() + ": cannot open file");
+    out << text;
+  }
+  fs::permissions(tmp, fs::perms::owner_read | fs::perms::owner_write);
+  fs::rename(tmp, p);
+}
+
+}  // namespace
+
+void ApiServer::Impl::load_pki() {
+  using namespace std::chrono;
+  fs::path dir = opts.data_dir.empty() ? fs::path() : fs::path(opts.data_dir) / "pki";
+  if (!dir.empty() && fs::exists(dir / "ca.crt") && fs::exists(dir / "ca.key")) {
+    ca_pem = read_text(dir / "ca.crt");
+    ca_key_pem = read_text(dir / "ca.key");
+  } else {
+    auto key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA, 256);
+    auto ca = pki::self_signed_ca("capstan-ca", hours(24 * 365 * 10), key);
+    ca_pem = ca.to_pem();
+    ca_key_pem = key.to_pem(pki::KeyEncoding::PKCS8);
+    if (!dir.empty()) {
+      fs::create_directories(dir);
+      write_private(dir / "ca.key", ca_key_pem);
+      write_private(dir / "ca.crt", ca_pem);
+    }
+  }
+  auto ca = pki::Certificate::parse_pem(ca_pem);
+  auto ca_key = pki::PrivateKey::from_pem(ca_key_pem);
+  auto admin = pki::client_certificate("admin", {"system:masters"}, ca, ca_key, hours(24 * 365));
+  admin_cert_pem = admin.certificate.to_pem();
+  admin_key_pem = admin.key.to_pem(pki::KeyEncoding::PKCS8);
+}
+
+std::optional<rest::User> ApiServer::Impl::authenticate(const http::Request& req) const {
+  if (req.peer_cn) {
+    rest::User u{*req.peer_cn, "", req.peer_orgs};
+    u.groups.push_back("system:authenticated");
+    return u;
+  }
+  auto authz = req.headers.get("Authorization");
+  if (authz && authz->substr(0, 7) == "Bearer ") {
+    auto claims = tokens->verify(authz->substr(7));
+    if (!claims) return std::nullopt;
+    rest::User u{"system:serviceaccount:" + claims->ns + ":" + claims->service_account, claims->uid,
+                 {"system:serviceaccounts", "system:serviceaccounts:" + claims->ns, "system:authenticated"}};
+    return u;
+  }
+  return std::nullopt;
+}
+
+bool ApiServer::Impl::debug_route(const http::Request& req, const rest::User& user, http::Reply& reply) {
+  std::string_view path = req.path();
+  if (path.substr(0, 15) != "/debug/capstan/") return false;
+  bool admin = std::find(user.groups.begin(), user.groups.end(), "system:masters") != user.groups.end();
+  if (!admin) throw forbidden(nullptr, "", "only system:masters may use " + std::string(path));
+  if (req.method != "POST") throw method_not_allowed();
+  if (path == "/debug/capstan/compact") {
+    store->compact();
+    rest::send_json(reply, 200, json::Object{{"compactedResourceVersion", store->current_rv()}});
+    return true;
+  }
+  if (path == "/debug/capstan/faults") {
+    json::Value body = req.body.empty() ? json::Value(json::Object{}) : json::parse(req.body, "fault settings");
+    if (auto v = json::find(body, {"rate429"}); v && json::as_number(*v)) faults.rate_429 = *json::as_number(*v);
+    if (auto v = json::find(body, {"rate500"}); v && json::as_number(*v)) faults.rate_500 = *json::as_number(*v);
+    if (auto v = json::get_int(body, {"latencyMs"})) faults.latency_ms = *v;
+    if (auto v = json::get_int(body, {"retryAfterSeconds"})) faults.retry_after_seconds = static_cast<int>(*v);
+    if (auto v = json::get_int(body, {"dropWatchesMs"})) watches->set_drop_after(std::chrono::milliseconds(*v));
+    if (auto v = json::get_int(body, {"watchHistory"})) store->set_history(static_cast<std::size_t>(*v));
+    if (auto v = json::get_int(body, {"bookmarkIntervalMs"})) watches->set_bookmark_interval(std::chrono::milliseconds(*v));
+    rest::send_json(reply, 200, json::Object{{"rate429", faults.rate_429.load()}, {"rate500", faults.rate_500.load()},
+                                             {"latencyMs", faults.latency_ms.load()}});
+    return true;
+  }
+  throw path_not_found();
+}
+
+void ApiServer::Impl::bootstrap() {
+  auto ns_res = registry->find_group_resource("namespaces");
+  for (auto ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+    if (store->get("namespaces", "", ns)) continue;
+    rest::WriteOptions o;
+    o.field_manager = "capstan-apiserver";
+    service->create(rest::Target{ns_res, "v1", "", "", ""},
+                    json::Object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::Object{{"name", ns}}}}, o);
+  }
+}
+
+ApiServer::ApiServer(ApiServerOptions options) : impl_(std::make_unique<Impl>()) { impl_->opts = std::move(options); }
+
+ApiServer::~ApiServer() { stop(); }
+
+void ApiServer::start() {
+  auto& s = *impl_;
+  if (s.started) return;
+  s.load_pki();
+  s.store = std::make_unique<storage::Store>(storage::StoreOptions{s.opts.data_dir, s.opts.watch_history});
+  s.registry = std::make_unique<registry::Registry>();
+  s.service = std::make_unique<rest::Service>(*s.store, *s.registry);
+  s.watches = std::make_unique<rest::WatchHub>(*s.service, s.opts.bookmark_interval);
+  s.watches->set_drop_after(s.opts.fault_drop_watches);
+  s.openapi = std::make_unique<rest::OpenApi>(*s.registry);
+  s.tokens = std::make_unique<auth::TokenIssuer>(s.opts.data_dir);
+  s.faults.rate_429 = s.opts.fault_429;
+  s.faults.rate_500 = s.opts.fault_500;
+  s.faults.latency_ms = s.opts.fault_latency.count();
+  s.crds = std::make_unique<system::CrdController>(*s.service);
+  s.crds->start();
+  s.bootstrap();
+
+  s.handler = std::make_unique<rest::Handler>(*s.service, *s.watches, *s.openapi,
+                                              [&s](const http::Request& r) { return s.authenticate(r); }, s.faults);
+  s.handler->add_route([&s](const http::Request& r, const rest::User& u, http::Reply& reply) { return s.debug_route(r, u, reply); });
+
+  auto [host, port] = http::split_host_port(s.opts.listen);
+  auto ca = pki::Certificate::parse_pem(s.ca_pem);
+  auto ca_key = pki::PrivateKey::from_pem(s.ca_key_pem);
+  std::vector<std::string> hosts = {"127.0.0.1", "::1", "localhost", "kubernetes", "kubernetes.default",
+                                    "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"};
+  if (!host.empty() && host != "0.0.0.0" && std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
+  auto serving = pki::serving_certificate(hosts, ca, ca_key, std::chrono::hours(24 * 365));
+  http::ServerOptions ho;
+  ho.name = "apiserver";
+  ho.address = host.empty() ? "0.0.0.0" : host;
+  ho.port = port;
+  ho.handler_threads = s.opts.handler_threads;
+  ho.io_threads = 2;
+  http::ServerTls tls;
+  tls.cert_pem = serving.certificate.to_pem();
+  tls.key_pem = serving.key.to_pem(pki::KeyEncoding::PKCS8);
+  tls.client_ca_pem = s.ca_pem;
+  ho.tls = tls;
+  s.http = std::make_unique<http::Server>(ho, [&s](http::Request& r, http::Reply& reply) { (*s.handler)(r, reply); });
+  s.http->start();
+  s.handler->set_server_address(s.http->address());
+  s.started = true;
+  if (!s.opts.kubeconfig_out.empty()) {
+    fs::path p(s.opts.kubeconfig_out);
+    if (p.has_parent_path()) fs::create_directories(p.parent_path());
+    write_private(p, kubeconfig());
+  }
+  log::info("API server serving", {{"url", url()}, {"dataDir", s.opts.data_dir}, {"kubeconfig", s.opts.kubeconfig_out}});
+}
+
+void ApiServer::stop() {
+  auto& s = *impl_;
+  if (!s.started) return;
+  s.started = false;
+  if (s.watches) s.watches->stop();
+  if (s.http) s.http->stop();
+  if (s.crds) s.crds->stop();
+  s.http.reset();
+  s.handler.reset();
+  s.crds.reset();
+  s.watches.reset();
+}
+
+std::string ApiServer::url() const { return "https://" + impl_->http->address(); }
+std::uint16_t ApiServer::port() const { return impl_->http->port(); }
+const std::string& ApiServer::ca_pem() const { return impl_->ca_pem; }
+rest::Service& ApiServer::service() { return *impl_->service; }
+rest::Faults& ApiServer::faults() { return impl_->faults; }
+
+std::string ApiServer::kubeconfig(std::string_view context) const {
+  const auto& s = *impl_;
+  std::string ctx(context);
+  json::Object cfg;
+  cfg["apiVersion"] = "v1";
+  cfg["kind"] = "Config";
+  cfg["clusters"] = json::Array{json::Object{
+      {"name", ctx}, {"cluster", json::Object{{"server", url()}, {"certificate-authority-data", meta::base64_encode(s.ca_pem)}}}}};
+  cfg["users"] = json::Array{json::Object{{"name", ctx + "-admin"},
+                                          {"user", json::Object{{"client-certificate-data", meta::base64_encode(s.admin_cert_pem)},
+                                                                {"client-key-data", meta::base64_encode(s.admin_key_pem)}}}}};
+  cfg["contexts"] = json::Array{json::Object{
+      {"name", ctx}, {"context", json::Object{{"cluster", ctx}, {"user", ctx + "-admin"}, {"namespace", "default"}}}}};
+  cfg["current-context"] = ctx;
+  cfg["preferences"] = json::Object{};
+  return json::to_yaml(cfg);
+}
+
+}  // namespace capstan::apiserver

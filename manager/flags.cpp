@@ -1,0 +1,109 @@
+#include "manager/flags.h"
+
+#include <sstream>
+
+namespace capstan::manager {
+
+void FlagSet::add_custom(const std::string& name, std::function<void(const std::string&)> parse, const std::string& help,
+                         const std::string& default_text, bool boolean) {
+  flags_[name] = Flag{help, default_text, boolean, std::move(parse)};
+  order_.push_back(name);
+}
+
+void FlagSet::add_string(const std::string& name, std::string* target, const std::string& help) {
+  add_custom(name, [target](const std::string& v) { *target = v; }, help, *target);
+}
+
+void FlagSet::add_bool(const std::string& name, bool* target, const std::string& help) {
+  add_custom(
+      name,
+      [name, target](const std::string& v) {
+        if (v == "true" || v == "1" || v.empty()) *target = true;
+        else if (v == "false" || v == "0") *target = false;
+        else throw UsageError("invalid boolean value \"" + v + "\" for --" + name);
+      },
+      help, *target ? "true" : "false", true);
+}
+
+void FlagSet::add_int(const std::string& name, long long* target, const std::string& help) {
+  add_custom(
+      name,
+      [name, target](const std::string& v) {
+        try {
+          std::size_t used = 0;
+          *target = std::stoll(v, &used);
+          if (used != v.size()) throw std::invalid_argument(v);
+        } catch (const std::exception&) {
+          throw UsageError("invalid integer value \"" + v + "\" for --" + name);
+        }
+      },
+      help, std::to_string(*target));
+}
+
+void FlagSet::add_double(const std::string& name, double* target, const std::string& help) {
+  std::ostringstream d;
+  d << *target;
+  add_custom(
+      name,
+      [name, target](const std::string& v) {
+        try {
+          std::size_t used = 0;
+          *target = std::stod(v, &used);
+          if (used != v.size()) throw std::invalid_argument(v);
+        } catch (const std::exception&) {
+          throw UsageError("invalid number \"" + v + "\" for --" + name);
+        }
+      },
+      help, d.str());
+}
+
+std::vector<std::string> FlagSet::parse(const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      positional.insert(positional.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+      break;
+    }
+    if (a == "-h" || a == "--help" || a == "-help") {
+      help_ = true;
+      continue;
+    }
+    if (a.size() < 2 || a[0] != '-') {
+      positional.push_back(a);
+      continue;
+    }
+    std::string body = a.substr(a[1] == '-' ? 2 : 1);
+    std::string name = body, value;
+    bool has_value = false;
+    if (auto eq = body.find('='); eq != std::string::npos) {
+      name = body.substr(0, eq);
+      value = body.substr(eq + 1);
+      has_value = true;
+    }
+    auto it = flags_.find(name);
+    if (it == flags_.end()) throw UsageError("unknown flag: --" + name);
+    if (!has_value && !it->second.boolean) {
+      if (i + 1 >= args.size()) throw UsageError("flag needs an argument: --" + name);
+      value = args[++i];
+    }
+    it->second.set(value);
+  }
+  return positional;
+}
+
+std::string FlagSet::usage() const {
+  std::ostringstream out;
+  out << "Flags:\n";
+  for (const auto& name : order_) {
+    const auto& f = flags_.at(name);
+    out << "      --" << name;
+    if (!f.boolean) out << " value";
+    out << "\n          " << f.help;
+    if (!f.default_text.empty()) out << " (default " << (f.boolean ? f.default_text : "\"" + f.default_text + "\"") << ")";
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace capstan::manager

@@ -1,0 +1,48 @@
+// Command-line flags in the Kubernetes style: --name=value or --name value, booleans as
+// --name / --name=false, -v=N; unknown flags and bad values are usage errors (exit 2).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace capstan::manager {
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class FlagSet {
+ public:
+  explicit FlagSet(std::string command) : command_(std::move(command)) {}
+
+  void add_string(const std::string& name, std::string* target, const std::string& help);
+  void add_bool(const std::string& name, bool* target, const std::string& help);
+  void add_int(const std::string& name, long long* target, const std::string& help);
+  void add_double(const std::string& name, double* target, const std::string& help);
+  // A value parsed by `parse` (which throws UsageError with a message on bad input).
+  void add_custom(const std::string& name, std::function<void(const std::string&)> parse, const std::string& help,
+                  const std::string& default_text, bool boolean = false);
+
+  // Parses args; returns positional arguments. Throws UsageError. Sets help_requested().
+  std::vector<std::string> parse(const std::vector<std::string>& args);
+  bool help_requested() const { return help_; }
+  std::string usage() const;
+
+ private:
+  struct Flag {
+    std::string help;
+    std::string default_text;
+    bool boolean = false;
+    std::function<void(const std::string&)> set;
+  };
+  std::string command_;
+  std::map<std::string, Flag> flags_;
+  std::vector<std::string> order_;
+  bool help_ = false;
+};
+
+}  // namespace capstan::manager

@@ -1,0 +1,51 @@
+// capstan: one binary for the manager, the embedded API server and the dev cluster.
+#include "manager/apiserver_command.h"
+#include "manager/flags.h"
+#include "manager/signals.h"
+
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* kUsage =
+    "Capstan runs the TLS certificates, monitoring, Kafka and GitOps operators in one process.\n"
+    "\n"
+    "Usage:\n"
+    "  capstan <command> [flags]\n"
+    "\n"
+    "Commands:\n"
+    "  apiserver   run the embedded Kubernetes-compatible API server\n"
+    "  version     print the version\n"
+    "\n"
+    "Use \"capstan <command> --help\" for a command's flags.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  capstan::manager::block_termination_signals();
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  std::string cmd = args[0];
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    if (cmd == "apiserver") return capstan::manager::apiserver_command(rest);
+    if (cmd == "version") {
+      std::cout << "capstan " << CAPSTAN_VERSION << std::endl;
+      return 0;
+    }
+    std::cerr << "capstan: unknown command \"" << cmd << "\"\n\n" << kUsage;
+    return 2;
+  } catch (const capstan::manager::UsageError& e) {
+    std::cerr << "capstan " << cmd << ": " << e.what() << "\nRun \"capstan " << cmd << " --help\" for usage.\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "capstan " << cmd << ": " << e.what() << "\n";
+    return 1;
+  }
+}
