@@ -11,6 +11,7 @@
 #include "runtime/json/yaml.h"
 #include "runtime/log/log.h"
 #include "runtime/meta/base64.h"
+#include "runtime/meta/time.h"
 #include "runtime/pki/pki.h"
 
 #include <filesystem>
@@ -39,6 +40,7 @@ struct ApiServer::Impl {
   void bootstrap();
   std::optional<rest::User> authenticate(const http::Request& req) const;
   bool debug_route(const http::Request& req, const rest::User& user, http::Reply& reply);
+  json::Value token_request(const json::Value& sa, const json::Value& req) const;
 };
 
 namespace {
@@ -132,6 +134,42 @@ bool ApiServer::Impl::debug_route(const http::Request& req, const rest::User& us
   throw path_not_found();
 }
 
+json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Value& req) const {
+  using namespace std::chrono;
+  auth::TokenClaims c;
+  c.ns = json::get_string(sa, {"metadata", "namespace"});
+  c.service_account = json::get_string(sa, {"metadata", "name"});
+  c.uid = json::get_string(sa, {"metadata", "uid"});
+  if (const auto* aud = json::get_array(req, {"spec", "audiences"}))
+    for (const auto& a : *aud)
+      if (a.is_string()) c.audiences.emplace_back(a.get_string());
+  if (c.audiences.empty()) c.audiences.push_back("https://kubernetes.default.svc");
+  std::int64_t ttl = json::get_int(req, {"spec", "expirationSeconds"}).value_or(3600);
+  if (ttl < 600) {
+    throw invalid(*registry->find_group_resource("serviceaccounts"), c.service_account,
+                  {schema::field_invalid(schema::FieldPath("spec").child("expirationSeconds"), json::Value(ttl),
+                                         "may not specify a duration less than 10 minutes")});
+  }
+  auto now = system_clock::now();
+  c.issued_at = duration_cast<seconds>(now.time_since_epoch()).count();
+  c.expires_at = c.issued_at + ttl;
+  json::Value out = req.is_object() ? req : json::Value(json::Object{});
+  auto& o = out.as_object();
+  o["apiVersion"] = "authentication.k8s.io/v1";
+  o["kind"] = "TokenRequest";
+  auto& md = json::ensure_object(out, {"metadata"});
+  md["name"] = c.service_account;
+  md["namespace"] = c.ns;
+  md["creationTimestamp"] = meta::format_rfc3339(now);
+  auto& spec = json::ensure_object(out, {"spec"});
+  json::Array aud;
+  for (const auto& a : c.audiences) aud.emplace_back(a);
+  spec["audiences"] = std::move(aud);
+  spec["expirationSeconds"] = ttl;
+  o["status"] = json::Object{{"token", tokens->issue(c)}, {"expirationTimestamp", meta::format_rfc3339(now + seconds(ttl))}};
+  return out;
+}
+
 void ApiServer::Impl::bootstrap() {
   auto ns_res = registry->find_group_resource("namespaces");
   for (auto ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
@@ -168,6 +206,7 @@ void ApiServer::start() {
   s.handler = std::make_unique<rest::Handler>(*s.service, *s.watches, *s.openapi,
                                               [&s](const http::Request& r) { return s.authenticate(r); }, s.faults);
   s.handler->add_route([&s](const http::Request& r, const rest::User& u, http::Reply& reply) { return s.debug_route(r, u, reply); });
+  s.handler->set_token_request([&s](const json::Value& sa, const json::Value& req) { return s.token_request(sa, req); });
 
   auto [host, port] = http::split_host_port(s.opts.listen);
   auto ca = pki::Certificate::parse_pem(s.ca_pem);

@@ -290,7 +290,8 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   const std::string& sub = ri.subresource;
   if (!sub.empty()) {
     bool ok = (sub == "status" && vi->status_subresource) || (sub == "scale" && vi->scale) ||
-              (sub == "finalize" && r->group_resource() == "namespaces");
+              (sub == "finalize" && r->group_resource() == "namespaces") ||
+              (sub == "token" && r->extra_subresources_token && token_request_);
     if (!ok) throw path_not_found();
   }
   Target t{r, ri.version, ri.ns, ri.name, sub == "finalize" ? "" : sub};
@@ -409,6 +410,13 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
     watches_.serve(std::move(w), reply);
     return;
   }
+  if (ri.verb == "create" && sub == "token") {
+    json::Value sa = service_.get(Target{r, t.version, t.ns, t.name, ""});
+    json::Value body = parse_json_body(req, "TokenRequest");
+    send_value(reply, 201, token_request_(sa, body), acc);
+    return;
+  }
+  if (sub == "token") throw method_not_allowed();
   if (ri.verb == "create") {
     if (!t.name.empty() && sub.empty()) throw method_not_allowed();
     json::Value body = parse_json_body(req, "request body");

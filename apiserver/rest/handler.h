@@ -25,6 +25,9 @@ class Handler {
   void set_server_address(std::string a) { server_address_ = std::move(a); }
   void set_ready_check(std::function<bool()> fn) { ready_ = std::move(fn); }
   void add_route(ExtraRoute r) { extra_.push_back(std::move(r)); }
+  // serviceaccounts/NAME/token: issues a token for the (existing) ServiceAccount.
+  using TokenRequestFn = std::function<json::Value(const json::Value& service_account, const json::Value& request)>;
+  void set_token_request(TokenRequestFn fn) { token_request_ = std::move(fn); }
 
   void operator()(http::Request& req, http::Reply& reply);
 
@@ -41,6 +44,7 @@ class Handler {
   std::string server_address_;
   std::function<bool()> ready_;
   std::vector<ExtraRoute> extra_;
+  TokenRequestFn token_request_;
 };
 
 // Writes an ApiError as kube-apiserver does (Status body, code, Retry-After).

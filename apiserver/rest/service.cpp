@@ -73,6 +73,18 @@ std::string new_uid() {
   return buf;
 }
 
+void drop_empty_metadata(json::Value& obj) {
+  auto* md = json::find(obj, {"metadata"});
+  if (!md || !md->is_object()) return;
+  auto& m = md->as_object();
+  for (auto key : {"labels", "annotations", "finalizers", "ownerReferences", "managedFields"}) {
+    auto it = m.find(key);
+    if (it == m.end()) continue;
+    const auto& v = it->value();
+    if (v.is_null() || (v.is_object() && v.get_object().empty()) || (v.is_array() && v.get_array().empty())) m.erase(it);
+  }
+}
+
 bool spec_differs(const json::Value& a, const json::Value& b) {
   const auto* ao = a.if_object();
   const auto* bo = b.if_object();
@@ -292,6 +304,7 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
   if (!managed_fields_set)
     patch::set_managed_fields(body, patch::update(nullptr, body, o.field_manager, "Update", "", want_api,
                                                   meta::Clock::now(), types));
+  drop_empty_metadata(body);
   json::Value stored = to_version(r, std::move(body), r.storage_version().name);
   if (o.dry_run) return {to_version(r, std::move(stored), t.version), true};
   try {

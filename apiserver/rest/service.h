@@ -125,6 +125,9 @@ const patch::ListTypes& list_types_for(const registry::ResourceInfo& r, std::str
 
 // A random RFC 4122 v4 UUID.
 std::string new_uid();
+// Removes empty metadata maps and lists (labels, annotations, finalizers, ...), which the Go
+// types omit when empty.
+void drop_empty_metadata(json::Value& obj);
 // Whether two objects differ outside metadata and status (what bumps metadata.generation).
 bool spec_differs(const json::Value& a, const json::Value& b);
 

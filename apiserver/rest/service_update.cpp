@@ -39,6 +39,13 @@ ApiError patch_error(const json::PatchError& e) {
   return ApiError(e.code(), std::string(e.reason()), msg);
 }
 
+ApiError conflict_error(const patch::ConflictError& e) {
+  ApiError err(409, "Conflict", e.what());
+  json::Value status = e.status();
+  if (const auto* d = json::get_object(status, {"details"})) err.details = *d;
+  return err;
+}
+
 json::Value parse_body(std::string_view body, bool yaml) {
   try {
     return yaml ? json::from_yaml(body, "request body") : json::parse(body, "request body");
@@ -133,6 +140,7 @@ json::Value Service::prepare_update_object(const Target& t, const json::Value& o
     patch::set_managed_fields(next, patch::update(&old, next, o.field_manager, "Update", t.subresource, want_api,
                                                   meta::Clock::now(), types));
   }
+  drop_empty_metadata(next);
   return to_version(r, std::move(next), r.storage_version().name);
 }
 
@@ -225,9 +233,7 @@ Service::WriteResult Service::patch(const Target& t, PatchType type, std::string
         auto res = patch::apply(nullptr, doc, o.field_manager, force, want_api, types, meta::Clock::now());
         created = std::move(res.object);
       } catch (const patch::ConflictError& e) {
-        ApiError err(409, "Conflict", e.what());
-        if (const auto* d = json::get_object(e.status(), {"details"})) err.details = *d;
-        throw err;
+        throw conflict_error(e);
       } catch (const json::PatchError& e) {
         throw patch_error(e);
       }
@@ -261,9 +267,7 @@ Service::WriteResult Service::patch(const Target& t, PatchType type, std::string
         }
       }
     } catch (const patch::ConflictError& e) {
-      ApiError err(409, "Conflict", e.what());
-      if (const auto* d = json::get_object(e.status(), {"details"})) err.details = *d;
-      throw err;
+      throw conflict_error(e);
     } catch (const json::PatchError& e) {
       throw patch_error(e);
     }
