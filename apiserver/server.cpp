@@ -7,6 +7,9 @@
 #include "apiserver/rest/watch.h"
 #include "apiserver/storage/store.h"
 #include "apiserver/system/crd_controller.h"
+#include "apiserver/system/gc_controller.h"
+#include "apiserver/system/namespace_controller.h"
+#include "apiserver/system/serviceaccount_controller.h"
 #include "runtime/http/server.h"
 #include "runtime/json/yaml.h"
 #include "runtime/log/log.h"
@@ -34,6 +37,9 @@ struct ApiServer::Impl {
   std::unique_ptr<rest::Handler> handler;
   std::unique_ptr<http::Server> http;
   std::unique_ptr<system::CrdController> crds;
+  std::unique_ptr<system::GcController> gc;
+  std::unique_ptr<system::NamespaceController> namespaces;
+  std::unique_ptr<system::ServiceAccountController> service_accounts;
   bool started = false;
 
   void load_pki();
@@ -41,6 +47,7 @@ struct ApiServer::Impl {
   std::optional<rest::User> authenticate(const http::Request& req) const;
   bool debug_route(const http::Request& req, const rest::User& user, http::Reply& reply);
   json::Value token_request(const json::Value& sa, const json::Value& req) const;
+  json::Value review(const registry::ResourceInfo& r, const json::Value& req, const rest::User& user) const;
 };
 
 namespace {
@@ -170,6 +177,45 @@ json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Va
   return out;
 }
 
+namespace {
+json::Value user_info(const rest::User& u) {
+  json::Array groups;
+  for (const auto& g : u.groups) groups.emplace_back(g);
+  json::Object o{{"username", u.name}, {"groups", std::move(groups)}};
+  if (!u.uid.empty()) o["uid"] = u.uid;
+  return o;
+}
+}  // namespace
+
+// Capstan authenticates (client certificates, ServiceAccount tokens) but does not enforce
+// RBAC: every authenticated user may do everything, and the reviews say so.
+json::Value ApiServer::Impl::review(const registry::ResourceInfo& r, const json::Value& req, const rest::User& user) const {
+  json::Value out = req.is_object() ? req : json::Value(json::Object{});
+  auto& o = out.as_object();
+  if (r.kind == "SelfSubjectAccessReview" || r.kind == "SubjectAccessReview") {
+    o["status"] = json::Object{{"allowed", true}, {"reason", "capstan does not enforce RBAC"}};
+  } else if (r.kind == "SelfSubjectRulesReview") {
+    o["status"] = json::Object{
+        {"resourceRules", json::Array{json::Object{{"verbs", json::Array{"*"}}, {"apiGroups", json::Array{"*"}}, {"resources", json::Array{"*"}}}}},
+        {"nonResourceRules", json::Array{json::Object{{"verbs", json::Array{"*"}}, {"nonResourceURLs", json::Array{"*"}}}}},
+        {"incomplete", false}};
+  } else if (r.kind == "SelfSubjectReview") {
+    o["status"] = json::Object{{"userInfo", user_info(user)}};
+  } else if (r.kind == "TokenReview") {
+    auto claims = tokens->verify(json::get_string(req, {"spec", "token"}));
+    if (!claims) {
+      o["status"] = json::Object{{"authenticated", false}, {"error", "invalid bearer token"}};
+    } else {
+      rest::User u{"system:serviceaccount:" + claims->ns + ":" + claims->service_account, claims->uid,
+                   {"system:serviceaccounts", "system:serviceaccounts:" + claims->ns, "system:authenticated"}};
+      json::Array aud;
+      for (const auto& a : claims->audiences) aud.emplace_back(a);
+      o["status"] = json::Object{{"authenticated", true}, {"user", user_info(u)}, {"audiences", std::move(aud)}};
+    }
+  }
+  return out;
+}
+
 void ApiServer::Impl::bootstrap() {
   auto ns_res = registry->find_group_resource("namespaces");
   for (auto ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
@@ -202,11 +248,19 @@ void ApiServer::start() {
   s.crds = std::make_unique<system::CrdController>(*s.service);
   s.crds->start();
   s.bootstrap();
+  // The control loops a cluster's controller manager would run (after the CRDs are served).
+  s.gc = std::make_unique<system::GcController>(*s.service);
+  s.namespaces = std::make_unique<system::NamespaceController>(*s.service);
+  s.service_accounts = std::make_unique<system::ServiceAccountController>(*s.service, *s.tokens, s.ca_pem);
+  s.gc->start();
+  s.namespaces->start();
+  s.service_accounts->start();
 
   s.handler = std::make_unique<rest::Handler>(*s.service, *s.watches, *s.openapi,
                                               [&s](const http::Request& r) { return s.authenticate(r); }, s.faults);
   s.handler->add_route([&s](const http::Request& r, const rest::User& u, http::Reply& reply) { return s.debug_route(r, u, reply); });
   s.handler->set_token_request([&s](const json::Value& sa, const json::Value& req) { return s.token_request(sa, req); });
+  s.handler->set_review([&s](const registry::ResourceInfo& r, const json::Value& req, const rest::User& u) { return s.review(r, req, u); });
 
   auto [host, port] = http::split_host_port(s.opts.listen);
   auto ca = pki::Certificate::parse_pem(s.ca_pem);
@@ -244,9 +298,15 @@ void ApiServer::stop() {
   s.started = false;
   if (s.watches) s.watches->stop();
   if (s.http) s.http->stop();
+  if (s.service_accounts) s.service_accounts->stop();
+  if (s.namespaces) s.namespaces->stop();
+  if (s.gc) s.gc->stop();
   if (s.crds) s.crds->stop();
   s.http.reset();
   s.handler.reset();
+  s.service_accounts.reset();
+  s.namespaces.reset();
+  s.gc.reset();
   s.crds.reset();
   s.watches.reset();
 }

@@ -79,8 +79,8 @@ class NamespaceStrategy : public Strategy {
     label_name(obj);
   }
   void prepare_update(json::Value& obj, const json::Value& old) override {
-    auto& o = obj.as_object();
     // spec.finalizers change only through /finalize; status only through /status.
+    auto& o = obj.as_object();
     if (const auto* s = json::find(old, {"spec"})) o["spec"] = *s;
     label_name(obj);
   }

@@ -57,11 +57,25 @@ std::vector<ResourceInfo> builtin_resources() {
       {"", "v1", "pods", "pod", "Pod", true, {"po"}, all, true, false, false, true},
       {"", "v1", "events", "event", "Event", true, {"ev"}, {}},
       {"", "v1", "persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim", true, {"pvc"}, {}, true},
+      {"", "v1", "persistentvolumes", "persistentvolume", "PersistentVolume", false, {"pv"}, {}, true},
+      {"", "v1", "nodes", "node", "Node", false, {"no"}, {}, true},
+      {"", "v1", "resourcequotas", "resourcequota", "ResourceQuota", true, {"quota"}, {}, true},
+      {"", "v1", "limitranges", "limitrange", "LimitRange", true, {"limits"}, {}},
+      {"", "v1", "podtemplates", "podtemplate", "PodTemplate", true, {}, {}},
       // apps/v1
       {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, all, true, true, true},
       {"apps", "v1", "statefulsets", "statefulset", "StatefulSet", true, {"sts"}, all, true, true, true},
       {"apps", "v1", "replicasets", "replicaset", "ReplicaSet", true, {"rs"}, all, true, true, true},
       {"apps", "v1", "controllerrevisions", "controllerrevision", "ControllerRevision", true, {}, {}},
+      {"apps", "v1", "daemonsets", "daemonset", "DaemonSet", true, {"ds"}, all, true, false, true},
+      // batch/v1
+      {"batch", "v1", "jobs", "job", "Job", true, {}, all, true, false, true},
+      {"batch", "v1", "cronjobs", "cronjob", "CronJob", true, {"cj"}, all, true, false, true},
+      // autoscaling/v2
+      {"autoscaling", "v2", "horizontalpodautoscalers", "horizontalpodautoscaler", "HorizontalPodAutoscaler", true, {"hpa"}, all, true},
+      // scheduling.k8s.io/v1, storage.k8s.io/v1
+      {"scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", "PriorityClass", false, {"pc"}, {}},
+      {"storage.k8s.io", "v1", "storageclasses", "storageclass", "StorageClass", false, {"sc"}, {}},
       // policy/v1
       {"policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true, {"pdb"}, {}, true, false, true},
       // coordination.k8s.io/v1
@@ -73,6 +87,7 @@ std::vector<ResourceInfo> builtin_resources() {
       // networking.k8s.io/v1
       {"networking.k8s.io", "v1", "ingresses", "ingress", "Ingress", true, {"ing"}, {}, true, false, true},
       {"networking.k8s.io", "v1", "networkpolicies", "networkpolicy", "NetworkPolicy", true, {"netpol"}, {}, false, false, true},
+      {"networking.k8s.io", "v1", "ingressclasses", "ingressclass", "IngressClass", false, {}, {}},
       // rbac.authorization.k8s.io/v1
       {"rbac.authorization.k8s.io", "v1", "roles", "role", "Role", true, {}, {}},
       {"rbac.authorization.k8s.io", "v1", "rolebindings", "rolebinding", "RoleBinding", true, {}, {}},
@@ -88,8 +103,22 @@ std::vector<ResourceInfo> builtin_resources() {
        false, {"crd", "crds"}, {"api-extensions"}, true, false, true, false, false},
   };
   std::vector<ResourceInfo> out;
-  out.reserve(defs.size());
+  out.reserve(defs.size() + 5);
   for (const auto& d : defs) out.push_back(make(d));
+  // Review resources: create-only, answered by the server, never stored.
+  std::vector<Def> reviews = {
+      {"authorization.k8s.io", "v1", "selfsubjectaccessreviews", "selfsubjectaccessreview", "SelfSubjectAccessReview", false, {}, {}},
+      {"authorization.k8s.io", "v1", "subjectaccessreviews", "subjectaccessreview", "SubjectAccessReview", false, {}, {}},
+      {"authorization.k8s.io", "v1", "selfsubjectrulesreviews", "selfsubjectrulesreview", "SelfSubjectRulesReview", false, {}, {}},
+      {"authentication.k8s.io", "v1", "selfsubjectreviews", "selfsubjectreview", "SelfSubjectReview", false, {}, {}},
+      {"authentication.k8s.io", "v1", "tokenreviews", "tokenreview", "TokenReview", false, {}, {}},
+  };
+  for (const auto& d : reviews) {
+    auto r = make(d);
+    r.verbs = {"create"};
+    r.review = true;
+    out.push_back(std::move(r));
+  }
   for (auto& r : out) {
     if (r.resource == "serviceaccounts") r.extra_subresources_token = true;
   }

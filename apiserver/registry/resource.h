@@ -61,6 +61,7 @@ struct ResourceInfo {
   json::Value conversion_webhook;         // spec.conversion.webhook of the CRD
   bool preserve_unknown_fields = false;
   bool extra_subresources_token = false;  // serviceaccounts/token
+  bool review = false;                    // create-only, computed by the server (access reviews)
 
   // "configmaps", "deployments.apps": the storage key and kubectl's group-resource name.
   std::string group_resource() const { return group.empty() ? resource : resource + "." + group; }

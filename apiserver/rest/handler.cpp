@@ -1,5 +1,6 @@
 #include "apiserver/rest/handler.h"
 
+#include "apiserver/protobuf/decode.h"
 #include "apiserver/rest/discovery.h"
 #include "apiserver/rest/negotiate.h"
 #include "apiserver/rest/request_info.h"
@@ -74,10 +75,14 @@ json::Value parse_json_body(const http::Request& req, std::string_view what) {
   try {
     if (mt == "application/yaml") return json::from_yaml(req.body, what);
     if (mt == "application/json" || mt.empty()) return json::parse(req.body, what);
+    // Typed clients (kubectl create ...) send protobuf; decoded to the same JSON object.
+    if (protobuf::is_protobuf_content_type(mt)) return protobuf::decode(req.body);
   } catch (const json::ParseError& e) {
     throw bad_request(e.what());
+  } catch (const protobuf::DecodeError& e) {
+    throw bad_request(std::string("decoding the protobuf request body: ") + e.what());
   }
-  throw unsupported_media_type(mt, {"application/json", "application/yaml"});
+  throw unsupported_media_type(mt, {"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"});
 }
 
 void fill_write_options(WriteOptions& o, const http::Request& req, const http::Query& q, const User& user) {
@@ -294,7 +299,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
               (sub == "token" && r->extra_subresources_token && token_request_);
     if (!ok) throw path_not_found();
   }
-  Target t{r, ri.version, ri.ns, ri.name, sub == "finalize" ? "" : sub};
+  Target t{r, ri.version, ri.ns, ri.name, sub};
   auto acc = negotiate(req.headers.get_or("Accept", ""), false);
   if (!acc.acceptable) throw not_acceptable({"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"});
   const auto& rr = *r;
@@ -313,10 +318,26 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   }
   if (ri.verb == "list") {
     auto lo = list_options(rr, q);
+    auto list_meta = [](const std::string& rv, const std::string& cont, const std::optional<std::int64_t>& remaining) {
+      json::Object md{{"resourceVersion", rv}};
+      if (!cont.empty()) md["continue"] = cont;
+      if (remaining) md["remainingItemCount"] = *remaining;
+      return md;
+    };
+    if (acc.kind == Accepted::Kind::Json && t.version == rr.storage_version().name) {
+      // The common case (informers, kubectl -o json): stored objects as they are serialised.
+      auto raw = service_.list_raw(t, lo);
+      json::Value envelope = json::Object{{"kind", rr.list_kind}, {"apiVersion", rr.api_version(t.version)},
+                                          {"metadata", list_meta(raw.resource_version, raw.continue_token, raw.remaining)},
+                                          {"items", json::Array{}}};
+      std::vector<std::shared_ptr<const std::string>> items;
+      items.reserve(raw.items.size());
+      for (const auto& i : raw.items) items.push_back(i.json);
+      send_body(reply, 200, serialize_list(envelope, items), "application/json");
+      return;
+    }
     auto res = service_.list(t, lo);
-    json::Object md{{"resourceVersion", res.resource_version}};
-    if (!res.continue_token.empty()) md["continue"] = res.continue_token;
-    if (res.remaining) md["remainingItemCount"] = *res.remaining;
+    json::Object md = list_meta(res.resource_version, res.continue_token, res.remaining);
     if (acc.kind == Accepted::Kind::Table) {
       json::Value list = json::Object{{"metadata", md}, {"items", json::Array(res.items.begin(), res.items.end())}};
       send_json(reply, 200, table::table_for(converter_of(rr, t.version), list, table_options(q, acc)));
@@ -330,16 +351,8 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
       return;
     }
     json::Value envelope = json::Object{{"kind", rr.list_kind}, {"apiVersion", rr.api_version(t.version)}, {"metadata", md},
-                                        {"items", json::Array{}}};
-    if (acc.kind == Accepted::Kind::Yaml) {
-      envelope.as_object()["items"] = json::Array(res.items.begin(), res.items.end());
-      send_value(reply, 200, envelope, acc);
-      return;
-    }
-    std::vector<std::shared_ptr<const std::string>> items;
-    items.reserve(res.items.size());
-    for (const auto& i : res.items) items.push_back(std::make_shared<const std::string>(json::serialize(i)));
-    send_body(reply, 200, serialize_list(envelope, items), "application/json");
+                                        {"items", json::Array(res.items.begin(), res.items.end())}};
+    send_value(reply, 200, envelope, acc);
     return;
   }
   if (ri.verb == "watch") {
@@ -408,6 +421,17 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
       w.format = WatchRequest::Format::Metadata;
     }
     watches_.serve(std::move(w), reply);
+    return;
+  }
+  if (rr.review) {
+    if (ri.verb != "create" || !review_) throw method_not_allowed();
+    json::Value body = parse_json_body(req, rr.kind);
+    json::Value out = review_(rr, body, user);
+    auto& o = out.as_object();
+    o["apiVersion"] = rr.api_version(t.version);
+    o["kind"] = rr.kind;
+    json::ensure_object(out, {"metadata"})["creationTimestamp"] = nullptr;
+    send_value(reply, 201, out, acc);
     return;
   }
   if (ri.verb == "create" && sub == "token") {

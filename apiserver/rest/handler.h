@@ -28,6 +28,9 @@ class Handler {
   // serviceaccounts/NAME/token: issues a token for the (existing) ServiceAccount.
   using TokenRequestFn = std::function<json::Value(const json::Value& service_account, const json::Value& request)>;
   void set_token_request(TokenRequestFn fn) { token_request_ = std::move(fn); }
+  // Access and token reviews (create-only resources answered by the server).
+  using ReviewFn = std::function<json::Value(const registry::ResourceInfo& r, const json::Value& request, const User& user)>;
+  void set_review(ReviewFn fn) { review_ = std::move(fn); }
 
   void operator()(http::Request& req, http::Reply& reply);
 
@@ -45,6 +48,7 @@ class Handler {
   std::function<bool()> ready_;
   std::vector<ExtraRoute> extra_;
   TokenRequestFn token_request_;
+  ReviewFn review_;
 };
 
 // Writes an ApiError as kube-apiserver does (Status body, code, Retry-After).

@@ -153,32 +153,44 @@ json::Value Service::get(const Target& t) {
   return to_version(r, *o.value, t.version);
 }
 
-ListResult Service::list(const Target& t, const ListOptions& o) {
+Service::RawList Service::list_raw(const Target& t, const ListOptions& o) {
   const auto& r = *t.res;
   check_field_selector(r, o.fields);
   std::string after;
   if (!o.continue_token.empty()) {
     std::int64_t rv = 0;
-    if (!decode_continue(o.continue_token, rv, after)) throw bad_request("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
+    if (!decode_continue(o.continue_token, rv, after))
+      throw bad_request("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
     if (rv < store_.oldest_rv() && rv < store_.current_rv()) {
       throw expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.");
     }
   }
-  auto filter = [&](const storage::Object& obj) {
-    return o.labels.matches(*obj.value) && field_match(r, *obj.value, o.fields);
-  };
+  std::function<bool(const storage::Object&)> filter;
+  if (!o.labels.empty() || !o.fields.empty()) {
+    filter = [&](const storage::Object& obj) { return o.labels.matches(*obj.value) && field_match(r, *obj.value, o.fields); };
+  }
   auto page = store_.list(r.group_resource(), t.ns, after, o.limit, filter);
-  ListResult out;
+  RawList out;
   out.resource_version = std::to_string(page.rv);
-  out.items.reserve(page.items.size());
-  for (auto& item : page.items) out.items.push_back(*item.value);
-  std::vector<json::Value*> ptrs;
-  for (auto& i : out.items) ptrs.push_back(&i);
-  to_version(r, ptrs, t.version);
+  out.items = std::move(page.items);
   if (page.more) {
     out.continue_token = encode_continue(page.rv, page.last_key);
     if (o.labels.empty() && o.fields.empty()) out.remaining = page.remaining;
   }
+  return out;
+}
+
+ListResult Service::list(const Target& t, const ListOptions& o) {
+  auto raw = list_raw(t, o);
+  ListResult out;
+  out.resource_version = std::move(raw.resource_version);
+  out.continue_token = std::move(raw.continue_token);
+  out.remaining = raw.remaining;
+  out.items.reserve(raw.items.size());
+  for (auto& item : raw.items) out.items.push_back(*item.value);
+  std::vector<json::Value*> ptrs;
+  for (auto& i : out.items) ptrs.push_back(&i);
+  to_version(*t.res, ptrs, t.version);
   return out;
 }
 

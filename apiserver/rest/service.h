@@ -72,6 +72,15 @@ class Service {
 
   json::Value get(const Target& t);
   ListResult list(const Target& t, const ListOptions& o);
+  // The same page as stored objects (shared, with their serialised JSON), for responses that
+  // need no conversion: t.version must be the storage version.
+  struct RawList {
+    std::vector<storage::Object> items;
+    std::string resource_version;
+    std::string continue_token;
+    std::optional<std::int64_t> remaining;
+  };
+  RawList list_raw(const Target& t, const ListOptions& o);
 
   struct WriteResult {
     json::Value object;

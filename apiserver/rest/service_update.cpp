@@ -64,7 +64,14 @@ json::Value Service::prepare_update_object(const Target& t, const json::Value& o
   std::string name(json::get_string(old, {"metadata", "name"}));
   const auto& oldo = old.as_object();
 
-  if (t.subresource == "status") {
+  if (t.subresource == "finalize") {
+    // namespaces/NAME/finalize changes nothing but spec.finalizers.
+    json::Value merged = old;
+    auto& spec = json::ensure_object(merged, {"spec"});
+    if (const auto* f = json::find(next, {"spec", "finalizers"})) spec["finalizers"] = *f;
+    else spec.erase("finalizers");
+    next = std::move(merged);
+  } else if (t.subresource == "status") {
     // A status write changes nothing but status (and its managed fields).
     json::Value merged = old;
     auto& mo = merged.as_object();
@@ -104,7 +111,8 @@ json::Value Service::prepare_update_object(const Target& t, const json::Value& o
     }
   }
 
-  builtin::strategy_for(r.group_resource()).prepare_update(next, old);
+  // The type's strategy governs the main resource; subresource writes were merged above.
+  if (t.subresource.empty()) builtin::strategy_for(r.group_resource()).prepare_update(next, old);
   prepare_custom_resource(r, t.version, next, o, true);
 
   AdmissionAttributes a;
@@ -146,7 +154,10 @@ json::Value Service::prepare_update_object(const Target& t, const json::Value& o
 
 Service::WriteResult Service::commit_update(const Target& t, const storage::Object& current, json::Value next) {
   const auto& r = *t.res;
-  if (meta::is_deleting(next) && finalizers_of(next).empty()) {
+  // A namespace also waits for its spec.finalizers (the namespace controller's "kubernetes").
+  bool spec_finalizers = r.group_resource() == "namespaces" && json::get_array(next, {"spec", "finalizers"}) &&
+                         !json::get_array(next, {"spec", "finalizers"})->empty();
+  if (meta::is_deleting(next) && finalizers_of(next).empty() && !spec_finalizers) {
     // The last finalizer is gone: the pending deletion completes now.
     auto gone = store_.remove(r.group_resource(), t.ns, t.name, current.rv, &next);
     return {to_version(r, *gone.value, t.version), false};

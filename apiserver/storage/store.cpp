@@ -196,18 +196,18 @@ void Store::locked(const std::function<void(std::int64_t)>& fn) {
   fn(rv_);
 }
 
-std::vector<Object> Store::snapshot(const std::string& resource, std::string_view ns) const {
-  std::vector<Object> out;
-  auto add_table = [&](const Table& t) {
+std::vector<std::pair<std::string, Object>> Store::snapshot(const std::string& resource, std::string_view ns) const {
+  std::vector<std::pair<std::string, Object>> out;
+  auto add_table = [&](const std::string& name, const Table& t) {
     for_range(t, ns, {}, [&](const std::string&, const Object& o) {
-      out.push_back(o);
+      out.emplace_back(name, o);
       return true;
     });
   };
   if (resource == "*") {
-    for (const auto& [r, t] : tables_) add_table(t);
+    for (const auto& [r, t] : tables_) add_table(r, t);
   } else if (auto t = tables_.find(resource); t != tables_.end()) {
-    add_table(t->second);
+    add_table(resource, t->second);
   }
   return out;
 }
@@ -217,12 +217,12 @@ std::uint64_t Store::watch(const std::string& resource, std::int64_t from_rv, st
   std::unique_lock l(mu_);
   if (from_rv >= 0 && from_rv < rv_ && from_rv < compacted_rv_) throw TooOldError(from_rv, compacted_rv_ + 1);
   if (initial) {
-    for (auto& o : snapshot(resource, initial_ns)) {
+    for (auto& [table, o] : snapshot(resource, initial_ns)) {
       Event e;
       e.type = EventType::Added;
       e.rv = o.rv;
       e.object = o;
-      e.resource = resource;
+      e.resource = table;
       w->on_event(e);
     }
     if (initial_done) initial_done(rv_);

@@ -113,7 +113,7 @@ class Store {
   using Table = std::map<std::string, Object, std::less<>>;
   void apply(Event e);  // persist, update memory, record, fan out (lock held)
   Object write_locked(const std::string& resource, const Object& current, json::Value candidate);
-  std::vector<Object> snapshot(const std::string& resource, std::string_view ns) const;
+  std::vector<std::pair<std::string, Object>> snapshot(const std::string& resource, std::string_view ns) const;
 
   StoreOptions opts_;
   std::unique_ptr<SqliteBackend> backend_;

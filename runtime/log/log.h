@@ -34,6 +34,7 @@ class Logger {
  public:
   Logger() = default;
   explicit Logger(Fields fields) : fields_(std::move(fields)) {}
+  Logger(std::initializer_list<Field> fields) : fields_(fields) {}
   Logger with(Fields more) const;
 
   void log(Level level, std::string_view msg, const Fields& fields = {}) const;

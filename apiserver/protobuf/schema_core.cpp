@@ -1,0 +1,492 @@
+// core/v1 (k8s.io/api/core/v1): ConfigMap, Secret, Namespace, Service, ServiceAccount, Pod and
+// everything a PodSpec reaches, ResourceQuota, LimitRange, PersistentVolumeClaim, Endpoints.
+//
+// Volume sources covered: hostPath, emptyDir, secret, nfs, persistentVolumeClaim, downwardAPI,
+// configMap, projected, csi, ephemeral, image. The legacy in-tree cloud/storage plugins (gcePD,
+// awsEBS, rbd, cinder, ...) are not transcribed; their fields are reported as unknown.
+#include "apiserver/protobuf/schema.h"
+
+namespace capstan::apiserver::protobuf::schema {
+
+#define CORE "k8s.io.api.core.v1."
+
+// --- References ------------------------------------------------------------------------------------
+PB_MESSAGE(kObjectReference, CORE "ObjectReference",
+           str(1, "kind"), str(2, "namespace"), str(3, "name"), str(4, "uid"), str(5, "apiVersion"),
+           str(6, "resourceVersion"), str(7, "fieldPath"));
+PB_MESSAGE(kLocalObjectReference, CORE "LocalObjectReference", str(1, "name"));
+PB_MESSAGE(kTypedLocalObjectReference, CORE "TypedLocalObjectReference",
+           str(1, "apiGroup", kKeepZero), str(2, "kind", kKeepZero), str(3, "name", kKeepZero));
+PB_MESSAGE(kTypedObjectReference, CORE "TypedObjectReference",
+           str(1, "apiGroup", kKeepZero), str(2, "kind", kKeepZero), str(3, "name", kKeepZero),
+           str(4, "namespace", kKeepZero));
+
+// --- ConfigMap, Secret, Namespace, ServiceAccount ----------------------------------------------------
+PB_MESSAGE(kConfigMap, CORE "ConfigMap",
+           msg(1, "metadata", kObjectMeta),
+           boolean(4, "immutable", kKeepZero),
+           map_of(str(2, "data")),
+           map_of(bytes(3, "binaryData")));
+
+PB_MESSAGE(kSecret, CORE "Secret",
+           msg(1, "metadata", kObjectMeta),
+           boolean(5, "immutable", kKeepZero),
+           map_of(bytes(2, "data")),
+           map_of(str(4, "stringData")),
+           str(3, "type"));
+
+PB_MESSAGE(kNamespaceSpec, CORE "NamespaceSpec", list(str(1, "finalizers")));
+PB_MESSAGE(kNamespaceCondition, CORE "NamespaceCondition",
+           str(1, "type", kKeepZero), str(2, "status", kKeepZero), msg(4, "lastTransitionTime", kTime),
+           str(5, "reason"), str(6, "message"));
+PB_MESSAGE(kNamespaceStatus, CORE "NamespaceStatus",
+           str(1, "phase"), list(msg(2, "conditions", kNamespaceCondition)));
+PB_MESSAGE(kNamespace, CORE "Namespace",
+           msg(1, "metadata", kObjectMeta), msg(2, "spec", kNamespaceSpec), msg(3, "status", kNamespaceStatus));
+
+PB_MESSAGE(kServiceAccount, CORE "ServiceAccount",
+           msg(1, "metadata", kObjectMeta),
+           list(msg(2, "secrets", kObjectReference)),
+           list(msg(3, "imagePullSecrets", kLocalObjectReference)),
+           boolean(4, "automountServiceAccountToken", kKeepZero));
+
+// --- Service -----------------------------------------------------------------------------------------
+PB_MESSAGE(kServicePort, CORE "ServicePort",
+           str(1, "name"),
+           str(2, "protocol"),
+           str(6, "appProtocol", kKeepZero),
+           i32(3, "port", kKeepZero),
+           msg(4, "targetPort", kIntOrString),
+           i32(5, "nodePort"));
+PB_MESSAGE(kClientIPConfig, CORE "ClientIPConfig", i32(1, "timeoutSeconds", kKeepZero));
+PB_MESSAGE(kSessionAffinityConfig, CORE "SessionAffinityConfig", msg(1, "clientIP", kClientIPConfig));
+PB_MESSAGE(kServiceSpec, CORE "ServiceSpec",
+           list(msg(1, "ports", kServicePort)),
+           map_of(str(2, "selector")),
+           str(3, "clusterIP"),
+           list(str(18, "clusterIPs")),
+           str(4, "type"),
+           list(str(5, "externalIPs")),
+           str(7, "sessionAffinity"),
+           str(8, "loadBalancerIP"),
+           list(str(9, "loadBalancerSourceRanges")),
+           str(10, "externalName"),
+           str(11, "externalTrafficPolicy"),
+           i32(12, "healthCheckNodePort"),
+           boolean(13, "publishNotReadyAddresses"),
+           msg(14, "sessionAffinityConfig", kSessionAffinityConfig),
+           list(str(19, "ipFamilies")),
+           str(17, "ipFamilyPolicy", kKeepZero),
+           boolean(20, "allocateLoadBalancerNodePorts", kKeepZero),
+           str(21, "loadBalancerClass", kKeepZero),
+           str(22, "internalTrafficPolicy", kKeepZero),
+           str(23, "trafficDistribution", kKeepZero));
+PB_MESSAGE(kPortStatus, CORE "PortStatus",
+           i32(1, "port", kKeepZero), str(2, "protocol", kKeepZero), str(3, "error", kKeepZero));
+PB_MESSAGE(kLoadBalancerIngress, CORE "LoadBalancerIngress",
+           str(1, "ip"), str(2, "hostname"), str(3, "ipMode", kKeepZero), list(msg(4, "ports", kPortStatus)));
+PB_MESSAGE(kLoadBalancerStatus, CORE "LoadBalancerStatus", list(msg(1, "ingress", kLoadBalancerIngress)));
+PB_MESSAGE(kServiceStatus, CORE "ServiceStatus",
+           msg(1, "loadBalancer", kLoadBalancerStatus), list(msg(2, "conditions", kCondition)));
+PB_MESSAGE(kService, CORE "Service",
+           msg(1, "metadata", kObjectMeta), msg(2, "spec", kServiceSpec), msg(3, "status", kServiceStatus));
+
+// --- Container: environment, resources, mounts, probes, security ------------------------------------
+PB_MESSAGE(kContainerPort, CORE "ContainerPort",
+           str(1, "name"), i32(2, "hostPort"), i32(3, "containerPort", kKeepZero), str(4, "protocol"),
+           str(5, "hostIP"));
+
+PB_MESSAGE(kConfigMapEnvSource, CORE "ConfigMapEnvSource",
+           inlined(1, kLocalObjectReference), boolean(2, "optional", kKeepZero));
+PB_MESSAGE(kSecretEnvSource, CORE "SecretEnvSource",
+           inlined(1, kLocalObjectReference), boolean(2, "optional", kKeepZero));
+PB_MESSAGE(kEnvFromSource, CORE "EnvFromSource",
+           str(1, "prefix"), msg(2, "configMapRef", kConfigMapEnvSource), msg(3, "secretRef", kSecretEnvSource));
+
+PB_MESSAGE(kObjectFieldSelector, CORE "ObjectFieldSelector",
+           str(1, "apiVersion"), str(2, "fieldPath", kKeepZero));
+PB_MESSAGE(kResourceFieldSelector, CORE "ResourceFieldSelector",
+           str(1, "containerName"), str(2, "resource", kKeepZero), msg(3, "divisor", kQuantity));
+PB_MESSAGE(kConfigMapKeySelector, CORE "ConfigMapKeySelector",
+           inlined(1, kLocalObjectReference), str(2, "key", kKeepZero), boolean(3, "optional", kKeepZero));
+PB_MESSAGE(kSecretKeySelector, CORE "SecretKeySelector",
+           inlined(1, kLocalObjectReference), str(2, "key", kKeepZero), boolean(3, "optional", kKeepZero));
+PB_MESSAGE(kEnvVarSource, CORE "EnvVarSource",
+           msg(1, "fieldRef", kObjectFieldSelector),
+           msg(2, "resourceFieldRef", kResourceFieldSelector),
+           msg(3, "configMapKeyRef", kConfigMapKeySelector),
+           msg(4, "secretKeyRef", kSecretKeySelector));
+PB_MESSAGE(kEnvVar, CORE "EnvVar",
+           str(1, "name", kKeepZero), str(2, "value"), msg(3, "valueFrom", kEnvVarSource));
+
+PB_MESSAGE(kResourceClaim, CORE "ResourceClaim", str(1, "name", kKeepZero), str(2, "request"));
+PB_MESSAGE(kResourceRequirements, CORE "ResourceRequirements",
+           map_of(msg(1, "limits", kQuantity)),
+           map_of(msg(2, "requests", kQuantity)),
+           list(msg(3, "claims", kResourceClaim)));
+PB_MESSAGE(kContainerResizePolicy, CORE "ContainerResizePolicy",
+           str(1, "resourceName", kKeepZero), str(2, "restartPolicy", kKeepZero));
+
+PB_MESSAGE(kVolumeMount, CORE "VolumeMount",
+           str(1, "name", kKeepZero),
+           boolean(2, "readOnly"),
+           str(7, "recursiveReadOnly", kKeepZero),
+           str(3, "mountPath", kKeepZero),
+           str(4, "subPath"),
+           str(5, "mountPropagation", kKeepZero),
+           str(6, "subPathExpr"));
+PB_MESSAGE(kVolumeDevice, CORE "VolumeDevice", str(1, "name", kKeepZero), str(2, "devicePath", kKeepZero));
+
+PB_MESSAGE(kExecAction, CORE "ExecAction", list(str(1, "command")));
+PB_MESSAGE(kHTTPHeader, CORE "HTTPHeader", str(1, "name", kKeepZero), str(2, "value", kKeepZero));
+PB_MESSAGE(kHTTPGetAction, CORE "HTTPGetAction",
+           str(1, "path"), msg(2, "port", kIntOrString), str(3, "host"), str(4, "scheme"),
+           list(msg(5, "httpHeaders", kHTTPHeader)));
+PB_MESSAGE(kTCPSocketAction, CORE "TCPSocketAction", msg(1, "port", kIntOrString), str(2, "host"));
+PB_MESSAGE(kGRPCAction, CORE "GRPCAction", i32(1, "port", kKeepZero), str(2, "service", kKeepZero));
+PB_MESSAGE(kSleepAction, CORE "SleepAction", i64(1, "seconds", kKeepZero));
+PB_MESSAGE(kProbeHandler, CORE "ProbeHandler",
+           msg(1, "exec", kExecAction), msg(2, "httpGet", kHTTPGetAction), msg(3, "tcpSocket", kTCPSocketAction),
+           msg(4, "grpc", kGRPCAction));
+PB_MESSAGE(kProbe, CORE "Probe",
+           inlined(1, kProbeHandler),
+           i32(2, "initialDelaySeconds"),
+           i32(3, "timeoutSeconds"),
+           i32(4, "periodSeconds"),
+           i32(5, "successThreshold"),
+           i32(6, "failureThreshold"),
+           i64(7, "terminationGracePeriodSeconds", kKeepZero));
+PB_MESSAGE(kLifecycleHandler, CORE "LifecycleHandler",
+           msg(1, "exec", kExecAction), msg(2, "httpGet", kHTTPGetAction), msg(3, "tcpSocket", kTCPSocketAction),
+           msg(4, "sleep", kSleepAction));
+PB_MESSAGE(kLifecycle, CORE "Lifecycle",
+           msg(1, "postStart", kLifecycleHandler), msg(2, "preStop", kLifecycleHandler));
+
+PB_MESSAGE(kCapabilities, CORE "Capabilities", list(str(1, "add")), list(str(2, "drop")));
+PB_MESSAGE(kSELinuxOptions, CORE "SELinuxOptions",
+           str(1, "user"), str(2, "role"), str(3, "type"), str(4, "level"));
+PB_MESSAGE(kWindowsSecurityContextOptions, CORE "WindowsSecurityContextOptions",
+           str(1, "gmsaCredentialSpecName", kKeepZero), str(2, "gmsaCredentialSpec", kKeepZero),
+           str(3, "runAsUserName", kKeepZero), boolean(4, "hostProcess", kKeepZero));
+PB_MESSAGE(kSeccompProfile, CORE "SeccompProfile",
+           str(1, "type", kKeepZero), str(2, "localhostProfile", kKeepZero));
+PB_MESSAGE(kAppArmorProfile, CORE "AppArmorProfile",
+           str(1, "type", kKeepZero), str(2, "localhostProfile", kKeepZero));
+PB_MESSAGE(kSecurityContext, CORE "SecurityContext",
+           msg(1, "capabilities", kCapabilities),
+           boolean(2, "privileged", kKeepZero),
+           msg(3, "seLinuxOptions", kSELinuxOptions),
+           msg(10, "windowsOptions", kWindowsSecurityContextOptions),
+           i64(4, "runAsUser", kKeepZero),
+           i64(8, "runAsGroup", kKeepZero),
+           boolean(5, "runAsNonRoot", kKeepZero),
+           boolean(6, "readOnlyRootFilesystem", kKeepZero),
+           boolean(7, "allowPrivilegeEscalation", kKeepZero),
+           str(9, "procMount", kKeepZero),
+           msg(11, "seccompProfile", kSeccompProfile),
+           msg(12, "appArmorProfile", kAppArmorProfile));
+
+PB_MESSAGE(kContainer, CORE "Container",
+           str(1, "name", kKeepZero),
+           str(2, "image"),
+           list(str(3, "command")),
+           list(str(4, "args")),
+           str(5, "workingDir"),
+           list(msg(6, "ports", kContainerPort)),
+           list(msg(19, "envFrom", kEnvFromSource)),
+           list(msg(7, "env", kEnvVar)),
+           msg(8, "resources", kResourceRequirements),
+           list(msg(23, "resizePolicy", kContainerResizePolicy)),
+           str(24, "restartPolicy", kKeepZero),
+           list(msg(9, "volumeMounts", kVolumeMount)),
+           list(msg(21, "volumeDevices", kVolumeDevice)),
+           msg(10, "livenessProbe", kProbe),
+           msg(11, "readinessProbe", kProbe),
+           msg(22, "startupProbe", kProbe),
+           msg(12, "lifecycle", kLifecycle),
+           str(13, "terminationMessagePath"),
+           str(20, "terminationMessagePolicy"),
+           str(14, "imagePullPolicy"),
+           msg(15, "securityContext", kSecurityContext),
+           boolean(16, "stdin"),
+           boolean(17, "stdinOnce"),
+           boolean(18, "tty"));
+// EphemeralContainerCommon has Container's field numbers and JSON names.
+PB_MESSAGE(kEphemeralContainer, CORE "EphemeralContainer",
+           inlined(1, kContainer), str(2, "targetContainerName"));
+
+// --- Volumes -----------------------------------------------------------------------------------------
+PB_MESSAGE(kKeyToPath, CORE "KeyToPath",
+           str(1, "key", kKeepZero), str(2, "path", kKeepZero), i32(3, "mode", kKeepZero));
+PB_MESSAGE(kHostPathVolumeSource, CORE "HostPathVolumeSource",
+           str(1, "path", kKeepZero), str(2, "type", kKeepZero));
+PB_MESSAGE(kEmptyDirVolumeSource, CORE "EmptyDirVolumeSource",
+           str(1, "medium"), msg(2, "sizeLimit", kQuantity));
+PB_MESSAGE(kSecretVolumeSource, CORE "SecretVolumeSource",
+           str(1, "secretName"), list(msg(2, "items", kKeyToPath)), i32(3, "defaultMode", kKeepZero),
+           boolean(4, "optional", kKeepZero));
+PB_MESSAGE(kNFSVolumeSource, CORE "NFSVolumeSource",
+           str(1, "server", kKeepZero), str(2, "path", kKeepZero), boolean(3, "readOnly"));
+PB_MESSAGE(kPersistentVolumeClaimVolumeSource, CORE "PersistentVolumeClaimVolumeSource",
+           str(1, "claimName", kKeepZero), boolean(2, "readOnly"));
+PB_MESSAGE(kDownwardAPIVolumeFile, CORE "DownwardAPIVolumeFile",
+           str(1, "path", kKeepZero), msg(2, "fieldRef", kObjectFieldSelector),
+           msg(3, "resourceFieldRef", kResourceFieldSelector), i32(4, "mode", kKeepZero));
+PB_MESSAGE(kDownwardAPIVolumeSource, CORE "DownwardAPIVolumeSource",
+           list(msg(1, "items", kDownwardAPIVolumeFile)), i32(2, "defaultMode", kKeepZero));
+PB_MESSAGE(kConfigMapVolumeSource, CORE "ConfigMapVolumeSource",
+           inlined(1, kLocalObjectReference), list(msg(2, "items", kKeyToPath)), i32(3, "defaultMode", kKeepZero),
+           boolean(4, "optional", kKeepZero));
+PB_MESSAGE(kSecretProjection, CORE "SecretProjection",
+           inlined(1, kLocalObjectReference), list(msg(2, "items", kKeyToPath)), boolean(4, "optional", kKeepZero));
+PB_MESSAGE(kConfigMapProjection, CORE "ConfigMapProjection",
+           inlined(1, kLocalObjectReference), list(msg(2, "items", kKeyToPath)), boolean(4, "optional", kKeepZero));
+PB_MESSAGE(kDownwardAPIProjection, CORE "DownwardAPIProjection", list(msg(1, "items", kDownwardAPIVolumeFile)));
+PB_MESSAGE(kServiceAccountTokenProjection, CORE "ServiceAccountTokenProjection",
+           str(1, "audience"), i64(2, "expirationSeconds", kKeepZero), str(3, "path", kKeepZero));
+PB_MESSAGE(kClusterTrustBundleProjection, CORE "ClusterTrustBundleProjection",
+           str(1, "name", kKeepZero), str(2, "signerName", kKeepZero), msg(3, "labelSelector", kLabelSelector),
+           boolean(4, "optional", kKeepZero), str(5, "path", kKeepZero));
+PB_MESSAGE(kVolumeProjection, CORE "VolumeProjection",
+           msg(1, "secret", kSecretProjection),
+           msg(2, "downwardAPI", kDownwardAPIProjection),
+           msg(3, "configMap", kConfigMapProjection),
+           msg(4, "serviceAccountToken", kServiceAccountTokenProjection),
+           msg(5, "clusterTrustBundle", kClusterTrustBundleProjection));
+PB_MESSAGE(kProjectedVolumeSource, CORE "ProjectedVolumeSource",
+           list(msg(1, "sources", kVolumeProjection)), i32(2, "defaultMode", kKeepZero));
+PB_MESSAGE(kCSIVolumeSource, CORE "CSIVolumeSource",
+           str(1, "driver", kKeepZero), boolean(2, "readOnly", kKeepZero), str(3, "fsType", kKeepZero),
+           map_of(str(4, "volumeAttributes")), msg(5, "nodePublishSecretRef", kLocalObjectReference));
+PB_MESSAGE(kPersistentVolumeClaimTemplate, CORE "PersistentVolumeClaimTemplate",
+           msg(1, "metadata", kObjectMeta), msg(2, "spec", kPersistentVolumeClaimSpec));
+PB_MESSAGE(kEphemeralVolumeSource, CORE "EphemeralVolumeSource",
+           msg(1, "volumeClaimTemplate", kPersistentVolumeClaimTemplate));
+PB_MESSAGE(kImageVolumeSource, CORE "ImageVolumeSource", str(1, "reference"), str(2, "pullPolicy"));
+PB_MESSAGE(kVolumeSource, CORE "VolumeSource",
+           msg(1, "hostPath", kHostPathVolumeSource),
+           msg(2, "emptyDir", kEmptyDirVolumeSource),
+           msg(6, "secret", kSecretVolumeSource),
+           msg(7, "nfs", kNFSVolumeSource),
+           msg(10, "persistentVolumeClaim", kPersistentVolumeClaimVolumeSource),
+           msg(16, "downwardAPI", kDownwardAPIVolumeSource),
+           msg(19, "configMap", kConfigMapVolumeSource),
+           msg(26, "projected", kProjectedVolumeSource),
+           msg(28, "csi", kCSIVolumeSource),
+           msg(29, "ephemeral", kEphemeralVolumeSource),
+           msg(30, "image", kImageVolumeSource));
+PB_MESSAGE(kVolume, CORE "Volume", str(1, "name", kKeepZero), inlined(2, kVolumeSource));
+
+// --- Scheduling: affinity, tolerations, topology spread ---------------------------------------------
+PB_MESSAGE(kNodeSelectorRequirement, CORE "NodeSelectorRequirement",
+           str(1, "key", kKeepZero), str(2, "operator", kKeepZero), list(str(3, "values")));
+PB_MESSAGE(kNodeSelectorTerm, CORE "NodeSelectorTerm",
+           list(msg(1, "matchExpressions", kNodeSelectorRequirement)),
+           list(msg(2, "matchFields", kNodeSelectorRequirement)));
+PB_MESSAGE(kNodeSelector, CORE "NodeSelector", list(msg(1, "nodeSelectorTerms", kNodeSelectorTerm)));
+PB_MESSAGE(kPreferredSchedulingTerm, CORE "PreferredSchedulingTerm",
+           i32(1, "weight", kKeepZero), msg(2, "preference", kNodeSelectorTerm));
+PB_MESSAGE(kNodeAffinity, CORE "NodeAffinity",
+           msg(1, "requiredDuringSchedulingIgnoredDuringExecution", kNodeSelector),
+           list(msg(2, "preferredDuringSchedulingIgnoredDuringExecution", kPreferredSchedulingTerm)));
+PB_MESSAGE(kPodAffinityTerm, CORE "PodAffinityTerm",
+           msg(1, "labelSelector", kLabelSelector),
+           list(str(2, "namespaces")),
+           str(3, "topologyKey", kKeepZero),
+           msg(4, "namespaceSelector", kLabelSelector),
+           list(str(5, "matchLabelKeys")),
+           list(str(6, "mismatchLabelKeys")));
+PB_MESSAGE(kWeightedPodAffinityTerm, CORE "WeightedPodAffinityTerm",
+           i32(1, "weight", kKeepZero), msg(2, "podAffinityTerm", kPodAffinityTerm));
+PB_MESSAGE(kPodAffinity, CORE "PodAffinity",
+           list(msg(1, "requiredDuringSchedulingIgnoredDuringExecution", kPodAffinityTerm)),
+           list(msg(2, "preferredDuringSchedulingIgnoredDuringExecution", kWeightedPodAffinityTerm)));
+PB_MESSAGE(kPodAntiAffinity, CORE "PodAntiAffinity",
+           list(msg(1, "requiredDuringSchedulingIgnoredDuringExecution", kPodAffinityTerm)),
+           list(msg(2, "preferredDuringSchedulingIgnoredDuringExecution", kWeightedPodAffinityTerm)));
+PB_MESSAGE(kAffinity, CORE "Affinity",
+           msg(1, "nodeAffinity", kNodeAffinity), msg(2, "podAffinity", kPodAffinity),
+           msg(3, "podAntiAffinity", kPodAntiAffinity));
+PB_MESSAGE(kToleration, CORE "Toleration",
+           str(1, "key"), str(2, "operator"), str(3, "value"), str(4, "effect"),
+           i64(5, "tolerationSeconds", kKeepZero));
+PB_MESSAGE(kTopologySpreadConstraint, CORE "TopologySpreadConstraint",
+           i32(1, "maxSkew", kKeepZero),
+           str(2, "topologyKey", kKeepZero),
+           str(3, "whenUnsatisfiable", kKeepZero),
+           msg(4, "labelSelector", kLabelSelector),
+           i32(5, "minDomains", kKeepZero),
+           str(6, "nodeAffinityPolicy", kKeepZero),
+           str(7, "nodeTaintsPolicy", kKeepZero),
+           list(str(8, "matchLabelKeys")));
+
+// --- PodSpec -----------------------------------------------------------------------------------------
+PB_MESSAGE(kSysctl, CORE "Sysctl", str(1, "name", kKeepZero), str(2, "value", kKeepZero));
+PB_MESSAGE(kPodSecurityContext, CORE "PodSecurityContext",
+           msg(1, "seLinuxOptions", kSELinuxOptions),
+           msg(8, "windowsOptions", kWindowsSecurityContextOptions),
+           i64(2, "runAsUser", kKeepZero),
+           i64(6, "runAsGroup", kKeepZero),
+           boolean(3, "runAsNonRoot", kKeepZero),
+           list(i64(4, "supplementalGroups")),
+           str(12, "supplementalGroupsPolicy", kKeepZero),
+           i64(5, "fsGroup", kKeepZero),
+           list(msg(7, "sysctls", kSysctl)),
+           str(9, "fsGroupChangePolicy", kKeepZero),
+           msg(10, "seccompProfile", kSeccompProfile),
+           msg(11, "appArmorProfile", kAppArmorProfile),
+           str(13, "seLinuxChangePolicy", kKeepZero));
+PB_MESSAGE(kHostAlias, CORE "HostAlias", str(1, "ip", kKeepZero), list(str(2, "hostnames")));
+PB_MESSAGE(kPodDNSConfigOption, CORE "PodDNSConfigOption", str(1, "name"), str(2, "value", kKeepZero));
+PB_MESSAGE(kPodDNSConfig, CORE "PodDNSConfig",
+           list(str(1, "nameservers")), list(str(2, "searches")), list(msg(3, "options", kPodDNSConfigOption)));
+PB_MESSAGE(kPodReadinessGate, CORE "PodReadinessGate", str(1, "conditionType", kKeepZero));
+PB_MESSAGE(kPodOS, CORE "PodOS", str(1, "name", kKeepZero));
+PB_MESSAGE(kPodSchedulingGate, CORE "PodSchedulingGate", str(1, "name", kKeepZero));
+PB_MESSAGE(kPodResourceClaim, CORE "PodResourceClaim",
+           str(1, "name", kKeepZero), str(3, "resourceClaimName", kKeepZero),
+           str(4, "resourceClaimTemplateName", kKeepZero));
+
+PB_MESSAGE(kPodSpec, CORE "PodSpec",
+           list(msg(1, "volumes", kVolume)),
+           list(msg(20, "initContainers", kContainer)),
+           list(msg(2, "containers", kContainer)),
+           list(msg(34, "ephemeralContainers", kEphemeralContainer)),
+           str(3, "restartPolicy"),
+           i64(4, "terminationGracePeriodSeconds", kKeepZero),
+           i64(5, "activeDeadlineSeconds", kKeepZero),
+           str(6, "dnsPolicy"),
+           map_of(str(7, "nodeSelector")),
+           str(8, "serviceAccountName"),
+           str(9, "serviceAccount"),
+           boolean(21, "automountServiceAccountToken", kKeepZero),
+           str(10, "nodeName"),
+           boolean(11, "hostNetwork"),
+           boolean(12, "hostPID"),
+           boolean(13, "hostIPC"),
+           boolean(27, "shareProcessNamespace", kKeepZero),
+           msg(14, "securityContext", kPodSecurityContext),
+           list(msg(15, "imagePullSecrets", kLocalObjectReference)),
+           str(16, "hostname"),
+           str(17, "subdomain"),
+           msg(18, "affinity", kAffinity),
+           str(19, "schedulerName"),
+           list(msg(22, "tolerations", kToleration)),
+           list(msg(23, "hostAliases", kHostAlias)),
+           str(24, "priorityClassName"),
+           i32(25, "priority", kKeepZero),
+           msg(26, "dnsConfig", kPodDNSConfig),
+           list(msg(28, "readinessGates", kPodReadinessGate)),
+           str(29, "runtimeClassName", kKeepZero),
+           boolean(30, "enableServiceLinks", kKeepZero),
+           str(31, "preemptionPolicy", kKeepZero),
+           map_of(msg(32, "overhead", kQuantity)),
+           list(msg(33, "topologySpreadConstraints", kTopologySpreadConstraint)),
+           boolean(35, "setHostnameAsFQDN", kKeepZero),
+           msg(36, "os", kPodOS),
+           boolean(37, "hostUsers", kKeepZero),
+           list(msg(38, "schedulingGates", kPodSchedulingGate)),
+           list(msg(39, "resourceClaims", kPodResourceClaim)),
+           msg(40, "resources", kResourceRequirements));
+
+// PodStatus: the fields a client may plausibly send (kubelet-only container statuses are not
+// transcribed and are reported as unknown).
+PB_MESSAGE(kPodCondition, CORE "PodCondition",
+           str(1, "type", kKeepZero), str(2, "status", kKeepZero), msg(3, "lastProbeTime", kTime),
+           msg(4, "lastTransitionTime", kTime), str(5, "reason"), str(6, "message"));
+PB_MESSAGE(kPodIP, CORE "PodIP", str(1, "ip", kKeepZero));
+PB_MESSAGE(kHostIP, CORE "HostIP", str(1, "ip", kKeepZero));
+PB_MESSAGE(kPodStatus, CORE "PodStatus",
+           str(1, "phase"),
+           list(msg(2, "conditions", kPodCondition)),
+           str(3, "message"),
+           str(4, "reason"),
+           str(11, "nominatedNodeName"),
+           str(5, "hostIP"),
+           list(msg(16, "hostIPs", kHostIP)),
+           str(6, "podIP"),
+           list(msg(12, "podIPs", kPodIP)),
+           msg(7, "startTime", kTime),
+           str(9, "qosClass"));
+
+PB_MESSAGE(kPod, CORE "Pod",
+           msg(1, "metadata", kObjectMeta), msg(2, "spec", kPodSpec), msg(3, "status", kPodStatus));
+PB_MESSAGE(kPodTemplateSpec, CORE "PodTemplateSpec", msg(1, "metadata", kObjectMeta), msg(2, "spec", kPodSpec));
+PB_MESSAGE(kPodTemplate, CORE "PodTemplate", msg(1, "metadata", kObjectMeta), msg(2, "template", kPodTemplateSpec));
+PB_MESSAGE(kBinding, CORE "Binding", msg(1, "metadata", kObjectMeta), msg(2, "target", kObjectReference));
+
+// --- ReplicationController ---------------------------------------------------------------------------
+PB_MESSAGE(kReplicationControllerSpec, CORE "ReplicationControllerSpec",
+           i32(1, "replicas", kKeepZero), i32(4, "minReadySeconds"), map_of(str(2, "selector")),
+           msg(3, "template", kPodTemplateSpec));
+PB_MESSAGE(kReplicationControllerCondition, CORE "ReplicationControllerCondition",
+           str(1, "type", kKeepZero), str(2, "status", kKeepZero), msg(3, "lastTransitionTime", kTime),
+           str(4, "reason"), str(5, "message"));
+PB_MESSAGE(kReplicationControllerStatus, CORE "ReplicationControllerStatus",
+           i32(1, "replicas", kKeepZero), i32(2, "fullyLabeledReplicas"), i32(4, "readyReplicas"),
+           i32(5, "availableReplicas"), i64(3, "observedGeneration"),
+           list(msg(6, "conditions", kReplicationControllerCondition)));
+PB_MESSAGE(kReplicationController, CORE "ReplicationController",
+           msg(1, "metadata", kObjectMeta), msg(2, "spec", kReplicationControllerSpec),
+           msg(3, "status", kReplicationControllerStatus));
+
+// --- ResourceQuota, LimitRange -----------------------------------------------------------------------
+PB_MESSAGE(kScopedResourceSelectorRequirement, CORE "ScopedResourceSelectorRequirement",
+           str(1, "scopeName", kKeepZero), str(2, "operator", kKeepZero), list(str(3, "values")));
+PB_MESSAGE(kScopeSelector, CORE "ScopeSelector",
+           list(msg(1, "matchExpressions", kScopedResourceSelectorRequirement)));
+PB_MESSAGE(kResourceQuotaSpec, CORE "ResourceQuotaSpec",
+           map_of(msg(1, "hard", kQuantity)), list(str(2, "scopes")), msg(3, "scopeSelector", kScopeSelector));
+PB_MESSAGE(kResourceQuotaStatus, CORE "ResourceQuotaStatus",
+           map_of(msg(1, "hard", kQuantity)), map_of(msg(2, "used", kQuantity)));
+PB_MESSAGE(kResourceQuota, CORE "ResourceQuota",
+           msg(1, "metadata", kObjectMeta), msg(2, "spec", kResourceQuotaSpec), msg(3, "status", kResourceQuotaStatus));
+
+PB_MESSAGE(kLimitRangeItem, CORE "LimitRangeItem",
+           str(1, "type", kKeepZero),
+           map_of(msg(2, "max", kQuantity)),
+           map_of(msg(3, "min", kQuantity)),
+           map_of(msg(4, "default", kQuantity)),
+           map_of(msg(5, "defaultRequest", kQuantity)),
+           map_of(msg(6, "maxLimitRequestRatio", kQuantity)));
+PB_MESSAGE(kLimitRangeSpec, CORE "LimitRangeSpec", list(msg(1, "limits", kLimitRangeItem)));
+PB_MESSAGE(kLimitRange, CORE "LimitRange", msg(1, "metadata", kObjectMeta), msg(2, "spec", kLimitRangeSpec));
+
+// --- PersistentVolumeClaim ---------------------------------------------------------------------------
+PB_MESSAGE(kVolumeResourceRequirements, CORE "VolumeResourceRequirements",
+           map_of(msg(1, "limits", kQuantity)), map_of(msg(2, "requests", kQuantity)));
+PB_MESSAGE(kPersistentVolumeClaimSpec, CORE "PersistentVolumeClaimSpec",
+           list(str(1, "accessModes")),
+           msg(4, "selector", kLabelSelector),
+           msg(2, "resources", kVolumeResourceRequirements),
+           str(3, "volumeName"),
+           str(5, "storageClassName", kKeepZero),
+           str(6, "volumeMode", kKeepZero),
+           msg(7, "dataSource", kTypedLocalObjectReference),
+           msg(8, "dataSourceRef", kTypedObjectReference),
+           str(9, "volumeAttributesClassName", kKeepZero));
+PB_MESSAGE(kPersistentVolumeClaimCondition, CORE "PersistentVolumeClaimCondition",
+           str(1, "type", kKeepZero), str(2, "status", kKeepZero), msg(3, "lastProbeTime", kTime),
+           msg(4, "lastTransitionTime", kTime), str(5, "reason"), str(6, "message"));
+PB_MESSAGE(kPersistentVolumeClaimStatus, CORE "PersistentVolumeClaimStatus",
+           str(1, "phase"), list(str(2, "accessModes")), map_of(msg(3, "capacity", kQuantity)),
+           list(msg(4, "conditions", kPersistentVolumeClaimCondition)),
+           map_of(msg(5, "allocatedResources", kQuantity)));
+PB_MESSAGE(kPersistentVolumeClaim, CORE "PersistentVolumeClaim",
+           msg(1, "metadata", kObjectMeta), msg(2, "spec", kPersistentVolumeClaimSpec),
+           msg(3, "status", kPersistentVolumeClaimStatus));
+
+// --- Endpoints ---------------------------------------------------------------------------------------
+PB_MESSAGE(kEndpointAddress, CORE "EndpointAddress",
+           str(1, "ip", kKeepZero), str(3, "hostname"), str(4, "nodeName", kKeepZero),
+           msg(2, "targetRef", kObjectReference));
+PB_MESSAGE(kEndpointPort, CORE "EndpointPort",
+           str(1, "name"), i32(2, "port", kKeepZero), str(3, "protocol"), str(4, "appProtocol", kKeepZero));
+PB_MESSAGE(kEndpointSubset, CORE "EndpointSubset",
+           list(msg(1, "addresses", kEndpointAddress)), list(msg(2, "notReadyAddresses", kEndpointAddress)),
+           list(msg(3, "ports", kEndpointPort)));
+PB_MESSAGE(kEndpoints, CORE "Endpoints", msg(1, "metadata", kObjectMeta), list(msg(2, "subsets", kEndpointSubset)));
+
+#undef CORE
+
+}  // namespace capstan::apiserver::protobuf::schema

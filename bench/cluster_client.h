@@ -1,0 +1,31 @@
+// Benchmarks talk to a `capstan apiserver` child process through runtime/http directly, with
+// the admin credentials from the kubeconfig it writes.
+#pragma once
+
+#include "e2e/support/process.h"
+#include "runtime/http/client.h"
+
+#include <memory>
+#include <string>
+
+namespace capstan::bench {
+
+struct ServerUnderTest {
+  std::unique_ptr<e2e::TempDir> dir;
+  std::unique_ptr<e2e::Process> proc;
+  std::string url;                 // https://127.0.0.1:PORT
+  std::string kubeconfig;          // path
+  http::ClientOptions client_options;  // CA + admin client certificate
+};
+
+// Starts `capstan apiserver` (memory store) and reads its kubeconfig.
+ServerUnderTest start_server(const std::string& capstan_bin, const std::vector<std::string>& extra_args = {});
+
+// A ConfigMap of about `bytes` bytes of JSON.
+std::string configmap_json(const std::string& ns, const std::string& name, std::size_t bytes);
+
+// Peak resident set size of this process, in bytes (VmHWM), and the current RSS (VmRSS).
+std::size_t peak_rss_bytes();
+std::size_t rss_bytes();
+
+}  // namespace capstan::bench

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Runs every benchmark and prints its figures. Usage: bench/run.sh BUILD_DIR
+set -euo pipefail
+build="${1:-build}"
+bin="$build/bin/capstan"
+echo "== embedded API server"
+"$build/bin/apiserver_bench" "$bin"
