@@ -1,5 +1,7 @@
 #include "apiserver/server.h"
 
+#include "apiserver/admission/webhook_admission.h"
+#include "apiserver/admission/webhook_converter.h"
 #include "apiserver/auth/tokens.h"
 #include "apiserver/registry/resource.h"
 #include "apiserver/rest/handler.h"
@@ -30,6 +32,8 @@ struct ApiServer::Impl {
   std::unique_ptr<storage::Store> store;
   std::unique_ptr<registry::Registry> registry;
   std::unique_ptr<rest::Service> service;
+  std::unique_ptr<admission::WebhookConverter> converter;
+  std::unique_ptr<admission::WebhookAdmission> admission;
   std::unique_ptr<rest::WatchHub> watches;
   std::unique_ptr<rest::OpenApi> openapi;
   rest::Faults faults;
@@ -238,6 +242,11 @@ void ApiServer::start() {
   s.store = std::make_unique<storage::Store>(storage::StoreOptions{s.opts.data_dir, s.opts.watch_history});
   s.registry = std::make_unique<registry::Registry>();
   s.service = std::make_unique<rest::Service>(*s.store, *s.registry);
+  s.converter = std::make_unique<admission::WebhookConverter>(*s.store);
+  s.admission = std::make_unique<admission::WebhookAdmission>(*s.store, *s.registry);
+  s.admission->set_converter(s.converter.get());
+  s.service->set_converter(s.converter.get());
+  s.service->set_admission(s.admission.get());
   s.watches = std::make_unique<rest::WatchHub>(*s.service, s.opts.bookmark_interval);
   s.watches->set_drop_after(s.opts.fault_drop_watches);
   s.openapi = std::make_unique<rest::OpenApi>(*s.registry);

@@ -55,6 +55,7 @@ Service::DeleteResult Service::remove(const Target& t, const DeleteOptions& o) {
       if (!o.propagation.empty()) opts["propagationPolicy"] = o.propagation;
       a.options = std::move(opts);
       std::vector<std::string> warnings;
+      admission_->mutate(a, nullptr, warnings);
       admission_->validate(a, nullptr, warnings);
     }
     try {

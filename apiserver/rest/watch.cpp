@@ -25,6 +25,19 @@ std::string line_of(std::string_view type, json::Value object) {
   return json::serialize(ev) + "\n";
 }
 
+// The same line around an object already serialised by the store: the envelope is
+// serialised by Boost.JSON with a null object, which the stored text then takes the place of.
+std::string line_of_serialized(std::string_view type, const std::string& object_json) {
+  std::string head = json::serialize(json::Object{{"type", type}, {"object", nullptr}});  // ...,"object":null}
+  constexpr std::string_view kTail = "null}";
+  std::string out;
+  out.reserve(head.size() + object_json.size() + 2);
+  out.append(head, 0, head.size() - kTail.size());
+  out.append(object_json);
+  out += "}\n";
+  return out;
+}
+
 const table::Converter& converter_of(const registry::ResourceInfo& r, std::string_view version) {
   const auto* v = r.version(version);
   if (v && v->table) return *v->table;
@@ -117,7 +130,9 @@ class WatchHub::Client : public storage::Watcher {
         cache->resource = e.resource;
         cache->version = req_.target.version;
         cache->type = type;
-        cache->line = line_of(type, svc_.to_version(r, obj, req_.target.version));
+        cache->line = &obj == e.object.value.get() && req_.target.version == r.storage_version().name
+                          ? line_of_serialized(type, *e.object.json)
+                          : line_of(type, svc_.to_version(r, obj, req_.target.version));
       }
       write(cache->line);
       return;

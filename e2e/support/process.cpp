@@ -90,20 +90,29 @@ Process::Process(Options o) : opts_(std::move(o)) {
     _exit(127);
   }
   close(in_pipe[0]);
-  if (!opts_.stdin_text.empty()) {
-    const char* p = opts_.stdin_text.data();
-    std::size_t left = opts_.stdin_text.size();
-    while (left > 0) {
-      ssize_t n = write(in_pipe[1], p, left);
-      if (n <= 0) break;
-      p += n;
-      left -= static_cast<std::size_t>(n);
-    }
+  stdin_fd_ = in_pipe[1];
+  if (!opts_.stdin_text.empty()) write_stdin(opts_.stdin_text);
+  if (!opts_.interactive_stdin) close_stdin();
+}
+
+void Process::write_stdin(const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (stdin_fd_ >= 0 && left > 0) {
+    ssize_t n = write(stdin_fd_, p, left);
+    if (n <= 0) break;
+    p += n;
+    left -= static_cast<std::size_t>(n);
   }
-  close(in_pipe[1]);
+}
+
+void Process::close_stdin() {
+  if (stdin_fd_ >= 0) close(stdin_fd_);
+  stdin_fd_ = -1;
 }
 
 Process::~Process() {
+  close_stdin();
   if (pid_ > 0 && !exit_) stop(std::chrono::seconds(5));
   std::error_code ec;
   fs::remove(opts_.stdout_path, ec);

@@ -19,6 +19,7 @@ class Process {
     std::string stdout_path;                     // default: a temp file
     std::string stderr_path;
     std::string stdin_text;                      // written to the child's stdin, then closed
+    bool interactive_stdin = false;              // keep stdin open for write_stdin()
     std::string cwd;
   };
   explicit Process(Options o);
@@ -34,12 +35,15 @@ class Process {
   int stop(std::chrono::milliseconds grace = std::chrono::seconds(10));
   void kill_now();  // SIGKILL
   void signal(int sig);
+  void write_stdin(const std::string& text);
+  void close_stdin();
   std::string out() const;  // captured stdout so far
   std::string err() const;  // captured stderr so far
 
  private:
   Options opts_;
   int pid_ = -1;
+  int stdin_fd_ = -1;
   std::optional<int> exit_;
 };
 

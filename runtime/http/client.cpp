@@ -107,7 +107,6 @@ struct Client::Impl {
   std::unique_ptr<Conn> connect(const Url& u, std::string_view what) {
     auto c = std::make_unique<Conn>();
     if (u.scheme == "https") {
-      if (!tls_ctx) tls_ctx = detail::make_client_context(opts.tls);
       c->tls.emplace(c->ioc, *tls_ctx);
     } else {
       c->plain.emplace(c->ioc);
@@ -131,7 +130,9 @@ struct Client::Impl {
       detail::configure_client_ssl(c->tls->native_handle(), name, !opts.tls.insecure_skip_verify);
       ec = c->run(opts.connect_timeout, [&](auto handler) { c->tls->async_handshake(ssl::stream_base::client, handler); });
       if (ec) {
-        std::string detail_text = detail::openssl_errors();
+        std::string detail_text = detail::verify_error(c->tls->native_handle());
+        std::string queue = detail::openssl_errors();
+        if (detail_text.empty()) detail_text = queue;
         throw TransportError(std::string(what) + ": TLS handshake with " + u.origin() + ": " + describe(ec) +
                              (detail_text.empty() ? "" : " (" + detail_text + ")"));
       }
@@ -142,9 +143,9 @@ struct Client::Impl {
 
 Client::Client(ClientOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->opts = std::move(options);
-  // Fail fast on a bad CA or client certificate rather than on the first request.
-  if (!impl_->opts.tls.ca_pem.empty() || !impl_->opts.tls.cert_pem.empty())
-    impl_->tls_ctx = detail::make_client_context(impl_->opts.tls);
+  // Built once, up front: fails fast on a bad CA or client certificate, and keeps the
+  // context immutable while threads share the client.
+  impl_->tls_ctx = detail::make_client_context(impl_->opts.tls);
 }
 
 Client::~Client() = default;

@@ -401,8 +401,13 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     if (closed_ || writing_ || !serializer_) return;
     if (!pending_.empty()) {
       writing_ = true;
+      // Coalesce what is queued into one chunk (one TLS record, one syscall) up to 256 KiB.
       auto chunk = std::make_shared<std::string>(std::move(pending_.front()));
       pending_.pop_front();
+      while (!pending_.empty() && chunk->size() + pending_.front().size() <= 256 * 1024) {
+        chunk->append(pending_.front());
+        pending_.pop_front();
+      }
       net::async_write(stream_, bhttp::make_chunk(net::buffer(*chunk)),
                        net::bind_executor(strand(), [self = this->shared_from_this(), chunk](beast::error_code ec, std::size_t) {
                          self->writing_ = false;

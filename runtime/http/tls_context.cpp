@@ -119,6 +119,12 @@ PeerIdentity peer_identity(void* handle) {
   return id;
 }
 
+std::string verify_error(void* handle) {
+  long r = SSL_get_verify_result(static_cast<SSL*>(handle));
+  if (r == X509_V_OK) return "";
+  return std::string("x509: ") + X509_verify_cert_error_string(r);
+}
+
 void configure_client_ssl(void* handle, const std::string& host, bool verify) {
   SSL* ssl = static_cast<SSL*>(handle);
   boost::system::error_code ec;

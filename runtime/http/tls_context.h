@@ -30,6 +30,10 @@ PeerIdentity peer_identity(void* ssl_native_handle);
 // Sets SNI and the name (or IP) the server certificate must match.
 void configure_client_ssl(void* ssl_native_handle, const std::string& host, bool verify);
 
+// Why certificate verification failed ("certificate signed by unknown authority"-like text
+// from OpenSSL), or "" when it did not fail.
+std::string verify_error(void* ssl_native_handle);
+
 // The OpenSSL error queue as text (and clears it).
 std::string openssl_errors();
 
