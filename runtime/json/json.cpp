@@ -104,15 +104,29 @@ const Value* find(const Value& v, Path path) {
 
 Value* find(Value& v, Path path) { return const_cast<Value*>(find(static_cast<const Value&>(v), path)); }
 
-std::string_view get_string(const Value& v, Path path, std::string_view fallback) {
-  const Value* f = find(v, path);
+const Value* find(const Object& o, Path path) {
+  if (path.size() == 0) return nullptr;
+  auto first = path.begin();
+  auto it = o.find(*first);
+  if (it == o.end()) return nullptr;
+  const Value* cur = &it->value();
+  for (auto k = first + 1; k != path.end(); ++k) {
+    const auto* obj = cur->if_object();
+    if (!obj) return nullptr;
+    auto f = obj->find(*k);
+    if (f == obj->end()) return nullptr;
+    cur = &f->value();
+  }
+  return cur;
+}
+
+namespace {
+std::string_view string_of(const Value* f, std::string_view fallback) {
   if (!f || !f->is_string()) return fallback;
   const auto& s = f->get_string();
   return {s.data(), s.size()};
 }
-
-std::optional<std::int64_t> get_int(const Value& v, Path path) {
-  const Value* f = find(v, path);
+std::optional<std::int64_t> int_of(const Value* f) {
   if (!f) return std::nullopt;
   if (f->is_int64()) return f->get_int64();
   if (f->is_uint64()) return static_cast<std::int64_t>(f->get_uint64());
@@ -122,6 +136,26 @@ std::optional<std::int64_t> get_int(const Value& v, Path path) {
   }
   return std::nullopt;
 }
+}  // namespace
+
+std::string_view get_string(const Object& o, Path path, std::string_view fallback) { return string_of(find(o, path), fallback); }
+std::optional<std::int64_t> get_int(const Object& o, Path path) { return int_of(find(o, path)); }
+bool get_bool(const Object& o, Path path, bool fallback) {
+  const Value* f = find(o, path);
+  return f && f->is_bool() ? f->get_bool() : fallback;
+}
+const Object* get_object(const Object& o, Path path) {
+  const Value* f = find(o, path);
+  return f ? f->if_object() : nullptr;
+}
+const Array* get_array(const Object& o, Path path) {
+  const Value* f = find(o, path);
+  return f ? f->if_array() : nullptr;
+}
+
+std::string_view get_string(const Value& v, Path path, std::string_view fallback) { return string_of(find(v, path), fallback); }
+
+std::optional<std::int64_t> get_int(const Value& v, Path path) { return int_of(find(v, path)); }
 
 bool get_bool(const Value& v, Path path, bool fallback) {
   const Value* f = find(v, path);

@@ -46,6 +46,15 @@ std::optional<std::int64_t> get_int(const Value& v, Path path);
 bool get_bool(const Value& v, Path path, bool fallback = false);
 const Object* get_object(const Value& v, Path path);
 const Array* get_array(const Value& v, Path path);
+// The same reads starting from an object. These overloads matter: without them an Object
+// argument would convert to a temporary Value, and a returned view would dangle.
+const Value* find(const Object& o, Path path);
+std::string_view get_string(const Object& o, Path path, std::string_view fallback = {});
+std::optional<std::int64_t> get_int(const Object& o, Path path);
+bool get_bool(const Object& o, Path path, bool fallback = false);
+const Object* get_object(const Object& o, Path path);
+const Array* get_array(const Object& o, Path path);
+
 // Returns the object at `path`, creating (or replacing non-objects with) empty objects on the way.
 Object& ensure_object(Value& v, Path path);
 // Removes the member at `path` if present; returns whether it was there.

@@ -45,3 +45,27 @@ TEST(Json, PrettyPrint) {
 
 }  // namespace
 }  // namespace capstan::json
+
+namespace capstan::json {
+namespace {
+
+TEST(Json, ReadsFromAnObjectDoNotGoThroughATemporary) {
+  Value v = parse(R"({"c":{"t":"2026-12-02T16:39:51Z","n":4}})");
+  const Object& c = v.at("c").as_object();
+  std::string_view t = get_string(c, {"t"});
+  EXPECT_EQ(static_cast<const void*>(t.data()), static_cast<const void*>(c.at("t").as_string().data()))
+      << "the view must point into the object itself";
+  EXPECT_EQ(get_int(c, {"n"}).value(), 4);
+  EXPECT_EQ(find(c, {"missing"}), nullptr);
+}
+
+TEST(Json, DeepDocumentsParse) {
+  std::string deep;
+  for (int i = 0; i < 200; ++i) deep += "{\"a\":";
+  deep += "1";
+  for (int i = 0; i < 200; ++i) deep += "}";
+  EXPECT_NO_THROW(parse(deep, "deep schema"));
+}
+
+}  // namespace
+}  // namespace capstan::json
