@@ -5,3 +5,6 @@ build="${1:-build}"
 bin="$build/bin/capstan"
 echo "== embedded API server"
 "$build/bin/apiserver_bench" "$bin"
+echo
+echo "== informers: capstan vs @kubernetes/client-node"
+"$build/bin/informer_bench" "$build" "$(cd "$(dirname "$0")/.." && pwd)"

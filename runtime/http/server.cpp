@@ -149,15 +149,34 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
       close_now();
       return false;
     }
-    net::post(session_->strand(), [self = this->shared_from_this(), c = std::move(chunk)]() mutable {
-      self->session_->enqueue_chunk(std::move(c));
-    });
+    // Writes batch up here; one task per batch moves them to the connection's strand.
+    bool schedule = false;
+    {
+      std::lock_guard<std::mutex> l(buf_mu_);
+      if (buffer_.empty()) buffer_ = std::move(chunk);
+      else buffer_.append(chunk);
+      if (!flush_scheduled_) flush_scheduled_ = schedule = true;
+    }
+    if (schedule) {
+      net::post(session_->strand(), [self = this->shared_from_this()] { self->session_->enqueue_chunk(self->take_buffer()); });
+    }
     return true;
+  }
+
+  std::string take_buffer() {
+    std::lock_guard<std::mutex> l(buf_mu_);
+    flush_scheduled_ = false;
+    std::string out;
+    out.swap(buffer_);
+    return out;
   }
 
   void close() override {
     if (closed_.exchange(true)) return;
-    net::post(session_->strand(), [self = this->shared_from_this()] { self->session_->finish_stream(); });
+    net::post(session_->strand(), [self = this->shared_from_this()] {
+      self->session_->enqueue_chunk(self->take_buffer());
+      self->session_->finish_stream();
+    });
     fire_close();
   }
 
@@ -198,6 +217,9 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
   std::size_t limit_;
   std::atomic<bool> closed_{false};
   std::atomic<std::size_t> queued_{0};
+  std::mutex buf_mu_;
+  std::string buffer_;
+  bool flush_scheduled_ = false;
   std::mutex mu_;
   bool fired_ = false;
   std::vector<std::function<void()>> callbacks_;
@@ -315,7 +337,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   }
 
   void enqueue_chunk(std::string chunk) {
-    if (closed_) return;
+    if (closed_ || chunk.empty()) return;  // an empty chunk would end the body
     pending_.push_back(std::move(chunk));
     pump();
   }
@@ -328,7 +350,8 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   void abort() {
     if (closed_) return;
     closed_ = true;
-    if (auto st = stream_state_) st->close_now();
+    // Dropping the stream here also breaks the session <-> stream reference cycle.
+    if (auto st = std::move(stream_state_)) st->close_now();
     beast::error_code ec;
     lowest().socket().shutdown(tcp::socket::shutdown_both, ec);
     lowest().close();
@@ -411,7 +434,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
       net::async_write(stream_, bhttp::make_chunk(net::buffer(*chunk)),
                        net::bind_executor(strand(), [self = this->shared_from_this(), chunk](beast::error_code ec, std::size_t) {
                          self->writing_ = false;
-                         if (auto st = self->stream_state_) st->sent(chunk->size());
+                         if (const auto& st = self->stream_state_) st->sent(chunk->size());
                          if (ec) return self->abort();
                          self->pump();
                        }));
