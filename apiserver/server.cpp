@@ -326,7 +326,7 @@ void ApiServer::start() {
   ho.address = host.empty() ? "0.0.0.0" : host;
   ho.port = port;
   ho.handler_threads = s.opts.handler_threads;
-  ho.io_threads = 2;
+  ho.io_threads = 1;  // one reactor thread: a second only contends on epoll; handlers run on the pool
   http::ServerTls tls;
   tls.cert_pem = serving.certificate.to_pem();
   tls.key_pem = serving.key.to_pem(pki::KeyEncoding::PKCS8);

@@ -1,6 +1,6 @@
 #include "apiserver/patch/apply.h"
 
-#include "apiserver/patch/go_format.h"
+#include "apiserver/gofmt/gofmt.h"
 #include "apiserver/patch/structured.h"
 
 #include <algorithm>
@@ -128,7 +128,7 @@ std::string build_last_applied(const Value& config) {
       ann->get_object().erase(kLastAppliedAnnotation);
     }
   }
-  return go_json(copy) + "\n";
+  return gofmt::json_marshal(copy) + "\n";
 }
 
 // update() over the sets of every manager but `skip_id` (structured-merge-diff Updater.update);

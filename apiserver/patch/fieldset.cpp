@@ -1,6 +1,6 @@
 #include "apiserver/patch/fieldset.h"
 
-#include "apiserver/patch/go_format.h"
+#include "apiserver/gofmt/gofmt.h"
 #include "runtime/json/patch.h"
 
 #include <algorithm>
@@ -54,7 +54,7 @@ int compare_values(const json::Value& a, const json::Value& b) {
       return x.size() < y.size() ? -1 : (x.size() > y.size() ? 1 : 0);
     }
     case 4: {
-      std::string x = go_json(a), y = go_json(b);
+      std::string x = gofmt::json_marshal(a), y = gofmt::json_marshal(b);
       int c = x.compare(y);
       return c < 0 ? -1 : (c > 0 ? 1 : 0);
     }
@@ -66,10 +66,10 @@ int compare_values(const json::Value& a, const json::Value& b) {
 std::string value_to_string(const json::Value& v) {
   switch (v.kind()) {
     case boost::json::kind::null: return "null";
-    case boost::json::kind::int64: return std::to_string(v.get_int64());
-    case boost::json::kind::uint64: return std::to_string(v.get_uint64());
-    case boost::json::kind::double_: return go_format_float(v.get_double());
-    case boost::json::kind::string: return go_quote(v.get_string());
+    case boost::json::kind::int64:
+    case boost::json::kind::uint64:
+    case boost::json::kind::double_: return gofmt::format_v(v);  // %v of the int64 or float64
+    case boost::json::kind::string: return gofmt::quote(v.get_string());
     case boost::json::kind::bool_: return v.get_bool() ? "true" : "false";
     case boost::json::kind::array: {
       std::string out = "[";
@@ -151,11 +151,11 @@ std::string PathElement::serialize() const {
       std::string out = "k:{";
       for (std::size_t i = 0; i < key.size(); ++i) {
         if (i) out += ",";
-        out += go_json(json::Value(key[i].first)) + ":" + go_json(key[i].second);
+        out += gofmt::json_marshal(json::Value(key[i].first)) + ":" + gofmt::json_marshal(key[i].second);
       }
       return out + "}";
     }
-    case Kind::Value: return "v:" + go_json(value);
+    case Kind::Value: return "v:" + gofmt::json_marshal(value);
     case Kind::Index: return "i:" + std::to_string(index);
   }
   return {};

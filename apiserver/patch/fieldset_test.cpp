@@ -1,6 +1,5 @@
 #include "apiserver/patch/fieldset.h"
 
-#include "apiserver/patch/go_format.h"
 #include "apiserver/patch/structured.h"
 #include "runtime/json/patch.h"
 
@@ -171,15 +170,6 @@ TEST(FieldSet, RemoveItemsAndNamedFields) {
   EXPECT_TRUE(named.has({F("spec")}));
   EXPECT_TRUE(named.has({F("spec"), F("containers")}));
   EXPECT_FALSE(named.has({F("spec"), F("containers"), K("name", "a")}));  // list items are not named fields
-}
-
-TEST(FieldSet, GoFormatting) {
-  EXPECT_EQ(go_sprint(J(R"({"b":[1,"x"],"a":1000000,"c":null,"d":0.5})")), "map[a:1e+06 b:[1 x] c:<nil> d:0.5]");
-  EXPECT_EQ(go_format_float(123456), "123456");
-  EXPECT_EQ(go_format_float(1234567), "1.234567e+06");
-  EXPECT_EQ(go_format_float(0.00001), "1e-05");
-  EXPECT_EQ(go_quote("a\"b\n"), "\"a\\\"b\\n\"");
-  EXPECT_EQ(go_json(J(R"({"b":"<&>","a":[1,2.5,1e21,true,null]})")), R"({"a":[1,2.5,1e+21,true,null],"b":"\u003c\u0026\u003e"})");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #include "apiserver/patch/managed_fields.h"
 
-#include "apiserver/patch/go_format.h"
+#include "apiserver/gofmt/gofmt.h"
 #include "runtime/json/patch.h"
 
 #include <algorithm>
@@ -42,8 +42,8 @@ std::string manager_identifier(std::string_view manager, std::string_view operat
 std::string ManagedFieldsEntry::identifier() const { return manager_identifier(manager, operation, api_version, subresource); }
 
 std::string ManagedFieldsEntry::describe() const {
-  std::string out = go_quote(manager);
-  if (!subresource.empty()) out += " with subresource " + go_quote(subresource);
+  std::string out = gofmt::quote(manager);
+  if (!subresource.empty()) out += " with subresource " + gofmt::quote(subresource);
   if (operation == kOperationUpdate) out += " using " + api_version;
   return out;
 }
@@ -77,11 +77,11 @@ std::vector<ManagedFieldsEntry> decode_managed_fields(const json::Value* managed
     if (e.api_version.empty()) bad("apiVersion must not be empty");
     std::string fields_type = string_member(*o, "fieldsType", i);
     if (fields_type.empty()) bad("missing fieldsType in managed fields entry " + std::to_string(i));
-    if (fields_type != "FieldsV1") bad("invalid fieldsType " + go_quote(fields_type) + " in managed fields entry " + std::to_string(i));
+    if (fields_type != "FieldsV1") bad("invalid fieldsType " + gofmt::quote(fields_type) + " in managed fields entry " + std::to_string(i));
     std::string time = string_member(*o, "time", i);
     if (!time.empty()) {
       auto t = meta::parse_rfc3339(time);
-      if (!t) bad("metadata.managedFields[" + std::to_string(i) + "].time: invalid time " + go_quote(time));
+      if (!t) bad("metadata.managedFields[" + std::to_string(i) + "].time: invalid time " + gofmt::quote(time));
       e.time = std::chrono::time_point_cast<meta::Clock::duration>(std::chrono::floor<std::chrono::seconds>(*t));
     }
     if (const json::Value* f = o->if_contains("fieldsV1")) e.fields = FieldSet::from_fields_v1(*f);

@@ -1,6 +1,6 @@
 #include "apiserver/patch/strategic.h"
 
-#include "apiserver/patch/go_format.h"
+#include "apiserver/gofmt/gofmt.h"
 
 #include <algorithm>
 #include <climits>
@@ -30,13 +30,13 @@ constexpr std::string_view kOrderPrefix = "$setElementOrder";
 [[noreturn]] void bad_set_element_order() { throw PatchError(Kind::BadRequest, "invalid patch format of setElementOrder list"); }
 [[noreturn]] void internal(std::string message) { throw PatchError(Kind::Internal, std::move(message)); }
 [[noreturn]] void bad_arg_type(std::string_view expected, const Value& actual) {
-  internal("expected a " + std::string(expected) + ", but received a " + go_type_name(actual));
+  internal("expected a " + std::string(expected) + ", but received a " + gofmt::type_name(actual));
 }
 [[noreturn]] void no_merge_key(const Value& m, const std::string& key) {
-  internal("map: " + go_sprint(m) + " does not contain declared merge key: " + key);
+  internal("map: " + gofmt::format_v(m) + " does not contain declared merge key: " + key);
 }
 [[noreturn]] void bad_patch_type(const Value& t, const Value& m) {
-  internal("unknown patch type: " + go_sprint(t) + " in map: " + go_sprint(m));
+  internal("unknown patch type: " + gofmt::format_v(t) + " in map: " + gofmt::format_v(m));
 }
 
 constexpr std::string_view kSlice = "[]interface {}";
@@ -209,7 +209,7 @@ int element_type(const Array& a, const Array& b) {
       int t = go_type(v);
       if (t == 2) no_list_of_lists();
       if (type == 0) type = t;
-      else if (type != t) internal("list element types are not identical: " + go_sprint(Value(Array{Value(a), Value(b)})));
+      else if (type != t) internal("list element types are not identical: " + gofmt::format_v(Value(Array{Value(a), Value(b)})));
     }
   }
   return type;
@@ -367,8 +367,8 @@ class Merger {
       ++oi;
     }
     if (pi < non_delete.size() && oi >= order.size()) {
-      internal("The order in patch list:\n" + go_sprint(Value(patch_list)) + "\n doesn't match " + std::string(kOrderPrefix) +
-               " list:\n" + go_sprint(Value(order)) + "\n");
+      internal("The order in patch list:\n" + gofmt::format_v(Value(patch_list)) + "\n doesn't match " + std::string(kOrderPrefix) +
+               " list:\n" + gofmt::format_v(Value(order)) + "\n");
     }
   }
 

@@ -1,6 +1,6 @@
 #include "apiserver/schema/cause.h"
 
-#include "apiserver/schema/gofmt.h"
+#include "apiserver/gofmt/gofmt.h"
 
 namespace capstan::apiserver::schema {
 

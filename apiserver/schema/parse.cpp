@@ -1,7 +1,7 @@
 #include "apiserver/schema/parse.h"
 
+#include "apiserver/gofmt/gofmt.h"
 #include "apiserver/schema/formats.h"
-#include "apiserver/schema/gofmt.h"
 #include "apiserver/schema/prune.h"
 #include "apiserver/schema/validate.h"
 

@@ -1,7 +1,7 @@
 #include "apiserver/schema/prune.h"
 
+#include "apiserver/gofmt/gofmt.h"
 #include "apiserver/schema/defaults.h"
-#include "apiserver/schema/gofmt.h"
 #include "apiserver/schema/object_util.h"
 
 #include <algorithm>

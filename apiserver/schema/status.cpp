@@ -1,6 +1,6 @@
 #include "apiserver/schema/status.h"
 
-#include "apiserver/schema/gofmt.h"
+#include "apiserver/gofmt/gofmt.h"
 
 #include <set>
 

@@ -1,7 +1,7 @@
 #include "apiserver/schema/validate.h"
 
+#include "apiserver/gofmt/gofmt.h"
 #include "apiserver/schema/formats.h"
-#include "apiserver/schema/gofmt.h"
 #include "apiserver/schema/regex.h"
 
 #include <algorithm>

@@ -1,6 +1,5 @@
 #include "apiserver/table/crd_columns.h"
 
-#include "apiserver/table/go_format.h"
 #include "apiserver/table/printer_util.h"
 
 #include <cmath>
@@ -157,7 +156,7 @@ Row CrdConverter::row(const json::Value& obj, meta::TimePoint now) const {
     const json::Value& value = *res.groups[0][0];
     if (col.type == "string") {
       // PrintResults of reflect.ValueOf(nil) prints "<no value>".
-      r.cells.emplace_back(value.is_null() ? std::string("<no value>") : go_print_value(value));
+      r.cells.emplace_back(value.is_null() ? std::string("<no value>") : print_value(value));
     } else {
       r.cells.push_back(typed_cell(col.type, value, now));
     }

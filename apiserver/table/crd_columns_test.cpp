@@ -1,6 +1,6 @@
 #include "apiserver/table/crd_columns.h"
 
-#include "apiserver/table/go_format.h"
+#include "apiserver/gofmt/gofmt.h"
 #include "apiserver/table/table.h"
 
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ const meta::TimePoint kNow = at("2026-01-10T12:00:00Z");
 
 // Cells as Go would encode them (Boost.JSON writes 0.5 as 5E-1), '<' and '>' left unescaped.
 std::string cells(const Row& r) {
-  std::string s = go_json_marshal(json::Value(r.cells));
+  std::string s = gofmt::json_marshal(json::Value(r.cells));
   for (auto [from, to] : {std::pair{"\\u003c", "<"}, std::pair{"\\u003e", ">"}})
     for (auto p = s.find(from); p != std::string::npos; p = s.find(from)) s.replace(p, 6, to);
   return s;

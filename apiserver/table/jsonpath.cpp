@@ -11,7 +11,7 @@
 //    value, so `..name` finds `name` at any depth.
 #include "apiserver/table/jsonpath.h"
 
-#include "apiserver/table/go_format.h"
+#include "apiserver/gofmt/gofmt.h"
 
 #include <cctype>
 #include <charconv>
@@ -580,20 +580,6 @@ JsonPath JsonPath::parse_column(std::string_view path) {
 
 namespace {
 
-std::string go_type_name(const json::Value& v) {
-  switch (v.kind()) {
-    case boost::json::kind::object: return "map[string]interface {}";
-    case boost::json::kind::array: return "[]interface {}";
-    case boost::json::kind::string: return "string";
-    case boost::json::kind::int64: return "int64";
-    case boost::json::kind::uint64: return "uint64";
-    case boost::json::kind::double_: return "float64";
-    case boost::json::kind::bool_: return "bool";
-    case boost::json::kind::null: return "<nil>";
-  }
-  return "?";
-}
-
 enum class BasicKind { Bool, Int, Uint, Float, String };
 
 BasicKind basic_kind(const json::Value& v) {
@@ -713,7 +699,7 @@ class Evaluator {
     Values out;
     for (const auto* v : input) {
       if (v->is_null()) continue;
-      if (!v->is_array()) throw EvalError(go_type_name(*v) + " is not array or slice", input);
+      if (!v->is_array()) throw EvalError(gofmt::type_name(*v) + " is not array or slice", input);
       const auto& a = v->get_array();
       const int len = static_cast<int>(a.size());
       auto p = node.slice;
@@ -750,7 +736,7 @@ class Evaluator {
     const Node& right = node.children[1];
     for (const auto* v : input) {
       if (!v->is_array())
-        throw EvalError(go_print_value(*v) + " is not array or slice and cannot be filtered", input);
+        throw EvalError(gofmt::format_v(*v) + " is not array or slice and cannot be filtered", input);  // %v
       for (const auto& elem : v->get_array()) {
         Values one{&elem};
         if (node.name == "exists") {
@@ -874,11 +860,16 @@ std::vector<json::Value> JsonPath::find(const json::Value& data) const {
   return out;
 }
 
+std::string print_value(const json::Value& v) {
+  if (v.is_object() || v.is_array()) return gofmt::json_marshal(v);
+  return gofmt::format_v(v);
+}
+
 std::string print_results(const std::vector<const json::Value*>& values) {
   std::string out;
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (i) out += ' ';
-    out += go_print_value(*values[i]);
+    out += print_value(*values[i]);
   }
   return out;
 }

@@ -94,6 +94,9 @@ class JsonPath {
   bool allow_missing_keys_ = false;
 };
 
+// One result as client-go's PrintResults prints it: maps and slices as encoding/json, anything else
+// as fmt.Print (strings raw, null as <nil>).
+std::string print_value(const json::Value& v);
 // One group rendered as client-go's PrintResults does (space-separated).
 std::string print_results(const std::vector<const json::Value*>& values);
 

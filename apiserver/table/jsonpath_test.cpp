@@ -1,7 +1,5 @@
 #include "apiserver/table/jsonpath.h"
 
-#include "apiserver/table/go_format.h"
-
 #include <gtest/gtest.h>
 
 namespace capstan::apiserver::table {
@@ -184,20 +182,30 @@ TEST(JsonPath, LiteralsAndBooleans) {
   EXPECT_EQ(exec(R"({.items[?(@.n=="a\"")].ok})", data), "");
 }
 
-TEST(JsonPathGoFormat, FloatsAndJson) {
-  EXPECT_EQ(go_format_float(1.0), "1");
-  EXPECT_EQ(go_format_float(1.5), "1.5");
-  EXPECT_EQ(go_format_float(100000), "100000");
-  EXPECT_EQ(go_format_float(1e6), "1e+06");
-  EXPECT_EQ(go_format_float(1234567.0), "1.234567e+06");
-  EXPECT_EQ(go_format_float(0.0001), "0.0001");
-  EXPECT_EQ(go_format_float(0.00001), "1e-05");
-  EXPECT_EQ(go_format_float(-2.25), "-2.25");
-  EXPECT_EQ(go_json_marshal(json::parse(R"({"b":1,"a":[1.5,2.0,1e21,1e-7],"c":"<&>"})")),
-            R"({"a":[1.5,2,1e+21,1e-7],"b":1,"c":"\u003c\u0026\u003e"})");
-  EXPECT_EQ(go_json_marshal(json::parse(R"("tab\tnl\n\u0001")")), R"("tab\tnl\n\u0001")");
-  EXPECT_EQ(go_print_value(json::parse("null")), "<nil>");
-  EXPECT_EQ(go_print_value(json::parse("12")), "12");
+TEST(JsonPath, PrintsValuesLikeClientGo) {
+  EXPECT_EQ(print_value(json::parse("null")), "<nil>");
+  EXPECT_EQ(print_value(json::parse("12")), "12");
+  EXPECT_EQ(print_value(json::parse("1e6")), "1e+06");
+  EXPECT_EQ(print_value(json::parse(R"("a<b")")), "a<b");
+  EXPECT_EQ(print_value(json::parse(R"({"b":[1,"<"],"a":null})")), R"({"a":null,"b":[1,"\u003c"]})");
+}
+
+TEST(JsonPath, EvaluationErrorsPrintValuesLikeGo) {
+  auto data = json::parse(R"({"m": {"k": 1}, "i": 5})");
+  auto message = [&](std::string_view tmpl) {
+    try {
+      exec(tmpl, data, true);
+    } catch (const JsonPathError& e) {
+      return std::string(e.what());
+    }
+    return std::string("<no error>");
+  };
+  // fmt's %v of the reflect.Value, not JSON.
+  EXPECT_NE(message("{.m[?(@.k==1)]}").find(": map[k:1] is not array or slice and cannot be filtered"), std::string::npos)
+      << message("{.m[?(@.k==1)]}");
+  // %v of value.Type().
+  EXPECT_NE(message("{.m[0]}").find(": map[string]interface {} is not array or slice"), std::string::npos) << message("{.m[0]}");
+  EXPECT_NE(message("{.i[0]}").find(": int64 is not array or slice"), std::string::npos) << message("{.i[0]}");
 }
 
 }  // namespace

@@ -195,6 +195,7 @@ Response Client::request(std::string_view method, std::string_view url, const He
     beast::error_code ec = c->with_stream([&](auto& s) { return c->run(timeout, [&](auto h) { bhttp::async_write(s, req, h); }); });
     bhttp::response_parser<bhttp::string_body> parser;
     parser.body_limit(impl_->opts.body_limit);
+    if (method == "HEAD") parser.skip(true);  // a HEAD response has headers only, whatever they claim
     if (!ec) {
       ec = c->with_stream([&](auto& s) { return c->run(timeout, [&](auto h) { bhttp::async_read(s, c->buffer, parser, h); }); });
     }

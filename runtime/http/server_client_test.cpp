@@ -78,6 +78,20 @@ TEST(HttpServer, RequestResponseAndKeepAlive) {
   server.stop();
 }
 
+TEST(HttpClient, HeadResponsesHaveNoBody) {
+  Server server({}, [](Request& req, Reply& reply) {
+    Response r(200, req.method == "HEAD" ? "" : "body", "text/plain");
+    r.headers.set("Replay-Nonce", "abc");
+    reply.send(std::move(r));
+  });
+  server.start();
+  Client client;
+  auto h = client.request("HEAD", base(server) + "/nonce", {}, {}, std::chrono::seconds(2));
+  EXPECT_EQ(h.status, 200);
+  EXPECT_EQ(h.headers.get("replay-nonce").value(), "abc");
+  EXPECT_EQ(client.request("GET", base(server) + "/nonce").body, "body") << "the connection is still usable after a HEAD";
+}
+
 TEST(HttpServer, HandlerWithoutReplyGets500AndThrowingHandlerToo) {
   Server server({}, [](Request& req, Reply& reply) {
     if (req.path() == "/throw") throw std::runtime_error("boom");
