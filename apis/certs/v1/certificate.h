@@ -1,0 +1,123 @@
+// Certificate (certs.capstan.dev/v1): cert-manager.io/v1's Certificate, same field names and
+// JSON shape (pkg/apis/certmanager/v1/types_certificate.go). The typed structs hold what is
+// written, not the defaults: absent optional fields stay nullopt/empty, and defaults.h's
+// effective_* helpers supply cert-manager's values.
+#pragma once
+
+#include "apis/certs/v1/common.h"
+#include "runtime/json/json.h"
+#include "runtime/meta/time.h"
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace capstan::apis::certs::v1 {
+
+// Values of spec.privateKey (strings, so that unknown values survive decoding and validation
+// can name them).
+namespace private_key {
+inline constexpr std::string_view kRSA = "RSA";
+inline constexpr std::string_view kECDSA = "ECDSA";
+inline constexpr std::string_view kEd25519 = "Ed25519";
+inline constexpr std::string_view kPKCS1 = "PKCS1";
+inline constexpr std::string_view kPKCS8 = "PKCS8";
+inline constexpr std::string_view kNever = "Never";
+inline constexpr std::string_view kAlways = "Always";
+}  // namespace private_key
+
+// X509Subject: the subject attributes other than the common name.
+struct X509Subject {
+  std::vector<std::string> organizations;
+  std::vector<std::string> countries;
+  std::vector<std::string> organizational_units;
+  std::vector<std::string> localities;
+  std::vector<std::string> provinces;
+  std::vector<std::string> street_addresses;
+  std::vector<std::string> postal_codes;
+  std::string serial_number;
+
+  static X509Subject from_json(const json::Value& v, std::string_view path = "spec.subject");
+  json::Value to_json() const;
+  bool operator==(const X509Subject&) const = default;
+};
+
+// CertificateSecretTemplate: labels and annotations copied onto the target Secret.
+struct SecretTemplate {
+  std::map<std::string, std::string> annotations;
+  std::map<std::string, std::string> labels;
+
+  static SecretTemplate from_json(const json::Value& v, std::string_view path = "spec.secretTemplate");
+  json::Value to_json() const;
+  bool operator==(const SecretTemplate&) const = default;
+};
+
+// CertificatePrivateKey. Empty strings / size 0 mean "not set" (cert-manager's omitempty).
+struct CertificatePrivateKey {
+  std::string rotation_policy;  // "Never" | "Always"
+  std::string encoding;         // "PKCS1" | "PKCS8"
+  std::string algorithm;        // "RSA" | "ECDSA" | "Ed25519"
+  std::int64_t size = 0;
+
+  static CertificatePrivateKey from_json(const json::Value& v, std::string_view path = "spec.privateKey");
+  json::Value to_json() const;
+  bool operator==(const CertificatePrivateKey&) const = default;
+};
+
+struct CertificateSpec {
+  std::optional<X509Subject> subject;
+  std::string common_name;
+  std::optional<std::chrono::nanoseconds> duration;
+  std::optional<std::chrono::nanoseconds> renew_before;
+  std::optional<std::int32_t> renew_before_percentage;
+  std::vector<std::string> dns_names;
+  std::vector<std::string> ip_addresses;
+  std::vector<std::string> uris;
+  std::vector<std::string> email_addresses;
+  std::string secret_name;
+  std::optional<SecretTemplate> secret_template;
+  IssuerReference issuer_ref;
+  bool is_ca = false;
+  std::vector<std::string> usages;
+  std::optional<CertificatePrivateKey> private_key;
+  std::optional<bool> encode_usages_in_request;
+  std::optional<std::int32_t> revision_history_limit;
+
+  static CertificateSpec from_json(const json::Value& v, std::string_view path = "spec");
+  json::Value to_json() const;
+  bool operator==(const CertificateSpec&) const = default;
+};
+
+struct CertificateStatus {
+  std::vector<Condition> conditions;  // Ready, Issuing
+  std::optional<meta::TimePoint> last_failure_time;
+  std::optional<meta::TimePoint> not_before;
+  std::optional<meta::TimePoint> not_after;
+  std::optional<meta::TimePoint> renewal_time;
+  std::optional<std::int64_t> revision;
+  std::optional<std::string> next_private_key_secret_name;
+  std::optional<std::int64_t> failed_issuance_attempts;
+
+  static CertificateStatus from_json(const json::Value& v, std::string_view path = "status");
+  json::Value to_json() const;
+  const Condition* condition(std::string_view type) const { return find_condition(conditions, type); }
+};
+
+struct Certificate {
+  json::Object metadata;
+  CertificateSpec spec;
+  CertificateStatus status;
+
+  // Reads a whole object (apiVersion and kind are not checked); throws DecodeError.
+  static Certificate from_json(const json::Value& obj);
+  // apiVersion, kind, metadata, spec and (when not empty) status.
+  json::Value to_json() const;
+  std::string_view name() const;
+  std::string_view namespace_() const;
+};
+
+}  // namespace capstan::apis::certs::v1

@@ -1,0 +1,20 @@
+// The four CustomResourceDefinitions (apiextensions.k8s.io/v1) of certs.capstan.dev, generated
+// from openapi.h: names and short names, printer columns and subresources as cert-manager's.
+#pragma once
+
+#include "runtime/json/json.h"
+
+#include <string_view>
+#include <vector>
+
+namespace capstan::apis::certs::v1 {
+
+json::Value certificate_crd();
+json::Value certificate_request_crd();
+json::Value issuer_crd();
+json::Value cluster_issuer_crd();
+
+// certificates, certificaterequests, issuers, clusterissuers (in that order).
+std::vector<json::Value> crds();
+
+}  // namespace capstan::apis::certs::v1

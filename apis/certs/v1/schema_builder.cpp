@@ -1,0 +1,114 @@
+#include "apis/certs/v1/schema_builder.h"
+
+namespace capstan::apis::certs::v1::openapi {
+
+Schema::Schema(std::string_view type) : v_(json::Object()) {
+  if (!type.empty()) o()["type"] = type;
+}
+
+Schema Schema::object(std::string_view description) { return std::move(Schema("object").description(description)); }
+
+Schema Schema::open_object(std::string_view description) {
+  Schema s("object");
+  s.description(description);
+  s.o()["x-kubernetes-preserve-unknown-fields"] = true;
+  return s;
+}
+
+Schema Schema::string(std::string_view description) { return std::move(Schema("string").description(description)); }
+
+Schema Schema::integer(std::string_view description, std::string_view format) {
+  Schema s("integer");
+  s.description(description);
+  if (!format.empty()) s.o()["format"] = format;
+  return s;
+}
+
+Schema Schema::boolean(std::string_view description) { return std::move(Schema("boolean").description(description)); }
+
+Schema Schema::date_time(std::string_view description) {
+  Schema s = string(description);
+  s.o()["format"] = "date-time";
+  return s;
+}
+
+Schema Schema::bytes(std::string_view description) {
+  Schema s = string(description);
+  s.o()["format"] = "byte";
+  return s;
+}
+
+Schema Schema::string_enum(std::initializer_list<std::string_view> values, std::string_view description) {
+  return string_enum(std::span<const std::string_view>(values.begin(), values.size()), description);
+}
+
+Schema Schema::string_enum(std::span<const std::string_view> values, std::string_view description) {
+  Schema s = string(description);
+  json::Array a;
+  for (auto v : values) a.emplace_back(v);
+  s.o()["enum"] = std::move(a);
+  return s;
+}
+
+Schema Schema::array(const Schema& items, std::string_view description) {
+  Schema s("array");
+  s.description(description);
+  s.o()["items"] = items.json();
+  s.o()["x-kubernetes-list-type"] = "atomic";
+  return s;
+}
+
+Schema Schema::strings(std::string_view description) { return array(string(), description); }
+
+Schema Schema::map(const Schema& values, std::string_view description) {
+  Schema s("object");
+  s.description(description);
+  s.o()["additionalProperties"] = values.json();
+  return s;
+}
+
+Schema Schema::string_map(std::string_view description) { return map(string(), description); }
+
+Schema& Schema::description(std::string_view d) {
+  if (!d.empty()) o()["description"] = d;
+  return *this;
+}
+
+Schema& Schema::property(std::string_view name, const Schema& s) {
+  auto& props = o()["properties"];
+  if (!props.is_object()) props = json::Object();
+  props.get_object()[name] = s.json();
+  return *this;
+}
+
+Schema& Schema::required(std::initializer_list<std::string_view> names) {
+  auto& req = o()["required"];
+  if (!req.is_array()) req = json::Array();
+  for (auto n : names) req.get_array().emplace_back(n);
+  return *this;
+}
+
+Schema& Schema::default_value(json::Value v) {
+  o()["default"] = std::move(v);
+  return *this;
+}
+
+Schema& Schema::max_length(std::int64_t n) {
+  o()["maxLength"] = n;
+  return *this;
+}
+
+Schema& Schema::list_type(std::string_view type) {
+  o()["x-kubernetes-list-type"] = type;
+  return *this;
+}
+
+Schema& Schema::list_map(std::initializer_list<std::string_view> keys) {
+  o()["x-kubernetes-list-type"] = "map";
+  json::Array a;
+  for (auto k : keys) a.emplace_back(k);
+  o()["x-kubernetes-list-map-keys"] = std::move(a);
+  return *this;
+}
+
+}  // namespace capstan::apis::certs::v1::openapi

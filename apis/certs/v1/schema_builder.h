@@ -1,0 +1,55 @@
+// A small builder for OpenAPI v3 (structural) schemas, so that the CRD schemas read like the
+// Go types they come from:
+//
+//   Schema::object("Reference to the issuer.")
+//       .property("name", Schema::string("Name of the issuer."))
+//       .property("kind", Schema::string("Kind of the issuer."))
+//       .required({"name"})
+//
+// Arrays are atomic lists unless told otherwise (as controller-gen marks cert-manager's).
+#pragma once
+
+#include "runtime/json/json.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string_view>
+
+namespace capstan::apis::certs::v1::openapi {
+
+class Schema {
+ public:
+  static Schema object(std::string_view description = {});
+  // An object whose unknown members are kept (x-kubernetes-preserve-unknown-fields).
+  static Schema open_object(std::string_view description = {});
+  static Schema string(std::string_view description = {});
+  static Schema integer(std::string_view description = {}, std::string_view format = {});
+  static Schema boolean(std::string_view description = {});
+  static Schema date_time(std::string_view description = {});  // string, format date-time
+  static Schema bytes(std::string_view description = {});      // string, format byte (Go []byte)
+  static Schema string_enum(std::initializer_list<std::string_view> values, std::string_view description = {});
+  static Schema string_enum(std::span<const std::string_view> values, std::string_view description = {});
+  static Schema array(const Schema& items, std::string_view description = {});  // x-kubernetes-list-type: atomic
+  static Schema strings(std::string_view description = {});                    // array of strings
+  static Schema map(const Schema& values, std::string_view description = {});  // additionalProperties
+  static Schema string_map(std::string_view description = {});
+
+  Schema& description(std::string_view d);
+  Schema& property(std::string_view name, const Schema& s);
+  Schema& required(std::initializer_list<std::string_view> names);
+  Schema& default_value(json::Value v);
+  Schema& max_length(std::int64_t n);
+  Schema& list_type(std::string_view type);
+  // x-kubernetes-list-type: map keyed by `keys`.
+  Schema& list_map(std::initializer_list<std::string_view> keys);
+
+  const json::Value& json() const { return v_; }
+
+ private:
+  explicit Schema(std::string_view type);
+  json::Object& o() { return v_.get_object(); }
+  json::Value v_;
+};
+
+}  // namespace capstan::apis::certs::v1::openapi

@@ -1,0 +1,58 @@
+#include "apis/certs/v1/schema_common.h"
+
+#include "apis/certs/v1/group.h"
+
+#include <string>
+
+namespace capstan::apis::certs::v1::openapi {
+
+Schema root(std::string_view description, const Schema& spec, const Schema& status) {
+  return std::move(
+      Schema::object(description)
+          .property("apiVersion", Schema::string("The versioned schema of this object: certs.capstan.dev/v1."))
+          .property("kind", Schema::string("The REST resource this object represents, in CamelCase."))
+          .property("metadata", Schema::object())
+          .property("spec", spec)
+          .property("status", status)
+          .required({"spec"}));
+}
+
+Schema conditions(std::string_view description, std::string_view types, bool observed_generation) {
+  auto item =
+      Schema::object("A condition of the resource.")
+          .property("type", Schema::string(std::string("Type of the condition: ") + std::string(types) + "."))
+          .property("status", Schema::string_enum({"True", "False", "Unknown"}, "Status of the condition: True, False or Unknown."))
+          .property("reason", Schema::string("Machine-readable reason for the last transition, in CamelCase."))
+          .property("message", Schema::string("Human-readable details of the last transition."))
+          .property("lastTransitionTime", Schema::date_time("When the status last changed."));
+  if (observed_generation)
+    item.property("observedGeneration",
+                  Schema::integer("The metadata.generation the condition was set from; older means out of date.", "int64"));
+  item.required({"status", "type"});
+  return std::move(Schema::array(item, description).list_map({"type"}));
+}
+
+Schema issuer_ref() {
+  return std::move(
+      Schema::object("The issuer that signs the certificate: an Issuer in the same namespace, a ClusterIssuer, or an "
+                     "external issuer of another group. The name is always required.")
+          .property("name", Schema::string("Name of the issuer."))
+          .property("kind", Schema::string("Kind of the issuer: Issuer (the default) or ClusterIssuer for certs.capstan.dev."))
+          .property("group", Schema::string("API group of the issuer; defaults to certs.capstan.dev."))
+          .required({"name"}));
+}
+
+Schema secret_key_selector(std::string_view description) {
+  return std::move(Schema::object(description)
+                       .property("name", Schema::string("Name of the Secret."))
+                       .property("key", Schema::string("Key in the Secret's data; some fields have a default."))
+                       .required({"name"}));
+}
+
+Schema usages(std::string_view description) {
+  return Schema::array(
+      Schema::string_enum(kKeyUsages, "A key usage or extended key usage (RFC 5280 4.2.1.3, 4.2.1.12), named as in cert-manager."),
+      description);
+}
+
+}  // namespace capstan::apis::certs::v1::openapi

@@ -1,0 +1,34 @@
+// Admission validation of certs.capstan.dev/v1 objects, mirroring cert-manager's webhook
+// (internal/apis/certmanager/validation: certificate.go, certificaterequest.go, issuer.go).
+// Causes carry Kubernetes field paths and render as field.Error does, e.g.
+//   spec.duration: Invalid value: 30m0s: certificate duration must be greater than 1h0m0s
+//   spec: Required value: at least one issuer must be configured
+//
+// The functions read the JSON object as the API server hands it to the webhook (already checked
+// against the CRD schema, so member types are right; members of an unexpected type are treated as
+// absent here). `old` is the stored object on UPDATE, nullptr on CREATE. An empty result means
+// the object is admitted.
+#pragma once
+
+#include "apiserver/schema/cause.h"
+#include "runtime/json/json.h"
+
+#include <vector>
+
+namespace capstan::apis::certs::v1 {
+
+namespace schema = capstan::apiserver::schema;
+
+// Certificate: ValidateCertificateSpec (CREATE and UPDATE alike).
+std::vector<schema::Cause> validate_certificate(const json::Value& obj, const json::Value* old = nullptr);
+std::vector<schema::Cause> validate_certificate_spec(const json::Value& spec, const schema::FieldPath& path);
+
+// CertificateRequest: spec checks and approval conditions on CREATE; on UPDATE also the spec,
+// reserved annotations and Approved/Denied conditions are immutable.
+std::vector<schema::Cause> validate_certificate_request(const json::Value& obj, const json::Value* old = nullptr);
+
+// Issuer and ClusterIssuer (the same rules).
+std::vector<schema::Cause> validate_issuer(const json::Value& obj, const json::Value* old = nullptr);
+std::vector<schema::Cause> validate_issuer_spec(const json::Value& spec, const schema::FieldPath& path);
+
+}  // namespace capstan::apis::certs::v1
