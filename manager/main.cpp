@@ -1,5 +1,8 @@
 // capstan: one binary for the manager, the embedded API server and the dev cluster.
 #include "manager/apiserver_command.h"
+#include "manager/crds_command.h"
+#include "manager/dev_command.h"
+#include "manager/manager_command.h"
 #include "manager/flags.h"
 #include "manager/signals.h"
 
@@ -17,7 +20,11 @@ const char* kUsage =
     "  capstan <command> [flags]\n"
     "\n"
     "Commands:\n"
+    "  manager     run the enabled controllers against a cluster\n"
+    "  dev         run the embedded API server and every controller (try Capstan locally)\n"
     "  apiserver   run the embedded Kubernetes-compatible API server\n"
+    "  crds        print every CustomResourceDefinition (YAML)\n"
+    "  manifests   write the generated kustomize manifests (CRDs, RBAC, webhooks) into a directory\n"
     "  version     print the version\n"
     "\n"
     "Use \"capstan <command> --help\" for a command's flags.\n";
@@ -34,7 +41,11 @@ int main(int argc, char** argv) {
   std::string cmd = args[0];
   std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
+    if (cmd == "manager") return capstan::manager::manager_command(rest);
+    if (cmd == "dev") return capstan::manager::dev_command(rest);
     if (cmd == "apiserver") return capstan::manager::apiserver_command(rest);
+    if (cmd == "crds") return capstan::manager::crds_command(rest);
+    if (cmd == "manifests") return capstan::manager::manifests_command(rest);
     if (cmd == "version") {
       std::cout << "capstan " << CAPSTAN_VERSION << std::endl;
       return 0;

@@ -1,0 +1,143 @@
+#include "manager/dev_command.h"
+
+#include "apiserver/server.h"
+#include "manager/flags.h"
+#include "manager/install.h"
+#include "manager/run.h"
+#include "runtime/client/client.h"
+#include "runtime/client/config.h"
+#include "runtime/log/log.h"
+#include "runtime/pki/pki.h"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace capstan::manager {
+namespace fs = std::filesystem;
+namespace {
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_text(const fs::path& p, const std::string& text, bool secret = false) {
+  std::ofstream(p, std::ios::trunc) << text;
+  if (secret) fs::permissions(p, fs::perms::owner_read | fs::perms::owner_write);
+}
+
+// A free loopback port (remembered in `file`, so restarts keep their addresses when they can).
+std::uint16_t pick_port(const fs::path& file) {
+  auto try_bind = [](std::uint16_t port) -> std::uint16_t {
+    int s = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (s < 0) return 0;
+    int one = 1;
+    ::setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(port);
+    std::uint16_t got = 0;
+    if (::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
+      socklen_t len = sizeof a;
+      ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
+      got = ntohs(a.sin_port);
+    }
+    ::close(s);
+    return got;
+  };
+  std::uint16_t remembered = 0;
+  if (fs::exists(file)) {
+    try {
+      remembered = static_cast<std::uint16_t>(std::stoi(read_text(file)));
+    } catch (...) {
+    }
+  }
+  std::uint16_t port = remembered ? try_bind(remembered) : 0;
+  if (!port) port = try_bind(0);
+  if (!port) throw std::runtime_error("no free loopback port");
+  write_text(file, std::to_string(port));
+  return port;
+}
+
+// The webhook server's CA and serving certificate for 127.0.0.1, kept across restarts.
+std::string ensure_webhook_certs(const fs::path& dir) {
+  fs::create_directories(dir);
+  if (!fs::exists(dir / "ca.crt") || !fs::exists(dir / "tls.crt") || !fs::exists(dir / "tls.key")) {
+    auto ca_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA, 256);
+    auto ca = pki::self_signed_ca("capstan-dev-webhook-ca", std::chrono::hours(24 * 365 * 10), ca_key);
+    auto serving = pki::serving_certificate({"127.0.0.1", "localhost"}, ca, ca_key, std::chrono::hours(24 * 365 * 10));
+    write_text(dir / "ca.crt", ca.to_pem());
+    write_text(dir / "tls.crt", serving.certificate.to_pem());
+    write_text(dir / "tls.key", serving.key.to_pem(pki::KeyEncoding::PKCS8), true);
+  }
+  return read_text(dir / "ca.crt");
+}
+
+}  // namespace
+
+int dev_command(const std::vector<std::string>& args) {
+  std::string data_dir = ".capstan", controllers = "*", log_format = "text";
+  long long verbosity = 0;
+  FlagSet fs("capstan dev");
+  fs.add_string("data-dir", &data_dir, "where the dev cluster keeps its data (store, certificates, kubeconfig)");
+  fs.add_string("controllers", &controllers, "controllers to run ('*' = all default-on, 'name' enables, '-name' disables)");
+  fs.add_string("log-format", &log_format, "log format: text or json");
+  fs.add_int("v", &verbosity, "log verbosity (0 info, 1-3 debug, 4+ trace)");
+  fs.parse(args);
+  if (fs.help_requested()) {
+    std::cout << "Runs Capstan's embedded API server and every controller in one process.\n\nUsage:\n  capstan dev [flags]\n\n"
+              << fs.usage();
+    return 0;
+  }
+  log::init(log::parse_format(log_format), static_cast<int>(verbosity));
+  auto enabled = enabled_controllers(split_csv(controllers));
+  fs::path dir = fs::absolute(data_dir);
+  fs::create_directories(dir);
+
+  apiserver::ApiServerOptions ao;
+  ao.listen = "127.0.0.1:" + std::to_string(pick_port(dir / "apiserver.port"));
+  ao.data_dir = (dir / "apiserver").string();
+  ao.kubeconfig_out = (dir / "kubeconfig").string();
+  ao.simulate_workloads = true;
+  apiserver::ApiServer server(ao);
+  server.start();
+
+  client::Config cfg = client::load_kubeconfig(ao.kubeconfig_out);
+  cfg.qps = 0;  // the dev cluster is ours
+  cfg.user_agent = "capstan-dev/" CAPSTAN_VERSION;
+  client::Client client(cfg);
+
+  std::string ca = ensure_webhook_certs(dir / "webhook");
+  std::uint16_t webhook_port = pick_port(dir / "webhook.port");
+  WebhookEndpoint endpoint{"https://127.0.0.1:" + std::to_string(webhook_port), "", "", ca};
+  install_crds(client, enabled, "capstan-dev");
+  install_webhooks(client, enabled, endpoint, "capstan-dev");
+
+  RunOptions ro;
+  ro.controllers = enabled;
+  ro.manager.metrics_bind_address = "127.0.0.1:0";
+  ro.manager.health_probe_bind_address = "127.0.0.1:0";
+  ro.webhook_host = "127.0.0.1";
+  ro.webhook_port = webhook_port;
+  ro.webhook_cert_dir = (dir / "webhook").string();
+  ro.on_ready = [&](controller::Manager& mgr) {
+    std::cout << "\nCapstan dev cluster is running (Ctrl-C stops it; data in " << dir.string() << ").\n"
+              << "API server: " << server.url() << "\n"
+              << "Point kubectl at it:\n\n  export KUBECONFIG=" << ao.kubeconfig_out << "\n\n"
+              << std::flush;
+  };
+  int rc = run_controllers(client, ro);
+  server.stop();
+  return rc;
+}
+
+}  // namespace capstan::manager

@@ -1,0 +1,21 @@
+// Installing what the enabled controllers need into a cluster: their CRDs (waiting until
+// they are Established) and their webhook configurations. Server-side apply, so repeating
+// it is harmless.
+#pragma once
+
+#include "manager/registry.h"
+
+#include <string>
+#include <vector>
+
+namespace capstan::client {
+class Client;
+}
+
+namespace capstan::manager {
+
+void install_crds(client::Client& c, const std::vector<const ControllerDescriptor*>& controllers, const std::string& field_manager);
+void install_webhooks(client::Client& c, const std::vector<const ControllerDescriptor*>& controllers, const WebhookEndpoint& endpoint,
+                      const std::string& field_manager);
+
+}  // namespace capstan::manager

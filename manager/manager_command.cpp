@@ -1,0 +1,117 @@
+#include "manager/manager_command.h"
+
+#include "manager/flags.h"
+#include "manager/run.h"
+#include "runtime/client/client.h"
+#include "runtime/client/config.h"
+#include "runtime/log/log.h"
+#include "runtime/meta/time.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+namespace capstan::manager {
+namespace {
+
+std::string pod_namespace() {
+  if (const char* ns = std::getenv("POD_NAMESPACE")) return ns;
+  std::ifstream in("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+  std::string ns;
+  if (in >> ns) return ns;
+  return "";
+}
+
+std::string controller_help() {
+  std::string out = "a list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', "
+                    "'-foo' disables it. All controllers: ";
+  bool first = true;
+  for (const auto& d : all_controllers()) {
+    out += (first ? "" : ", ") + d.name;
+    first = false;
+  }
+  return first ? out + "(none in this build)" : out;
+}
+
+}  // namespace
+
+int manager_command(const std::vector<std::string>& args) {
+  std::string kubeconfig, controllers = "*", ns, log_format = "text";
+  std::string metrics = ":8080", health = ":8081", cert_dir = "/tmp/k8s-webhook-server/serving-certs";
+  std::string lease_id = "capstan-manager", lease_ns;
+  bool leader_elect = false;
+  std::chrono::milliseconds lease_duration{15000}, renew_deadline{10000}, retry_period{2000};
+  long long webhook_port = 9443, burst = 30, verbosity = 0, acme_port = 8089;
+  double qps = 20;
+  FlagSet fs("capstan manager");
+  fs.add_string("kubeconfig", &kubeconfig, "path to a kubeconfig; default $KUBECONFIG, then in-cluster, then ~/.kube/config");
+  fs.add_string("controllers", &controllers, controller_help());
+  fs.add_string("namespace", &ns, "restrict every watch to this namespace (default: all namespaces)");
+  fs.add_bool("leader-elect", &leader_elect, "elect a leader with a coordination.k8s.io Lease so only one replica reconciles");
+  fs.add_string("leader-election-id", &lease_id, "the name of the leader election Lease");
+  fs.add_string("leader-election-namespace", &lease_ns, "the namespace of the Lease (default: the pod's namespace)");
+  auto duration = [](std::chrono::milliseconds* target, const char* flag) {
+    return [target, flag](const std::string& v) {
+      auto d = meta::parse_go_duration(v);
+      if (!d || d->count() <= 0) throw UsageError(std::string("invalid duration \"") + v + "\" for --" + flag + " (use e.g. 15s)");
+      *target = std::chrono::duration_cast<std::chrono::milliseconds>(*d);
+    };
+  };
+  fs.add_custom("leader-elect-lease-duration", duration(&lease_duration, "leader-elect-lease-duration"),
+                "how long a non-leader waits after the last renewal it saw before taking over", "15s");
+  fs.add_custom("leader-elect-renew-deadline", duration(&renew_deadline, "leader-elect-renew-deadline"),
+                "how long the leader retries renewing before it gives up leading", "10s");
+  fs.add_custom("leader-elect-retry-period", duration(&retry_period, "leader-elect-retry-period"),
+                "the pause between acquisition and renewal attempts", "2s");
+  fs.add_string("metrics-bind-address", &metrics, "address of the Prometheus metrics endpoint (\"0\" disables)");
+  fs.add_string("health-probe-bind-address", &health, "address of /healthz and /readyz (\"0\" disables)");
+  fs.add_int("webhook-port", &webhook_port, "port of the admission and conversion webhook server (HTTPS)");
+  fs.add_string("webhook-cert-dir", &cert_dir, "directory with the webhook serving certificate (tls.crt, tls.key)");
+  fs.add_double("kube-api-qps", &qps, "client-side rate limit: queries per second to the API server (<= 0: unlimited)");
+  fs.add_int("kube-api-burst", &burst, "client-side rate limit: burst");
+  fs.add_int("acme-http01-solver-port", &acme_port, "port of the ACME HTTP-01 challenge solver");
+  fs.add_string("log-format", &log_format, "log format: text or json");
+  fs.add_int("v", &verbosity, "log verbosity (0 info, 1-3 debug, 4+ trace)");
+  fs.parse(args);
+  if (fs.help_requested()) {
+    std::cout << "Runs the enabled Capstan controllers against a cluster.\n\nUsage:\n  capstan manager [flags]\n\n" << fs.usage();
+    return 0;
+  }
+  log::Format format;
+  try {
+    format = log::parse_format(log_format);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  log::init(format, static_cast<int>(verbosity));
+  if (webhook_port <= 0 || webhook_port > 65535) throw UsageError("--webhook-port must be between 1 and 65535");
+
+  RunOptions ro;
+  ro.controllers = enabled_controllers(split_csv(controllers));
+  ro.manager.namespace_restriction = ns;
+  ro.manager.metrics_bind_address = metrics;
+  ro.manager.health_probe_bind_address = health;
+  ro.manager.leader_election.enabled = leader_elect;
+  ro.manager.leader_election.id = lease_id;
+  ro.manager.leader_election.ns = lease_ns.empty() ? pod_namespace() : lease_ns;
+  ro.manager.leader_election.lease_duration = lease_duration;
+  ro.manager.leader_election.renew_deadline = renew_deadline;
+  ro.manager.leader_election.retry_period = retry_period;
+  if (leader_elect && ro.manager.leader_election.ns.empty())
+    throw UsageError("--leader-election-namespace is required when not running in a cluster");
+  ro.settings.namespace_restriction = ns;
+  ro.settings.acme_http01_solver_port = static_cast<int>(acme_port);
+  if (auto pns = pod_namespace(); !pns.empty()) ro.settings.pod_namespace = pns;
+  ro.webhook_port = static_cast<int>(webhook_port);
+  ro.webhook_cert_dir = cert_dir;
+
+  client::Config cfg = client::load_config(kubeconfig);
+  cfg.qps = qps;
+  cfg.burst = static_cast<int>(burst);
+  cfg.user_agent = "capstan-manager/" CAPSTAN_VERSION;
+  client::Client client(cfg);
+  log::info("connecting", {{"server", cfg.server}, {"source", cfg.source}});
+  return run_controllers(client, ro);
+}
+
+}  // namespace capstan::manager

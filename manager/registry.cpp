@@ -1,0 +1,79 @@
+#include "manager/registry.h"
+
+#include "manager/flags.h"
+
+#include <algorithm>
+
+namespace capstan::manager {
+
+const std::vector<ControllerDescriptor>& all_controllers() {
+  static const std::vector<ControllerDescriptor> all = [] {
+    std::vector<ControllerDescriptor> v;
+    // Controllers register here as they are built (controllers/<name>/descriptor.h).
+    return v;
+  }();
+  return all;
+}
+
+namespace {
+
+std::string known_names() {
+  std::string out;
+  for (const auto& d : all_controllers()) {
+    if (!out.empty()) out += ", ";
+    out += d.name;
+  }
+  return out.empty() ? "(none in this build)" : out;
+}
+
+const ControllerDescriptor* find(std::string_view name) {
+  for (const auto& d : all_controllers()) {
+    if (d.name == name) return &d;
+    if (std::find(d.aliases.begin(), d.aliases.end(), name) != d.aliases.end()) return &d;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<const ControllerDescriptor*> enabled_controllers(const std::vector<std::string>& flag) {
+  for (const auto& item : flag) {
+    if (item == "*") continue;
+    std::string_view name = item;
+    if (!name.empty() && name.front() == '-') name.remove_prefix(1);
+    if (name.empty() || !find(name)) {
+      throw UsageError("unknown controller \"" + std::string(name) + "\" in --controllers (known controllers: " + known_names() +
+                       "; use '*' for all default-on, 'name' to enable, '-name' to disable)");
+    }
+  }
+  std::vector<const ControllerDescriptor*> out;
+  for (const auto& d : all_controllers()) {
+    bool star = false;
+    std::optional<bool> decided;
+    for (const auto& item : flag) {
+      if (item == "*") {
+        star = true;
+        continue;
+      }
+      bool negate = !item.empty() && item.front() == '-';
+      const auto* target = find(negate ? std::string_view(item).substr(1) : std::string_view(item));
+      if (target == &d) {
+        decided = !negate;
+        break;
+      }
+    }
+    bool on = decided ? *decided : (star && d.default_on);
+    if (on) out.push_back(&d);
+  }
+  return out;
+}
+
+std::vector<json::Value> all_crds() {
+  std::vector<json::Value> out;
+  for (const auto& d : all_controllers())
+    if (d.crds)
+      for (auto& c : d.crds()) out.push_back(std::move(c));
+  return out;
+}
+
+}  // namespace capstan::manager

@@ -1,0 +1,60 @@
+// The controller registry: every controller library contributes one descriptor (its name,
+// whether it is on by default, its CRDs, webhooks and RBAC, and how to wire it into a
+// manager). The manager starts only the enabled ones; all share one informer cache.
+#pragma once
+
+#include "runtime/json/json.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace capstan::controller {
+class Manager;
+}
+namespace capstan::webhook {
+class Server;
+}
+
+namespace capstan::manager {
+
+// Where the manager's webhook server can be reached (for webhook configurations).
+struct WebhookEndpoint {
+  std::string url_base;        // "https://127.0.0.1:9443" (dev) — or empty with a Service below
+  std::string service_namespace;
+  std::string service_name;
+  std::string ca_bundle_pem;
+};
+
+struct Settings {
+  std::string namespace_restriction;
+  int acme_http01_solver_port = 8089;
+  std::string pod_namespace = "capstan-system";  // where cluster-scoped things keep Secrets
+};
+
+struct ControllerDescriptor {
+  std::string name;                  // "certificates"
+  std::vector<std::string> aliases;  // names accepted forever for compatibility
+  bool default_on = true;
+  std::string description;
+  std::function<std::vector<json::Value>()> crds;
+  // ValidatingWebhookConfiguration / MutatingWebhookConfiguration objects.
+  std::function<std::vector<json::Value>(const WebhookEndpoint&)> webhook_configurations;
+  // ClusterRole rules this controller needs.
+  std::function<json::Array()> rbac_rules;
+  // Adds its controllers and servers to the manager, and its webhook handlers to `webhooks`.
+  std::function<void(controller::Manager&, webhook::Server& webhooks, const Settings&)> wire;
+};
+
+const std::vector<ControllerDescriptor>& all_controllers();
+
+// kube-controller-manager's --controllers semantics: "*" = every default-on controller,
+// "name" enables, "-name" disables, the first explicit match wins; aliases accepted.
+// Throws manager::UsageError naming the known controllers on an unknown name.
+std::vector<const ControllerDescriptor*> enabled_controllers(const std::vector<std::string>& flag);
+
+// Every CRD of every controller (what `capstan crds` prints).
+std::vector<json::Value> all_crds();
+
+}  // namespace capstan::manager

@@ -1,0 +1,112 @@
+#include "manager/run.h"
+
+#include "manager/flags.h"
+#include "manager/signals.h"
+#include "runtime/leader/elector.h"
+#include "runtime/log/log.h"
+#include "runtime/webhook/server.h"
+
+#include <thread>
+
+namespace capstan::manager {
+namespace {
+
+// The manager's leader election over a coordination.k8s.io Lease.
+class LeaseElection : public controller::LeaderElection {
+ public:
+  LeaseElection(client::Client& client, const controller::LeaderElectionOptions& o) : client_(client) {
+    config_.lease_namespace = o.ns;
+    config_.lease_name = o.id;
+    config_.identity = o.identity;
+    config_.lease_duration = o.lease_duration;
+    config_.renew_deadline = o.renew_deadline;
+    config_.retry_period = o.retry_period;
+    config_.release_on_cancel = true;
+    try {
+      leader::validate(config_.identity.empty() ? with_identity(config_) : config_);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("leader election: ") + e.what());
+    }
+  }
+  void start(std::function<void()> started, std::function<void()> stopped) override {
+    leader::Callbacks cb;
+    cb.on_started_leading = [started](std::stop_token) { started(); };
+    cb.on_stopped_leading = [stopped] { stopped(); };
+    cb.on_new_leader = [](const std::string& who) {
+      if (!who.empty()) log::info("leader observed", {{"identity", who}});
+    };
+    elector_ = std::make_unique<leader::LeaderElector>(client_, config_, std::move(cb));
+    log::info("campaigning for leadership", {{"lease", config_.lease_namespace + "/" + config_.lease_name},
+                                             {"identity", elector_->identity()}});
+    elector_->start();
+  }
+  void stop() override {
+    if (elector_) elector_->stop();
+  }
+
+ private:
+  static leader::Config with_identity(leader::Config c) {
+    c.identity = leader::default_identity();
+    return c;
+  }
+  client::Client& client_;
+  leader::Config config_;
+  std::unique_ptr<leader::LeaderElector> elector_;
+};
+
+}  // namespace
+
+std::vector<std::string> split_csv(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    auto comma = s.find(',', start);
+    auto item = s.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (!item.empty()) out.emplace_back(item);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+int run_controllers(client::Client& client, const RunOptions& o) {
+  controller::Manager mgr(client, o.manager);
+  if (o.manager.leader_election.enabled)
+    mgr.set_leader_election(std::make_unique<LeaseElection>(client, o.manager.leader_election));
+  webhook::ServerOptions wo;
+  wo.host = o.webhook_host;
+  wo.port = o.webhook_port;
+  wo.cert_dir = o.webhook_cert_dir;
+  webhook::Server webhooks(wo);
+  std::string names;
+  for (const auto* d : o.controllers) {
+    d->wire(mgr, webhooks, o.settings);
+    names += (names.empty() ? "" : ",") + d->name;
+  }
+  // Webhooks serve before the caches sync (conversion must answer the cache's lists).
+  if (webhooks.has_paths()) {
+    mgr.add_server("webhook", [&] { webhooks.start(); }, [&] { webhooks.stop(); });
+    mgr.health().add_readiness("webhook", [&] { return webhooks.started() ? std::string() : std::string("webhook server not serving"); });
+  }
+  log::info("controllers enabled", {{"controllers", names.empty() ? "(none)" : names}});
+  // SIGTERM/SIGINT stop the manager; the thread is woken and joined however run() ends.
+  std::thread signals([&] {
+    int sig = wait_for_termination();
+    log::info("signal received; shutting down", {{"signal", sig}});
+    mgr.stop();
+  });
+  struct JoinSignals {
+    std::thread& t;
+    ~JoinSignals() {
+      request_termination();
+      t.join();
+    }
+  } join_signals{signals};
+  if (o.on_ready) o.on_ready(mgr);
+  int rc = mgr.run();
+  return rc;
+}
+
+}  // namespace capstan::manager

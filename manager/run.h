@@ -1,0 +1,34 @@
+// Running the enabled controllers: shared by `capstan manager` (a real cluster) and
+// `capstan dev` (the embedded API server in the same process).
+#pragma once
+
+#include "manager/registry.h"
+#include "runtime/controller/manager.h"
+
+#include <string>
+#include <vector>
+
+namespace capstan::client {
+class Client;
+}
+
+namespace capstan::manager {
+
+struct RunOptions {
+  std::vector<const ControllerDescriptor*> controllers;
+  controller::ManagerOptions manager;
+  Settings settings;
+  std::string webhook_host;       // "" = all interfaces
+  int webhook_port = 9443;
+  std::string webhook_cert_dir;   // tls.crt / tls.key
+  // Called once everything is wired, before run() blocks (dev prints its banner here).
+  std::function<void(controller::Manager&)> on_ready;
+};
+
+// Wires the controllers into a manager and runs it until SIGTERM/SIGINT or a lost lease.
+// Returns the process exit code (0 clean stop, 1 lost leadership).
+int run_controllers(client::Client& client, const RunOptions& options);
+
+std::vector<std::string> split_csv(std::string_view s);
+
+}  // namespace capstan::manager

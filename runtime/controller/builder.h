@@ -1,0 +1,59 @@
+// Wiring a controller to the shared cache, as controller-runtime's builder does:
+//   mgr.controller("certificates")
+//      .for_(kCertificates, {generation_changed()})   // the reconciled kind
+//      .owns(kSecrets)                                // children: enqueue their controller owner
+//      .watches(kIssuers, map_issuer_to_certificates) // anything else, through a map function
+//      .with_max_concurrent(4)
+//      .complete(reconcile);
+#pragma once
+
+#include "runtime/cache/informer.h"
+#include "runtime/controller/controller.h"
+#include "runtime/controller/predicate.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace capstan::controller {
+
+class Manager;
+
+// A resource a controller works with: how to list it and what its objects are called.
+struct ResourceType {
+  meta::GroupVersionResource gvr;
+  std::string kind;
+  bool namespaced = true;
+};
+
+using MapFunc = std::function<std::vector<Request>(const cache::ObjectPtr&)>;
+
+class Builder {
+ public:
+  Builder(Manager& mgr, std::string name);
+
+  // `narrow` may set a label/field selector (e.g. only the Secrets we own).
+  Builder& for_(ResourceType t, std::vector<Predicate> predicates = {}, cache::InformerOptions narrow = {});
+  Builder& owns(ResourceType t, std::vector<Predicate> predicates = {}, cache::InformerOptions narrow = {});
+  Builder& watches(ResourceType t, MapFunc map, std::vector<Predicate> predicates = {}, cache::InformerOptions narrow = {});
+  Builder& with_max_concurrent(int n);
+  Controller& complete(Reconciler reconciler);
+
+ private:
+  struct Source {
+    ResourceType type;
+    std::vector<Predicate> predicates;
+    cache::InformerOptions narrow;
+    enum class Kind { For, Owns, Watches } kind;
+    MapFunc map;
+  };
+  Manager& mgr_;
+  std::string name_;
+  int max_concurrent_ = 1;
+  std::vector<Source> sources_;
+};
+
+// The "uid" index every reconciled kind's informer carries (owner lookups by UID).
+inline constexpr std::string_view kUidIndex = "uid";
+
+}  // namespace capstan::controller

@@ -1,0 +1,168 @@
+#include "runtime/controller/controller.h"
+
+#include "runtime/metrics/registry.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <random>
+
+namespace capstan::controller {
+namespace {
+
+std::string reconcile_id() {
+  thread_local std::mt19937_64 rng(std::random_device{}());
+  std::uint64_t a = rng(), b = rng();
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%08x-%04x-4%03x-%04x-%012llx", static_cast<unsigned>(a >> 32), static_cast<unsigned>((a >> 16) & 0xffff),
+                static_cast<unsigned>(a & 0xfff), static_cast<unsigned>(((b >> 48) & 0x3fff) | 0x8000),
+                static_cast<unsigned long long>(b & 0xffffffffffffULL));
+  return buf;
+}
+
+std::vector<double> reconcile_buckets() {
+  // controller-runtime: .005 .. 1.0 in growing steps, then 1.25 .. 60.
+  return {0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,
+          1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60};
+}
+
+}  // namespace
+
+Request Request::from_key(std::string_view key) {
+  auto slash = key.find('/');
+  if (slash == std::string_view::npos) return {"", std::string(key)};
+  return {std::string(key.substr(0, slash)), std::string(key.substr(slash + 1))};
+}
+
+Controller::Controller(ControllerOptions options, Reconciler reconciler)
+    : opts_(std::move(options)),
+      reconciler_(std::move(reconciler)),
+      queue_(workqueue::QueueConfig{opts_.name, opts_.registry, nullptr}) {
+  auto& reg = opts_.registry ? *opts_.registry : metrics::Registry::global();
+  auto& total = reg.counter("controller_runtime_reconcile_total", "Total number of reconciliations per controller",
+                            {"controller", "result"});
+  success_ = &total.with({opts_.name, "success"});
+  error_ = &total.with({opts_.name, "error"});
+  requeue_ = &total.with({opts_.name, "requeue"});
+  requeue_after_ = &total.with({opts_.name, "requeue_after"});
+  errors_total_ = &reg.counter("controller_runtime_reconcile_errors_total", "Total number of reconciliation errors per controller",
+                               {"controller"})
+                       .with({opts_.name});
+  terminal_ = &reg.counter("controller_runtime_terminal_reconcile_errors_total",
+                           "Total number of terminal reconciliation errors per controller", {"controller"})
+                   .with({opts_.name});
+  panics_ = &reg.counter("controller_runtime_reconcile_panics_total", "Total number of reconciliation panics per controller",
+                         {"controller"})
+                 .with({opts_.name});
+  time_ = &reg.histogram("controller_runtime_reconcile_time_seconds", "Length of time per reconciliation per controller",
+                         {"controller"}, reconcile_buckets())
+               .with({opts_.name});
+  max_gauge_ = &reg.gauge("controller_runtime_max_concurrent_reconciles", "Maximum number of concurrent reconciles per controller",
+                          {"controller"})
+                    .with({opts_.name});
+  active_gauge_ = &reg.gauge("controller_runtime_active_workers", "Number of currently used workers per controller", {"controller"})
+                       .with({opts_.name});
+  max_gauge_->set(opts_.max_concurrent_reconciles);
+}
+
+Controller::~Controller() { stop(std::chrono::seconds(5)); }
+
+void Controller::enqueue(const Request& r) { queue_.add(r.key()); }
+
+void Controller::enqueue_after(const Request& r, std::chrono::milliseconds d) { queue_.add_after(r.key(), d); }
+
+void Controller::start() {
+  if (started_) return;
+  started_ = true;
+  for (int i = 0; i < std::max(1, opts_.max_concurrent_reconciles); ++i) workers_.emplace_back([this] { worker(); });
+}
+
+bool Controller::stop(std::chrono::milliseconds grace) {
+  if (!started_) {
+    queue_.shut_down();
+    return true;
+  }
+  started_ = false;
+  // Stop handing out work; let running reconciles finish within the grace period.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool drained = false;
+  std::thread drainer([&] {
+    queue_.shut_down_with_drain();
+    std::lock_guard<std::mutex> l(mu);
+    drained = true;
+    cv.notify_all();
+  });
+  {
+    std::unique_lock<std::mutex> l(mu);
+    cv.wait_for(l, grace, [&] { return drained; });
+  }
+  bool ok = drained;
+  if (!ok) queue_.shut_down();  // give up waiting; workers exit after their current item
+  drainer.join();
+  for (auto& w : workers_) w.join();
+  workers_.clear();
+  return ok;
+}
+
+void Controller::worker() {
+  while (auto key = queue_.get()) {
+    process(*key);
+    queue_.done(*key);
+  }
+}
+
+void Controller::process(const std::string& key) {
+  Request req = Request::from_key(key);
+  Context ctx;
+  ctx.controller = opts_.name;
+  ctx.reconcile_id = reconcile_id();
+  ctx.log = log::Logger({{"controller", opts_.name}, {"namespace", req.ns}, {"name", req.name}, {"reconcileID", ctx.reconcile_id}});
+  active_gauge_->set(++active_);
+  auto t0 = std::chrono::steady_clock::now();
+  Result res;
+  enum { Ok, Failed, Terminal } outcome = Ok;
+  try {
+    res = reconciler_(req, ctx);
+  } catch (const TerminalError& e) {
+    outcome = Terminal;
+    ctx.log.error("reconcile failed terminally; not retrying", {{"error", e.what()}});
+  } catch (const std::exception& e) {
+    outcome = Failed;
+    ctx.log.error("reconcile failed; will retry with backoff", {{"error", e.what()}});
+  } catch (...) {
+    outcome = Failed;
+    panics_->inc();
+    ctx.log.error("reconcile threw a non-standard exception; will retry with backoff");
+  }
+  time_->observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  active_gauge_->set(--active_);
+  ++reconciles_;
+  switch (outcome) {
+    case Terminal:
+      errors_total_->inc();
+      terminal_->inc();
+      error_->inc();
+      queue_.forget(key);
+      return;
+    case Failed:
+      errors_total_->inc();
+      error_->inc();
+      queue_.add_rate_limited(key);
+      return;
+    case Ok:
+      break;
+  }
+  if (res.requeue_after.count() > 0) {
+    queue_.forget(key);
+    queue_.add_after(key, res.requeue_after);
+    requeue_after_->inc();
+  } else if (res.requeue) {
+    queue_.add_rate_limited(key);
+    requeue_->inc();
+  } else {
+    queue_.forget(key);
+    success_->inc();
+  }
+}
+
+}  // namespace capstan::controller

@@ -1,0 +1,125 @@
+// The manager: one client, one shared informer cache, many controllers, the metrics and
+// health endpoints, extra servers (webhooks), and optional leader election. Starts in
+// controller-runtime's order (servers, caches, then - as leader - controllers) and stops in
+// reverse (controllers drain within the grace period, caches, servers, lease released).
+#pragma once
+
+#include "runtime/cache/factory.h"
+#include "runtime/controller/builder.h"
+#include "runtime/controller/controller.h"
+#include "runtime/health/health.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace capstan::client {
+class Client;
+}
+namespace capstan::http {
+class Server;
+}
+namespace capstan::metrics {
+class Registry;
+}
+
+namespace capstan::controller {
+
+struct LeaderElectionOptions {
+  bool enabled = false;
+  std::string id = "capstan-manager";   // the Lease name
+  std::string ns = "default";           // the Lease namespace
+  std::string identity;                 // default: hostname_<uuid>
+  std::chrono::milliseconds lease_duration{15000};
+  std::chrono::milliseconds renew_deadline{10000};
+  std::chrono::milliseconds retry_period{2000};
+};
+
+// What the manager needs from a leader elector (runtime/leader provides the Lease one).
+class LeaderElection {
+ public:
+  virtual ~LeaderElection() = default;
+  // Campaigns in the background; `started` runs when this process leads, `stopped` when it
+  // no longer does (lease lost, or after stop()).
+  virtual void start(std::function<void()> started, std::function<void()> stopped) = 0;
+  // Stops campaigning and releases the lease if held.
+  virtual void stop() = 0;
+};
+
+struct ManagerOptions {
+  std::string namespace_restriction;              // every namespaced watch narrowed to this
+  std::string metrics_bind_address = ":8080";     // "0" disables
+  std::string health_probe_bind_address = ":8081";
+  std::chrono::milliseconds graceful_shutdown{8000};
+  std::chrono::milliseconds cache_sync_timeout{120000};
+  LeaderElectionOptions leader_election;
+  metrics::Registry* registry = nullptr;          // nullptr = the global registry
+};
+
+class Manager {
+ public:
+  Manager(client::Client& client, ManagerOptions options);
+  ~Manager();
+  Manager(const Manager&) = delete;
+  Manager& operator=(const Manager&) = delete;
+
+  client::Client& client() { return client_; }
+  cache::InformerFactory& informers() { return informers_; }
+  health::Checks& health() { return health_; }
+  metrics::Registry* metrics_registry() { return opts_.registry; }
+  const ManagerOptions& options() const { return opts_; }
+
+  Builder controller(std::string name) { return Builder(*this, std::move(name)); }
+  Controller& add_controller(ControllerOptions o, Reconciler r);
+
+  // A server started before the caches (webhooks must serve before conversion is needed)
+  // and stopped after everything else.
+  void add_server(std::string name, std::function<void()> start, std::function<void()> stop);
+  // Work that runs only while this manager leads, next to the controllers.
+  void add_leader_runnable(std::string name, std::function<void()> start, std::function<void()> stop);
+
+  // With leader_election.enabled, the elector to campaign with (required then).
+  void set_leader_election(std::unique_ptr<LeaderElection> e) { elector_ = std::move(e); }
+
+  // Runs until stop() (returns 0) or until leadership is lost (returns 1).
+  int run();
+  void stop();
+  bool is_leader() const { return leading_.load(); }
+  bool caches_synced() const { return informers_.all_synced(); }
+  std::uint16_t metrics_port() const;
+  std::uint16_t health_port() const;
+
+ private:
+  struct Runnable {
+    std::string name;
+    std::function<void()> start, stop;
+  };
+  void start_http();
+  void stop_http();
+  void start_leading();
+  void stop_leading();
+
+
+  client::Client& client_;
+  ManagerOptions opts_;
+  cache::InformerFactory informers_;
+  health::Checks health_;
+  std::vector<std::unique_ptr<Controller>> controllers_;
+  std::vector<Runnable> servers_, leader_runnables_;
+  std::unique_ptr<http::Server> metrics_server_, health_server_;
+  std::unique_ptr<LeaderElection> elector_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_requested_ = false;
+  bool lost_lease_ = false;
+  std::atomic<bool> leading_{false};
+  bool controllers_running_ = false;
+};
+
+}  // namespace capstan::controller

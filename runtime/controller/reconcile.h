@@ -1,0 +1,46 @@
+// What a reconciler sees and returns: controller-runtime's reconcile.Request / Result.
+// Reconcilers are plain functions of (request, context) -> Result, level-triggered and
+// idempotent; an exception is logged, counted and retried with per-item backoff.
+#pragma once
+
+#include "runtime/log/log.h"
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace capstan::controller {
+
+struct Request {
+  std::string ns;
+  std::string name;
+
+  std::string key() const { return ns.empty() ? name : ns + "/" + name; }
+  static Request from_key(std::string_view key);
+  bool operator==(const Request&) const = default;
+};
+
+struct Result {
+  bool requeue = false;                        // rate-limited requeue
+  std::chrono::milliseconds requeue_after{0};  // requeue after this (wins over requeue)
+
+  static Result done() { return {}; }
+  static Result after(std::chrono::milliseconds d) { return {false, d}; }
+  static Result again() { return {true, {}}; }
+};
+
+// Thrown by a reconciler for an error that retrying cannot fix: logged and counted,
+// not requeued.
+class TerminalError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Context {
+  std::string controller;
+  std::string reconcile_id;  // unique per call, in every log line
+  log::Logger log;
+};
+
+}  // namespace capstan::controller
