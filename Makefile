@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: deps build dev test unit e2e bench clean
+.PHONY: deps build dev test unit e2e bench manifests clean
 
 deps:
 	@./scripts/deps.sh
@@ -24,6 +24,10 @@ e2e: build
 
 dev: build
 	$(BUILD)/bin/capstan dev
+
+# Regenerates config/crd, config/rbac/role.yaml, config/webhook/manifests.yaml and the chart's CRDs.
+manifests: build
+	$(BUILD)/bin/capstan manifests config --chart charts/capstan
 
 bench: build
 	./bench/run.sh $(BUILD)

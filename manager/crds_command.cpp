@@ -61,13 +61,19 @@ json::Value cluster_role() {
 
 int manifests_command(const std::vector<std::string>& args) {
   FlagSet fs("capstan manifests");
+  std::string chart;
+  fs.add_string("chart", &chart, "also write the CRDs into this Helm chart's crds/ directory");
   auto pos = fs.parse(args);
   if (fs.help_requested() || pos.size() != 1) {
     std::cout << "Writes the generated parts of the kustomize tree (CRDs, ClusterRole, webhook configurations).\n\nUsage:\n"
-                 "  capstan manifests CONFIG_DIR\n";
+                 "  capstan manifests CONFIG_DIR [--chart CHART_DIR]\n\n"
+              << fs.usage();
     return fs.help_requested() ? 0 : 2;
   }
   fs::path dir = pos[0];
+  if (!chart.empty()) {
+    for (const auto& crd : all_crds()) write(fs::path(chart) / "crds" / (std::string(meta::name_of(crd)) + ".yaml"), json::to_yaml(crd));
+  }
   std::string kustomization = "resources:\n";
   for (const auto& crd : all_crds()) {
     std::string file = std::string(meta::name_of(crd)) + ".yaml";

@@ -36,32 +36,40 @@ ApiServerProcess::~ApiServerProcess() {
 }
 
 void ApiServerProcess::start() {
-  std::filesystem::remove(kubeconfig_);
-  Process::Options po;
-  po.args = {capstan_bin(), "apiserver", "--listen", "127.0.0.1:" + std::to_string(port_), "--kubeconfig-out", kubeconfig_};
-  if (!opts_.data_dir.empty()) {
-    po.args.push_back("--data-dir");
-    po.args.push_back(opts_.data_dir);
-  }
-  for (const auto& a : opts_.extra_args) po.args.push_back(a);
-  po.stdout_path = dir_ + "/apiserver.out";
-  po.stderr_path = dir_ + "/apiserver.log";
-  proc_ = std::make_unique<Process>(po);
-  bool up = eventually(
-      [&] {
-        if (!proc_->running()) return true;
-        auto out = read_file(po.stdout_path);
-        std::smatch m;
-        static const std::regex re("serving on https://127\\.0\\.0\\.1:([0-9]+)");
-        if (std::regex_search(out, m, re) && std::filesystem::exists(kubeconfig_)) {
-          port_ = static_cast<std::uint16_t>(std::stoi(m[1]));
-          return true;
-        }
-        return false;
-      },
-      std::chrono::seconds(20));
-  if (!up || !proc_->running()) {
-    throw std::runtime_error("capstan apiserver did not start: " + read_file(po.stderr_path));
+  // A restart reuses the port; right after the old process exits the port may still be
+  // held briefly, so a failed bind is retried for a few seconds.
+  for (int attempt = 0;; ++attempt) {
+    std::filesystem::remove(kubeconfig_);
+    Process::Options po;
+    po.args = {capstan_bin(), "apiserver", "--listen", "127.0.0.1:" + std::to_string(port_), "--kubeconfig-out", kubeconfig_};
+    if (!opts_.data_dir.empty()) {
+      po.args.push_back("--data-dir");
+      po.args.push_back(opts_.data_dir);
+    }
+    for (const auto& a : opts_.extra_args) po.args.push_back(a);
+    po.stdout_path = dir_ + "/apiserver.out";
+    po.stderr_path = dir_ + "/apiserver.log";
+    proc_ = std::make_unique<Process>(po);
+    bool up = eventually(
+        [&] {
+          if (!proc_->running()) return true;
+          auto out = read_file(po.stdout_path);
+          std::smatch m;
+          static const std::regex re("serving on https://127\\.0\\.0\\.1:([0-9]+)");
+          if (std::regex_search(out, m, re) && std::filesystem::exists(kubeconfig_)) {
+            port_ = static_cast<std::uint16_t>(std::stoi(m[1]));
+            return true;
+          }
+          return false;
+        },
+        std::chrono::seconds(20));
+    if (up && proc_->running()) return;
+    std::string log = read_file(po.stderr_path);
+    if (port_ != 0 && attempt < 20 && log.find("Address already in use") != std::string::npos) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      continue;
+    }
+    throw std::runtime_error("capstan apiserver did not start (" + std::string(up ? "exited" : "timed out") + "): " + log);
   }
 }
 
