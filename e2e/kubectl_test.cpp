@@ -150,6 +150,16 @@ TEST_F(KubectlE2E, GetOutputFormatsAndErrors) {
   EXPECT_EQ(json::get_string(list, {"kind"}), "List");
 }
 
+TEST_F(KubectlE2E, WrongTypesInBuiltInKindsAreRejectedAsTheGoDecoderDoes) {
+  // YAML 1.1 reads `yes` as a boolean: kube-apiserver refuses it in a ConfigMap's data.
+  auto r = k()({"apply", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: typed}\ndata: {flag: yes}\n");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err,
+            "Error from server (BadRequest): error when creating \"STDIN\": ConfigMap in version \"v1\" cannot be handled as a "
+            "ConfigMap: json: cannot unmarshal bool into Go struct field ConfigMap.data of type string\n");
+  EXPECT_EQ(k()({"get", "cm", "typed"}).code, 1) << "nothing was stored";
+}
+
 TEST_F(KubectlE2E, DescribeShowsData) {
   k().ok({"apply", "-f", "-"}, kConfigMap);
   auto d = k().ok({"describe", "cm", "demo"});

@@ -121,6 +121,8 @@ class Service {
   void validate_object(const registry::ResourceInfo& r, std::string_view version, const json::Value& obj,
                        const json::Value* old);
   void check_namespace_for_create(const registry::ResourceInfo& r, std::string_view ns);
+  // Built-in kinds: the Go decoder's type checks (400 "... cannot be handled as a ...").
+  static void check_decodable(const registry::ResourceInfo& r, std::string_view version, const json::Value& body);
   DeleteResult finalize_delete(const Target& t, const storage::Object& current, const DeleteOptions& o);
 
   storage::Store& store_;

@@ -181,6 +181,7 @@ Service::WriteResult Service::update(const Target& t, json::Value body, WriteOpt
       throw bad_request("the API version in the data (" + std::string(api) + ") does not match the expected API version (" +
                         want_api + ")");
   }
+  if (t.subresource != "scale") check_decodable(r, t.version, body);
   std::string_view body_name = json::get_string(body, {"metadata", "name"});
   if (!body_name.empty() && body_name != t.name)
     throw bad_request("the name of the object (" + std::string(body_name) + ") does not match the name on the URL (" + t.name + ")");
@@ -282,6 +283,7 @@ Service::WriteResult Service::patch(const Target& t, PatchType type, std::string
     } catch (const json::PatchError& e) {
       throw patch_error(e);
     }
+    if (t.subresource != "scale") check_decodable(r, t.version, patched);
     std::string_view prv = json::get_string(patched, {"metadata", "resourceVersion"});
     if (!prv.empty() && prv != std::to_string(current.rv)) throw optimistic_lock_conflict(r, t.name);
     json::Value next = std::move(patched);
