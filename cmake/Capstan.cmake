@@ -37,5 +37,5 @@ function(capstan_test name)
   gtest_discover_tests(${name}
     DISCOVERY_MODE PRE_TEST
     PROPERTIES LABELS ${ARG_LABEL} TIMEOUT ${ARG_TIMEOUT}
-               ENVIRONMENT "CAPSTAN_BIN=${CMAKE_BINARY_DIR}/bin/capstan;CAPSTAN_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+               ENVIRONMENT "CAPSTAN_BIN=${CMAKE_BINARY_DIR}/bin/capstan")
 endfunction()

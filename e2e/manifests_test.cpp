@@ -1,5 +1,5 @@
 // The generated manifests in the repository (config/crd, config/rbac/role.yaml,
-// config/webhook/manifests.yaml, charts/capstan/crds) are what `capstan manifests` writes
+// config/webhook/manifests.yaml, charts/capstan/crds and templates/_generated.tpl) are what `capstan manifests` writes
 // today: regenerate with `make manifests` when an API changes.
 #include "e2e/support/cluster.h"
 
@@ -36,6 +36,8 @@ TEST(Manifests, GeneratedFilesInTheRepositoryAreUpToDate) {
       EXPECT_EQ(read_file((t.committed / f).string()), read_file((t.generated / f).string())) << f << " is stale: run `make manifests`";
     }
   }
+  EXPECT_EQ(read_file((src / "charts/capstan/templates/_generated.tpl").string()), read_file(dir.file("chart") + "/templates/_generated.tpl"))
+      << "charts/capstan/templates/_generated.tpl is stale: run `make manifests`";
   for (const auto* f : {"rbac/role.yaml", "webhook/manifests.yaml"}) {
     EXPECT_EQ(read_file((src / "config" / f).string()), read_file(dir.file("config") + "/" + f)) << f << " is stale: run `make manifests`";
   }

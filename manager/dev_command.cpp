@@ -129,9 +129,11 @@ int dev_command(const std::vector<std::string>& args) {
   ro.webhook_host = "127.0.0.1";
   ro.webhook_port = webhook_port;
   ro.webhook_cert_dir = (dir / "webhook").string();
+  ro.settings.acme_http01_solver_port = pick_port(dir / "acme-http01.port");
   ro.on_ready = [&](controller::Manager& mgr) {
     std::cout << "\nCapstan dev cluster is running (Ctrl-C stops it; data in " << dir.string() << ").\n"
               << "API server: " << server.url() << "\n"
+              << "ACME HTTP-01 solver: http://127.0.0.1:" << ro.settings.acme_http01_solver_port << "\n"
               << "Point kubectl at it:\n\n  export KUBECONFIG=" << ao.kubeconfig_out << "\n\n"
               << std::flush;
   };

@@ -38,7 +38,7 @@ std::string controller_help() {
 int manager_command(const std::vector<std::string>& args) {
   std::string kubeconfig, controllers = "*", ns, log_format = "text";
   std::string metrics = ":8080", health = ":8081", cert_dir = "/tmp/k8s-webhook-server/serving-certs";
-  std::string lease_id = "capstan-manager", lease_ns;
+  std::string lease_id = "capstan-manager", lease_ns, cluster_resource_ns, acme_service = "capstan-acme-solver";
   bool leader_elect = false;
   std::chrono::milliseconds lease_duration{15000}, renew_deadline{10000}, retry_period{2000};
   long long webhook_port = 9443, burst = 30, verbosity = 0, acme_port = 8089;
@@ -70,6 +70,10 @@ int manager_command(const std::vector<std::string>& args) {
   fs.add_double("kube-api-qps", &qps, "client-side rate limit: queries per second to the API server (<= 0: unlimited)");
   fs.add_int("kube-api-burst", &burst, "client-side rate limit: burst");
   fs.add_int("acme-http01-solver-port", &acme_port, "port of the ACME HTTP-01 challenge solver");
+  fs.add_string("acme-http01-solver-service", &acme_service,
+                "the Service (in the cluster resource namespace) in front of the solver port, which challenge Ingresses reach");
+  fs.add_string("cluster-resource-namespace", &cluster_resource_ns,
+                "where ClusterIssuers keep their Secrets (default: the pod's namespace, else capstan-system)");
   fs.add_string("log-format", &log_format, "log format: text or json");
   fs.add_int("v", &verbosity, "log verbosity (0 info, 1-3 debug, 4+ trace)");
   fs.parse(args);
@@ -101,6 +105,8 @@ int manager_command(const std::vector<std::string>& args) {
     throw UsageError("--leader-election-namespace is required when not running in a cluster");
   ro.settings.namespace_restriction = ns;
   ro.settings.acme_http01_solver_port = static_cast<int>(acme_port);
+  ro.settings.acme_http01_solver_service = acme_service;
+  ro.settings.cluster_resource_namespace = cluster_resource_ns;
   if (auto pns = pod_namespace(); !pns.empty()) ro.settings.pod_namespace = pns;
   ro.webhook_port = static_cast<int>(webhook_port);
   ro.webhook_cert_dir = cert_dir;

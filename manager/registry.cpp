@@ -1,5 +1,6 @@
 #include "manager/registry.h"
 
+#include "controllers/certificates/descriptor.h"
 #include "manager/flags.h"
 
 #include <algorithm>
@@ -10,6 +11,7 @@ const std::vector<ControllerDescriptor>& all_controllers() {
   static const std::vector<ControllerDescriptor> all = [] {
     std::vector<ControllerDescriptor> v;
     // Controllers register here as they are built (controllers/<name>/descriptor.h).
+    v.push_back(certificates::certificates_descriptor());
     return v;
   }();
   return all;

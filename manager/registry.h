@@ -30,7 +30,12 @@ struct WebhookEndpoint {
 struct Settings {
   std::string namespace_restriction;
   int acme_http01_solver_port = 8089;
-  std::string pod_namespace = "capstan-system";  // where cluster-scoped things keep Secrets
+  std::string pod_namespace = "capstan-system";  // the manager's own namespace
+  // Where cluster-scoped things keep their Secrets (cert-manager's --cluster-resource-namespace);
+  // empty = pod_namespace.
+  std::string cluster_resource_namespace;
+  // The Service in cluster_resource_namespace fronting the ACME HTTP-01 solver port.
+  std::string acme_http01_solver_service = "capstan-acme-solver";
 };
 
 struct ControllerDescriptor {

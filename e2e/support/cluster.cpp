@@ -23,7 +23,7 @@ std::string capstan_bin() {
 
 std::string source_dir() {
   const char* s = std::getenv("CAPSTAN_SOURCE_DIR");
-  return s ? s : ".";
+  return s ? s : CAPSTAN_SOURCE_DIR_DEFAULT;
 }
 
 ApiServerProcess::ApiServerProcess(const TempDir& dir, Options o) : dir_(dir.path()), opts_(std::move(o)) {
@@ -180,7 +180,13 @@ void ManagerProcess::start() {
              "--health-probe-bind-address=127.0.0.1:" + std::to_string(health_port_),
              "--webhook-port=" + std::to_string(webhook_port_),
              "--webhook-cert-dir=" + cert_dir_};
-  for (const auto& a : extra_) po.args.push_back(a);
+  bool solver_port_given = false;
+  for (const auto& a : extra_) {
+    po.args.push_back(a);
+    solver_port_given |= a.rfind("--acme-http01-solver-port", 0) == 0;
+  }
+  // Never the fixed default: tests run managers side by side.
+  if (!solver_port_given) po.args.push_back("--acme-http01-solver-port=" + std::to_string(free_port()));
   po.stdout_path = dir_ + "/" + tag_ + ".out";
   po.stderr_path = dir_ + "/" + tag_ + ".log";
   proc_ = std::make_unique<Process>(po);

@@ -62,6 +62,7 @@ class ManagerProcess {
   void kill();                  // SIGKILL
   bool running();
   std::optional<int> wait(std::chrono::milliseconds t);
+  int pid() const { return proc_ ? proc_->pid() : 0; }
   std::uint16_t metrics_port() const { return metrics_port_; }
   std::uint16_t health_port() const { return health_port_; }
   std::uint16_t webhook_port() const { return webhook_port_; }

@@ -1,0 +1,166 @@
+#include "controllers/certificates/issuers/acme_http01.h"
+
+#include "apis/certs/v1/group.h"
+#include "controllers/certificates/acme/solver.h"
+#include "controllers/certificates/constants.h"
+#include "controllers/certificates/env.h"
+#include "runtime/client/client.h"
+
+#include <cstdio>
+
+namespace capstan::certificates {
+namespace {
+
+bool labels_match(const std::map<std::string, std::string>& want, const std::map<std::string, std::string>& have) {
+  for (const auto& [k, v] : want) {
+    auto it = have.find(k);
+    if (it == have.end() || it->second != v) return false;
+  }
+  return true;
+}
+
+bool in_zone(std::string_view domain, std::string_view zone) {
+  if (domain.starts_with("*.")) domain.remove_prefix(2);
+  if (domain == zone) return true;
+  return domain.size() > zone.size() && domain.ends_with(zone) && domain[domain.size() - zone.size() - 1] == '.';
+}
+
+json::Object solver_labels(const SolverObjectsInput& in) {
+  return json::Object{{kHttp01SolverLabel, "true"},
+                      {kHttp01RequestLabel, in.request_uid},
+                      {kHttp01TokenLabel, token_label_value(in.token)}};
+}
+
+json::Array owner_refs(const SolverObjectsInput& in) {
+  return json::Array{json::Object{{"apiVersion", apis::certs::v1::kApiVersion},
+                                  {"kind", apis::certs::v1::kCertificateRequestKind},
+                                  {"name", in.request_name},
+                                  {"uid", in.request_uid},
+                                  {"controller", true},
+                                  {"blockOwnerDeletion", true}}};
+}
+
+std::string selector_for(const SolverObjectsInput& in) {
+  return std::string(kHttp01SolverLabel) + "=true," + std::string(kHttp01RequestLabel) + "=" + in.request_uid + "," +
+         std::string(kHttp01TokenLabel) + "=" + token_label_value(in.token);
+}
+
+}  // namespace
+
+std::optional<v1::AcmeChallengeSolver> select_solver(const v1::AcmeIssuer& acme, std::string_view domain,
+                                                     const std::map<std::string, std::string>& labels) {
+  const v1::AcmeChallengeSolver* best = nullptr;
+  // (names matched, zone length, labels count)
+  std::tuple<int, std::size_t, std::size_t> best_score{-1, 0, 0};
+  for (const auto& s : acme.solvers) {
+    if (!s.http01) continue;
+    std::tuple<int, std::size_t, std::size_t> score{0, 0, 0};
+    if (s.selector) {
+      const auto& sel = *s.selector;
+      if (!labels_match(sel.match_labels, labels)) continue;
+      std::get<2>(score) = sel.match_labels.size();
+      bool name_hit = false;
+      for (const auto& n : sel.dns_names)
+        if (n == domain) name_hit = true;
+      std::size_t zone_len = 0;
+      bool zone_hit = false;
+      for (const auto& z : sel.dns_zones)
+        if (in_zone(domain, z) && z.size() >= zone_len) zone_len = z.size(), zone_hit = true;
+      if (!sel.dns_names.empty() || !sel.dns_zones.empty()) {
+        if (!name_hit && !zone_hit) continue;
+      }
+      std::get<0>(score) = name_hit ? 1 : 0;
+      std::get<1>(score) = zone_len;
+    }
+    if (!best || score > best_score) {
+      best = &s;
+      best_score = score;
+    }
+  }
+  if (!best) return std::nullopt;
+  return *best;
+}
+
+std::string token_label_value(std::string_view token) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : token) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+json::Value solver_service(const SolverObjectsInput& in) {
+  json::Object meta{{"generateName", "cm-acme-http-solver-"},
+                    {"namespace", in.ns},
+                    {"labels", solver_labels(in)},
+                    {"annotations", json::Object{{"acme.certs.capstan.dev/http-domain", in.domain}}},
+                    {"ownerReferences", owner_refs(in)}};
+  std::string type = "ExternalName";
+  return json::Object{{"apiVersion", "v1"},
+                      {"kind", "Service"},
+                      {"metadata", std::move(meta)},
+                      {"spec", json::Object{{"type", type},
+                                            {"externalName", in.target_host},
+                                            {"ports", json::Array{json::Object{{"name", "http"},
+                                                                               {"port", in.target_port},
+                                                                               {"protocol", "TCP"},
+                                                                               {"targetPort", in.target_port}}}}}}};
+}
+
+json::Value solver_ingress(const SolverObjectsInput& in, std::string_view service_name) {
+  json::Object annotations{{"nginx.ingress.kubernetes.io/whitelist-source-range", "0.0.0.0/0,::/0"},
+                           {"acme.certs.capstan.dev/http-domain", in.domain}};
+  if (in.ingress.class_ && !in.ingress.class_->empty()) annotations["kubernetes.io/ingress.class"] = *in.ingress.class_;
+  json::Object labels = solver_labels(in);
+  if (in.ingress.ingress_template) {
+    if (const auto* l = json::get_object(*in.ingress.ingress_template, {"metadata", "labels"}))
+      for (const auto& kv : *l) labels[kv.key()] = kv.value();
+    if (const auto* a = json::get_object(*in.ingress.ingress_template, {"metadata", "annotations"}))
+      for (const auto& kv : *a) annotations[kv.key()] = kv.value();
+  }
+  json::Object path{{"path", acme::Http01Solver::path_for(in.token)},
+                    {"pathType", "ImplementationSpecific"},
+                    {"backend", json::Object{{"service", json::Object{{"name", service_name},
+                                                                      {"port", json::Object{{"number", in.target_port}}}}}}}};
+  json::Object spec{{"rules", json::Array{json::Object{{"host", in.domain},
+                                                        {"http", json::Object{{"paths", json::Array{std::move(path)}}}}}}}};
+  if (in.ingress.ingress_class_name && !in.ingress.ingress_class_name->empty()) spec["ingressClassName"] = *in.ingress.ingress_class_name;
+  return json::Object{{"apiVersion", "networking.k8s.io/v1"},
+                      {"kind", "Ingress"},
+                      {"metadata", json::Object{{"generateName", "cm-acme-http-solver-"},
+                                                {"namespace", in.ns},
+                                                {"labels", std::move(labels)},
+                                                {"annotations", std::move(annotations)},
+                                                {"ownerReferences", owner_refs(in)}}},
+                      {"spec", std::move(spec)}};
+}
+
+void ensure_solver_objects(Env& env, const SolverObjectsInput& in) {
+  client::ListOptions lo;
+  lo.label_selector = selector_for(in);
+  std::string service_name;
+  auto services = env.client.list(kServicesGvr, in.ns, lo);
+  if (!services.items.empty()) {
+    service_name = std::string(json::get_string(services.items.front(), {"metadata", "name"}));
+  } else {
+    auto created = env.client.create(kServicesGvr, in.ns, solver_service(in));
+    service_name = std::string(json::get_string(created, {"metadata", "name"}));
+  }
+  auto ingresses = env.client.list(kIngressesGvr, in.ns, lo);
+  if (ingresses.items.empty()) env.client.create(kIngressesGvr, in.ns, solver_ingress(in, service_name));
+}
+
+void delete_solver_objects(Env& env, std::string_view ns, std::string_view request_uid) {
+  client::ListOptions lo;
+  lo.label_selector = std::string(kHttp01SolverLabel) + "=true," + std::string(kHttp01RequestLabel) + "=" + std::string(request_uid);
+  client::DeleteOptions d;
+  d.ignore_not_found = true;
+  for (const auto* gvr : {&kIngressesGvr, &kServicesGvr})
+    for (const auto& item : env.client.list(*gvr, ns, lo).items)
+      env.client.remove(*gvr, ns, json::get_string(item, {"metadata", "name"}), d);
+}
+
+}  // namespace capstan::certificates

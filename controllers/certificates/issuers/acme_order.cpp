@@ -1,0 +1,183 @@
+#include "controllers/certificates/issuers/acme_order.h"
+
+#include "controllers/certificates/acme/client.h"
+#include "controllers/certificates/acme/solver.h"
+#include "controllers/certificates/constants.h"
+#include "controllers/certificates/env.h"
+#include "controllers/certificates/issuers/acme_account.h"
+#include "controllers/certificates/issuers/acme_http01.h"
+#include "controllers/certificates/issuers/lookup.h"
+#include "runtime/client/client.h"
+#include "runtime/meta/object.h"
+#include "runtime/pki/csr.h"
+#include "runtime/pki/error.h"
+
+#include <algorithm>
+
+namespace capstan::certificates {
+namespace {
+
+std::map<std::string, std::string> labels_of(const json::Value& obj) {
+  std::map<std::string, std::string> out;
+  if (const auto* l = json::get_object(obj, {"metadata", "labels"}))
+    for (const auto& kv : *l)
+      if (kv.value().is_string()) out.emplace(std::string(kv.key()), std::string(kv.value().get_string()));
+  return out;
+}
+
+std::vector<acme::Identifier> identifiers_of(const pki::CertificateRequest& csr) {
+  std::vector<acme::Identifier> ids;
+  const auto& f = csr.fields();
+  auto add_dns = [&](const std::string& n) {
+    if (n.empty()) return;
+    for (const auto& i : ids)
+      if (i.type == "dns" && i.value == n) return;
+    ids.push_back(acme::Identifier::dns(n));
+  };
+  add_dns(f.subject.common_name);
+  for (const auto& n : f.dns_names) add_dns(n);
+  for (const auto& ip : f.ip_addresses) ids.push_back(acme::Identifier::ip(ip));
+  return ids;
+}
+
+struct Ctx {
+  Env& env;
+  const v1::CertificateRequest& cr;
+  const json::Value& obj;
+  const v1::AcmeIssuer& acme;
+  const log::Logger& log;
+  acme::Client& client;
+  acme::Account account;
+};
+
+// Presents and accepts every pending authorization's HTTP-01 challenge; a Failed outcome when
+// one cannot be solved here.
+std::optional<SignOutcome> present_challenges(Ctx& c, const acme::Order& order) {
+  for (const auto& url : order.authorizations) {
+    auto authz = c.client.get_authorization(c.account, url);
+    if (authz.status != acme::status::kPending) continue;
+    const std::string& domain = authz.identifier.value;
+    auto solver_cfg = select_solver(c.acme, domain, labels_of(c.obj));
+    const acme::Challenge* ch = authz.find_challenge(acme::kHttp01);
+    if (!solver_cfg || !ch)
+      return SignOutcome::failed("SolverNotFound",
+                                 "Failed to determine a valid solver configuration for the set of domains on the Order: "
+                                 "no configured challenge solvers can be used for this challenge (" +
+                                     authz.identifier.to_string() + ")");
+    if (c.env.solver) c.env.solver->add(ch->token, acme::key_authorization(ch->token, c.account.key.jwk()), domain);
+    if (solver_cfg->http01->ingress) {
+      SolverObjectsInput in;
+      in.ns = std::string(c.cr.namespace_());
+      in.request_name = std::string(c.cr.name());
+      in.request_uid = std::string(meta::uid_of(c.obj));
+      in.domain = domain;
+      in.token = ch->token;
+      in.ingress = *solver_cfg->http01->ingress;
+      in.target_host = c.env.options.acme_solver_service + "." + c.env.options.cluster_resource_namespace + ".svc.cluster.local";
+      in.target_port = c.env.options.acme_solver_service_port;
+      ensure_solver_objects(c.env, in);
+    }
+    if (ch->status == acme::status::kPending) {
+      c.client.accept_challenge(c.account, ch->url);
+      c.log.info("accepted HTTP-01 challenge", {{"domain", domain}});
+    }
+  }
+  return std::nullopt;
+}
+
+// Stops serving the order's tokens and removes the solver objects.
+void clean_up(Ctx& c, const acme::Order& order) {
+  if (c.env.solver) {
+    for (const auto& url : order.authorizations) {
+      try {
+        auto authz = c.client.get_authorization(c.account, url);
+        for (const auto& ch : authz.challenges)
+          if (ch.type == acme::kHttp01) c.env.solver->remove(ch.token);
+      } catch (const std::exception& e) {
+        c.log.debug("could not read an authorization while cleaning up", {{"error", e.what()}});
+      }
+    }
+  }
+  delete_solver_objects(c.env, c.cr.namespace_(), meta::uid_of(c.obj));
+}
+
+acme::PollOptions short_poll(const Env& env) {
+  acme::PollOptions p;
+  p.timeout = env.options.acme_poll_timeout;
+  p.interval = std::chrono::milliseconds(100);
+  p.max_interval = std::chrono::milliseconds(500);
+  return p;
+}
+
+}  // namespace
+
+SignOutcome sign_acme(Env& env, const v1::CertificateRequest& cr, json::Value& cr_obj, const v1::Issuer& issuer,
+                      const log::Logger& log) {
+  const auto& acme_spec = *issuer.spec.acme;
+  std::string why;
+  auto account = load_account(env, issuer, &why);
+  if (!account) return SignOutcome::pending("AccountNotReady", "Waiting for the ACME account: " + why, env.options.issuer_retry_interval);
+  pki::CertificateRequest csr;
+  try {
+    csr = pki::CertificateRequest::parse(cr.spec.request);
+  } catch (const pki::PkiError& e) {
+    return SignOutcome::failed("InvalidCSR", std::string("Failed to decode CSR in spec.request: ") + e.what());
+  }
+  auto ids = identifiers_of(csr);
+  if (ids.empty()) return SignOutcome::failed("InvalidOrder", "The CSR names no DNS name or IP address to order a certificate for");
+
+  auto client = env.acme_clients.get(acme_spec.server, acme_spec.ca_bundle, acme_spec.skip_tls_verify);
+  Ctx c{env, cr, cr_obj, acme_spec, log, *client, *account};
+  std::string order_url(meta::annotation(cr_obj, annotation::kAcmeOrderUrl));
+  acme::Order order;
+  try {
+    if (order_url.empty()) {
+      order = client->new_order(*account, ids);
+      json::Value patch = json::Object{
+          {"metadata", json::Object{{"annotations", json::Object{{annotation::kAcmeOrderUrl, order.url}}}}}};
+      json::Value patched =
+          env.client.patch(kRequestsGvr, cr.namespace_(), cr.name(), client::PatchType::Merge, json::serialize(patch));
+      if (const auto* md = json::get_object(patched, {"metadata"})) cr_obj.get_object()["metadata"] = *md;
+      log.info("created ACME order", {{"order", order.url}});
+    } else {
+      order = client->get_order(*account, order_url);
+    }
+    if (order.status == acme::status::kPending) {
+      if (auto failed = present_challenges(c, order)) {
+        clean_up(c, order);
+        return *failed;
+      }
+      order = client->poll_order(*account, order.url, short_poll(env));
+    }
+    if (order.status == acme::status::kReady) {
+      order = client->finalize(*account, order, csr.to_der());
+      if (order.status == acme::status::kProcessing) order = client->poll_order(*account, order.url, short_poll(env));
+    }
+    if (order.status == acme::status::kValid) {
+      std::string pem = client->download_certificate(*account, order.certificate, acme_spec.preferred_chain);
+      clean_up(c, order);
+      log.info("ACME order valid; certificate downloaded", {{"order", order.url}});
+      return SignOutcome::issued(pem, "");
+    }
+    if (order.status == acme::status::kInvalid) {
+      auto err = client->order_failure(*account, order);
+      clean_up(c, order);
+      return SignOutcome::failed("OrderFailed", "Failed to wait for order resource \"" + order.url +
+                                                    "\" to become ready: order is in \"invalid\" state: " + err.what());
+    }
+  } catch (const acme::PollTimeout&) {
+    // Still pending/processing: look again soon.
+  } catch (const acme::AcmeError& e) {
+    if (e.status() == 404 && !order_url.empty())
+      return SignOutcome::failed("OrderNotFound", "The ACME order " + order_url + " no longer exists: " + e.what());
+    if (auto ra = e.retry_after())
+      return SignOutcome::pending("ACMEError", e.what(), std::chrono::duration_cast<std::chrono::milliseconds>(*ra));
+    if (e.is(acme::errors::kRateLimited) || e.status() >= 500) return SignOutcome::pending("ACMEError", e.what(), 30s);
+    return SignOutcome::failed("ACMEError", e.what());
+  }
+  return SignOutcome::pending("OrderPending",
+                              "Waiting on certificate issuance from order " + order.url + ": \"" + order.status + "\"",
+                              env.options.acme_requeue);
+}
+
+}  // namespace capstan::certificates

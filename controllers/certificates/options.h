@@ -1,0 +1,63 @@
+// Options of the certificates controllers. The descriptor derives them from the manager's
+// Settings; tests build them directly (a fast clock, a solver on a free port, ...).
+#pragma once
+
+#include "runtime/meta/time.h"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace capstan::metrics {
+class Registry;
+}
+namespace capstan::manager {
+struct Settings;
+}
+
+namespace capstan::certificates {
+
+using namespace std::chrono_literals;
+
+// "Now" for every decision the controllers take (renewal due, backoff over, validity of
+// signed certificates). Tests install an offset clock to jump hours ahead.
+using ClockFn = std::function<meta::TimePoint()>;
+
+struct CertificatesOptions {
+  ClockFn clock;                                 // empty = the system clock
+  int max_concurrent_reconciles = 5;             // per controller (cert-manager's --concurrent-workers)
+  // Timers (renewal time, failure backoff) longer than this are re-checked after it; tests with
+  // a jumping clock set it low so the new time is noticed.
+  std::chrono::milliseconds max_requeue_delay = 10h;
+  // How soon an Issuer whose Secret or ACME server is not usable is looked at again (Secrets
+  // the user made are not watched: they lack our label), and how often a Ready one is.
+  std::chrono::milliseconds issuer_retry_interval = 10s;
+  std::chrono::milliseconds issuer_recheck_interval = 5min;
+  // Secrets read live (not ours, so not cached) are kept this long.
+  std::chrono::milliseconds live_secret_ttl = 10s;
+  bool enable_approver = true;  // the internal approver (disable to approve/deny by hand)
+  bool record_events = true;
+  // Where ClusterIssuers keep their Secrets (cert-manager's --cluster-resource-namespace).
+  std::string cluster_resource_namespace = "capstan-system";
+
+  // ACME HTTP-01: the solver endpoint this process serves, and the Service in
+  // cluster_resource_namespace that fronts it (per-challenge ExternalName Services point there).
+  bool acme_solver = true;
+  std::string acme_solver_address = "0.0.0.0";
+  std::uint16_t acme_solver_port = 8089;  // 0 = a free port (tests)
+  std::string acme_solver_service = "capstan-acme-solver";
+  int acme_solver_service_port = 80;
+  // ACME orders are driven by short polls inside a reconcile, then requeues.
+  std::chrono::milliseconds acme_poll_timeout = 3s;
+  std::chrono::milliseconds acme_requeue = 1s;
+  std::chrono::milliseconds acme_request_timeout = 30s;
+
+  metrics::Registry* registry = nullptr;  // nullptr = the global registry
+};
+
+// cluster_resource_namespace = settings.cluster_resource_namespace (default: the pod's
+// namespace), the ACME solver port and Service from settings; everything else default.
+CertificatesOptions options_from(const manager::Settings& settings);
+
+}  // namespace capstan::certificates

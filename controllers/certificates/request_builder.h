@@ -1,0 +1,34 @@
+// What the request manager asks an issuer for: the CSR built from a Certificate's spec and
+// private key (runtime/pki), and the CertificateRequest of one revision
+// (pkg/controller/certificates/requestmanager): named <certificate>-<revision>, with the
+// certificate-revision, private-key-secret-name and certificate-name annotations, the
+// Certificate's labels and a controller reference to it. Pure functions.
+#pragma once
+
+#include "apis/certs/v1/certificate.h"
+#include "runtime/json/json.h"
+#include "runtime/pki/key.h"
+#include "runtime/pki/template.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace capstan::certificates {
+
+namespace v1 = apis::certs::v1;
+
+// Subject, SANs, isCA and the effective usages of the spec.
+pki::CertificateTemplate template_for(const v1::CertificateSpec& spec);
+// PEM CSR signed by `key` (usages encoded unless encodeUsagesInRequest is false).
+std::string build_csr(const v1::CertificateSpec& spec, const pki::PrivateKey& key);
+
+// The CertificateRequest object for `revision`. `owner` is the Certificate object (for the
+// controller reference).
+json::Value desired_request(const v1::Certificate& crt, const json::Value& owner, std::int64_t revision,
+                            std::string_view key_secret_name, std::string_view csr_pem);
+
+// The revision annotation of a request (nullopt when missing or not a number).
+std::optional<std::int64_t> request_revision(const json::Value& request);
+
+}  // namespace capstan::certificates

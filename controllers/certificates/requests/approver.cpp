@@ -1,0 +1,41 @@
+#include "controllers/certificates/requests/approver.h"
+
+#include "apis/certs/v1/certificate_request.h"
+#include "apis/certs/v1/group.h"
+#include "controllers/certificates/conditions.h"
+#include "controllers/certificates/constants.h"
+#include "controllers/certificates/env.h"
+#include "controllers/certificates/objects.h"
+#include "runtime/cache/informer.h"
+#include "runtime/client/client.h"
+
+namespace capstan::certificates {
+
+namespace v1 = apis::certs::v1;
+
+controller::Result reconcile_approval(Env& env, const controller::Request& req, controller::Context& ctx) {
+  auto cached = env.requests.get(req.ns, req.name);
+  if (!cached || cached->deleting()) return controller::Result::done();
+  json::Value obj = cached->value();
+  v1::CertificateRequest cr;
+  try {
+    cr = v1::CertificateRequest::from_json(obj);
+  } catch (const v1::DecodeError& e) {
+    throw controller::TerminalError("CertificateRequest " + req.key() + " cannot be decoded: " + e.what());
+  }
+  if (cr.status.condition(v1::condition::kApproved) || cr.status.condition(v1::condition::kDenied)) return controller::Result::done();
+  set_condition(cr.status.conditions, v1::condition::kApproved, "True", kApprovedReason, kApprovedMessage, 0, env.now());
+  obj.get_object()["status"] = cr.status.to_json();
+  try {
+    env.client.update_status(kRequestsGvr, req.ns, obj);
+  } catch (const client::ApiError& e) {
+    if (client::is_conflict(e)) return controller::Result::again();
+    if (client::is_not_found(e)) return controller::Result::done();
+    throw;
+  }
+  env.event(event_target(v1::kApiVersion, v1::kCertificateRequestKind, obj), "Normal", event_reason::kApproved, kApprovedMessage);
+  ctx.log.debug("approved");
+  return controller::Result::done();
+}
+
+}  // namespace capstan::certificates

@@ -1,0 +1,98 @@
+// ACME end to end against the real pebble (and pebble-challtestsrv as its DNS): a
+// ClusterIssuer registers an account, a Certificate is issued through HTTP-01 answered by the
+// manager's solver, the per-challenge Service/Ingress are made and removed.
+#include "controllers/certificates/acme/pebble_env.h"
+#include "controllers/certificates/acme/solver.h"
+#include "controllers/certificates/constants.h"
+#include "controllers/certificates/tests/harness.h"
+#include "runtime/meta/object.h"
+#include "runtime/pki/pki.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+namespace capstan::certificates {
+namespace {
+
+using namespace testing;
+
+TEST(Acme, IssuesThroughHttp01WithPebble) {
+  if (!acme::testing::pebble_available()) GTEST_SKIP() << "pebble is not installed";
+  HarnessOptions o;
+  o.certs.acme_requeue = 200ms;
+  Harness h(o);
+  ASSERT_TRUE(h.env().solver && h.env().solver->running());
+  acme::testing::PebbleEnv pebble({.http_port = h.env().solver->port()});
+  const std::string domain = "shop.capstan.example";
+  pebble.add_a(domain + ".", "127.0.0.1");
+
+  json::Value issuer = json::parse(R"({"apiVersion":"certs.capstan.dev/v1","kind":"ClusterIssuer","metadata":{"name":"pebble"},
+      "spec":{"acme":{"email":"admin@capstan.example","privateKeySecretRef":{"name":"pebble-account"},
+                      "solvers":[{"http01":{"ingress":{"ingressClassName":"nginx"}}}]}}})",
+                                   "issuer");
+  auto& acme_spec = issuer.get_object()["spec"].get_object()["acme"].get_object();
+  acme_spec["server"] = pebble.directory_url();
+  acme_spec["caBundle"] = meta::base64_encode(pebble.client_options().tls.ca_pem);
+  h.apply_object(issuer);
+  auto ready = h.wait_for(kClusterIssuersGvr, "", "pebble", [](const json::Value& i) { return condition_status(i, "Ready") == "True"; });
+  ASSERT_TRUE(ready) << pebble.logs();
+  EXPECT_EQ(condition_reason(*ready, "Ready"), "ACMEAccountRegistered");
+  EXPECT_FALSE(json::get_string(*ready, {"status", "acme", "uri"}).empty());
+  EXPECT_EQ(json::get_string(*ready, {"status", "acme", "lastRegisteredEmail"}), "admin@capstan.example");
+  auto account_key = h.secret_data("capstan-system", "pebble-account");
+  EXPECT_NO_THROW(pki::PrivateKey::from_pem(account_key["tls.key"]));
+
+  // Watch for the solver objects while the order runs.
+  std::atomic<bool> saw_ingress{false}, saw_service{false}, stop{false};
+  std::string ingress_path;
+  std::mutex mu;
+  std::thread watcher([&] {
+    while (!stop) {
+      for (const auto& ing : h.list(kIngressesGvr, "shop", "acme.certs.capstan.dev/http01-solver=true")) {
+        saw_ingress = true;
+        std::lock_guard<std::mutex> l(mu);
+        ingress_path = std::string(json::get_string(json::get_array(ing, {"spec", "rules"})->at(0).get_object()
+                                                        .at("http").get_object().at("paths").get_array().at(0),
+                                                    {"path"}));
+      }
+      if (!h.list(kServicesGvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty()) saw_service = true;
+      std::this_thread::sleep_for(10ms);
+    }
+  });
+  h.apply(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate","metadata":{"name":"shop","namespace":"shop"},
+      "spec":{"secretName":"shop-tls","dnsNames":["shop.capstan.example"],"privateKey":{"algorithm":"ECDSA"},
+              "issuerRef":{"name":"pebble","kind":"ClusterIssuer"}}})");
+  json::Value crt = h.wait_ready("shop", "shop", 1, 90s);
+  stop = true;
+  watcher.join();
+  if (HasFailure()) std::cerr << pebble.logs();
+
+  auto data = h.secret_data("shop", "shop-tls");
+  auto chain = pki::Certificate::parse_chain(data["tls.crt"]);
+  ASSERT_GE(chain.size(), 2u);
+  EXPECT_EQ(chain[0].dns_names(), std::vector<std::string>{domain});
+  EXPECT_TRUE(pki::PrivateKey::from_pem(data["tls.key"]).matches(chain[0]));
+  auto root = pki::Certificate::parse_pem(pebble.root_pem(0));
+  auto verified = pki::verify_chain(chain[0], {chain.begin() + 1, chain.end()}, {root}, {.dns_name = domain});
+  EXPECT_TRUE(verified.ok) << verified.error;
+  EXPECT_EQ(data.count("ca.crt"), 0u);  // ACME gives no CA (as cert-manager)
+
+  auto cr = h.get(kRequestsGvr, "shop", "shop-1");
+  ASSERT_TRUE(cr);
+  EXPECT_FALSE(meta::annotation(*cr, "acme.capstan.dev/order-url").empty());
+  EXPECT_TRUE(saw_ingress.load());
+  EXPECT_TRUE(saw_service.load());
+  {
+    std::lock_guard<std::mutex> l(mu);
+    EXPECT_TRUE(ingress_path.starts_with("/.well-known/acme-challenge/")) << ingress_path;
+  }
+  // Cleaned up: no solver objects, no tokens served.
+  EXPECT_TRUE(integration::eventually([&] { return h.list(kIngressesGvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty(); }, 5s));
+  EXPECT_TRUE(h.list(kServicesGvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty());
+  EXPECT_EQ(h.env().solver->size(), 0u);
+  EXPECT_EQ(h.reconcile_errors("certificaterequests-issuer"), 0);
+}
+
+}  // namespace
+}  // namespace capstan::certificates

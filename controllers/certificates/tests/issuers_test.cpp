@@ -1,0 +1,154 @@
+// Local signing (SelfSigned, CA), chain bundling, the CA key pair check, ACME solver
+// selection and the HTTP-01 solver objects.
+#include "controllers/certificates/issuers/acme_http01.h"
+#include "controllers/certificates/issuers/ca.h"
+#include "controllers/certificates/issuers/signing.h"
+#include "controllers/certificates/requests/outcome.h"
+#include "controllers/certificates/tests/test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace capstan::certificates {
+namespace {
+
+using namespace std::chrono_literals;
+using namespace testing;
+
+TEST(Signing, RequestDurationIsCaAndUsagesComeFromTheRequest) {
+  TestCa ca;
+  auto crt = certificate(R"({"secretName":"s","issuerRef":{"name":"ca"},"dnsNames":["a.example"],"duration":"3h",
+      "usages":["server auth"]})");
+  auto key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
+  auto cr = request_for(crt, key);
+  auto now = std::chrono::floor<std::chrono::seconds>(meta::Clock::now());
+  auto leaf = sign_request(cr, &ca.cert, ca.key, now);
+  EXPECT_EQ(leaf.not_before(), now);
+  EXPECT_EQ(leaf.not_after(), now + 3h);
+  EXPECT_EQ(leaf.dns_names(), std::vector<std::string>{"a.example"});
+  EXPECT_EQ(leaf.usages(), std::vector<std::string>{"server auth"});
+  EXPECT_TRUE(leaf.signed_by(ca.cert));
+  EXPECT_FALSE(leaf.is_ca());
+  // Self-signed: the request's own key.
+  auto self = sign_request(cr, nullptr, key, now);
+  EXPECT_TRUE(self.is_self_signed());
+  EXPECT_THROW(sign_request(cr, nullptr, pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA), now), pki::PkiError);
+}
+
+TEST(Signing, BundleDropsASelfSignedRootFromTheChain) {
+  TestCa root;
+  auto inter_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
+  pki::CertificateTemplate t;
+  t.subject.common_name = "intermediate";
+  t.is_ca = true;
+  auto inter = pki::sign(t, inter_key.public_key(), &root.cert, root.key, 24h);
+  auto leaf_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
+  pki::CertificateTemplate lt;
+  lt.dns_names = {"leaf.example"};
+  auto leaf = pki::sign(lt, leaf_key.public_key(), &inter, inter_key, 1h);
+
+  auto direct = bundle(leaf, {root.cert});
+  EXPECT_EQ(direct.chain_pem, leaf.to_pem());
+  EXPECT_EQ(direct.ca_pem, root.cert.to_pem());
+  // An intermediate CA whose Secret holds only itself: chain = leaf + intermediate, ca = intermediate.
+  auto via = bundle(leaf, {inter});
+  EXPECT_EQ(via.chain_pem, leaf.to_pem() + inter.to_pem());
+  EXPECT_EQ(via.ca_pem, inter.to_pem());
+  // ... and with its root in tls.crt: the root is the CA, not part of the chain.
+  auto full = bundle(leaf, {inter, root.cert});
+  EXPECT_EQ(full.chain_pem, leaf.to_pem() + inter.to_pem());
+  EXPECT_EQ(full.ca_pem, root.cert.to_pem());
+}
+
+TEST(CaIssuer, KeyPairMustParseAndMatch) {
+  TestCa ca;
+  SecretView s;
+  s.data["tls.crt"] = ca.cert.to_pem();
+  s.data["tls.key"] = ca.key.to_pem();
+  EXPECT_NO_THROW(parse_ca_key_pair(s));
+  s.data["tls.key"] = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA).to_pem();
+  EXPECT_THROW(parse_ca_key_pair(s), pki::PkiError);
+  s.data.erase("tls.crt");
+  EXPECT_THROW(parse_ca_key_pair(s), pki::PkiError);
+}
+
+TEST(Outcome, StatusOfEachOutcome) {
+  auto now = meta::parse_rfc3339("2026-03-01T10:00:00Z").value();
+  v1::CertificateRequestStatus st;
+  EXPECT_TRUE(apply_outcome(st, SignOutcome::pending("SecretMissing", "Referenced secret x/y not found"), now));
+  EXPECT_EQ(st.condition("Ready")->reason, "Pending");
+  EXPECT_FALSE(apply_outcome(st, SignOutcome::pending("SecretMissing", "Referenced secret x/y not found"), now + 1s));
+  EXPECT_TRUE(apply_outcome(st, SignOutcome::issued("CERT", "CA"), now));
+  EXPECT_EQ(st.condition("Ready")->status, "True");
+  EXPECT_EQ(st.condition("Ready")->reason, "Issued");
+  EXPECT_EQ(st.condition("Ready")->message, "Certificate fetched from issuer successfully");
+  EXPECT_EQ(st.certificate, "CERT");
+  v1::CertificateRequestStatus failed;
+  apply_outcome(failed, SignOutcome::failed("SigningError", "Error signing certificate: boom"), now);
+  EXPECT_EQ(failed.condition("Ready")->reason, "Failed");
+  EXPECT_EQ(failed.failure_time, now);
+}
+
+v1::AcmeIssuer acme_issuer(std::string_view solvers) {
+  json::Value spec = J(R"({"server":"https://acme.example/dir","privateKeySecretRef":{"name":"k"}})");
+  spec.get_object()["solvers"] = J(solvers);
+  return v1::AcmeIssuer::from_json(spec);
+}
+
+std::string chosen_class(const std::optional<v1::AcmeChallengeSolver>& s) {
+  if (!s || !s->http01 || !s->http01->ingress) return "<none>";
+  return s->http01->ingress->class_.value_or("");
+}
+
+TEST(AcmeSolvers, MostSpecificSelectorWins) {
+  auto a = acme_issuer(R"([
+      {"http01":{"ingress":{"class":"default"}}},
+      {"selector":{"dnsZones":["example.com"]},"http01":{"ingress":{"class":"zone"}}},
+      {"selector":{"dnsZones":["shop.example.com"]},"http01":{"ingress":{"class":"subzone"}}},
+      {"selector":{"dnsNames":["exact.example.com"]},"http01":{"ingress":{"class":"name"}}},
+      {"selector":{"matchLabels":{"team":"a"}},"http01":{"ingress":{"class":"labels"}}},
+      {"selector":{"dnsZones":["dns.example"]},"dns01":{"cloudflare":{}}}])");
+  EXPECT_EQ(chosen_class(select_solver(a, "other.org", {})), "default");
+  EXPECT_EQ(chosen_class(select_solver(a, "www.example.com", {})), "zone");
+  EXPECT_EQ(chosen_class(select_solver(a, "www.shop.example.com", {})), "subzone");
+  EXPECT_EQ(chosen_class(select_solver(a, "exact.example.com", {})), "name");
+  EXPECT_EQ(chosen_class(select_solver(a, "other.org", {{"team", "a"}})), "labels");
+  EXPECT_EQ(chosen_class(select_solver(a, "x.dns.example", {})), "default");  // DNS-01 is not available
+  auto only_dns = acme_issuer(R"([{"dns01":{"cloudflare":{}}}])");
+  EXPECT_EQ(select_solver(only_dns, "a.example", {}), std::nullopt);
+}
+
+TEST(AcmeSolvers, ServiceAndIngressForAChallenge) {
+  SolverObjectsInput in;
+  in.ns = "shop";
+  in.request_name = "web-1";
+  in.request_uid = "4a1f0c2e-0000-4000-8000-000000000001";
+  in.domain = "web.shop.example";
+  in.token = "-tok_en123";
+  in.ingress.ingress_class_name = "nginx";
+  in.target_host = "capstan-acme-solver.capstan-system.svc.cluster.local";
+  auto svc = solver_service(in);
+  EXPECT_EQ(json::get_string(svc, {"metadata", "generateName"}), "cm-acme-http-solver-");
+  EXPECT_EQ(json::get_string(svc, {"spec", "type"}), "ExternalName");
+  EXPECT_EQ(json::get_string(svc, {"spec", "externalName"}), in.target_host);
+  EXPECT_EQ(json::get_string(svc, {"metadata", "labels", "acme.certs.capstan.dev/http01-solver"}), "true");
+  EXPECT_EQ(json::get_string(json::get_array(svc, {"metadata", "ownerReferences"})->at(0), {"uid"}), in.request_uid);
+  std::string token_label = token_label_value(in.token);
+  EXPECT_EQ(token_label.size(), 16u);  // a valid label value whatever the token's characters
+  auto ing = solver_ingress(in, "cm-acme-http-solver-abcde");
+  EXPECT_EQ(json::get_string(ing, {"metadata", "generateName"}), "cm-acme-http-solver-");
+  EXPECT_EQ(json::get_string(ing, {"spec", "ingressClassName"}), "nginx");
+  const auto& rule = json::get_array(ing, {"spec", "rules"})->at(0);
+  EXPECT_EQ(json::get_string(rule, {"host"}), "web.shop.example");
+  const auto& path = json::get_array(rule, {"http", "paths"})->at(0);
+  EXPECT_EQ(json::get_string(path, {"path"}), "/.well-known/acme-challenge/-tok_en123");
+  EXPECT_EQ(json::get_string(path, {"backend", "service", "name"}), "cm-acme-http-solver-abcde");
+  EXPECT_EQ(json::get_int(path, {"backend", "service", "port", "number"}), 80);
+  in.ingress.ingress_class_name.reset();
+  in.ingress.class_ = "traefik";
+  auto legacy = solver_ingress(in, "svc");
+  EXPECT_EQ(json::get_string(legacy, {"metadata", "annotations", "kubernetes.io/ingress.class"}), "traefik");
+  EXPECT_EQ(json::find(legacy, {"spec", "ingressClassName"}), nullptr);
+}
+
+}  // namespace
+}  // namespace capstan::certificates
