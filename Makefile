@@ -25,7 +25,7 @@ e2e: build
 dev: build
 	$(BUILD)/bin/capstan dev
 
-# Regenerates config/crd, config/rbac/role.yaml, config/webhook/manifests.yaml and the chart's CRDs.
+# Regenerates config/crd, config/rbac/role.yaml, config/webhook/manifests.yaml, the chart's CRDs and templates/_generated.tpl.
 manifests: build
 	$(BUILD)/bin/capstan manifests config --chart charts/capstan
 

@@ -1,5 +1,6 @@
 #include "bench/cluster_client.h"
 
+#include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/base64.h"
 
@@ -42,6 +43,30 @@ ServerUnderTest start_server(const std::string& capstan_bin, const std::vector<s
   return s;
 }
 
+void install_crds(const std::string& capstan_bin, const ServerUnderTest& s) {
+  auto crds = e2e::run({capstan_bin, "crds"});
+  if (crds.code != 0) throw std::runtime_error("capstan crds failed: " + crds.err);
+  http::Client admin(s.client_options);
+  std::vector<std::string> plurals;
+  std::size_t start = 0;
+  while (start < crds.out.size()) {
+    auto next = crds.out.find("\n---\n", start);
+    auto crd = json::from_yaml(crds.out.substr(start, next == std::string::npos ? std::string::npos : next - start), "capstan crds");
+    auto r = admin.request("POST", s.url + "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {{"Content-Type", "application/json"}},
+                           json::serialize(crd));
+    if (r.status != 201 && r.status != 409) throw std::runtime_error("creating a CRD: HTTP " + std::to_string(r.status) + ": " + r.body);
+    plurals.push_back("/apis/" + std::string(json::get_string(crd, {"spec", "group"})) + "/" +
+                      std::string(json::get_string(crd.at("spec").at("versions").at(0), {"name"})) + "/" +
+                      std::string(json::get_string(crd, {"spec", "names", "plural"})));
+    if (next == std::string::npos) break;
+    start = next + 5;
+  }
+  for (const auto& path : plurals) {
+    bool served = e2e::eventually([&] { return admin.request("GET", s.url + path + "?limit=1").status == 200; }, std::chrono::seconds(20));
+    if (!served) throw std::runtime_error("CRD not served in time: " + path);
+  }
+}
+
 std::string configmap_json(const std::string& ns, const std::string& name, std::size_t bytes) {
   json::Object data;
   std::size_t base = 180 + name.size() + ns.size();
@@ -61,8 +86,8 @@ std::string configmap_json(const std::string& ns, const std::string& name, std::
 }
 
 namespace {
-std::size_t status_field(const char* key) {
-  std::ifstream in("/proc/self/status");
+std::size_t status_field(const char* key, const std::string& pid = "self") {
+  std::ifstream in("/proc/" + pid + "/status");
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind(key, 0) == 0) {
@@ -78,5 +103,6 @@ std::size_t status_field(const char* key) {
 
 std::size_t peak_rss_bytes() { return status_field("VmHWM:"); }
 std::size_t rss_bytes() { return status_field("VmRSS:"); }
+std::size_t rss_bytes_of(int pid) { return status_field("VmRSS:", std::to_string(pid)); }
 
 }  // namespace capstan::bench

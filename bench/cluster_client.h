@@ -21,11 +21,17 @@ struct ServerUnderTest {
 // Starts `capstan apiserver` (memory store) and reads its kubeconfig.
 ServerUnderTest start_server(const std::string& capstan_bin, const std::vector<std::string>& extra_args = {});
 
+// Installs every CRD `capstan crds` prints, as an installation would, and waits until the
+// API server serves them.
+void install_crds(const std::string& capstan_bin, const ServerUnderTest& s);
+
 // A ConfigMap of about `bytes` bytes of JSON.
 std::string configmap_json(const std::string& ns, const std::string& name, std::size_t bytes);
 
 // Peak resident set size of this process, in bytes (VmHWM), and the current RSS (VmRSS).
 std::size_t peak_rss_bytes();
 std::size_t rss_bytes();
+// The current RSS of another process (0 when it is gone).
+std::size_t rss_bytes_of(int pid);
 
 }  // namespace capstan::bench

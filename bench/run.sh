@@ -8,3 +8,9 @@ echo "== embedded API server"
 echo
 echo "== informers: capstan vs @kubernetes/client-node"
 "$build/bin/informer_bench" "$build" "$(cd "$(dirname "$0")/.." && pwd)"
+echo
+echo "== the idle manager"
+"$build/bin/manager_bench" "$bin"
+echo
+echo "== certificates: 1,000 ECDSA P-256 Certificates from a CA Issuer"
+"$build/bin/certificates_bench" "$bin"

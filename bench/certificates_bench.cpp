@@ -1,0 +1,214 @@
+// The certificates controller: time to Ready for 1,000 ECDSA P-256 Certificates from a CA
+// Issuer (total, p50, p99), the manager's CPU-seconds per certificate and that cost in units of
+// `openssl speed ecdsap256` signatures on this machine; RSA-2048 key generation on its own.
+#include "bench/cluster_client.h"
+#include "e2e/support/cluster.h"
+#include "runtime/json/decode.h"
+#include "runtime/json/json.h"
+#include "runtime/pki/key.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+using namespace capstan;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr int kCertificates = 1000;
+constexpr int kWriters = 4;
+const std::string kQps = "500", kBurst = "1000";
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// utime + stime of a process, in seconds.
+double cpu_seconds(int pid) {
+  std::string stat = e2e::read_file("/proc/" + std::to_string(pid) + "/stat");
+  std::istringstream in(stat.substr(stat.rfind(')') + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; in >> field; ++i) {
+    if (i == 14 || i == 15) ticks += std::stod(field);
+    if (i == 15) break;
+  }
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// "sign/s" of `openssl speed ecdsap256`.
+double openssl_ecdsap256_signs_per_second() {
+  auto r = e2e::run({"openssl", "speed", "-seconds", "3", "ecdsap256"});
+  std::istringstream in(r.out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find("(nistp256)") == std::string::npos) continue;
+    std::istringstream f(line.substr(line.find("(nistp256)") + 10));
+    std::string sign_time, verify_time;
+    double signs = 0;
+    if (f >> sign_time >> verify_time >> signs) return signs;
+  }
+  return 0;
+}
+
+struct Created {
+  Clock::time_point created, ready;
+  bool is_ready = false;
+};
+
+bool ready_in(const json::Value& crt) {
+  const auto* conds = json::get_array(crt, {"status", "conditions"});
+  if (!conds) return false;
+  for (const auto& c : *conds)
+    if (json::get_string(c, {"type"}) == "Ready") return json::get_string(c, {"status"}) == "True";
+  return false;
+}
+
+void apply(e2e::Kubectl& k, const std::string& yaml) { k.ok({"apply", "-f", "-"}, yaml); }
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string bin = argc > 1 ? argv[1] : "build/bin/capstan";
+  auto s = bench::start_server(bin);
+  bench::install_crds(bin, s);
+  e2e::ManagerProcess mgr(*s.dir, s.kubeconfig, {"--kube-api-qps=" + kQps, "--kube-api-burst=" + kBurst});
+  mgr.start();
+  e2e::Kubectl kubectl(*s.dir, s.kubeconfig);
+  kubectl.ok({"create", "namespace", "bench"});
+  apply(kubectl, R"(apiVersion: certs.capstan.dev/v1
+kind: Issuer
+metadata: {name: selfsigned, namespace: bench}
+spec: {selfSigned: {}}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: ca, namespace: bench}
+spec:
+  isCA: true
+  commonName: bench-ca
+  secretName: bench-ca
+  privateKey: {algorithm: ECDSA, size: 256}
+  issuerRef: {name: selfsigned}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Issuer
+metadata: {name: ca, namespace: bench}
+spec: {ca: {secretName: bench-ca}}
+)");
+  bool issuer_ready = e2e::eventually(
+      [&] { return kubectl.ok({"get", "issuer", "ca", "-n", "bench", "-o", "jsonpath={.status.conditions[0].status}"}) == "True"; },
+      std::chrono::seconds(60));
+  if (!issuer_ready) {
+    std::fprintf(stderr, "the CA Issuer did not become Ready; manager log:\n%s\n", mgr.logs().c_str());
+    return 1;
+  }
+
+  std::mutex mu;
+  std::map<std::string, Created> certs;
+  std::atomic<int> ready{0};
+  std::string coll = s.url + "/apis/certs.capstan.dev/v1/namespaces/bench/certificates";
+  http::Client head(s.client_options);
+  auto list = head.request("GET", coll);
+  json::ListMeta lm;
+  json::decode_list(list.body, lm, [](std::string_view) {});
+  http::Cancellation cancel;
+  std::atomic<bool> watching{false};
+  std::thread watcher([&] {
+    http::Client c(s.client_options);
+    json::WatchDecoder dec([&](json::EventType, std::string_view raw) {
+      auto obj = json::parse(raw);
+      if (!ready_in(obj)) return;
+      std::lock_guard<std::mutex> lock(mu);
+      auto it = certs.find(std::string(json::get_string(obj, {"metadata", "name"})));
+      if (it == certs.end() || it->second.is_ready) return;
+      it->second.is_ready = true;
+      it->second.ready = Clock::now();
+      ++ready;
+    }, "certificates bench watch");
+    try {
+      c.stream("GET", coll + "?watch=1&resourceVersion=" + lm.resource_version, {}, {},
+               [&](int, const http::Headers&) { return watching = true; },
+               [&](std::string_view d) {
+                 dec.feed(d);
+                 return true;
+               },
+               &cancel, std::chrono::seconds(900));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "watch ended: %s\n", e.what());
+    }
+  });
+  while (!watching) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+
+  double cpu0 = cpu_seconds(mgr.pid()), server_cpu0 = cpu_seconds(s.proc->pid());
+  auto t0 = Clock::now();
+  std::atomic<int> next{0};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&] {
+      http::Client c(s.client_options);
+      for (int i = next++; i < kCertificates; i = next++) {
+        std::string name = "leaf-" + std::to_string(i);
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          certs[name].created = Clock::now();
+        }
+        auto r = c.request("POST", coll, {{"Content-Type", "application/json"}},
+                           R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate","metadata":{"name":")" + name +
+                               R"("},"spec":{"secretName":")" + name + R"(","dnsNames":[")" + name +
+                               R"(.bench.svc"],"privateKey":{"algorithm":"ECDSA","size":256},"issuerRef":{"name":"ca"}}})");
+        if (r.status != 201) std::fprintf(stderr, "create %s: HTTP %d %s\n", name.c_str(), r.status, r.body.c_str());
+      }
+    });
+  }
+  for (auto& w : writers) w.join();
+  double created_s = seconds(Clock::now() - t0);
+  auto deadline = Clock::now() + std::chrono::minutes(10);
+  while (ready < kCertificates && Clock::now() < deadline && mgr.running()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  double total_s = seconds(Clock::now() - t0);
+  double cpu = cpu_seconds(mgr.pid()) - cpu0, server_cpu = cpu_seconds(s.proc->pid()) - server_cpu0;
+  cancel.cancel();
+  watcher.join();
+
+  std::vector<double> latencies;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const auto& [name, c] : certs)
+      if (c.is_ready) latencies.push_back(seconds(c.ready - c.created));
+  }
+  int n = ready.load();
+  std::printf("certificates: %d/%d ECDSA P-256 Certificates from a CA Issuer Ready in %.2f s (created in %.2f s; manager --kube-api-qps=%s)\n",
+              n, kCertificates, total_s, created_s, kQps.c_str());
+  std::printf("certificates: time to Ready p50 %.3f s, p99 %.3f s, max %.3f s\n", percentile(latencies, 0.5), percentile(latencies, 0.99),
+              percentile(latencies, 1.0));
+  double per_cert = n ? cpu / n : 0;
+  double signs = openssl_ecdsap256_signs_per_second();
+  std::printf("certificates: manager CPU %.2f s = %.2f ms per certificate (API server %.2f ms per certificate)\n", cpu, per_cert * 1e3,
+              n ? server_cpu / n * 1e3 : 0);
+  if (signs > 0)
+    std::printf("certificates: openssl speed ecdsap256 signs %.0f/s (%.3f ms each): one certificate costs the manager %.1f such signatures\n",
+                signs, 1e3 / signs, per_cert * signs);
+  std::printf("certificates: manager resident memory after issuing: %.1f MB\n", bench::rss_bytes_of(mgr.pid()) / 1e6);
+
+  // RSA-2048 key generation, reported on its own: it dominates RSA issuance.
+  constexpr int kRsaKeys = 10;
+  auto r0 = Clock::now();
+  for (int i = 0; i < kRsaKeys; ++i) pki::PrivateKey::generate(pki::KeyAlgorithm::RSA, 2048);
+  std::printf("certificates: RSA-2048 key generation %.3f s per key (mean of %d, in process)\n", seconds(Clock::now() - r0) / kRsaKeys, kRsaKeys);
+  mgr.stop();
+  s.proc->stop();
+  return n == kCertificates ? 0 : 1;
+}
