@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -87,6 +88,7 @@ int main(int argc, char** argv) {
   bench::install_crds(bin, s);
   e2e::ManagerProcess mgr(*s.dir, s.kubeconfig, {"--kube-api-qps=" + kQps, "--kube-api-burst=" + kBurst});
   mgr.start();
+  if (std::getenv("CAPSTAN_BENCH_PIDS")) std::fprintf(stderr, "manager pid %d, apiserver pid %d\n", mgr.pid(), s.proc->pid());
   e2e::Kubectl kubectl(*s.dir, s.kubeconfig);
   kubectl.ok({"create", "namespace", "bench"});
   apply(kubectl, R"(apiVersion: certs.capstan.dev/v1
@@ -201,6 +203,17 @@ spec: {ca: {secretName: bench-ca}}
   if (signs > 0)
     std::printf("certificates: openssl speed ecdsap256 signs %.0f/s (%.3f ms each): one certificate costs the manager %.1f such signatures\n",
                 signs, 1e3 / signs, per_cert * signs);
+  std::printf("certificates: reconciles per certificate:");
+  {
+    std::istringstream in(mgr.metrics());
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("controller_runtime_reconcile_total{", 0) != 0 || line.find("result=\"success\"") == std::string::npos) continue;
+      auto c = line.find("controller=\"") + 12;
+      std::printf(" %s %.1f", line.substr(c, line.find('"', c) - c).c_str(), std::stod(line.substr(line.rfind(' ') + 1)) / std::max(n, 1));
+    }
+    std::printf("\n");
+  }
   std::printf("certificates: manager resident memory after issuing: %.1f MB\n", bench::rss_bytes_of(mgr.pid()) / 1e6);
 
   // RSA-2048 key generation, reported on its own: it dominates RSA issuance.

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "runtime/pki/detail.h"
+#include "runtime/pki/parse_cache.h"
 
 namespace capstan::pki {
 
@@ -81,21 +82,27 @@ detail::X509Ptr read_next(BIO* bio, bool first) {
 }  // namespace
 
 Certificate Certificate::parse_pem(std::string_view pem) {
-  detail::ErrorScope scope;
-  auto bio = detail::read_bio(pem);
-  return detail::Access::make_certificate(read_next(bio.get(), true), kParsePem);
+  static ParseCache<Certificate> cache(512);
+  return cache.get_or_parse(pem, [&] {
+    detail::ErrorScope scope;
+    auto bio = detail::read_bio(pem);
+    return detail::Access::make_certificate(read_next(bio.get(), true), kParsePem);
+  });
 }
 
 std::vector<Certificate> Certificate::parse_chain(std::string_view pem) {
-  detail::ErrorScope scope;
-  auto bio = detail::read_bio(pem);
-  std::vector<Certificate> out;
-  for (bool first = true;; first = false) {
-    detail::X509Ptr x = read_next(bio.get(), first);
-    if (!x) break;
-    out.push_back(detail::Access::make_certificate(std::move(x), kParsePem));
-  }
-  return out;
+  static ParseCache<std::vector<Certificate>> cache(512);
+  return cache.get_or_parse(pem, [&] {
+    detail::ErrorScope scope;
+    auto bio = detail::read_bio(pem);
+    std::vector<Certificate> out;
+    for (bool first = true;; first = false) {
+      detail::X509Ptr x = read_next(bio.get(), first);
+      if (!x) break;
+      out.push_back(detail::Access::make_certificate(std::move(x), kParsePem));
+    }
+    return out;
+  });
 }
 
 Certificate Certificate::parse_der(std::string_view der) {

@@ -2,6 +2,7 @@
 #include "runtime/pki/csr.h"
 
 #include "runtime/pki/detail.h"
+#include "runtime/pki/parse_cache.h"
 
 namespace capstan::pki {
 
@@ -80,12 +81,15 @@ std::string CertificateRequest::create(const CertificateTemplate& tmpl, const Pr
 }
 
 CertificateRequest CertificateRequest::parse(std::string_view pem) {
-  constexpr std::string_view what = "parsing certificate request PEM";
-  detail::ErrorScope scope;
-  auto bio = detail::read_bio(pem);
-  detail::ReqPtr req(PEM_read_bio_X509_REQ(bio.get(), nullptr, nullptr, nullptr));
-  if (!req) detail::fail(what);
-  return detail::Access::make_request(std::move(req), what);
+  static ParseCache<CertificateRequest> cache(512);
+  return cache.get_or_parse(pem, [&] {
+    constexpr std::string_view what = "parsing certificate request PEM";
+    detail::ErrorScope scope;
+    auto bio = detail::read_bio(pem);
+    detail::ReqPtr req(PEM_read_bio_X509_REQ(bio.get(), nullptr, nullptr, nullptr));
+    if (!req) detail::fail(what);
+    return detail::Access::make_request(std::move(req), what);
+  });
 }
 
 CertificateRequest CertificateRequest::parse_der(std::string_view der) {

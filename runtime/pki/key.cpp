@@ -3,6 +3,7 @@
 
 #include "runtime/pki/certificate.h"
 #include "runtime/pki/detail.h"
+#include "runtime/pki/parse_cache.h"
 
 namespace capstan::pki {
 
@@ -158,12 +159,15 @@ PrivateKey PrivateKey::generate(KeyAlgorithm algorithm, int size) {
 }
 
 PrivateKey PrivateKey::from_pem(std::string_view pem) {
-  constexpr std::string_view what = "parsing private key PEM";
-  detail::ErrorScope scope;
-  auto bio = detail::read_bio(pem);
-  detail::PkeyPtr key(PEM_read_bio_PrivateKey(bio.get(), nullptr, no_password, nullptr));
-  if (!key) detail::fail(what);
-  return detail::Access::make_private(std::move(key), what);
+  static ParseCache<PrivateKey> cache(512);
+  return cache.get_or_parse(pem, [&] {
+    constexpr std::string_view what = "parsing private key PEM";
+    detail::ErrorScope scope;
+    auto bio = detail::read_bio(pem);
+    detail::PkeyPtr key(PEM_read_bio_PrivateKey(bio.get(), nullptr, no_password, nullptr));
+    if (!key) detail::fail(what);
+    return detail::Access::make_private(std::move(key), what);
+  });
 }
 
 KeyAlgorithm PrivateKey::algorithm() const {

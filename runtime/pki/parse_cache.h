@@ -1,0 +1,61 @@
+// A small LRU of parsed PEM inputs. OpenSSL 3 decodes every key (and every certificate's
+// SubjectPublicKeyInfo) through its provider decoder framework, which costs far more than the
+// signature it later checks; controllers parse the same CA key, Secrets and requests on every
+// reconcile. Parsed objects are immutable and shared, so the same PEM text gives the same
+// object back. Failures are not cached.
+//
+//   static pki::ParseCache<PrivateKey> keys(512);
+//   PrivateKey k = keys.get_or_parse(pem, [&] { return slow_parse(pem); });
+#pragma once
+
+#include <cstddef>
+#include <list>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+namespace capstan::pki {
+
+template <typename T>
+class ParseCache {
+ public:
+  explicit ParseCache(std::size_t capacity) : capacity_(capacity) {}
+
+  template <typename Parse>
+  T get_or_parse(std::string_view input, Parse&& parse) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (auto it = index_.find(std::string(input)); it != index_.end()) {
+        order_.splice(order_.begin(), order_, it->second);
+        return it->second->second;
+      }
+    }
+    T parsed = parse();  // outside the lock: parsing is the slow part
+    std::lock_guard<std::mutex> lock(mu_);
+    if (index_.find(std::string(input)) == index_.end()) {
+      order_.emplace_front(std::string(input), parsed);
+      index_.emplace(order_.front().first, order_.begin());
+      if (order_.size() > capacity_) {
+        index_.erase(order_.back().first);
+        order_.pop_back();
+      }
+    }
+    return parsed;
+  }
+
+  std::size_t size() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return order_.size();
+  }
+
+ private:
+  using Entry = std::pair<std::string, T>;
+  const std::size_t capacity_;
+  mutable std::mutex mu_;
+  std::list<Entry> order_;  // most recently used first
+  std::unordered_map<std::string, typename std::list<Entry>::iterator> index_;
+};
+
+}  // namespace capstan::pki
