@@ -6,31 +6,17 @@
 namespace capstan::apiserver::builtin {
 namespace {
 
-std::string_view go_kind(const json::Value& v) {
-  switch (v.kind()) {
-    case boost::json::kind::bool_: return "bool";
-    case boost::json::kind::int64:
-    case boost::json::kind::uint64:
-    case boost::json::kind::double_: return "number";
-    case boost::json::kind::string: return "string";
-    case boost::json::kind::array: return "array";
-    case boost::json::kind::object: return "object";
-    case boost::json::kind::null: return "null";
-  }
-  return "value";
-}
-
 // A map[string]string field: an object whose values are strings (null allowed, as Go leaves
 // the zero value).
 void string_map(const json::Value* v, std::string_view struct_field) {
   if (!v || v->is_null()) return;
   if (!v->is_object()) {
-    throw std::invalid_argument("json: cannot unmarshal " + std::string(go_kind(*v)) + " into Go struct field " +
+    throw std::invalid_argument("json: cannot unmarshal " + std::string(json::go_type_name(*v)) + " into Go struct field " +
                                 std::string(struct_field) + " of type map[string]string");
   }
   for (const auto& kv : v->get_object()) {
     if (kv.value().is_string() || kv.value().is_null()) continue;
-    throw std::invalid_argument("json: cannot unmarshal " + std::string(go_kind(kv.value())) + " into Go struct field " +
+    throw std::invalid_argument("json: cannot unmarshal " + std::string(json::go_type_name(kv.value())) + " into Go struct field " +
                                 std::string(struct_field) + " of type string");
   }
 }
@@ -38,12 +24,12 @@ void string_map(const json::Value* v, std::string_view struct_field) {
 void string_list(const json::Value* v, std::string_view struct_field) {
   if (!v || v->is_null()) return;
   if (!v->is_array()) {
-    throw std::invalid_argument("json: cannot unmarshal " + std::string(go_kind(*v)) + " into Go struct field " +
+    throw std::invalid_argument("json: cannot unmarshal " + std::string(json::go_type_name(*v)) + " into Go struct field " +
                                 std::string(struct_field) + " of type []string");
   }
   for (const auto& e : v->get_array())
     if (!e.is_string())
-      throw std::invalid_argument("json: cannot unmarshal " + std::string(go_kind(e)) + " into Go struct field " +
+      throw std::invalid_argument("json: cannot unmarshal " + std::string(json::go_type_name(e)) + " into Go struct field " +
                                   std::string(struct_field) + " of type string");
 }
 
@@ -51,7 +37,7 @@ void string_list(const json::Value* v, std::string_view struct_field) {
 
 void check_decodable(std::string_view gr, std::string_view kind, const json::Value& obj) {
   if (const auto* md = json::find(obj, {"metadata"}); md && !md->is_object() && !md->is_null()) {
-    throw std::invalid_argument("json: cannot unmarshal " + std::string(go_kind(*md)) + " into Go struct field " + std::string(kind) +
+    throw std::invalid_argument("json: cannot unmarshal " + std::string(json::go_type_name(*md)) + " into Go struct field " + std::string(kind) +
                                 ".metadata of type v1.ObjectMeta");
   }
   string_map(json::find(obj, {"metadata", "labels"}), "ObjectMeta.metadata.labels");

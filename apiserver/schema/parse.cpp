@@ -38,20 +38,6 @@ const std::set<std::string>& v3_types() {
   return t;
 }
 
-std::string json_type_name(const json::Value& v) {
-  switch (v.kind()) {
-    case boost::json::kind::null: return "null";
-    case boost::json::kind::bool_: return "boolean";
-    case boost::json::kind::int64:
-    case boost::json::kind::uint64:
-    case boost::json::kind::double_: return "number";
-    case boost::json::kind::string: return "string";
-    case boost::json::kind::array: return "array";
-    case boost::json::kind::object: return "object";
-  }
-  return "unknown";
-}
-
 std::string go_string_slice(const std::vector<std::string>& v) {
   std::string s = "[]string{";
   for (std::size_t i = 0; i < v.size(); ++i) {
@@ -401,7 +387,7 @@ class Decoder {
 
  private:
   void bad(const FieldPath& p, std::string_view k, const json::Value& v, std::string_view want) {
-    decode_errors.push_back(field_invalid(p.child(k), v, "must be of type " + std::string(want) + ", not " + json_type_name(v)));
+    decode_errors.push_back(field_invalid(p.child(k), v, "must be of type " + std::string(want) + ", not " + std::string(json::type_name(v))));
   }
 };
 

@@ -29,4 +29,12 @@ json::Object to_object(const std::map<std::string, std::string>& m) {
 
 std::string_view creation_timestamp(const json::Value& obj) { return json::get_string(obj, {"metadata", "creationTimestamp"}); }
 
+apis::certs::v1::CertificateRequest decode_request(const json::Value& obj, const controller::Request& req) {
+  try {
+    return apis::certs::v1::CertificateRequest::from_json(obj);
+  } catch (const apis::certs::v1::DecodeError& e) {
+    throw controller::TerminalError("CertificateRequest " + req.key() + " cannot be decoded: " + e.what());
+  }
+}
+
 }  // namespace capstan::certificates

@@ -231,4 +231,20 @@ std::optional<double> as_number(const Value& v) {
   return std::nullopt;
 }
 
+std::string_view type_name(const Value& v) {
+  switch (v.kind()) {
+    case boost::json::kind::null: return "null";
+    case boost::json::kind::bool_: return "boolean";
+    case boost::json::kind::int64:
+    case boost::json::kind::uint64:
+    case boost::json::kind::double_: return "number";
+    case boost::json::kind::string: return "string";
+    case boost::json::kind::array: return "array";
+    case boost::json::kind::object: return "object";
+  }
+  return "unknown";
+}
+
+std::string_view go_type_name(const Value& v) { return v.is_bool() ? "bool" : type_name(v); }
+
 }  // namespace capstan::json

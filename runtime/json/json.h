@@ -35,6 +35,11 @@ std::string serialize(const Value& v);
 // Serialises with two-space indentation (for humans: CLI output, golden files).
 std::string serialize_pretty(const Value& v);
 
+// The JSON type of a value as JSON Schema names it ("object", "array", "string", "number",
+// "boolean", "null"), and as Go's encoding/json does in unmarshal errors ("bool" for booleans).
+std::string_view type_name(const Value& v);
+std::string_view go_type_name(const Value& v);
+
 using Path = std::initializer_list<std::string_view>;
 
 // Walks object members; returns nullptr when a step is missing or not an object.

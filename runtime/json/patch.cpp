@@ -306,17 +306,6 @@ void apply_operation(Value& doc, const Object& op, const std::string& kind, cons
   }
 }
 
-std::string go_kind_name(const Value& v) {
-  switch (v.kind()) {
-    case boost::json::kind::object: return "object";
-    case boost::json::kind::array: return "array";
-    case boost::json::kind::string: return "string";
-    case boost::json::kind::bool_: return "bool";
-    case boost::json::kind::null: return "null";
-    default: return "number";
-  }
-}
-
 }  // namespace
 
 std::size_t json_patch_operation_count(const Value& patch) {
@@ -328,12 +317,12 @@ Value apply_json_patch(const Value& doc, const Value& patch) {
   const auto* ops = patch.if_array();
   if (!ops) {
     throw PatchError(PatchError::Kind::BadRequest,
-                     "json: cannot unmarshal " + go_kind_name(patch) + " into Go value of type jsonpatch.Patch");
+                     "json: cannot unmarshal " + std::string(go_type_name(patch)) + " into Go value of type jsonpatch.Patch");
   }
   for (const auto& op : *ops) {
     if (!op.is_object() && !op.is_null()) {
       throw PatchError(PatchError::Kind::BadRequest,
-                       "json: cannot unmarshal " + go_kind_name(op) + " into Go value of type jsonpatch.Operation");
+                       "json: cannot unmarshal " + std::string(go_type_name(op)) + " into Go value of type jsonpatch.Operation");
     }
   }
   Value out = doc;

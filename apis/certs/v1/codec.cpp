@@ -9,22 +9,8 @@
 namespace capstan::apis::certs::v1::codec {
 namespace {
 
-std::string_view kind_name(const json::Value& v) {
-  switch (v.kind()) {
-    case boost::json::kind::null: return "null";
-    case boost::json::kind::bool_: return "boolean";
-    case boost::json::kind::int64:
-    case boost::json::kind::uint64:
-    case boost::json::kind::double_: return "number";
-    case boost::json::kind::string: return "string";
-    case boost::json::kind::array: return "array";
-    case boost::json::kind::object: return "object";
-  }
-  return "value";
-}
-
 [[noreturn]] void wrong_type(std::string_view path, std::string_view expected, const json::Value& got) {
-  throw DecodeError(std::string(path) + ": expected " + std::string(expected) + ", got " + std::string(kind_name(got)));
+  throw DecodeError(std::string(path) + ": expected " + std::string(expected) + ", got " + std::string(json::type_name(got)));
 }
 
 }  // namespace

@@ -94,13 +94,19 @@ std::optional<Violation> secret_certificate_name_mismatch(const Input& in) {
                "\". If this message is not transient, you might have two conflicting Certificates pointing to the same secret.");
 }
 
-std::optional<Violation> secret_private_key_mismatches_spec(const Input& in) {
-  pki::PrivateKey key;
+// The Secret's private key, or the violation of a key that does not parse.
+std::optional<Violation> parse_secret_key(const Input& in, pki::PrivateKey& key) {
   try {
     key = pki::PrivateKey::from_pem(in.secret->get(kTlsKey));
+    return std::nullopt;
   } catch (const pki::PkiError& e) {
     return v(reason::kInvalidKeyPair, std::string("Issuing certificate as Secret contains invalid private key data: ") + e.what());
   }
+}
+
+std::optional<Violation> secret_private_key_mismatches_spec(const Input& in) {
+  pki::PrivateKey key;
+  if (auto bad = parse_secret_key(in, key)) return bad;
   auto violations = private_key_matches_spec(key, in.certificate->spec);
   if (violations.empty()) return std::nullopt;
   return v(reason::kSecretMismatch, "Existing private key is not up to date for spec: " + bracket(violations));
@@ -109,11 +115,7 @@ std::optional<Violation> secret_private_key_mismatches_spec(const Input& in) {
 std::optional<Violation> secret_public_key_differs_from_current_request(const Input& in) {
   if (!in.current_request) return std::nullopt;
   pki::PrivateKey key;
-  try {
-    key = pki::PrivateKey::from_pem(in.secret->get(kTlsKey));
-  } catch (const pki::PkiError& e) {
-    return v(reason::kInvalidKeyPair, std::string("Issuing certificate as Secret contains invalid private key data: ") + e.what());
-  }
+  if (auto bad = parse_secret_key(in, key)) return bad;
   pki::CertificateRequest csr;
   try {
     csr = pki::CertificateRequest::parse(in.current_request->spec.request);

@@ -17,12 +17,7 @@ controller::Result reconcile_approval(Env& env, const controller::Request& req, 
   auto cached = env.requests.get(req.ns, req.name);
   if (!cached || cached->deleting()) return controller::Result::done();
   json::Value obj = cached->value();
-  v1::CertificateRequest cr;
-  try {
-    cr = v1::CertificateRequest::from_json(obj);
-  } catch (const v1::DecodeError& e) {
-    throw controller::TerminalError("CertificateRequest " + req.key() + " cannot be decoded: " + e.what());
-  }
+  v1::CertificateRequest cr = decode_request(obj, req);
   if (cr.status.condition(v1::condition::kApproved) || cr.status.condition(v1::condition::kDenied)) return controller::Result::done();
   set_condition(cr.status.conditions, v1::condition::kApproved, "True", kApprovedReason, kApprovedMessage, 0, env.now());
   obj.get_object()["status"] = cr.status.to_json();

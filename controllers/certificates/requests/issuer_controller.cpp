@@ -42,12 +42,7 @@ Result reconcile_signing(Env& env, const controller::Request& req, controller::C
   auto cached = env.requests.get(req.ns, req.name);
   if (!cached || cached->deleting()) return Result::done();
   json::Value obj = cached->value();
-  v1::CertificateRequest cr;
-  try {
-    cr = v1::CertificateRequest::from_json(obj);
-  } catch (const v1::DecodeError& e) {
-    throw controller::TerminalError("CertificateRequest " + req.key() + " cannot be decoded: " + e.what());
-  }
+  v1::CertificateRequest cr = decode_request(obj, req);
   auto ref = v1::effective_issuer_ref(cr.spec.issuer_ref);
   if (!v1::is_builtin_issuer(ref)) return Result::done();
   if (request_issued(cr) || request_failed(cr)) return Result::done();
