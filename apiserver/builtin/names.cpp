@@ -44,7 +44,7 @@ std::string dns1035_msg() {
 std::vector<schema::Cause> validate_name(std::string_view name, std::string_view rule, bool) {
   std::vector<schema::Cause> out;
   auto path = FieldPath("metadata").child("name");
-  json::Value v{json::String(name)};
+  json::Value v = json::String(name);
   if (name.empty()) {
     out.push_back(schema::field_required(path, "name or generateName is required"));
     return out;
