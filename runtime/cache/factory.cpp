@@ -9,7 +9,7 @@ InformerFactory::~InformerFactory() { stop(); }
 Informer& InformerFactory::informer(InformerOptions o, bool namespaced) {
   if (namespaced && o.ns.empty()) o.ns = opts_.namespace_restriction;
   if (o.resync.count() == 0) o.resync = opts_.resync;
-  o.streaming_list = o.streaming_list || opts_.streaming_list;
+  o.streaming_list = o.streaming_list && opts_.streaming_list;
   std::lock_guard<std::mutex> l(mu_);
   auto& slot = informers_[o.identity()];
   if (!slot) {

@@ -14,7 +14,7 @@ namespace capstan::cache {
 struct FactoryOptions {
   std::string namespace_restriction;   // "" = all namespaces
   std::chrono::milliseconds resync{0};
-  bool streaming_list = false;
+  bool streaming_list = true;  // see InformerOptions::streaming_list
 };
 
 class InformerFactory {

@@ -101,23 +101,22 @@ void Informer::dispatch_delete(const ObjectPtr& o) {
     if (h.on_delete) h.on_delete(o);
 }
 
-void Informer::apply_replace(std::unordered_map<std::string, ObjectPtr> fresh) {
+void Informer::apply_replace(ObjectMap fresh) {
   bool first = !synced_.load();
+  // The diff against the store is taken before the new table replaces it, so the table is
+  // handed over as it is, never copied.
   std::vector<ObjectPtr> added;
   std::vector<std::pair<ObjectPtr, ObjectPtr>> updated;
   std::vector<ObjectPtr> deleted;
-  auto copy = fresh;
-  auto old = store_.replace_all(std::move(fresh));
-  for (auto& [key, obj] : copy) {
-    auto it = old.find(key);
-    if (it == old.end()) {
-      added.push_back(obj);
-    } else {
-      if (it->second->resource_version() != obj->resource_version()) updated.emplace_back(it->second, obj);
-      old.erase(it);
-    }
+  for (const auto& obj : fresh) {
+    auto prev = store_.get(obj->key());
+    if (!prev) added.push_back(obj);
+    else if (prev->resource_version() != obj->resource_version()) updated.emplace_back(std::move(prev), obj);
   }
-  for (auto& [key, obj] : old) deleted.push_back(obj);  // vanished while we were not watching
+  auto old = store_.replace_all(std::move(fresh));
+  for (const auto& obj : old)
+    if (!store_.get(obj->key())) deleted.push_back(obj);  // vanished while we were not watching
+  old.clear();
   for (auto& o : added) dispatch_add(o, first);
   for (auto& [a, b] : updated) dispatch_update(a, b);
   for (auto& o : deleted) dispatch_delete(o);
@@ -129,7 +128,7 @@ void Informer::apply_replace(std::unordered_map<std::string, ObjectPtr> fresh) {
 }
 
 bool Informer::list_and_swap() {
-  std::unordered_map<std::string, ObjectPtr> fresh;
+  ObjectMap fresh;
   std::string cont, rv;
   std::size_t skipped = 0;
   do {
@@ -159,8 +158,7 @@ bool Informer::list_and_swap() {
         ++skipped;
         return;
       }
-      std::string key(obj->key());
-      fresh[std::move(key)] = std::move(obj);
+      put(fresh, std::move(obj));
     }, &err);
     if (!ok) throw std::runtime_error("decoding the list of " + opts_.gvr.str() + ": " + err);
     cont = meta.continue_token;
@@ -206,10 +204,7 @@ void Informer::handle_event(int type, std::string_view raw) {
     return;
   }
   if (in_initial_) {
-    if (t == json::EventType::Added) {
-      std::string key(obj->key());
-      initial_[std::move(key)] = std::move(obj);
-    }
+    if (t == json::EventType::Added) put(initial_, std::move(obj));
     return;
   }
   {

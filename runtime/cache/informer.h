@@ -32,9 +32,11 @@ struct InformerOptions {
   std::chrono::milliseconds resync{0};  // 0 = never
   bool strip_managed_fields = true;
   std::int64_t page_size = 500;
-  // Use a streaming list (watch with sendInitialEvents) for the initial state; falls back to
-  // LIST when the server answers 422/400.
-  bool streaming_list = false;
+  // Get the initial state as a streaming list (a watch with sendInitialEvents, as client-go's
+  // WatchListClient does by default since 0.35): the server streams objects while we decode
+  // them, with no list pages held in memory. Falls back to paged LIST when the server answers
+  // 422/400 (kube-apiserver without the WatchList feature).
+  bool streaming_list = true;
 
   // Informers are shared when these are equal.
   std::string identity() const;
@@ -82,7 +84,7 @@ class Informer {
   // Watches from the last rv; with `streaming`, first receives the current state as a
   // streaming list (sendInitialEvents) and swaps it in at the initial-events-end bookmark.
   void watch_once(bool streaming);
-  void apply_replace(std::unordered_map<std::string, ObjectPtr> fresh);
+  void apply_replace(ObjectMap fresh);
   void handle_event(int type, std::string_view raw);
   void dispatch_add(const ObjectPtr& o, bool initial);
   void dispatch_update(const ObjectPtr& a, const ObjectPtr& b);
@@ -104,7 +106,7 @@ class Informer {
   bool need_list_ = true;
   bool streaming_unsupported_ = false;
   bool in_initial_ = false;  // receiving a streaming list's initial events
-  std::unordered_map<std::string, ObjectPtr> initial_;
+  ObjectMap initial_;
   std::shared_ptr<void> cancel_;  // the current http::Cancellation
   InformerStats stats_;
   std::chrono::milliseconds backoff_{0};

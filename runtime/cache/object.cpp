@@ -3,10 +3,21 @@
 #include "runtime/json/decode.h"
 
 #include <cstring>
+#include <new>
 
 namespace capstan::cache {
 
-std::shared_ptr<const CachedObject> CachedObject::from_json(std::string_view raw, bool strip, std::string* error) {
+static_assert(alignof(CachedObject) >= 4, "the spans after the header need 4-byte alignment");
+
+void intrusive_ptr_add_ref(const CachedObject* o) noexcept { o->refs_.fetch_add(1, std::memory_order_relaxed); }
+
+void intrusive_ptr_release(const CachedObject* o) noexcept {
+  if (o->refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  o->~CachedObject();
+  ::operator delete(const_cast<CachedObject*>(o));
+}
+
+ObjectPtr CachedObject::from_json(std::string_view raw, bool strip, std::string* error) {
   json::MetaSummary m;
   if (!json::summarize(raw, m, error)) return nullptr;
   if (m.name.empty()) {
@@ -14,7 +25,10 @@ std::shared_ptr<const CachedObject> CachedObject::from_json(std::string_view raw
     return nullptr;
   }
   bool cut = strip && m.managed_fields_end > m.managed_fields_begin;
-  std::size_t json_len = raw.size() - (cut ? m.managed_fields_end - m.managed_fields_begin : 0);
+  // The JSON kept: `head` then `tail` (the text around managedFields when it is cut).
+  std::string_view head = cut ? raw.substr(0, m.managed_fields_begin) : raw;
+  std::string_view tail = cut ? raw.substr(m.managed_fields_end) : std::string_view();
+  std::size_t json_len = head.size() + tail.size();
   std::vector<std::string_view> strings;
   strings.reserve(3 + 2 * m.labels.size() + 4 * m.owners.size());
   std::string key = m.ns.empty() ? m.name : m.ns + "/" + m.name;
@@ -31,25 +45,42 @@ std::shared_ptr<const CachedObject> CachedObject::from_json(std::string_view raw
     strings.push_back(ow.name);
     strings.push_back(ow.uid);
   }
+  // A metadata string is almost always present verbatim in the JSON kept (unescaped, near the
+  // start): its span then points there and costs no copy. Only the key ("ns/name") and the
+  // rare escaped strings are copied after the JSON.
+  constexpr std::uint32_t kCopy = UINT32_MAX;
+  auto find_in_json = [&](std::string_view s) -> std::uint32_t {
+    if (s.empty()) return 0;
+    if (auto* hit = static_cast<const char*>(::memmem(head.data(), head.size(), s.data(), s.size())))
+      return static_cast<std::uint32_t>(hit - head.data());
+    if (auto* hit = static_cast<const char*>(::memmem(tail.data(), tail.size(), s.data(), s.size())))
+      return static_cast<std::uint32_t>(head.size() + (hit - tail.data()));
+    return kCopy;
+  };
+  std::vector<std::uint32_t> found(strings.size(), kCopy);
   std::size_t chars = json_len;
-  for (auto s : strings) chars += s.size();
+  for (std::size_t i = 0; i < strings.size(); ++i) {
+    if (i > 0) found[i] = find_in_json(strings[i]);
+    if (found[i] == kCopy) chars += strings[i].size();
+  }
   std::size_t spans_off = (chars + alignof(Span) - 1) / alignof(Span) * alignof(Span);
   std::size_t total = spans_off + strings.size() * sizeof(Span);
 
-  auto o = std::make_shared<CachedObject>(Private{});
-  o->buf_ = std::make_unique_for_overwrite<char[]>(total);
-  char* p = o->buf_.get();
-  if (cut) {
-    std::memcpy(p, raw.data(), m.managed_fields_begin);
-    std::memcpy(p + m.managed_fields_begin, raw.data() + m.managed_fields_end, raw.size() - m.managed_fields_end);
-  } else {
-    std::memcpy(p, raw.data(), raw.size());
-  }
+  CachedObject* o = new (::operator new(sizeof(CachedObject) + total)) CachedObject();
+  ObjectPtr owner(o);
+  char* p = o->data();
+  std::memcpy(p, head.data(), head.size());
+  if (!tail.empty()) std::memcpy(p + head.size(), tail.data(), tail.size());
   std::size_t off = json_len;
   auto* spans = reinterpret_cast<Span*>(p + spans_off);
   for (std::size_t i = 0; i < strings.size(); ++i) {
+    auto len = static_cast<std::uint32_t>(strings[i].size());
+    if (found[i] != kCopy) {
+      spans[i] = Span{found[i], len};
+      continue;
+    }
     std::memcpy(p + off, strings[i].data(), strings[i].size());
-    spans[i] = Span{static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(strings[i].size())};
+    spans[i] = Span{static_cast<std::uint32_t>(off), len};
     off += strings[i].size();
   }
   o->buf_len_ = static_cast<std::uint32_t>(total);
@@ -62,7 +93,7 @@ std::shared_ptr<const CachedObject> CachedObject::from_json(std::string_view raw
     if (m.owners[i].controller) o->controller_bits_ |= 1u << i;
   o->generation_ = m.generation;
   o->deleting_ = m.deleting;
-  return o;
+  return owner;
 }
 
 json::Value CachedObject::value() const { return json::parse(json(), "cached object"); }

@@ -1,12 +1,16 @@
 // A cached object: its compact JSON (managedFields stripped) plus the metadata the cache and
 // the controllers index on, extracted once with simdjson. Immutable and shared: readers get
-// a shared_ptr, never a copy. Everything lives in one buffer (the JSON, then the key and the
-// metadata strings, then their offsets) so an object costs its JSON plus about a hundred
-// bytes. The parsed form is built only when a reader asks for it.
+// a reference-counted pointer, never a copy. Everything lives in ONE allocation (this header,
+// then the JSON, then the key and the metadata strings, then their offsets), with the
+// reference count in the header, so an object costs its JSON plus about a hundred bytes and
+// one allocator chunk. The parsed form is built only when a reader asks for it.
 #pragma once
 
 #include "runtime/json/json.h"
 
+#include <boost/smart_ptr/intrusive_ptr.hpp>
+
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -21,16 +25,21 @@ struct OwnerRef {
   bool controller = false;
 };
 
-class CachedObject {
-  struct Private {};
+class CachedObject;
+void intrusive_ptr_add_ref(const CachedObject* o) noexcept;
+void intrusive_ptr_release(const CachedObject* o) noexcept;
+using ObjectPtr = boost::intrusive_ptr<const CachedObject>;
 
+class CachedObject {
  public:
   // Builds from one object's JSON text; returns nullptr (and sets `error`) when it is not a
   // Kubernetes object.
-  static std::shared_ptr<const CachedObject> from_json(std::string_view raw, bool strip_managed_fields,
-                                                       std::string* error = nullptr);
+  static ObjectPtr from_json(std::string_view raw, bool strip_managed_fields, std::string* error = nullptr);
 
-  std::string_view json() const { return {buf_.get(), json_len_}; }
+  CachedObject(const CachedObject&) = delete;
+  CachedObject& operator=(const CachedObject&) = delete;
+
+  std::string_view json() const { return {data(), json_len_}; }
   // Parses the JSON (each call parses: callers keep the value as long as they need it).
   json::Value value() const;
 
@@ -50,23 +59,29 @@ class CachedObject {
   std::vector<OwnerRef> owners() const;
   std::string_view controller_uid() const;  // the controller owner's UID, "" when none
 
-  // Heap bytes held by this object (its buffer and itself), for memory accounting.
+  // Heap bytes held by this object (its one allocation), for memory accounting.
   std::size_t heap_bytes() const { return buf_len_ + sizeof(CachedObject); }
 
-  explicit CachedObject(Private) {}
-
  private:
+  friend void intrusive_ptr_add_ref(const CachedObject* o) noexcept;
+  friend void intrusive_ptr_release(const CachedObject* o) noexcept;
+  CachedObject() = default;
+  ~CachedObject() = default;
+
   struct Span {
     std::uint32_t off, len;
   };
+  // The buffer follows the header in the same allocation.
+  const char* data() const { return reinterpret_cast<const char*>(this + 1); }
+  char* data() { return reinterpret_cast<char*>(this + 1); }
   std::string_view span(std::size_t i) const {
     const Span& s = spans()[i];
-    return {buf_.get() + s.off, s.len};
+    return {data() + s.off, s.len};
   }
-  const Span* spans() const { return reinterpret_cast<const Span*>(buf_.get() + spans_off_); }
+  const Span* spans() const { return reinterpret_cast<const Span*>(data() + spans_off_); }
   std::size_t owner_span(std::size_t o) const { return 3 + 2 * static_cast<std::size_t>(n_labels_) + 4 * o; }
 
-  std::unique_ptr<char[]> buf_;
+  mutable std::atomic<std::uint32_t> refs_{0};
   std::uint32_t buf_len_ = 0;
   std::uint32_t json_len_ = 0;
   std::uint32_t spans_off_ = 0;
@@ -77,7 +92,5 @@ class CachedObject {
   std::int64_t generation_ = 0;
   bool deleting_ = false;
 };
-
-using ObjectPtr = std::shared_ptr<const CachedObject>;
 
 }  // namespace capstan::cache

@@ -50,5 +50,27 @@ TEST(CacheObject, OverheadIsSmallAgainstTheJson) {
   EXPECT_LT(o->heap_bytes(), big.size() + 400) << "per-object bookkeeping should stay in the low hundreds of bytes";
 }
 
+TEST(CacheObject, MetadataStringsAreViewsIntoTheJsonUnlessEscaped) {
+  std::string text = R"({"metadata":{"name":"x","namespace":"default","uid":"0123456789abcdef0123456789abcdef0123",)"
+                     R"("resourceVersion":"123456","labels":{"q":"say \"hi\"","app":"web-frontend"},)"
+                     R"("managedFields":[{"manager":"only-in-managed-fields"}]},"data":{"k":")" +
+                     std::string(2000, 'v') + "\"}}";
+  auto o = CachedObject::from_json(text, true);
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->label("q"), "say \"hi\"");  // escaped in the JSON: kept as a copy
+  EXPECT_EQ(o->label("app"), "web-frontend");
+  EXPECT_EQ(o->uid(), "0123456789abcdef0123456789abcdef0123");
+  EXPECT_EQ(o->resource_version(), "123456");
+  // Views into the JSON kept (never into the managedFields that were cut out).
+  auto inside = [&](std::string_view s) { return s.data() >= o->json().data() && s.data() + s.size() <= o->json().data() + o->json().size(); };
+  EXPECT_TRUE(inside(o->uid()));
+  EXPECT_TRUE(inside(o->resource_version()));
+  EXPECT_TRUE(inside(o->label("app")));
+  EXPECT_FALSE(inside(o->label("q")));
+  EXPECT_FALSE(inside(o->key()));
+  // Header, the key and the unescaped label copied, one span per string: about a hundred bytes.
+  EXPECT_LT(o->heap_bytes(), o->json().size() + 140);
+}
+
 }  // namespace
 }  // namespace capstan::cache

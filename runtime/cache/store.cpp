@@ -4,6 +4,22 @@
 
 namespace capstan::cache {
 
+ObjectPtr put(ObjectMap& map, ObjectPtr obj) {
+  ObjectPtr prev;
+  auto it = map.find(obj->key());
+  if (it != map.end()) {
+    prev = *it;
+    map.erase(it);
+  }
+  map.insert(std::move(obj));
+  return prev;
+}
+
+ObjectPtr find(const ObjectMap& map, std::string_view key) {
+  auto it = map.find(key);
+  return it == map.end() ? nullptr : *it;
+}
+
 Store::Store(bool index_namespaces) : index_namespaces_(index_namespaces) {
   if (index_namespaces_)
     indexes_[std::string(kNamespaceIndex)] =
@@ -18,15 +34,14 @@ Store::Store(bool index_namespaces) : index_namespaces_(index_namespaces) {
 
 ObjectPtr Store::get(std::string_view key) const {
   std::shared_lock l(mu_);
-  auto it = objects_.find(key);
-  return it == objects_.end() ? nullptr : it->second;
+  return find(objects_, key);
 }
 
 std::vector<ObjectPtr> Store::list() const {
   std::shared_lock l(mu_);
   std::vector<ObjectPtr> out;
   out.reserve(objects_.size());
-  for (const auto& [k, o] : objects_) out.push_back(o);
+  out.insert(out.end(), objects_.begin(), objects_.end());
   return out;
 }
 
@@ -35,7 +50,7 @@ std::vector<ObjectPtr> Store::list_namespace(std::string_view ns) const {
   if (index_namespaces_) return by_index(kNamespaceIndex, ns);
   std::shared_lock l(mu_);
   std::vector<ObjectPtr> out;
-  for (const auto& [k, o] : objects_)
+  for (const auto& o : objects_)
     if (o->ns() == ns) out.push_back(o);
   return out;
 }
@@ -49,8 +64,7 @@ std::vector<ObjectPtr> Store::by_index(std::string_view index, std::string_view 
   if (e == idx->second.entries.end()) return out;
   out.reserve(e->second.size());
   for (const auto* o : e->second) {
-    auto it = objects_.find(o->key());
-    if (it != objects_.end()) out.push_back(it->second);
+    if (auto held = find(objects_, o->key())) out.push_back(std::move(held));
   }
   return out;
 }
@@ -64,7 +78,7 @@ std::vector<std::string> Store::keys() const {
   std::shared_lock l(mu_);
   std::vector<std::string> out;
   out.reserve(objects_.size());
-  for (const auto& [k, o] : objects_) out.emplace_back(k);
+  for (const auto& o : objects_) out.emplace_back(o->key());
   return out;
 }
 
@@ -86,7 +100,7 @@ void Store::add_index(const std::string& name, IndexFunc fn) {
   if (indexes_.count(name)) throw std::invalid_argument("index \"" + name + "\" already exists");
   auto& idx = indexes_[name];
   idx.fn = std::move(fn);
-  for (const auto& [k, o] : objects_) index_into(idx, *o);
+  for (const auto& o : objects_) index_into(idx, *o);
 }
 
 void Store::index_locked(const CachedObject& obj, const CachedObject* prev) {
@@ -102,18 +116,7 @@ void Store::unindex_locked(const CachedObject& obj) {
 
 ObjectPtr Store::upsert(ObjectPtr obj) {
   std::unique_lock l(mu_);
-  ObjectPtr prev;
-  auto it = objects_.find(obj->key());
-  if (it != objects_.end()) {
-    // The key view points into the old object: re-key the node with the new one's.
-    auto node = objects_.extract(it);
-    prev = std::move(node.mapped());
-    node.key() = obj->key();
-    node.mapped() = obj;
-    objects_.insert(std::move(node));
-  } else {
-    objects_.emplace(obj->key(), obj);
-  }
+  ObjectPtr prev = put(objects_, obj);
   index_locked(*obj, prev.get());
   return prev;
 }
@@ -122,32 +125,26 @@ ObjectPtr Store::remove(std::string_view key) {
   std::unique_lock l(mu_);
   auto it = objects_.find(key);
   if (it == objects_.end()) return nullptr;
-  ObjectPtr prev = std::move(it->second);
+  ObjectPtr prev = *it;
   objects_.erase(it);
   unindex_locked(*prev);
   return prev;
 }
 
-std::unordered_map<std::string, ObjectPtr> Store::replace_all(std::unordered_map<std::string, ObjectPtr> objects) {
-  std::unordered_map<std::string_view, ObjectPtr> fresh;
-  fresh.reserve(objects.size());
-  for (auto& [k, o] : objects) fresh.emplace(o->key(), std::move(o));
+ObjectMap Store::replace_all(ObjectMap objects) {
   std::unique_lock l(mu_);
-  objects_.swap(fresh);
+  objects_.swap(objects);
   for (auto& [name, idx] : indexes_) {
     idx.entries.clear();
-    for (const auto& [k, o] : objects_) index_into(idx, *o);
+    for (const auto& o : objects_) index_into(idx, *o);
   }
-  std::unordered_map<std::string, ObjectPtr> old;
-  old.reserve(fresh.size());
-  for (auto& [k, o] : fresh) old.emplace(std::string(k), std::move(o));
-  return old;
+  return objects;
 }
 
 std::size_t Store::approximate_bytes() const {
   std::shared_lock l(mu_);
-  std::size_t total = objects_.bucket_count() * sizeof(void*);
-  for (const auto& [k, o] : objects_) total += 64 + o->heap_bytes();
+  std::size_t total = objects_.bucket_count() * (sizeof(ObjectPtr) + 1);
+  for (const auto& o : objects_) total += o->heap_bytes();
   for (const auto& [name, idx] : indexes_)
     for (const auto& [v, set] : idx.entries) total += v.capacity() + 64 + set.size() * 40 + set.bucket_count() * sizeof(void*);
   return total;

@@ -6,6 +6,8 @@
 
 #include "runtime/cache/object.h"
 
+#include <boost/unordered/unordered_flat_set.hpp>
+
 #include <functional>
 #include <map>
 #include <mutex>
@@ -18,6 +20,28 @@
 namespace capstan::cache {
 
 using IndexFunc = std::function<std::vector<std::string>(const CachedObject&)>;
+
+// Objects by key ("ns/name"): an open-addressing set of pointers hashed by the key each object
+// carries, so an entry costs about one pointer (a node-based map costs six words more).
+struct ObjectKeyHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view key) const noexcept { return std::hash<std::string_view>{}(key); }
+  std::size_t operator()(const ObjectPtr& o) const noexcept { return (*this)(o->key()); }
+};
+struct ObjectKeyEqual {
+  using is_transparent = void;
+  static std::string_view key(std::string_view k) noexcept { return k; }
+  static std::string_view key(const ObjectPtr& o) noexcept { return o->key(); }
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const noexcept {
+    return key(a) == key(b);
+  }
+};
+using ObjectMap = boost::unordered_flat_set<ObjectPtr, ObjectKeyHash, ObjectKeyEqual>;
+// Inserts `obj`, replacing the object under the same key; returns the replaced one (or nullptr).
+ObjectPtr put(ObjectMap& map, ObjectPtr obj);
+// The object under `key`, or nullptr.
+ObjectPtr find(const ObjectMap& map, std::string_view key);
 
 inline constexpr std::string_view kNamespaceIndex = "namespace";
 inline constexpr std::string_view kOwnerIndex = "owner";  // every ownerReference UID
@@ -42,8 +66,9 @@ class Store {
   ObjectPtr upsert(ObjectPtr obj);
   // Removes; returns the removed object (nullptr when absent).
   ObjectPtr remove(std::string_view key);
-  // Replaces everything (a relist); returns the previous contents by key.
-  std::unordered_map<std::string, ObjectPtr> replace_all(std::unordered_map<std::string, ObjectPtr> objects);
+  // Replaces everything (a relist) with `objects`, which become the store's table as they
+  // are (no copy); returns the previous contents.
+  ObjectMap replace_all(ObjectMap objects);
 
   // Approximate heap bytes of the store (objects, table, indexes).
   std::size_t approximate_bytes() const;
@@ -59,7 +84,7 @@ class Store {
   static void unindex_from(Index& idx, const CachedObject& obj);
 
   mutable std::shared_mutex mu_;
-  std::unordered_map<std::string_view, ObjectPtr> objects_;  // key views point into the value
+  ObjectMap objects_;
   std::map<std::string, Index, std::less<>> indexes_;
   bool index_namespaces_;
 };

@@ -51,12 +51,15 @@ TEST(CacheStore, NamespaceOwnerAndCustomIndexes) {
 TEST(CacheStore, ReplaceAllReturnsThePreviousContents) {
   Store s;
   s.upsert(obj("a", "x", "1"));
-  std::unordered_map<std::string, ObjectPtr> fresh{{"a/y", obj("a", "y", "5")}};
-  auto old = s.replace_all(fresh);
+  ObjectMap fresh;
+  put(fresh, obj("a", "y", "4"));
+  put(fresh, obj("a", "y", "5"));  // replaced under the same key
+  auto old = s.replace_all(std::move(fresh));
   EXPECT_EQ(old.size(), 1u);
-  EXPECT_TRUE(old.count("a/x"));
+  EXPECT_TRUE(find(old, "a/x"));
   EXPECT_FALSE(s.get("a/x"));
-  EXPECT_TRUE(s.get("a/y"));
+  ASSERT_TRUE(s.get("a/y"));
+  EXPECT_EQ(s.get("a/y")->resource_version(), "5");
   EXPECT_EQ(s.list_namespace("a").size(), 1u);
 }
 
