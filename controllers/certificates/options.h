@@ -44,7 +44,7 @@ struct CertificatesOptions {
   // ACME HTTP-01: the solver endpoint this process serves, and the Service in
   // cluster_resource_namespace that fronts it (per-challenge ExternalName Services point there).
   bool acme_solver = true;
-  std::string acme_solver_address = "0.0.0.0";
+  std::string acme_solver_address;  // "" = every interface, IPv6 and IPv4 (pebble and ACME CAs may dial either)
   std::uint16_t acme_solver_port = 8089;  // 0 = a free port (tests)
   std::string acme_solver_service = "capstan-acme-solver";
   int acme_solver_service_port = 80;

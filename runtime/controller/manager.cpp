@@ -14,7 +14,7 @@ std::unique_ptr<http::Server> serve(const std::string& name, const std::string& 
   auto [host, port] = http::split_host_port(bind);
   http::ServerOptions o;
   o.name = name;
-  o.address = host.empty() ? "0.0.0.0" : host;
+  o.address = host;  // ":8080": every interface, IPv6 and IPv4
   o.port = port;
   o.handler_threads = 2;
   auto s = std::make_unique<http::Server>(o, std::move(handler));

@@ -8,6 +8,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ip/v6_only.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -547,13 +548,27 @@ void Server::start() {
   if (s.started) return;
   if (s.opts.tls) s.load_tls(true);
   boost::system::error_code ec;
-  auto addr = net::ip::make_address(s.opts.address.empty() ? "0.0.0.0" : s.opts.address, ec);
-  if (ec) throw std::runtime_error("listen address \"" + s.opts.address + "\": " + ec.message());
-  tcp::endpoint ep(addr, s.opts.port);
-  s.acceptor.open(ep.protocol(), ec);
-  if (!ec) s.acceptor.set_option(net::socket_base::reuse_address(true), ec);
-  if (!ec) s.acceptor.bind(ep, ec);
-  if (!ec) s.acceptor.listen(net::socket_base::max_listen_connections, ec);
+  auto bind = [&](const net::ip::address& addr, bool dual_stack) {
+    ec.clear();
+    tcp::endpoint ep(addr, s.opts.port);
+    s.acceptor.open(ep.protocol(), ec);
+    if (!ec && dual_stack) s.acceptor.set_option(net::ip::v6_only(false), ec);
+    if (!ec) s.acceptor.set_option(net::socket_base::reuse_address(true), ec);
+    if (!ec) s.acceptor.bind(ep, ec);
+    if (!ec) s.acceptor.listen(net::socket_base::max_listen_connections, ec);
+    if (ec && s.acceptor.is_open()) {
+      boost::system::error_code ignored;
+      s.acceptor.close(ignored);
+    }
+  };
+  if (s.opts.address.empty()) {
+    bind(net::ip::address_v6::any(), true);
+    if (ec) bind(net::ip::address_v4::any(), false);  // no IPv6 on this host
+  } else {
+    auto addr = net::ip::make_address(s.opts.address, ec);
+    if (ec) throw std::runtime_error("listen address \"" + s.opts.address + "\": " + ec.message());
+    bind(addr, false);
+  }
   if (ec) {
     throw std::runtime_error("listening on " + s.opts.address + ":" + std::to_string(s.opts.port) + " (" + s.opts.name +
                              "): " + ec.message());

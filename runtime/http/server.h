@@ -41,6 +41,8 @@ using Handler = std::function<void(Request& request, Reply& reply)>;
 
 struct ServerOptions {
   std::string name = "http";       // for logs
+  // "" = every interface, IPv6 and IPv4 (as Go's ":8080"; IPv4 only where IPv6 is missing);
+  // an explicit address ("0.0.0.0", "::", "127.0.0.1") binds just that.
   std::string address = "127.0.0.1";
   std::uint16_t port = 0;          // 0 = pick a free port (see Server::port())
   std::optional<ServerTls> tls;

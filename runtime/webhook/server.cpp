@@ -65,7 +65,7 @@ void Server::start() {
   if (server_) return;
   http::ServerOptions ho;
   ho.name = "webhook";
-  ho.address = opts_.host.empty() ? "0.0.0.0" : opts_.host;
+  ho.address = opts_.host;  // "" = every interface, IPv6 and IPv4
   ho.port = static_cast<std::uint16_t>(opts_.port);
   ho.handler_threads = opts_.handler_threads;
   http::ServerTls tls;

@@ -3,7 +3,7 @@
 // authorization (text/plain), 404 for anything else. Tokens come and go at runtime; every
 // method is thread-safe.
 //
-//   acme::Http01Solver solver({.address = "0.0.0.0", .port = 8089});
+//   acme::Http01Solver solver({.address = "", .port = 8089});
 //   solver.start();
 //   solver.add(challenge.token, acme::key_authorization(challenge.token, account.key.jwk()), "www.example.com");
 //   ... accept the challenge, poll ...
@@ -35,7 +35,7 @@ class Registry;
 namespace capstan::certificates::acme {
 
 struct Http01SolverOptions {
-  std::string address = "0.0.0.0";  // bind address; "127.0.0.1" in tests
+  std::string address;  // bind address: "" = every interface (IPv6 and IPv4); "127.0.0.1" in tests
   std::uint16_t port = 8089;        // cert-manager's solver port; 0 = a free port (see port())
   int handler_threads = 2;
 };
