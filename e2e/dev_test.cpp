@@ -21,7 +21,7 @@ class DevCluster {
   std::string start() {
     Process::Options po;
     po.args = {capstan_bin(), "dev", "--data-dir", dir_.file("data")};
-    po.stdout_path = dir_.file("dev.out." + std::to_string(starts_));
+    po.stdout_path = stdout_path_ = dir_.file("dev.out." + std::to_string(starts_));
     po.stderr_path = dir_.file("dev.log." + std::to_string(starts_++));
     proc_ = std::make_unique<Process>(po);
     static const std::regex re("export KUBECONFIG=(\\S+)");
@@ -36,9 +36,11 @@ class DevCluster {
   }
   int stop() { return proc_ ? proc_->stop(15s) : -1; }
   std::string logs() const { return proc_ ? proc_->err() : ""; }
+  std::string banner() const { return read_file(stdout_path_); }
 
  private:
   const TempDir& dir_;
+  std::string stdout_path_;
   int starts_ = 0;
   std::unique_ptr<Process> proc_;
 };
@@ -112,6 +114,81 @@ spec:
   EXPECT_EQ(kubectl.ok({"get", "certificate", "web", "-n", "default", "-o", "jsonpath={.status.revision}"}), revision);
   auto crt_again = secret_file(kubectl, "web-tls", "tls.crt", dir);
   EXPECT_EQ(run({"openssl", "x509", "-in", crt_again, "-noout", "-serial"}).out, serial);
+  EXPECT_EQ(dev.stop(), 0);
+}
+
+// A cert-manager user's second step: a CA kept in the manager's namespace behind a CA
+// ClusterIssuer (the namespace exists from the start, as a Helm install creates it), and leaves
+// of every key algorithm and encoding from it, each judged by openssl.
+TEST(DevE2E, CaClusterIssuerInTheManagersNamespaceIssuesEveryKeyAlgorithm) {
+  TempDir dir("dev-algorithms");
+  DevCluster dev(dir);
+  std::string kubeconfig = dev.start();
+  Kubectl kubectl(dir, kubeconfig);
+  auto banner = dev.banner();
+  EXPECT_TRUE(std::regex_search(banner, std::regex("Metrics: http://127\\.0\\.0\\.1:[0-9]+/metrics"))) << banner;
+  EXPECT_TRUE(std::regex_search(banner, std::regex("Health: http://127\\.0\\.0\\.1:[0-9]+/readyz"))) << banner;
+  EXPECT_EQ(kubectl.ok({"get", "namespace", "capstan-system", "-o", "jsonpath={.status.phase}"}), "Active");
+
+  kubectl.ok({"apply", "-f", "-"}, R"(apiVersion: certs.capstan.dev/v1
+kind: ClusterIssuer
+metadata: {name: bootstrap}
+spec: {selfSigned: {}}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: platform-ca, namespace: capstan-system}
+spec:
+  isCA: true
+  commonName: Platform CA
+  secretName: platform-ca
+  privateKey: {algorithm: ECDSA, size: 256}
+  issuerRef: {name: bootstrap, kind: ClusterIssuer}
+---
+apiVersion: certs.capstan.dev/v1
+kind: ClusterIssuer
+metadata: {name: platform}
+spec: {ca: {secretName: platform-ca}}
+)");
+  auto ready = kubectl({"wait", "--for=condition=Ready", "clusterissuer/platform", "--timeout=60s"}, {}, 70s);
+  ASSERT_EQ(ready.code, 0) << ready.err << "\n" << dev.logs();
+
+  struct Leaf {
+    std::string name, key_yaml, pem_header, key_text;
+  };
+  const std::vector<Leaf> leaves = {
+      {"rsa", "{algorithm: RSA, size: 3072, encoding: PKCS8}", "-----BEGIN PRIVATE KEY-----", "Private-Key: (3072 bit, 2 primes)"},
+      {"rsa-pkcs1", "{algorithm: RSA}", "-----BEGIN RSA PRIVATE KEY-----", "Private-Key: (2048 bit, 2 primes)"},
+      {"ecdsa", "{algorithm: ECDSA, size: 384}", "-----BEGIN EC PRIVATE KEY-----", "NIST CURVE: P-384"},
+      {"ed25519", "{algorithm: Ed25519}", "-----BEGIN PRIVATE KEY-----", "ED25519 Private-Key:"},
+  };
+  std::string manifests;
+  for (const auto& l : leaves) {
+    manifests += "---\napiVersion: certs.capstan.dev/v1\nkind: Certificate\nmetadata: {name: " + l.name +
+                 ", namespace: default}\nspec:\n  secretName: " + l.name + "-tls\n  dnsNames: [" + l.name +
+                 ".apps.example.com]\n  privateKey: " + l.key_yaml + "\n  issuerRef: {name: platform, kind: ClusterIssuer}\n";
+  }
+  kubectl.ok({"apply", "-f", "-"}, manifests);
+  std::vector<std::string> wait_args = {"wait", "--for=condition=Ready", "-n", "default", "--timeout=90s"};
+  for (const auto& l : leaves) wait_args.push_back("certificate/" + l.name);
+  auto issued = kubectl(wait_args, {}, 100s);
+  ASSERT_EQ(issued.code, 0) << issued.err << "\n" << dev.logs();
+
+  for (const auto& l : leaves) {
+    SCOPED_TRACE(l.name);
+    auto ca = secret_file(kubectl, l.name + "-tls", "ca.crt", dir);
+    auto crt = secret_file(kubectl, l.name + "-tls", "tls.crt", dir);
+    auto key = secret_file(kubectl, l.name + "-tls", "tls.key", dir);
+    auto verify = run({"openssl", "verify", "-CAfile", ca, crt});
+    EXPECT_EQ(verify.code, 0) << verify.out << verify.err;
+    EXPECT_TRUE(read_file(key).starts_with(l.pem_header)) << read_file(key).substr(0, 40);
+    EXPECT_NE(run({"openssl", "pkey", "-in", key, "-noout", "-text"}).out.find(l.key_text), std::string::npos);
+    EXPECT_EQ(run({"openssl", "x509", "-in", crt, "-noout", "-pubkey"}).out, run({"openssl", "pkey", "-in", key, "-pubout"}).out)
+        << "tls.key does not match tls.crt";
+    EXPECT_NE(run({"openssl", "x509", "-in", crt, "-noout", "-ext", "subjectAltName"}).out.find("DNS:" + l.name + ".apps.example.com"),
+              std::string::npos);
+    EXPECT_NE(run({"openssl", "x509", "-in", ca, "-noout", "-subject"}).out.find("CN = Platform CA"), std::string::npos);
+  }
   EXPECT_EQ(dev.stop(), 0);
 }
 

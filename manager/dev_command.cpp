@@ -86,10 +86,15 @@ std::string ensure_webhook_certs(const fs::path& dir) {
 
 int dev_command(const std::vector<std::string>& args) {
   std::string data_dir = ".capstan", controllers = "*", log_format = "text";
+  std::string metrics_bind, health_bind;
   long long verbosity = 0;
   FlagSet fs("capstan dev");
   fs.add_string("data-dir", &data_dir, "where the dev cluster keeps its data (store, certificates, kubeconfig)");
   fs.add_string("controllers", &controllers, "controllers to run ('*' = all default-on, 'name' enables, '-name' disables)");
+  fs.add_string("metrics-bind-address", &metrics_bind,
+                "where the controllers' Prometheus metrics are served (\"0\" disables; default: a free loopback port, kept across restarts)");
+  fs.add_string("health-probe-bind-address", &health_bind,
+                "where /healthz and /readyz are served (default: a free loopback port, kept across restarts)");
   fs.add_string("log-format", &log_format, "log format: text or json");
   fs.add_int("v", &verbosity, "log verbosity (0 info, 1-3 debug, 4+ trace)");
   fs.parse(args);
@@ -119,21 +124,26 @@ int dev_command(const std::vector<std::string>& args) {
   std::string ca = ensure_webhook_certs(dir / "webhook");
   std::uint16_t webhook_port = pick_port(dir / "webhook.port");
   WebhookEndpoint endpoint{"https://127.0.0.1:" + std::to_string(webhook_port), "", "", ca};
+  RunOptions ro;
+  // The manager's namespace, where ClusterIssuers keep their Secrets (a Helm install creates it).
+  ensure_namespace(client, ro.settings.pod_namespace, "capstan-dev");
   install_crds(client, enabled, "capstan-dev");
   install_webhooks(client, enabled, endpoint, "capstan-dev");
 
-  RunOptions ro;
   ro.controllers = enabled;
-  ro.manager.metrics_bind_address = "127.0.0.1:0";
-  ro.manager.health_probe_bind_address = "127.0.0.1:0";
+  auto loopback = [&](const char* file) { return "127.0.0.1:" + std::to_string(pick_port(dir / file)); };
+  ro.manager.metrics_bind_address = metrics_bind.empty() ? loopback("metrics.port") : metrics_bind;
+  ro.manager.health_probe_bind_address = health_bind.empty() ? loopback("health.port") : health_bind;
   ro.webhook_host = "127.0.0.1";
   ro.webhook_port = webhook_port;
   ro.webhook_cert_dir = (dir / "webhook").string();
   ro.settings.acme_http01_solver_port = pick_port(dir / "acme-http01.port");
-  ro.on_ready = [&](controller::Manager& mgr) {
+  ro.on_ready = [&](controller::Manager&) {
     std::cout << "\nCapstan dev cluster is running (Ctrl-C stops it; data in " << dir.string() << ").\n"
               << "API server: " << server.url() << "\n"
-              << "ACME HTTP-01 solver: http://127.0.0.1:" << ro.settings.acme_http01_solver_port << "\n"
+              << "ACME HTTP-01 solver: http://127.0.0.1:" << ro.settings.acme_http01_solver_port << "\n";
+    if (ro.manager.metrics_bind_address != "0") std::cout << "Metrics: http://" << ro.manager.metrics_bind_address << "/metrics\n";
+    std::cout << "Health: http://" << ro.manager.health_probe_bind_address << "/readyz\n"
               << "Point kubectl at it:\n\n  export KUBECONFIG=" << ao.kubeconfig_out << "\n\n"
               << std::flush;
   };

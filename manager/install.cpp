@@ -9,6 +9,11 @@
 
 namespace capstan::manager {
 
+void ensure_namespace(client::Client& c, const std::string& name, const std::string& field_manager) {
+  json::Value ns = json::Object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::Object{{"name", name}}}};
+  c.apply({"", "v1", "namespaces"}, "", ns, field_manager, true);
+}
+
 void install_crds(client::Client& c, const std::vector<const ControllerDescriptor*>& controllers, const std::string& field_manager) {
   const meta::GroupVersionResource crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
   std::vector<std::string> names;

@@ -1,6 +1,6 @@
-// Installing what the enabled controllers need into a cluster: their CRDs (waiting until
-// they are Established) and their webhook configurations. Server-side apply, so repeating
-// it is harmless.
+// Installing what the enabled controllers need into a cluster: the manager's own namespace,
+// their CRDs (waiting until they are Established) and their webhook configurations.
+// Server-side apply, so repeating it is harmless.
 #pragma once
 
 #include "manager/registry.h"
@@ -14,6 +14,8 @@ class Client;
 
 namespace capstan::manager {
 
+// Creates the namespace if it is missing (as a Helm install creates the release namespace).
+void ensure_namespace(client::Client& c, const std::string& name, const std::string& field_manager);
 void install_crds(client::Client& c, const std::vector<const ControllerDescriptor*>& controllers, const std::string& field_manager);
 void install_webhooks(client::Client& c, const std::vector<const ControllerDescriptor*>& controllers, const WebhookEndpoint& endpoint,
                       const std::string& field_manager);
