@@ -153,7 +153,7 @@ bool Informer::list_and_swap() {
     std::string err;
     bool ok = json::decode_list(body, meta, [&](std::string_view item) {
       std::string why;
-      auto obj = CachedObject::from_json(item, opts_.strip_managed_fields, &why);
+      auto obj = CachedObject::from_json(item, opts_.strip_managed_fields, &why, /*padded=*/true);
       if (!obj) {
         ++skipped;
         return;
@@ -181,7 +181,7 @@ void Informer::handle_event(int type, std::string_view raw) {
   }
   if (t == json::EventType::Bookmark) {
     json::MetaSummary m;
-    if (!json::summarize(raw, m) || m.resource_version.empty()) return;
+    if (!json::summarize(raw, m, nullptr, /*padded=*/true) || m.resource_version.empty()) return;
     bool end_of_initial = false;
     for (const auto& [k, v] : m.annotations)
       if (k == "k8s.io/initial-events-end" && v == "true") end_of_initial = true;
@@ -198,7 +198,7 @@ void Informer::handle_event(int type, std::string_view raw) {
     return;
   }
   std::string why;
-  auto obj = CachedObject::from_json(raw, opts_.strip_managed_fields, &why);
+  auto obj = CachedObject::from_json(raw, opts_.strip_managed_fields, &why, /*padded=*/true);
   if (!obj) {
     log::warn("skipping malformed watch object", {{"resource", opts_.gvr.str()}, {"error", why}});
     return;

@@ -17,9 +17,9 @@ void intrusive_ptr_release(const CachedObject* o) noexcept {
   ::operator delete(const_cast<CachedObject*>(o));
 }
 
-ObjectPtr CachedObject::from_json(std::string_view raw, bool strip, std::string* error) {
+ObjectPtr CachedObject::from_json(std::string_view raw, bool strip, std::string* error, bool padded) {
   json::MetaSummary m;
-  if (!json::summarize(raw, m, error)) return nullptr;
+  if (!json::summarize(raw, m, error, padded)) return nullptr;
   if (m.name.empty()) {
     if (error) *error = "object has no metadata.name";
     return nullptr;

@@ -33,8 +33,10 @@ using ObjectPtr = boost::intrusive_ptr<const CachedObject>;
 class CachedObject {
  public:
   // Builds from one object's JSON text; returns nullptr (and sets `error`) when it is not a
-  // Kubernetes object.
-  static ObjectPtr from_json(std::string_view raw, bool strip_managed_fields, std::string* error = nullptr);
+  // Kubernetes object. `padded`: `raw` is a view from json::decode_list or json::WatchDecoder
+  // (followed by readable padding), parsed in place.
+  static ObjectPtr from_json(std::string_view raw, bool strip_managed_fields, std::string* error = nullptr,
+                             bool padded = false);
 
   CachedObject(const CachedObject&) = delete;
   CachedObject& operator=(const CachedObject&) = delete;

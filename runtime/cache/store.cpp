@@ -5,13 +5,15 @@
 namespace capstan::cache {
 
 ObjectPtr put(ObjectMap& map, ObjectPtr obj) {
-  ObjectPtr prev;
   auto it = map.find(obj->key());
-  if (it != map.end()) {
-    prev = *it;
-    map.erase(it);
+  if (it == map.end()) {
+    map.insert(std::move(obj));
+    return nullptr;
   }
-  map.insert(std::move(obj));
+  // Same key, so the same hash and slot: the pointer is swapped where it is (one probe, not
+  // an erase and an insert).
+  ObjectPtr prev = std::move(const_cast<ObjectPtr&>(*it));
+  const_cast<ObjectPtr&>(*it) = std::move(obj);
   return prev;
 }
 

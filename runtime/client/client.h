@@ -50,7 +50,8 @@ struct ClientOptions {
   MapperOptions mapper;
 };
 
-// (type, raw object JSON) -> keep watching?
+// (type, raw object JSON) -> keep watching? The view is valid during the call and is followed
+// by json::kReadablePadding readable bytes (json::summarize(..., padded=true) may parse it).
 using WatchHandler = std::function<bool(json::EventType type, std::string_view object_json)>;
 
 class Client {

@@ -262,6 +262,9 @@ Client::StreamResult Client::stream(std::string_view method, std::string_view ur
     return result;
   }
   std::vector<char> buf(64 * 1024);
+  // Beast reads min(capacity - size, 64 KiB) per call, at least 512 bytes: without room the
+  // stream would arrive 512 bytes (a TLS read, a parser step, a callback) at a time.
+  c->buffer.reserve(buf.size());
   while (!parser.is_done()) {
     parser.get().body().data = buf.data();
     parser.get().body().size = buf.size();

@@ -161,9 +161,13 @@ bool summarize_metadata(od::value v, const char* base, std::string_view text, Me
 
 }  // namespace
 
-bool summarize(std::string_view object_json, MetaSummary& out, std::string* error) {
+static_assert(kReadablePadding >= sj::SIMDJSON_PADDING, "views promise simdjson's padding");
+
+bool summarize(std::string_view object_json, MetaSummary& out, std::string* error, bool padded) {
   auto& st = thread_state();
-  auto psv = st.padded.view(object_json);
+  auto psv = padded ? sj::padded_string_view(object_json.data(), object_json.size(), object_json.size() + sj::SIMDJSON_PADDING)
+                    : st.padded.view(object_json);
+  const char* base = padded ? object_json.data() : st.padded.data();
   od::document doc;
   if (auto e = st.parser.iterate(psv).get(doc)) {
     if (error) *error = sj::error_message(e);
@@ -182,7 +186,7 @@ bool summarize(std::string_view object_json, MetaSummary& out, std::string* erro
     }
     if (key != "metadata") continue;
     od::value v;
-    if (field.value().get(v) || !summarize_metadata(v, st.padded.data(), object_json, out)) {
+    if (field.value().get(v) || !summarize_metadata(v, base, object_json, out)) {
       if (error) *error = "malformed metadata";
       return false;
     }

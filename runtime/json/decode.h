@@ -42,9 +42,14 @@ struct MetaSummary {
   std::size_t managed_fields_end = 0;
 };
 
+// Views handed out by decode_list() and WatchDecoder are followed by at least this many
+// readable bytes (they point into simdjson's padded input), so they can be parsed again in place.
+inline constexpr std::size_t kReadablePadding = 64;
+
 // Extracts metadata from one object's JSON text. Returns false (and sets `error`) when the
-// text is not a JSON object.
-bool summarize(std::string_view object_json, MetaSummary& out, std::string* error = nullptr);
+// text is not a JSON object. `padded`: the text is followed by kReadablePadding readable
+// bytes (a view from decode_list or WatchDecoder) and is parsed where it is, without a copy.
+bool summarize(std::string_view object_json, MetaSummary& out, std::string* error = nullptr, bool padded = false);
 
 // Returns `object_json` without metadata.managedFields (the common case: copied as is).
 std::string strip_managed_fields(std::string_view object_json, const MetaSummary& meta);
