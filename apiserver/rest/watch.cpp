@@ -25,18 +25,14 @@ std::string line_of(std::string_view type, json::Value object) {
   return json::serialize(ev) + "\n";
 }
 
-// The same line around an object already serialised by the store: the envelope is
-// serialised by Boost.JSON with a null object, which the stored text then takes the place of.
-std::string line_of_serialized(std::string_view type, const std::string& object_json) {
+// The envelope before an object serialised elsewhere: Boost.JSON serialises it with a null
+// object, whose "null}" the object and kLineTail then take the place of.
+std::string envelope_head(std::string_view type) {
   std::string head = json::serialize(json::Object{{"type", type}, {"object", nullptr}});  // ...,"object":null}
-  constexpr std::string_view kTail = "null}";
-  std::string out;
-  out.reserve(head.size() + object_json.size() + 2);
-  out.append(head, 0, head.size() - kTail.size());
-  out.append(object_json);
-  out += "}\n";
-  return out;
+  head.resize(head.size() - std::string_view("null}").size());
+  return head;
 }
+constexpr std::string_view kLineTail = "}\n";
 
 const table::Converter& converter_of(const registry::ResourceInfo& r, std::string_view version) {
   const auto* v = r.version(version);
@@ -130,11 +126,18 @@ class WatchHub::Client : public storage::Watcher {
         cache->resource = e.resource;
         cache->version = req_.target.version;
         cache->type = type;
-        cache->line = &obj == e.object.value.get() && req_.target.version == r.storage_version().name
-                          ? line_of_serialized(type, *e.object.json)
-                          : line_of(type, svc_.to_version(r, obj, req_.target.version));
+        if (&obj == e.object.value.get() && req_.target.version == r.storage_version().name) {
+          cache->head = envelope_head(type);
+          cache->stored_json = e.object.json;
+          cache->line.clear();
+        } else {
+          cache->stored_json.reset();
+          cache->line = line_of(type, svc_.to_version(r, obj, req_.target.version));
+        }
       }
-      write(cache->line);
+      // Copied once, into this stream's batch.
+      bool open = cache->stored_json ? stream_->write({cache->head, *cache->stored_json, kLineTail}) : stream_->write({cache->line});
+      if (!open) done_ = true;
       return;
     }
     json::Value converted = svc_.to_version(r, obj, req_.target.version);

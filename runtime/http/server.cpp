@@ -141,21 +141,37 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
   explicit StreamImpl(std::shared_ptr<Session<Tls>> s, std::size_t limit) : session_(std::move(s)), limit_(limit) {}
 
   bool write(std::string chunk) override {
+    return queue(chunk.size(), [&](std::string& batch) {
+      if (batch.empty()) batch = std::move(chunk);
+      else batch.append(chunk);
+    });
+  }
+
+  bool write(std::initializer_list<std::string_view> pieces) override {
+    std::size_t size = 0;
+    for (auto p : pieces) size += p.size();
+    return queue(size, [&](std::string& batch) {
+      batch.reserve(batch.size() + size);
+      for (auto p : pieces) batch.append(p);
+    });
+  }
+
+  // Writes batch up here (`add` appends to the batch under the lock); one task per batch moves
+  // them to the connection's strand.
+  template <class Add>
+  bool queue(std::size_t size, Add&& add) {
     if (closed_.load()) return false;
-    if (chunk.empty()) return true;
-    auto size = chunk.size();
+    if (size == 0) return true;
     if (queued_.fetch_add(size) + size > limit_) {
       log::warn("closing slow stream: client fell too far behind", {{"server", session_->server_name()},
                                                                      {"queuedBytes", queued_.load()}});
       close_now();
       return false;
     }
-    // Writes batch up here; one task per batch moves them to the connection's strand.
     bool schedule = false;
     {
       std::lock_guard<std::mutex> l(buf_mu_);
-      if (buffer_.empty()) buffer_ = std::move(chunk);
-      else buffer_.append(chunk);
+      add(buffer_);
       if (!flush_scheduled_) flush_scheduled_ = schedule = true;
     }
     if (schedule) {

@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace capstan::http {
 
@@ -21,6 +23,8 @@ class Stream {
   // Queues a chunk; returns false once the stream is closed (client gone, server stopping,
   // or the client fell more than the buffer limit behind).
   virtual bool write(std::string chunk) = 0;
+  // Queues the concatenation of `pieces` as one write, copied once (into the pending batch).
+  virtual bool write(std::initializer_list<std::string_view> pieces) = 0;
   // Ends the response (terminating chunk); the connection then serves the next request.
   virtual void close() = 0;
   virtual bool closed() const = 0;

@@ -106,7 +106,10 @@ TEST(HttpServer, StreamsChunksInOrder) {
   Server server({}, [](Request&, Reply& reply) {
     auto st = reply.stream(200, {{"Content-Type", "application/json"}});
     std::thread([st] {
-      for (int i = 0; i < 200; ++i) st->write("line " + std::to_string(i) + "\n");
+      for (int i = 0; i < 200; ++i) {
+        if (i % 2) st->write("line " + std::to_string(i) + "\n");
+        else st->write({"line ", std::to_string(i), "\n"});  // pieces: one write
+      }
       st->close();
     }).detach();
   });
