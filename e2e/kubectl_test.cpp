@@ -90,6 +90,18 @@ class KubectlE2E : public ::testing::Test {
     server_.reset();
   }
   const Kubectl& k() { return *kubectl_; }
+  // ConfigMap `name`; with `owner`, a dependent of that ConfigMap (by uid) that blocks its
+  // foreground deletion; with `finalizer`, held by it.
+  void configmap(const std::string& name, const std::string& owner = "", const std::string& finalizer = "") {
+    std::string md = "  name: " + name + "\n";
+    if (!owner.empty()) {
+      std::string uid = k().ok({"get", "cm", owner, "-o", "jsonpath={.metadata.uid}"});
+      md += "  ownerReferences:\n  - {apiVersion: v1, kind: ConfigMap, name: " + owner + ", uid: " + uid + ", blockOwnerDeletion: true}\n";
+    }
+    if (!finalizer.empty()) md += "  finalizers: [" + finalizer + "]\n";
+    k().ok({"create", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n" + md);
+  }
+  bool gone(const std::string& name) { return k()({"get", "cm", name}).code == 1; }
   void install_widgets() {
     k().ok({"apply", "-f", "-"}, kWidgetCrd);
     ASSERT_TRUE(eventually([&] { return k()({"get", "widgets"}).code == 0; }, 5s)) << "CRD not served";
@@ -302,6 +314,78 @@ TEST_F(KubectlE2E, DeleteWaitsForFinalizers) {
   k().ok({"patch", "cm", "held", "--type=merge", "-p", R"({"metadata":{"finalizers":null}})"});
   auto gone = k()({"get", "cm", "held"});
   EXPECT_EQ(gone.err, "Error from server (NotFound): configmaps \"held\" not found\n");
+}
+
+TEST_F(KubectlE2E, DeleteCascadeForegroundRemovesTheOwnerOnlyAfterItsDependents) {
+  configmap("fg");
+  configmap("fg-a", "fg");
+  configmap("fg-held", "fg", "example.com/hold");
+  Process::Options po;
+  po.args = {"/usr/bin/kubectl", "delete", "cm", "fg", "--cascade=foreground", "--timeout=60s"};
+  po.env = k().env();
+  Process del(po);
+  // The dependents go first; the one held by its finalizer keeps the owner (and kubectl) waiting.
+  ASSERT_TRUE(eventually([&] { return gone("fg-a"); }, 10s)) << "the free dependent is collected";
+  ASSERT_TRUE(eventually([&] { return !k().ok({"get", "cm", "fg-held", "-o", "jsonpath={.metadata.deletionTimestamp}"}).empty(); }, 10s));
+  EXPECT_EQ(k().ok({"get", "cm", "fg", "-o", "jsonpath={.metadata.finalizers}"}), "[\"foregroundDeletion\"]");
+  EXPECT_FALSE(k().ok({"get", "cm", "fg", "-o", "jsonpath={.metadata.deletionTimestamp}"}).empty());
+  EXPECT_TRUE(del.running()) << "kubectl waits for the owner: " << del.out() << del.err();
+  k().ok({"patch", "cm", "fg-held", "--type=merge", "-p", R"({"metadata":{"finalizers":null}})"});
+  auto code = del.wait(30s);
+  ASSERT_TRUE(code.has_value()) << "kubectl still waiting";
+  EXPECT_EQ(*code, 0) << del.err();
+  EXPECT_EQ(del.out(), "configmap \"fg\" deleted\n");
+  EXPECT_TRUE(gone("fg"));
+  EXPECT_TRUE(gone("fg-held"));
+}
+
+TEST_F(KubectlE2E, DeleteCascadeBackgroundCollectsTheDependentsAfterTheOwner) {
+  configmap("bg");
+  configmap("bg-a", "bg");
+  configmap("bg-b", "bg");
+  EXPECT_EQ(k().ok({"delete", "cm", "bg", "--cascade=background"}), "configmap \"bg\" deleted\n");
+  EXPECT_TRUE(gone("bg"));
+  EXPECT_TRUE(eventually([&] { return gone("bg-a") && gone("bg-b"); }, 10s)) << k().ok({"get", "cm"});
+}
+
+TEST_F(KubectlE2E, DeleteCascadeOrphanLeavesTheDependentsWithoutTheOwnerReference) {
+  configmap("or");
+  configmap("or-a", "or");
+  configmap("or-b", "or");
+  configmap("other");
+  configmap("or-c", "other");
+  EXPECT_EQ(k().ok({"delete", "cm", "or", "--cascade=orphan"}), "configmap \"or\" deleted\n");
+  EXPECT_TRUE(gone("or"));
+  for (auto d : {"or-a", "or-b"}) {
+    auto r = k()({"get", "cm", d, "-o", "jsonpath={.metadata.ownerReferences}"});
+    EXPECT_EQ(r.code, 0) << d << " was collected: " << r.err;
+    EXPECT_EQ(r.out, "") << d;
+  }
+  // A dependent of another owner keeps its reference.
+  EXPECT_EQ(k().ok({"get", "cm", "or-c", "-o", "jsonpath={.metadata.ownerReferences[0].name}"}), "other");
+}
+
+TEST_F(KubectlE2E, InvalidBuiltInObjectsAreRefusedWithTheirFieldErrors) {
+  auto pod = k()({"apply", "-f", "-"}, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: []}\n");
+  EXPECT_EQ(pod.code, 1);
+  EXPECT_EQ(pod.err, "The Pod \"p\" is invalid: spec.containers: Required value\n");
+  auto deploy = k()({"apply", "-f", "-"}, std::regex_replace(kDeployment, std::regex("name: side, image: \"busybox:1\""), "name: C_1"));
+  EXPECT_EQ(deploy.code, 1);
+  EXPECT_EQ(deploy.err,
+            "The Deployment \"web\" is invalid: \n"
+            "* spec.template.spec.containers[1].name: Invalid value: \"C_1\": a lowercase RFC 1123 label must consist of lower "
+            "case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or "
+            "'123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')\n"
+            "* spec.template.spec.containers[1].image: Required value\n");
+  auto svc = k()({"create", "service", "clusterip", "web", "--tcp=0"});
+  EXPECT_EQ(svc.code, 1);
+  EXPECT_NE(svc.err.find("spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive"), std::string::npos) << svc.err;
+  auto gen = k()({"create", "-f", "-"}, "apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: Bad_}\n");
+  EXPECT_EQ(gen.code, 1);
+  EXPECT_TRUE(std::regex_search(gen.err, std::regex("^The ConfigMap \"Bad_[a-z0-9]{5}\" is invalid: \n"
+                                                    "\\* metadata.generateName: Invalid value: \"Bad_\": a lowercase RFC 1123 subdomain")))
+      << gen.err;
+  for (auto what : {"pod/p", "deployment/web", "service/web"}) EXPECT_EQ(k()({"get", what}).code, 1) << what << " was stored";
 }
 
 }  // namespace

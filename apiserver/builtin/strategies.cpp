@@ -1,10 +1,12 @@
 // Defaults and validation of the built-in kinds, as kube-apiserver's strategies and the
 // API defaulting functions (SetDefaults_*) apply them.
 #include "apiserver/builtin/crd_strategy.h"
+#include "apiserver/builtin/pod_validation.h"
+#include "apiserver/builtin/service_validation.h"
 #include "apiserver/builtin/strategy.h"
+#include "apiserver/builtin/workload_validation.h"
 
 #include "runtime/meta/base64.h"
-#include "runtime/meta/selector.h"
 
 #include <map>
 #include <random>
@@ -25,8 +27,9 @@ json::Object& child(json::Object& o, std::string_view key) {
 }
 
 std::string image_pull_policy(std::string_view image) {
-  // ":latest" or no tag -> Always; a digest or another tag -> IfNotPresent.
-  if (image.find('@') != std::string_view::npos) return "IfNotPresent";
+  // ":latest" or no tag -> Always; a digest or another tag -> IfNotPresent. An image that does
+  // not parse (empty) has no tag: IfNotPresent, and validation reports the missing image.
+  if (image.empty() || image.find('@') != std::string_view::npos) return "IfNotPresent";
   auto slash = image.rfind('/');
   auto colon = image.rfind(':');
   if (colon == std::string_view::npos || (slash != std::string_view::npos && colon < slash)) return "Always";
@@ -41,8 +44,9 @@ void default_containers(json::Object& spec, std::string_view key) {
     auto& co = c.as_object();
     set_default(co, "terminationMessagePath", "/dev/termination-log");
     set_default(co, "terminationMessagePolicy", "File");
-    if (const auto* img = co.if_contains("image"); img && img->is_string())
-      set_default(co, "imagePullPolicy", json::String(image_pull_policy(img->get_string())));
+    const auto* img = co.if_contains("image");
+    set_default(co, "imagePullPolicy",
+                json::String(image_pull_policy(img && img->is_string() ? std::string_view(img->get_string()) : "")));
     set_default(co, "resources", json::Object{});
     if (auto* ports = co.if_contains("ports"); ports && ports->is_array())
       for (auto& p : ports->as_array())
@@ -133,6 +137,7 @@ class ServiceStrategy : public Strategy {
         out.push_back(schema::field_invalid(FieldPath("spec").child("clusterIPs").index(0), json::Value(json::String(newip)),
                                             "may not change once set"));
     }
+    for (auto& c : validate_service(obj)) out.push_back(std::move(c));
     return out;
   }
 
@@ -144,7 +149,11 @@ class ServiceStrategy : public Strategy {
       if (!p.is_object()) continue;
       auto& po = p.as_object();
       set_default(po, "protocol", "TCP");
-      if (const auto* port = po.if_contains("port")) set_default(po, "targetPort", *port);
+      // SetDefaults_Service: a zero or empty targetPort is the port.
+      const auto* target = po.if_contains("targetPort");
+      bool unset = !target || target->is_null() || (target->is_string() && target->get_string().empty()) ||
+                   (target->is_number() && json::as_number(*target).value_or(1) == 0);
+      if (const auto* port = po.if_contains("port"); unset && port) po["targetPort"] = *port;
     }
   }
   static std::string allocate_ip() {
@@ -203,6 +212,11 @@ class PodStrategy : public Strategy {
     status["phase"] = "Pending";
     status["qosClass"] = "BestEffort";
   }
+  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value*) override {
+    std::vector<schema::Cause> out;
+    validate_pod_spec(json::find(obj, {"spec"}), FieldPath("spec"), out);
+    return out;
+  }
 };
 
 class DeploymentStrategy : public Strategy {
@@ -210,7 +224,7 @@ class DeploymentStrategy : public Strategy {
   void prepare_create(json::Value& obj) override { defaults(obj); }
   void prepare_update(json::Value& obj, const json::Value&) override { defaults(obj); }
   std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
-    return validate_selector(obj, old);
+    return validate_deployment(obj, old);
   }
 
  private:
@@ -229,42 +243,16 @@ class DeploymentStrategy : public Strategy {
     default_template(spec);
   }
 
- public:
-  static std::vector<schema::Cause> validate_selector(const json::Value& obj, const json::Value* old) {
-    std::vector<schema::Cause> out;
-    const auto* sel = json::find(obj, {"spec", "selector"});
-    if (!sel) {
-      out.push_back(schema::field_required(FieldPath("spec").child("selector")));
-      return out;
-    }
-    try {
-      auto s = meta::LabelSelector::from_json(sel);
-      if (s.empty()) {
-        out.push_back(schema::field_invalid(FieldPath("spec").child("selector"), *sel, "empty selector is invalid for deployment"));
-      } else if (!s.matches(*json::find(obj, {"spec", "template"}))) {
-        out.push_back(schema::field_invalid(FieldPath("spec").child("template").child("metadata").child("labels"),
-                                            json::find(obj, {"spec", "template", "metadata", "labels"})
-                                                ? *json::find(obj, {"spec", "template", "metadata", "labels"})
-                                                : json::Value(json::Object{}),
-                                            "`selector` does not match template `labels`"));
-      }
-    } catch (const meta::SelectorError& e) {
-      out.push_back(schema::field_invalid(FieldPath("spec").child("selector"), *sel, e.what()));
-    }
-    if (old) {
-      const auto* os = json::find(*old, {"spec", "selector"});
-      if (os && *os != *sel) out.push_back(schema::field_invalid(FieldPath("spec").child("selector"), *sel, "field is immutable"));
-    }
-    return out;
-  }
 };
 
 class StatefulSetStrategy : public Strategy {
  public:
+  // ValidateStatefulSetName: a DNS label (the pods' hostnames derive from it).
+  std::string_view name_rule() const override { return "label"; }
   void prepare_create(json::Value& obj) override { defaults(obj); }
   void prepare_update(json::Value& obj, const json::Value&) override { defaults(obj); }
   std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
-    return DeploymentStrategy::validate_selector(obj, old);
+    return validate_stateful_set(obj, old);
   }
 
  private:
@@ -287,6 +275,9 @@ class ReplicaSetStrategy : public Strategy {
  public:
   void prepare_create(json::Value& obj) override { defaults(obj); }
   void prepare_update(json::Value& obj, const json::Value&) override { defaults(obj); }
+  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
+    return validate_replica_set(obj, old);
+  }
 
  private:
   static void defaults(json::Value& obj) {
@@ -294,6 +285,37 @@ class ReplicaSetStrategy : public Strategy {
     set_default(spec, "replicas", 1);
     default_template(spec);
   }
+};
+
+class DaemonSetStrategy : public Strategy {
+ public:
+  void prepare_create(json::Value& obj) override { defaults(obj); }
+  void prepare_update(json::Value& obj, const json::Value&) override { defaults(obj); }
+  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
+    return validate_daemon_set(obj, old);
+  }
+
+ private:
+  // SetDefaults_DaemonSet.
+  static void defaults(json::Value& obj) {
+    auto& spec = child(obj.as_object(), "spec");
+    auto& us = child(spec, "updateStrategy");
+    set_default(us, "type", "RollingUpdate");
+    if (us.at("type") == "RollingUpdate") {
+      auto& ru = child(us, "rollingUpdate");
+      set_default(ru, "maxUnavailable", 1);
+      set_default(ru, "maxSurge", 0);
+    }
+    set_default(spec, "revisionHistoryLimit", 10);
+    default_template(spec);
+  }
+};
+
+class JobStrategy : public Strategy {
+ public:
+  void prepare_create(json::Value& obj) override { default_template(child(obj.as_object(), "spec")); }
+  void prepare_update(json::Value& obj, const json::Value&) override { default_template(child(obj.as_object(), "spec")); }
+  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override { return validate_job(obj, old); }
 };
 
 class PathNameStrategy : public Strategy {
@@ -325,6 +347,8 @@ Strategy& strategy_for(std::string_view group_resource) {
     t["deployments.apps"] = std::make_unique<DeploymentStrategy>();
     t["statefulsets.apps"] = std::make_unique<StatefulSetStrategy>();
     t["replicasets.apps"] = std::make_unique<ReplicaSetStrategy>();
+    t["daemonsets.apps"] = std::make_unique<DaemonSetStrategy>();
+    t["jobs.batch"] = std::make_unique<JobStrategy>();
     t["customresourcedefinitions.apiextensions.k8s.io"] = std::make_unique<CrdStrategy>();
     for (auto r : {"roles.rbac.authorization.k8s.io", "rolebindings.rbac.authorization.k8s.io",
                    "clusterroles.rbac.authorization.k8s.io", "clusterrolebindings.rbac.authorization.k8s.io"})

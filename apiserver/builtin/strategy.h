@@ -29,8 +29,12 @@ class Strategy {
 // resources without special behaviour.
 Strategy& strategy_for(std::string_view group_resource);
 
-// metadata.name validation messages exactly as apimachinery's validation package words them.
+// metadata.name (or, with generate_name_prefix, metadata.generateName) validation messages
+// exactly as apimachinery's validation package words them; `rule` as Strategy::name_rule().
 std::vector<schema::Cause> validate_name(std::string_view name, std::string_view rule, bool generate_name_prefix = false);
 std::vector<schema::Cause> validate_labels(const json::Value& obj);
+// ValidateObjectMeta's format checks in upstream order: on create metadata.generateName and
+// metadata.name, then metadata.labels and metadata.annotations.
+std::vector<schema::Cause> validate_object_meta(const json::Value& obj, std::string_view name_rule, bool create);
 
 }  // namespace capstan::apiserver::builtin

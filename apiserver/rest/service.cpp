@@ -235,12 +235,8 @@ void Service::validate_object(const registry::ResourceInfo& r, std::string_view 
   std::vector<Cause> causes;
   auto& strategy = builtin::strategy_for(r.group_resource());
   std::string_view name = json::get_string(obj, {"metadata", "name"});
-  if (!old) {
-    bool generated = json::find(obj, {"metadata", "generateName"}) != nullptr;
-    for (auto& c : builtin::validate_name(name, r.crd ? "subdomain" : strategy.name_rule(), false)) causes.push_back(std::move(c));
-    (void)generated;
-  }
-  for (auto& c : builtin::validate_labels(obj)) causes.push_back(std::move(c));
+  for (auto& c : builtin::validate_object_meta(obj, r.crd ? "subdomain" : strategy.name_rule(), old == nullptr))
+    causes.push_back(std::move(c));
   if (r.crd) {
     const auto* v = r.version(version);
     if (v && v->structural)

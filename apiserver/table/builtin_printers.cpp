@@ -11,6 +11,7 @@ const std::vector<printers::Entry>& registry() {
     printers::add_core(e);
     printers::add_workloads(e);
     printers::add_others(e);
+    printers::add_nodes(e);
     return e;
   }();
   return entries;

@@ -358,5 +358,46 @@ TEST(PrinterDefault, EveryPrinterFillsEveryColumn) {
   }
 }
 
+// ---- nodes and controllerrevisions -----------------------------------------------------------------
+
+TEST(PrinterNode, Columns) {
+  EXPECT_EQ(column_names("", "nodes"),
+            (std::vector<std::string>{"Name", "Status", "Roles", "Age", "Version", "Internal-IP*", "External-IP*", "OS-Image*",
+                                      "Kernel-Version*", "Container-Runtime*"}));
+}
+
+TEST(PrinterNode, ReadyWithRolesAndAddresses) {
+  EXPECT_EQ(cells("", "nodes", R"x({
+    "metadata": {"name": "node-a", "creationTimestamp": "2026-01-09T12:00:00Z",
+      "labels": {"node-role.kubernetes.io/control-plane": "", "node-role.kubernetes.io/": "", "kubernetes.io/role": "edge"}},
+    "spec": {"unschedulable": true},
+    "status": {"conditions": [{"type": "MemoryPressure", "status": "False"}, {"type": "Ready", "status": "True"}],
+      "addresses": [{"type": "Hostname", "address": "node-a"}, {"type": "InternalIP", "address": "10.0.0.2"}],
+      "nodeInfo": {"kubeletVersion": "v1.32.4", "osImage": "Debian GNU/Linux 12 (bookworm)", "kernelVersion": "6.1.0",
+        "containerRuntimeVersion": "containerd://1.7.0"}}})x"),
+            R"x(["node-a","Ready,SchedulingDisabled","control-plane,edge","24h","v1.32.4","10.0.0.2","<none>","Debian GNU/Linux 12 (bookworm)","6.1.0","containerd://1.7.0"])x");
+}
+
+TEST(PrinterNode, NotReadyOrUnknown) {
+  EXPECT_EQ(cells("", "nodes", R"({"metadata": {"name": "n", "creationTimestamp": "2026-01-10T11:00:00Z"},
+    "status": {"conditions": [{"type": "Ready", "status": "Unknown"}]}})"),
+            R"(["n","NotReady","<none>","60m","","<none>","<none>","<unknown>","<unknown>","<unknown>"])");
+  EXPECT_EQ(cells("", "nodes", R"({"metadata": {"name": "n", "creationTimestamp": "2026-01-10T11:00:00Z"}})"),
+            R"(["n","Unknown","<none>","60m","","<none>","<none>","<unknown>","<unknown>","<unknown>"])");
+}
+
+TEST(PrinterControllerRevision, ControllerAndRevision) {
+  EXPECT_EQ(column_names("apps", "controllerrevisions"), (std::vector<std::string>{"Name", "Controller", "Revision", "Age"}));
+  EXPECT_EQ(cells("apps", "controllerrevisions", R"({
+    "metadata": {"name": "web-7d9f", "creationTimestamp": "2026-01-10T11:58:00Z",
+      "ownerReferences": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "x", "uid": "1"},
+                          {"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "web", "uid": "2", "controller": true}]},
+    "revision": 3})"),
+            R"(["web-7d9f","statefulset.apps/web",3,"2m"])");
+  EXPECT_EQ(cells("apps", "controllerrevisions", R"({"metadata": {"name": "orphan", "creationTimestamp": "2026-01-10T11:58:00Z"},
+    "revision": 1})"),
+            R"(["orphan","<none>",1,"2m"])");
+}
+
 }  // namespace
 }  // namespace capstan::apiserver::table

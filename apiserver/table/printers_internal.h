@@ -32,6 +32,7 @@ struct Entry {
 void add_core(std::vector<Entry>& out);
 void add_workloads(std::vector<Entry>& out);  // apps, batch
 void add_others(std::vector<Entry>& out);     // policy, coordination, discovery, networking, rbac, admission
+void add_nodes(std::vector<Entry>& out);      // nodes, controllerrevisions
 
 // A column of type `type` (no format).
 inline ColumnDefinition column(std::string name, std::string type, std::string description, std::int32_t priority = 0) {

@@ -86,6 +86,13 @@ void ApiServerProcess::restart() {
   start();
 }
 
+void ApiServerProcess::kill_and_restart() {
+  kill();
+  start();
+}
+
+int ApiServerProcess::pid() const { return proc_ ? proc_->pid() : 0; }
+
 bool ApiServerProcess::running() { return proc_ && proc_->running(); }
 
 std::string ApiServerProcess::url() const { return "https://127.0.0.1:" + std::to_string(port_); }

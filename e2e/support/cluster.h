@@ -29,7 +29,9 @@ class ApiServerProcess {
   void start();                  // waits until /readyz answers (bounded)
   void stop();                   // SIGTERM
   void kill();                   // SIGKILL
-  void restart();                // same port and data dir
+  void restart();                // SIGTERM, then start on the same port and data dir
+  void kill_and_restart();       // SIGKILL (no shutdown at all), then start on the same port and data dir
+  int pid() const;               // the running server's PID (0 when none)
   bool running();
   const std::string& kubeconfig() const { return kubeconfig_; }
   std::string url() const;

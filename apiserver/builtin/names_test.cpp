@@ -1,0 +1,77 @@
+#include "apiserver/builtin/names.h"
+#include "apiserver/builtin/test_util.h"
+
+#include <gtest/gtest.h>
+
+namespace capstan::apiserver::builtin {
+namespace {
+
+using testing::Errors;
+using testing::errors_of;
+using M = names::Messages;
+
+const std::string kLabelMsg =
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an "
+    "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const std::string kSubdomainMsg =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end "
+    "with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const std::string kNamePartMsg =
+    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+    "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+TEST(Names, Dns1123LabelReportsLengthAndFormatOrDots) {
+  EXPECT_EQ(names::dns1123_label("web-1"), M{});
+  EXPECT_EQ(names::dns1123_label("C_1"), M{kLabelMsg});
+  EXPECT_EQ(names::dns1123_label("a.b"), M{"must not contain dots"});
+  EXPECT_EQ(names::dns1123_label(std::string(64, 'a')), M{"must be no more than 63 characters"});
+  EXPECT_EQ(names::dns1123_label(std::string(64, 'A')), (M{"must be no more than 63 characters", kLabelMsg}));
+}
+
+TEST(Names, QualifiedNameChecksPrefixAndNameParts) {
+  EXPECT_EQ(names::qualified_name("example.com/My_Name.1"), M{});
+  EXPECT_EQ(names::qualified_name("bad key!"), M{kNamePartMsg});
+  EXPECT_EQ(names::qualified_name("/x"), M{"prefix part must be non-empty"});
+  EXPECT_EQ(names::qualified_name("Ex.com/x"), M{"prefix part " + kSubdomainMsg});
+  EXPECT_EQ(names::qualified_name("a/"), (M{"name part must be non-empty", kNamePartMsg}));
+  EXPECT_EQ(names::qualified_name(std::string(64, 'a')), M{"name part must be no more than 63 characters"});
+  auto many = names::qualified_name("a/b/c");
+  ASSERT_EQ(many.size(), 1u);
+  EXPECT_EQ(many[0],
+            "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+            "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+            "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. "
+            "'example.com/MyName')");
+}
+
+TEST(Names, PortNamesAndNumbers) {
+  EXPECT_EQ(names::port_name("http-alt"), M{});
+  EXPECT_EQ(names::port_name("8080"), M{"must contain at least one letter (a-z)"});
+  EXPECT_EQ(names::port_name("-a--B"), (M{"must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)",
+                                          "must not contain consecutive hyphens", "must not begin or end with a hyphen"}));
+  EXPECT_EQ(names::port_name("abcdefghijklmnop"), M{"must be no more than 15 characters"});
+  EXPECT_EQ(names::port_number(0), M{"must be between 1 and 65535, inclusive"});
+  EXPECT_EQ(names::port_number(65536), M{"must be between 1 and 65535, inclusive"});
+  EXPECT_EQ(names::port_number(65535), M{});
+}
+
+TEST(Names, GenerateNamePrefixMasksATrailingDash) {
+  // A prefix may end in '-': the generated suffix follows it.
+  EXPECT_EQ(names::name_errors("web-", "subdomain", true), M{});
+  EXPECT_EQ(names::name_errors("web-", "subdomain", false), M{kSubdomainMsg});
+  EXPECT_EQ(names::name_errors("Bad_", "subdomain", true), M{kSubdomainMsg});
+  EXPECT_EQ(names::name_errors("svc-", "dns1035", true), M{});
+  EXPECT_EQ(names::name_errors("..", "path", false), M{"may not be '..'"});
+  EXPECT_EQ(names::name_errors("a/b%", "path", false), (M{"may not contain '/'", "may not contain '%'"}));
+}
+
+TEST(Names, ValidateNameNamesTheFieldAndQuotesTheValue) {
+  EXPECT_EQ(errors_of(validate_name("", "subdomain")), Errors{"metadata.name: Required value: name or generateName is required"});
+  EXPECT_EQ(errors_of(validate_name("Bad_", "subdomain", true)),
+            Errors{"metadata.generateName: Invalid value: \"Bad_\": " + kSubdomainMsg});
+}
+
+}  // namespace
+}  // namespace capstan::apiserver::builtin
