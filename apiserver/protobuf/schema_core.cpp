@@ -598,6 +598,32 @@ PB_MESSAGE(kEndpointSubset, CORE "EndpointSubset",
            list(msg(3, "ports", kEndpointPort)));
 PB_MESSAGE(kEndpoints, CORE "Endpoints", msg(1, "metadata", kObjectMeta), list(msg(2, "subsets", kEndpointSubset)));
 
+// --- Event -----------------------------------------------------------------------------------------
+PB_MESSAGE(kEventSource, CORE "EventSource", str(1, "component"), str(2, "host"));
+PB_MESSAGE(kEventSeries, CORE "EventSeries", i32(1, "count"), msg(2, "lastObservedTime", kMicroTime));
+PB_MESSAGE(kEvent, CORE "Event",
+           msg(1, "metadata", kObjectMeta),
+           msg(2, "involvedObject", kObjectReference),
+           str(3, "reason"),
+           str(4, "message"),
+           msg(5, "source", kEventSource),
+           msg(6, "firstTimestamp", kTime),
+           msg(7, "lastTimestamp", kTime),
+           i32(8, "count"),
+           str(9, "type"),
+           msg(10, "eventTime", kMicroTime),
+           msg(11, "series", kEventSeries),
+           str(12, "action"),
+           msg(13, "related", kObjectReference),
+           str(14, "reportingComponent", kKeepZero),
+           str(15, "reportingInstance", kKeepZero));
+
+// TopologySelectorTerm (StorageClass.allowedTopologies).
+PB_MESSAGE(kTopologySelectorLabelRequirement, CORE "TopologySelectorLabelRequirement",
+           str(1, "key", kKeepZero), list(str(2, "values")));
+PB_MESSAGE(kTopologySelectorTerm, CORE "TopologySelectorTerm",
+           list(msg(1, "matchLabelExpressions", kTopologySelectorLabelRequirement)));
+
 #undef CORE
 
 }  // namespace capstan::apiserver::protobuf::schema

@@ -201,5 +201,32 @@ TEST(TypedCheck, StructuredMergeDiffWordingWithListKeys) {
   EXPECT_EQ(smd_errors(ok.issues), std::nullopt) << "structured-merge-diff's numeric accepts floats";
 }
 
+TEST(TypedCheck, EventsEndpointSlicesAndWebhookConfigurationsHaveTables) {
+  auto event = run("v1", "Event", R"({"apiVersion":"v1","kind":"Event","metadata":{"name":"e","namespace":"d"},
+    "involvedObject":{"kind":"Pod","namespace":"d","name":"p","uid":"u","apiVersion":"v1","fieldPath":"spec.containers{app}"},
+    "reason":"Started","message":"m","source":{"component":"kubelet","host":"n1"},
+    "firstTimestamp":"2026-01-01T00:00:00Z","lastTimestamp":"2026-01-01T00:00:01Z","count":2,"type":"Normal",
+    "eventTime":null,"reportingComponent":"kubelet","reportingInstance":"n1","nope":1})");
+  EXPECT_EQ(go_json_error(event.issues), std::nullopt);
+  EXPECT_EQ(unknown_fields(event.issues), (std::vector<std::string>{"nope"}));
+  auto ev = run("events.k8s.io/v1", "Event", R"({"eventTime":"2026-01-01T00:00:00.000001Z","series":{"count":2,
+    "lastObservedTime":"2026-01-01T00:00:00.000002Z"},"reportingController":"c","reportingInstance":"i","action":"A",
+    "reason":"R","regarding":{"kind":"Pod","name":"p"},"note":"n","type":"Normal"})");
+  EXPECT_TRUE(ev.issues.empty());
+  auto slice = run("discovery.k8s.io/v1", "EndpointSlice", R"({"addressType":"IPv4","endpoints":[{"addresses":["10.0.0.1"],
+    "conditions":{"ready":true,"serving":true,"terminating":false},"nodeName":"n1","zone":"z","hints":{"forZones":[{"name":"z"}]}}],
+    "ports":[{"name":"http","protocol":"TCP","port":80}]})");
+  EXPECT_TRUE(slice.issues.empty());
+  auto vwc = run("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", R"({"webhooks":[{"name":"w.example.com",
+    "clientConfig":{"service":{"namespace":"ns","name":"svc","path":"/validate","port":443},"caBundle":"Zm9v"},
+    "rules":[{"operations":["CREATE"],"apiGroups":[""],"apiVersions":["v1"],"resources":["configmaps"],"scope":"*"}],
+    "failurePolicy":"Fail","matchPolicy":"Equivalent","namespaceSelector":{},"objectSelector":{},"sideEffects":"None",
+    "timeoutSeconds":5,"admissionReviewVersions":["v1"],"matchConditions":[{"name":"a","expression":"true"}]}]})");
+  EXPECT_TRUE(vwc.issues.empty());
+  auto np = run("networking.k8s.io/v1", "NetworkPolicy", R"({"spec":{"podSelector":{},"policyTypes":["Ingress"],
+    "ingress":[{"from":[{"ipBlock":{"cidr":"10.0.0.0/8","except":["10.1.0.0/16"]}}],"ports":[{"port":"http","endPort":90}]}]}})");
+  EXPECT_TRUE(np.issues.empty());
+}
+
 }  // namespace
 }  // namespace capstan::apiserver::typed
