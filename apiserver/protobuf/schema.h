@@ -156,6 +156,16 @@ extern const Message kSelfSubjectAccessReview, kSelfSubjectRulesReview, kSubject
 extern const Message kCertificateSigningRequest;
 extern const Message kLease;  // coordination.k8s.io/v1 (schema_coordination.cpp)
 
+// core/v1 Event and the messages other groups share (schema_core.cpp); events.k8s.io/v1,
+// discovery.k8s.io/v1, networking.k8s.io/v1 NetworkPolicy, storage.k8s.io/v1,
+// admissionregistration.k8s.io/v1
+extern const Message kEvent, kEventSource, kTopologySelectorTerm;
+extern const Message kEventsEvent;
+extern const Message kEndpointSlice;
+extern const Message kNetworkPolicy;
+extern const Message kStorageClass;
+extern const Message kValidatingWebhookConfiguration, kMutatingWebhookConfiguration;
+
 // --- Kinds (kinds.cpp) ----------------------------------------------------------------------------
 struct KindEntry {
   std::string_view api_version;

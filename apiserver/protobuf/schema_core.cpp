@@ -1,9 +1,8 @@
 // core/v1 (k8s.io/api/core/v1): ConfigMap, Secret, Namespace, Service, ServiceAccount, Pod and
 // everything a PodSpec reaches, ResourceQuota, LimitRange, PersistentVolumeClaim, Endpoints.
 //
-// Volume sources covered: hostPath, emptyDir, secret, nfs, persistentVolumeClaim, downwardAPI,
-// configMap, projected, csi, ephemeral, image. The legacy in-tree cloud/storage plugins (gcePD,
-// awsEBS, rbd, cinder, ...) are not transcribed; their fields are reported as unknown.
+// Every VolumeSource (the legacy in-tree plugins included) and the whole PodStatus are transcribed:
+// the typed check (apiserver/typed) drops members no table knows, as the Go structs do.
 #include "apiserver/protobuf/schema.h"
 
 namespace capstan::apiserver::protobuf::schema {
@@ -263,15 +262,85 @@ PB_MESSAGE(kPersistentVolumeClaimTemplate, CORE "PersistentVolumeClaimTemplate",
 PB_MESSAGE(kEphemeralVolumeSource, CORE "EphemeralVolumeSource",
            msg(1, "volumeClaimTemplate", kPersistentVolumeClaimTemplate));
 PB_MESSAGE(kImageVolumeSource, CORE "ImageVolumeSource", str(1, "reference"), str(2, "pullPolicy"));
+// In-tree (legacy) volume plugins.
+PB_MESSAGE(kGCEPersistentDiskVolumeSource, CORE "GCEPersistentDiskVolumeSource",
+           str(1, "pdName", kKeepZero), str(2, "fsType"), i32(3, "partition"), boolean(4, "readOnly"));
+PB_MESSAGE(kAWSElasticBlockStoreVolumeSource, CORE "AWSElasticBlockStoreVolumeSource",
+           str(1, "volumeID", kKeepZero), str(2, "fsType"), i32(3, "partition"), boolean(4, "readOnly"));
+PB_MESSAGE(kGitRepoVolumeSource, CORE "GitRepoVolumeSource",
+           str(1, "repository", kKeepZero), str(2, "revision"), str(3, "directory"));
+PB_MESSAGE(kISCSIVolumeSource, CORE "ISCSIVolumeSource",
+           str(1, "targetPortal", kKeepZero), str(2, "iqn", kKeepZero), i32(3, "lun", kKeepZero),
+           str(4, "iscsiInterface"), str(5, "fsType"), boolean(6, "readOnly"), list(str(7, "portals")),
+           boolean(8, "chapAuthDiscovery"), boolean(11, "chapAuthSession"),
+           msg(10, "secretRef", kLocalObjectReference), str(12, "initiatorName", kKeepZero));
+PB_MESSAGE(kGlusterfsVolumeSource, CORE "GlusterfsVolumeSource",
+           str(1, "endpoints", kKeepZero), str(2, "path", kKeepZero), boolean(3, "readOnly"));
+PB_MESSAGE(kRBDVolumeSource, CORE "RBDVolumeSource",
+           list(str(1, "monitors")), str(2, "image", kKeepZero), str(3, "fsType"), str(4, "pool"), str(5, "user"),
+           str(6, "keyring"), msg(7, "secretRef", kLocalObjectReference), boolean(8, "readOnly"));
+PB_MESSAGE(kFlexVolumeSource, CORE "FlexVolumeSource",
+           str(1, "driver", kKeepZero), str(2, "fsType"), msg(3, "secretRef", kLocalObjectReference),
+           boolean(4, "readOnly"), map_of(str(5, "options")));
+PB_MESSAGE(kCinderVolumeSource, CORE "CinderVolumeSource",
+           str(1, "volumeID", kKeepZero), str(2, "fsType"), boolean(3, "readOnly"),
+           msg(4, "secretRef", kLocalObjectReference));
+PB_MESSAGE(kCephFSVolumeSource, CORE "CephFSVolumeSource",
+           list(str(1, "monitors")), str(2, "path"), str(3, "user"), str(4, "secretFile"),
+           msg(5, "secretRef", kLocalObjectReference), boolean(6, "readOnly"));
+PB_MESSAGE(kFlockerVolumeSource, CORE "FlockerVolumeSource", str(1, "datasetName"), str(2, "datasetUUID"));
+PB_MESSAGE(kFCVolumeSource, CORE "FCVolumeSource",
+           list(str(1, "targetWWNs")), i32(2, "lun", kKeepZero), str(3, "fsType"), boolean(4, "readOnly"),
+           list(str(5, "wwids")));
+PB_MESSAGE(kAzureFileVolumeSource, CORE "AzureFileVolumeSource",
+           str(1, "secretName", kKeepZero), str(2, "shareName", kKeepZero), boolean(3, "readOnly"));
+PB_MESSAGE(kVsphereVirtualDiskVolumeSource, CORE "VsphereVirtualDiskVolumeSource",
+           str(1, "volumePath", kKeepZero), str(2, "fsType"), str(3, "storagePolicyName"), str(4, "storagePolicyID"));
+PB_MESSAGE(kQuobyteVolumeSource, CORE "QuobyteVolumeSource",
+           str(1, "registry", kKeepZero), str(2, "volume", kKeepZero), boolean(3, "readOnly"), str(4, "user"),
+           str(5, "group"), str(6, "tenant"));
+PB_MESSAGE(kAzureDiskVolumeSource, CORE "AzureDiskVolumeSource",
+           str(1, "diskName", kKeepZero), str(2, "diskURI", kKeepZero), str(3, "cachingMode", kKeepZero),
+           str(4, "fsType", kKeepZero), boolean(5, "readOnly", kKeepZero), str(6, "kind", kKeepZero));
+PB_MESSAGE(kPhotonPersistentDiskVolumeSource, CORE "PhotonPersistentDiskVolumeSource",
+           str(1, "pdID", kKeepZero), str(2, "fsType"));
+PB_MESSAGE(kPortworxVolumeSource, CORE "PortworxVolumeSource",
+           str(1, "volumeID", kKeepZero), str(2, "fsType"), boolean(3, "readOnly"));
+PB_MESSAGE(kScaleIOVolumeSource, CORE "ScaleIOVolumeSource",
+           str(1, "gateway", kKeepZero), str(2, "system", kKeepZero), msg(3, "secretRef", kLocalObjectReference),
+           boolean(4, "sslEnabled"), str(5, "protectionDomain"), str(6, "storagePool"), str(7, "storageMode"),
+           str(8, "volumeName"), str(9, "fsType"), boolean(10, "readOnly"));
+PB_MESSAGE(kStorageOSVolumeSource, CORE "StorageOSVolumeSource",
+           str(1, "volumeName"), str(2, "volumeNamespace"), str(3, "fsType"), boolean(4, "readOnly"),
+           msg(5, "secretRef", kLocalObjectReference));
 PB_MESSAGE(kVolumeSource, CORE "VolumeSource",
            msg(1, "hostPath", kHostPathVolumeSource),
            msg(2, "emptyDir", kEmptyDirVolumeSource),
+           msg(3, "gcePersistentDisk", kGCEPersistentDiskVolumeSource),
+           msg(4, "awsElasticBlockStore", kAWSElasticBlockStoreVolumeSource),
+           msg(5, "gitRepo", kGitRepoVolumeSource),
            msg(6, "secret", kSecretVolumeSource),
            msg(7, "nfs", kNFSVolumeSource),
+           msg(8, "iscsi", kISCSIVolumeSource),
+           msg(9, "glusterfs", kGlusterfsVolumeSource),
            msg(10, "persistentVolumeClaim", kPersistentVolumeClaimVolumeSource),
+           msg(11, "rbd", kRBDVolumeSource),
+           msg(12, "flexVolume", kFlexVolumeSource),
+           msg(13, "cinder", kCinderVolumeSource),
+           msg(14, "cephfs", kCephFSVolumeSource),
+           msg(15, "flocker", kFlockerVolumeSource),
            msg(16, "downwardAPI", kDownwardAPIVolumeSource),
+           msg(17, "fc", kFCVolumeSource),
+           msg(18, "azureFile", kAzureFileVolumeSource),
            msg(19, "configMap", kConfigMapVolumeSource),
+           msg(20, "vsphereVolume", kVsphereVirtualDiskVolumeSource),
+           msg(21, "quobyte", kQuobyteVolumeSource),
+           msg(22, "azureDisk", kAzureDiskVolumeSource),
+           msg(23, "photonPersistentDisk", kPhotonPersistentDiskVolumeSource),
            msg(26, "projected", kProjectedVolumeSource),
+           msg(24, "portworxVolume", kPortworxVolumeSource),
+           msg(25, "scaleIO", kScaleIOVolumeSource),
+           msg(27, "storageos", kStorageOSVolumeSource),
            msg(28, "csi", kCSIVolumeSource),
            msg(29, "ephemeral", kEphemeralVolumeSource),
            msg(30, "image", kImageVolumeSource));
@@ -389,13 +458,45 @@ PB_MESSAGE(kPodSpec, CORE "PodSpec",
            list(msg(39, "resourceClaims", kPodResourceClaim)),
            msg(40, "resources", kResourceRequirements));
 
-// PodStatus: the fields a client may plausibly send (kubelet-only container statuses are not
-// transcribed and are reported as unknown).
+// --- PodStatus ---------------------------------------------------------------------------------------
 PB_MESSAGE(kPodCondition, CORE "PodCondition",
            str(1, "type", kKeepZero), str(2, "status", kKeepZero), msg(3, "lastProbeTime", kTime),
            msg(4, "lastTransitionTime", kTime), str(5, "reason"), str(6, "message"));
 PB_MESSAGE(kPodIP, CORE "PodIP", str(1, "ip", kKeepZero));
 PB_MESSAGE(kHostIP, CORE "HostIP", str(1, "ip", kKeepZero));
+PB_MESSAGE(kContainerStateWaiting, CORE "ContainerStateWaiting", str(1, "reason"), str(2, "message"));
+PB_MESSAGE(kContainerStateRunning, CORE "ContainerStateRunning", msg(1, "startedAt", kTime));
+PB_MESSAGE(kContainerStateTerminated, CORE "ContainerStateTerminated",
+           i32(1, "exitCode", kKeepZero), i32(2, "signal"), str(3, "reason"), str(4, "message"),
+           msg(5, "startedAt", kTime), msg(6, "finishedAt", kTime), str(7, "containerID"));
+PB_MESSAGE(kContainerState, CORE "ContainerState",
+           msg(1, "waiting", kContainerStateWaiting), msg(2, "running", kContainerStateRunning),
+           msg(3, "terminated", kContainerStateTerminated));
+PB_MESSAGE(kVolumeMountStatus, CORE "VolumeMountStatus",
+           str(1, "name", kKeepZero), str(2, "mountPath", kKeepZero), boolean(3, "readOnly"),
+           str(4, "recursiveReadOnly", kKeepZero));
+PB_MESSAGE(kLinuxContainerUser, CORE "LinuxContainerUser",
+           i64(1, "uid", kKeepZero), i64(2, "gid", kKeepZero), list(i64(3, "supplementalGroups")));
+PB_MESSAGE(kContainerUser, CORE "ContainerUser", msg(1, "linux", kLinuxContainerUser));
+PB_MESSAGE(kResourceHealth, CORE "ResourceHealth", str(1, "resourceID", kKeepZero), str(2, "health"));
+PB_MESSAGE(kResourceStatus, CORE "ResourceStatus", str(1, "name", kKeepZero), list(msg(2, "resources", kResourceHealth)));
+PB_MESSAGE(kContainerStatus, CORE "ContainerStatus",
+           str(1, "name", kKeepZero),
+           msg(2, "state", kContainerState),
+           msg(3, "lastState", kContainerState),
+           boolean(4, "ready", kKeepZero),
+           i32(5, "restartCount", kKeepZero),
+           str(6, "image", kKeepZero),
+           str(7, "imageID", kKeepZero),
+           str(8, "containerID"),
+           boolean(9, "started", kKeepZero),
+           map_of(msg(10, "allocatedResources", kQuantity)),
+           msg(11, "resources", kResourceRequirements),
+           list(msg(12, "volumeMounts", kVolumeMountStatus)),
+           msg(13, "user", kContainerUser),
+           list(msg(14, "allocatedResourcesStatus", kResourceStatus)));
+PB_MESSAGE(kPodResourceClaimStatus, CORE "PodResourceClaimStatus",
+           str(1, "name", kKeepZero), str(2, "resourceClaimName", kKeepZero));
 PB_MESSAGE(kPodStatus, CORE "PodStatus",
            str(1, "phase"),
            list(msg(2, "conditions", kPodCondition)),
@@ -407,7 +508,12 @@ PB_MESSAGE(kPodStatus, CORE "PodStatus",
            str(6, "podIP"),
            list(msg(12, "podIPs", kPodIP)),
            msg(7, "startTime", kTime),
-           str(9, "qosClass"));
+           list(msg(10, "initContainerStatuses", kContainerStatus)),
+           list(msg(8, "containerStatuses", kContainerStatus)),
+           str(9, "qosClass"),
+           list(msg(13, "ephemeralContainerStatuses", kContainerStatus)),
+           str(14, "resize"),
+           list(msg(15, "resourceClaimStatuses", kPodResourceClaimStatus)));
 
 PB_MESSAGE(kPod, CORE "Pod",
            msg(1, "metadata", kObjectMeta), msg(2, "spec", kPodSpec), msg(3, "status", kPodStatus));
@@ -468,10 +574,15 @@ PB_MESSAGE(kPersistentVolumeClaimSpec, CORE "PersistentVolumeClaimSpec",
 PB_MESSAGE(kPersistentVolumeClaimCondition, CORE "PersistentVolumeClaimCondition",
            str(1, "type", kKeepZero), str(2, "status", kKeepZero), msg(3, "lastProbeTime", kTime),
            msg(4, "lastTransitionTime", kTime), str(5, "reason"), str(6, "message"));
+PB_MESSAGE(kModifyVolumeStatus, CORE "ModifyVolumeStatus",
+           str(1, "targetVolumeAttributesClassName"), str(2, "status", kKeepZero));
 PB_MESSAGE(kPersistentVolumeClaimStatus, CORE "PersistentVolumeClaimStatus",
            str(1, "phase"), list(str(2, "accessModes")), map_of(msg(3, "capacity", kQuantity)),
            list(msg(4, "conditions", kPersistentVolumeClaimCondition)),
-           map_of(msg(5, "allocatedResources", kQuantity)));
+           map_of(msg(5, "allocatedResources", kQuantity)),
+           map_of(str(7, "allocatedResourceStatuses")),
+           str(8, "currentVolumeAttributesClassName", kKeepZero),
+           msg(9, "modifyVolumeStatus", kModifyVolumeStatus));
 PB_MESSAGE(kPersistentVolumeClaim, CORE "PersistentVolumeClaim",
            msg(1, "metadata", kObjectMeta), msg(2, "spec", kPersistentVolumeClaimSpec),
            msg(3, "status", kPersistentVolumeClaimStatus));
@@ -486,6 +597,32 @@ PB_MESSAGE(kEndpointSubset, CORE "EndpointSubset",
            list(msg(1, "addresses", kEndpointAddress)), list(msg(2, "notReadyAddresses", kEndpointAddress)),
            list(msg(3, "ports", kEndpointPort)));
 PB_MESSAGE(kEndpoints, CORE "Endpoints", msg(1, "metadata", kObjectMeta), list(msg(2, "subsets", kEndpointSubset)));
+
+// --- Event -----------------------------------------------------------------------------------------
+PB_MESSAGE(kEventSource, CORE "EventSource", str(1, "component"), str(2, "host"));
+PB_MESSAGE(kEventSeries, CORE "EventSeries", i32(1, "count"), msg(2, "lastObservedTime", kMicroTime));
+PB_MESSAGE(kEvent, CORE "Event",
+           msg(1, "metadata", kObjectMeta),
+           msg(2, "involvedObject", kObjectReference),
+           str(3, "reason"),
+           str(4, "message"),
+           msg(5, "source", kEventSource),
+           msg(6, "firstTimestamp", kTime),
+           msg(7, "lastTimestamp", kTime),
+           i32(8, "count"),
+           str(9, "type"),
+           msg(10, "eventTime", kMicroTime),
+           msg(11, "series", kEventSeries),
+           str(12, "action"),
+           msg(13, "related", kObjectReference),
+           str(14, "reportingComponent", kKeepZero),
+           str(15, "reportingInstance", kKeepZero));
+
+// TopologySelectorTerm (StorageClass.allowedTopologies).
+PB_MESSAGE(kTopologySelectorLabelRequirement, CORE "TopologySelectorLabelRequirement",
+           str(1, "key", kKeepZero), list(str(2, "values")));
+PB_MESSAGE(kTopologySelectorTerm, CORE "TopologySelectorTerm",
+           list(msg(1, "matchLabelExpressions", kTopologySelectorLabelRequirement)));
 
 #undef CORE
 

@@ -1,4 +1,4 @@
-// networking.k8s.io/v1 (k8s.io/api/networking/v1): Ingress, IngressClass.
+// networking.k8s.io/v1 (k8s.io/api/networking/v1): Ingress, IngressClass, NetworkPolicy.
 #include "apiserver/protobuf/schema.h"
 
 namespace capstan::apiserver::protobuf::schema {
@@ -39,6 +39,23 @@ PB_MESSAGE(kIngressClassParametersReference, NET "IngressClassParametersReferenc
 PB_MESSAGE(kIngressClassSpec, NET "IngressClassSpec",
            str(1, "controller"), msg(2, "parameters", kIngressClassParametersReference));
 PB_MESSAGE(kIngressClass, NET "IngressClass", msg(1, "metadata", kObjectMeta), msg(2, "spec", kIngressClassSpec));
+
+// --- NetworkPolicy ---------------------------------------------------------------------------------
+PB_MESSAGE(kIPBlock, NET "IPBlock", str(1, "cidr", kKeepZero), list(str(2, "except")));
+PB_MESSAGE(kNetworkPolicyPeer, NET "NetworkPolicyPeer",
+           msg(1, "podSelector", kLabelSelector), msg(2, "namespaceSelector", kLabelSelector), msg(3, "ipBlock", kIPBlock));
+PB_MESSAGE(kNetworkPolicyPort, NET "NetworkPolicyPort",
+           str(1, "protocol", kKeepZero), msg(2, "port", kIntOrString), i32(3, "endPort", kKeepZero));
+PB_MESSAGE(kNetworkPolicyIngressRule, NET "NetworkPolicyIngressRule",
+           list(msg(1, "ports", kNetworkPolicyPort)), list(msg(2, "from", kNetworkPolicyPeer)));
+PB_MESSAGE(kNetworkPolicyEgressRule, NET "NetworkPolicyEgressRule",
+           list(msg(1, "ports", kNetworkPolicyPort)), list(msg(2, "to", kNetworkPolicyPeer)));
+PB_MESSAGE(kNetworkPolicySpec, NET "NetworkPolicySpec",
+           msg(1, "podSelector", kLabelSelector),
+           list(msg(2, "ingress", kNetworkPolicyIngressRule)),
+           list(msg(3, "egress", kNetworkPolicyEgressRule)),
+           list(str(4, "policyTypes")));
+PB_MESSAGE(kNetworkPolicy, NET "NetworkPolicy", msg(1, "metadata", kObjectMeta), msg(2, "spec", kNetworkPolicySpec));
 
 #undef NET
 

@@ -6,6 +6,7 @@
 #include "apiserver/rest/request_info.h"
 #include "apiserver/rest/scale.h"
 #include "apiserver/schema/status.h"
+#include "apiserver/swagger/v2.h"
 #include "apiserver/table/builtin_printers.h"
 #include "apiserver/table/table.h"
 #include "runtime/json/yaml.h"
@@ -257,7 +258,13 @@ bool Handler::handle_non_resource(http::Request& req, http::Reply& reply) {
     send_body(reply, 200, *doc, "application/json");
     return true;
   }
-  if (path == "/openapi/v2") throw path_not_found();
+  if (path == "/openapi/v2") {
+    // kubectl asks for gnostic's protobuf form; other clients for JSON.
+    bool protobuf = accept.find("application/com.github.proto-openapi.spec.v2") != std::string_view::npos;
+    if (protobuf) send_body(reply, 200, openapi_.v2(true), swagger::kProtobufContentType);
+    else send_body(reply, 200, openapi_.v2(false), "application/json");
+    return true;
+  }
   // /apis/GROUP and /api/v1, /apis/GROUP/VERSION (discovery documents).
   RequestInfo ri = parse_request_info(req.method, path, false);
   if (ri.is_resource) return false;

@@ -1,6 +1,8 @@
 #include "apiserver/rest/openapi.h"
 
 #include "apiserver/schema/openapi.h"
+#include "apiserver/swagger/v2.h"
+#include "apiserver/typed/openapi.h"
 
 #include <cstdio>
 #include <functional>
@@ -50,6 +52,7 @@ std::string hex_hash(const std::string& s) {
 void OpenApi::rebuild_locked() {
   docs_.clear();
   hashes_.clear();
+  json::Object all_schemas;
   std::map<std::string, std::vector<std::pair<registry::ResourcePtr, std::string>>> by_gv;
   for (const auto& r : reg_.all()) {
     for (const auto& v : r->versions) {
@@ -89,11 +92,24 @@ void OpenApi::rebuild_locked() {
     }
     json::Value doc = schema::openapi_document(group, version, kinds);
     doc.as_object()["paths"] = std::move(paths);
+    auto& schemas = doc.as_object()["components"].as_object()["schemas"].as_object();
+    for (auto& [r, ver] : list)
+      if (!r->crd) typed::add_kind_schemas(schemas, r->group, ver, r->kind);
+    for (const auto& kv : schemas) all_schemas[kv.key()] = kv.value();
     std::string text = json::serialize(doc);
     hashes_[gv] = hex_hash(text);
     docs_[gv] = std::move(text);
   }
+  json::Value v2 = swagger::document(all_schemas);
+  v2_json_ = json::serialize(v2);
+  v2_protobuf_ = swagger::to_protobuf(v2);
   built_for_ = reg_.generation();
+}
+
+std::string OpenApi::v2(bool protobuf) {
+  std::lock_guard<std::mutex> l(mu_);
+  if (built_for_ != reg_.generation()) rebuild_locked();
+  return protobuf ? v2_protobuf_ : v2_json_;
 }
 
 json::Value OpenApi::index() {

@@ -1,6 +1,5 @@
 #include "apiserver/rest/service.h"
 
-#include "apiserver/builtin/decode_check.h"
 #include "apiserver/builtin/strategy.h"
 #include "apiserver/patch/apply.h"
 #include "apiserver/schema/prune.h"
@@ -195,15 +194,6 @@ ListResult Service::list(const Target& t, const ListOptions& o) {
   return out;
 }
 
-void Service::check_decodable(const registry::ResourceInfo& r, std::string_view version, const json::Value& body) {
-  if (r.crd) return;  // custom resources are checked by their schema
-  try {
-    builtin::check_decodable(r.group_resource(), r.kind, body);
-  } catch (const std::invalid_argument& e) {
-    throw bad_request(r.kind + " in version \"" + std::string(version) + "\" cannot be handled as a " + r.kind + ": " + e.what());
-  }
-}
-
 void Service::check_namespace_for_create(const registry::ResourceInfo& r, std::string_view ns) {
   if (!r.namespaced) return;
   auto nsobj = store_.get("namespaces", "", ns);
@@ -264,7 +254,7 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
     throw bad_request("the API version in the data (" + std::string(api) + ") does not match the expected API version (" +
                       want_api + ")");
   }
-  check_decodable(r, t.version, body);
+  decode_body(r, t.version, body, o);
   auto& md = json::ensure_object(body, {"metadata"});
   if (r.namespaced) {
     std::string_view body_ns = json::get_string(body, {"metadata", "namespace"});

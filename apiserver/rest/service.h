@@ -121,8 +121,14 @@ class Service {
   void validate_object(const registry::ResourceInfo& r, std::string_view version, const json::Value& obj,
                        const json::Value* old);
   void check_namespace_for_create(const registry::ResourceInfo& r, std::string_view ns);
-  // Built-in kinds: the Go decoder's type checks (400 "... cannot be handled as a ...").
-  static void check_decodable(const registry::ResourceInfo& r, std::string_view version, const json::Value& body);
+  // Built-in kinds decoded as their Go structs (service_decode.cpp): unknown members dropped and
+  // reported per o.field_validation, wrong types refused. A create/update body (400 "... cannot be
+  // handled as a ..."), a patched object (422 invalid `patch`), a server-side apply configuration
+  // (500 "failed to create typed patch object").
+  void decode_body(const registry::ResourceInfo& r, std::string_view version, json::Value& body, WriteOptions& o);
+  void decode_patched(const registry::ResourceInfo& r, std::string_view version, PatchType type,
+                      const json::Value& patch_doc, json::Value& patched, WriteOptions& o);
+  void check_apply(const registry::ResourceInfo& r, std::string_view version, const json::Value& doc);
   DeleteResult finalize_delete(const Target& t, const storage::Object& current, const DeleteOptions& o);
 
   storage::Store& store_;

@@ -181,7 +181,7 @@ Service::WriteResult Service::update(const Target& t, json::Value body, WriteOpt
       throw bad_request("the API version in the data (" + std::string(api) + ") does not match the expected API version (" +
                         want_api + ")");
   }
-  if (t.subresource != "scale") check_decodable(r, t.version, body);
+  if (t.subresource != "scale") decode_body(r, t.version, body, o);
   std::string_view body_name = json::get_string(body, {"metadata", "name"});
   if (!body_name.empty() && body_name != t.name)
     throw bad_request("the name of the object (" + std::string(body_name) + ") does not match the name on the URL (" + t.name + ")");
@@ -231,6 +231,7 @@ Service::WriteResult Service::patch(const Target& t, PatchType type, std::string
   if (type == PatchType::Apply && o.field_manager.empty())
     throw bad_request("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
   json::Value doc = parse_body(body, type == PatchType::Apply);
+  if (type == PatchType::Apply && t.subresource != "scale") check_apply(r, t.version, doc);
   std::string want_api = r.api_version(t.version);
   const auto& types = list_types_for(r, t.version);
 
@@ -283,7 +284,7 @@ Service::WriteResult Service::patch(const Target& t, PatchType type, std::string
     } catch (const json::PatchError& e) {
       throw patch_error(e);
     }
-    if (t.subresource != "scale") check_decodable(r, t.version, patched);
+    if (t.subresource != "scale") decode_patched(r, t.version, type, doc, patched, o);
     std::string_view prv = json::get_string(patched, {"metadata", "resourceVersion"});
     if (!prv.empty() && prv != std::to_string(current.rv)) throw optimistic_lock_conflict(r, t.name);
     json::Value next = std::move(patched);
