@@ -1,5 +1,6 @@
 #include "runtime/controller/manager.h"
 
+#include "runtime/controller/metrics_tls.h"
 #include "runtime/http/server.h"
 #include "runtime/log/log.h"
 #include "runtime/metrics/exposition.h"
@@ -84,10 +85,15 @@ void Manager::add_leader_runnable(std::string name, std::function<void()> start,
 
 void Manager::start_http() {
   auto& registry = opts_.registry ? *opts_.registry : metrics::Registry::global();
-  metrics_server_ = serve("metrics", opts_.metrics_bind_address, std::nullopt, [&registry](http::Request& req, http::Reply& reply) {
+  std::optional<http::ServerTls> metrics_tls;
+  if (opts_.metrics_secure && opts_.metrics_bind_address != "0" && !opts_.metrics_bind_address.empty())
+    metrics_tls = metrics_server_tls(opts_.metrics_cert_dir);
+  metrics_server_ = serve("metrics", opts_.metrics_bind_address, std::move(metrics_tls), [&registry](http::Request& req, http::Reply& reply) {
     if (req.path() != "/metrics") return reply.send(http::Response(404, "404 page not found\n", "text/plain; charset=utf-8"));
     reply.send(http::Response(200, metrics::render(registry), metrics::kContentType));
   });
+  if (metrics_server_)
+    log::info("serving metrics", {{"address", metrics_server_->address()}, {"secure", opts_.metrics_secure ? "true" : "false"}});
   health_server_ = serve("health", opts_.health_probe_bind_address, std::nullopt, [this](http::Request& req, http::Reply& reply) {
     if (auto r = health_.handle(req)) return reply.send(std::move(*r));
     reply.send(http::Response(404, "404 page not found\n", "text/plain; charset=utf-8"));

@@ -64,6 +64,10 @@ class LeaderElection {
 struct ManagerOptions {
   std::string namespace_restriction;              // every namespaced watch narrowed to this
   std::string metrics_bind_address = ":8080";     // "0" disables
+  // Serve /metrics over HTTPS: with <metrics_cert_dir>/tls.crt and tls.key (re-read when they
+  // change) when the directory is set, else with a self-signed certificate made at start.
+  bool metrics_secure = false;
+  std::string metrics_cert_dir;
   std::string health_probe_bind_address = ":8081";
   // How long running reconciles may take to finish after a stop before they are cancelled.
   std::chrono::milliseconds graceful_shutdown{8000};

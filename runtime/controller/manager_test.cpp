@@ -1,6 +1,6 @@
 // The manager's stop paths: a lost lease stops reconciling at once and run() returns 1; a
 // stop before the caches sync ends the wait for them; the shutdown watchdog ends a process
-// whose shutdown hangs, releasing the lease first.
+// whose shutdown hangs, releasing the lease first; secure metrics are served over HTTPS.
 #include "runtime/client/client.h"
 #include "runtime/controller/manager.h"
 #include "runtime/http/client.h"
@@ -205,6 +205,34 @@ TEST(Manager, TheWatchdogStandsDownAfterACleanShutdown) {
   }
   std::this_thread::sleep_for(400ms);
   EXPECT_FALSE(exit_called.load());
+}
+
+TEST(Manager, SecureMetricsAreServedOverHttpsWithASelfSignedCertificate) {
+  metrics::Registry reg;
+  reg.counter("capstan_test_total", "A counter for the test.", {}).with({}).inc();
+  client::Client client(unreachable());
+  auto opts = quiet(reg);
+  opts.metrics_bind_address = "127.0.0.1:0";
+  opts.metrics_secure = true;
+  Manager mgr(client, opts);
+  auto run = std::async(std::launch::async, [&] { return mgr.run(); });
+  ASSERT_TRUE(wait_until([&] { return mgr.metrics_port() != 0; }));
+  std::string url = "https://127.0.0.1:" + std::to_string(mgr.metrics_port()) + "/metrics";
+  http::ClientOptions insecure;
+  insecure.tls.insecure_skip_verify = true;  // self-signed: nothing to verify against
+  http::Client https(insecure);
+  auto r = https.request("GET", url);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_NE(r.body.find("capstan_test_total 1"), std::string::npos) << r.body;
+  http::Client verifying;  // the system roots do not know the self-signed CA
+  EXPECT_THROW(verifying.request("GET", url, {}, {}, 5s), http::TransportError);
+  http::Client plain;
+  EXPECT_THROW(plain.request("GET", "http://127.0.0.1:" + std::to_string(mgr.metrics_port()) + "/metrics", {}, {}, 5s),
+               http::TransportError)
+      << "plain HTTP is not served";
+  mgr.stop();
+  ASSERT_EQ(run.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(run.get(), 0);
 }
 
 }  // namespace
