@@ -86,13 +86,8 @@ int manager_command(const std::vector<std::string>& args) {
     std::cout << "Runs the enabled Capstan controllers against a cluster.\n\nUsage:\n  capstan manager [flags]\n\n" << fs.usage();
     return 0;
   }
-  log::Format format;
-  try {
-    format = log::parse_format(log_format);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  log::init(format, static_cast<int>(verbosity));
+  check_log_format(log_format);
+  log::init(log::parse_format(log_format), static_cast<int>(verbosity));
   if (webhook_port <= 0 || webhook_port > 65535) throw UsageError("--webhook-port must be between 1 and 65535");
 
   RunOptions ro;
