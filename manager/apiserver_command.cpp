@@ -47,6 +47,7 @@ int apiserver_command(const std::vector<std::string>& args) {
     std::cout << "Runs Capstan's embedded Kubernetes-compatible API server.\n\nUsage:\n  capstan apiserver [flags]\n\n" << fs.usage();
     return 0;
   }
+  check_log_format(log_format);
   log::init(log::parse_format(log_format), static_cast<int>(verbosity));
   o.watch_history = static_cast<std::size_t>(std::max(1LL, history));
   apiserver::ApiServer server(o);

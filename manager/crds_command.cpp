@@ -104,9 +104,10 @@ int manifests_command(const std::vector<std::string>& args) {
   fs.add_string("chart", &chart, "also write the CRDs into this Helm chart's crds/ directory and its generated templates (RBAC rules, webhooks)");
   auto pos = fs.parse(args);
   if (fs.help_requested() || pos.size() != 1) {
-    std::cout << "Writes the generated parts of the kustomize tree (CRDs, ClusterRole, webhook configurations).\n\nUsage:\n"
-                 "  capstan manifests CONFIG_DIR [--chart CHART_DIR]\n\n"
-              << fs.usage();
+    (fs.help_requested() ? std::cout : std::cerr)
+        << "Writes the generated parts of the kustomize tree (CRDs, ClusterRole, webhook configurations).\n\nUsage:\n"
+           "  capstan manifests CONFIG_DIR [--chart CHART_DIR]\n\n"
+        << fs.usage();
     return fs.help_requested() ? 0 : 2;
   }
   fs::path dir = pos[0];

@@ -103,6 +103,7 @@ int dev_command(const std::vector<std::string>& args) {
               << fs.usage();
     return 0;
   }
+  check_log_format(log_format);
   log::init(log::parse_format(log_format), static_cast<int>(verbosity));
   auto enabled = enabled_controllers(split_csv(controllers));
   fs::path dir = fs::absolute(data_dir);

@@ -1,5 +1,7 @@
 #include "manager/flags.h"
 
+#include "runtime/log/log.h"
+
 #include <sstream>
 
 namespace capstan::manager {
@@ -82,7 +84,7 @@ std::vector<std::string> FlagSet::parse(const std::vector<std::string>& args) {
       has_value = true;
     }
     auto it = flags_.find(name);
-    if (it == flags_.end()) throw UsageError("unknown flag: --" + name);
+    if (it == flags_.end()) throw UsageError("unknown flag: --" + name, usage());
     if (!has_value && !it->second.boolean) {
       if (i + 1 >= args.size()) throw UsageError("flag needs an argument: --" + name);
       value = args[++i];
@@ -95,6 +97,7 @@ std::vector<std::string> FlagSet::parse(const std::vector<std::string>& args) {
 std::string FlagSet::usage() const {
   std::ostringstream out;
   out << "Flags:\n";
+  if (order_.empty()) out << "      (none)\n";
   for (const auto& name : order_) {
     const auto& f = flags_.at(name);
     out << "      --" << name;
@@ -104,6 +107,14 @@ std::string FlagSet::usage() const {
     out << "\n";
   }
   return out.str();
+}
+
+void check_log_format(const std::string& value) {
+  try {
+    log::parse_format(value);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string(e.what()) + " for --log-format");
+  }
 }
 
 }  // namespace capstan::manager

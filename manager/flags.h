@@ -12,7 +12,13 @@ namespace capstan::manager {
 
 class UsageError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UsageError(const std::string& what, std::string usage = {})
+      : std::runtime_error(what), usage_(std::move(usage)) {}
+  // The command's flags (FlagSet::usage()) when the error is that a flag is unknown.
+  const std::string& usage() const { return usage_; }
+
+ private:
+  std::string usage_;
 };
 
 class FlagSet {
@@ -27,7 +33,8 @@ class FlagSet {
   void add_custom(const std::string& name, std::function<void(const std::string&)> parse, const std::string& help,
                   const std::string& default_text, bool boolean = false);
 
-  // Parses args; returns positional arguments. Throws UsageError. Sets help_requested().
+  // Parses args; returns positional arguments. Throws UsageError (carrying usage() for an
+  // unknown flag). Sets help_requested().
   std::vector<std::string> parse(const std::vector<std::string>& args);
   bool help_requested() const { return help_; }
   std::string usage() const;
@@ -44,5 +51,8 @@ class FlagSet {
   std::vector<std::string> order_;
   bool help_ = false;
 };
+
+// The value of --log-format ("text" or "json"); anything else is a UsageError.
+void check_log_format(const std::string& value);
 
 }  // namespace capstan::manager

@@ -29,6 +29,18 @@ const char* kUsage =
     "\n"
     "Use \"capstan <command> --help\" for a command's flags.\n";
 
+int version_command(const std::vector<std::string>& args) {
+  capstan::manager::FlagSet fs("capstan version");
+  auto positional = fs.parse(args);
+  if (fs.help_requested()) {
+    std::cout << "Prints the version of this capstan binary.\n\nUsage:\n  capstan version\n\n" << fs.usage();
+    return 0;
+  }
+  if (!positional.empty()) throw capstan::manager::UsageError("unexpected argument \"" + positional[0] + "\"");
+  std::cout << "capstan " << CAPSTAN_VERSION << std::endl;
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -46,14 +58,13 @@ int main(int argc, char** argv) {
     if (cmd == "apiserver") return capstan::manager::apiserver_command(rest);
     if (cmd == "crds") return capstan::manager::crds_command(rest);
     if (cmd == "manifests") return capstan::manager::manifests_command(rest);
-    if (cmd == "version") {
-      std::cout << "capstan " << CAPSTAN_VERSION << std::endl;
-      return 0;
-    }
+    if (cmd == "version") return version_command(rest);
     std::cerr << "capstan: unknown command \"" << cmd << "\"\n\n" << kUsage;
     return 2;
   } catch (const capstan::manager::UsageError& e) {
-    std::cerr << "capstan " << cmd << ": " << e.what() << "\nRun \"capstan " << cmd << " --help\" for usage.\n";
+    std::cerr << "capstan " << cmd << ": " << e.what() << "\n";
+    if (!e.usage().empty()) std::cerr << "\nUsage of capstan " << cmd << ":\n" << e.usage();
+    std::cerr << "Run \"capstan " << cmd << " --help\" for usage.\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "capstan " << cmd << ": " << e.what() << "\n";

@@ -39,7 +39,8 @@ int manager_command(const std::vector<std::string>& args) {
   std::string kubeconfig, controllers = "*", ns, log_format = "text";
   std::string metrics = ":8080", health = ":8081", cert_dir = "/tmp/k8s-webhook-server/serving-certs";
   std::string lease_id = "capstan-manager", lease_ns, cluster_resource_ns, acme_service = "capstan-acme-solver";
-  bool leader_elect = false;
+  std::string metrics_cert_dir;
+  bool leader_elect = false, metrics_secure = false;
   std::chrono::milliseconds lease_duration{15000}, renew_deadline{10000}, retry_period{2000};
   long long webhook_port = 9443, burst = 30, verbosity = 0, acme_port = 8089;
   double qps = 20;
@@ -64,6 +65,10 @@ int manager_command(const std::vector<std::string>& args) {
   fs.add_custom("leader-elect-retry-period", duration(&retry_period, "leader-elect-retry-period"),
                 "the pause between acquisition and renewal attempts", "2s");
   fs.add_string("metrics-bind-address", &metrics, "address of the Prometheus metrics endpoint (\"0\" disables)");
+  fs.add_bool("metrics-secure", &metrics_secure, "serve the metrics endpoint over HTTPS instead of HTTP");
+  fs.add_string("metrics-cert-dir", &metrics_cert_dir,
+                "with --metrics-secure: directory with the metrics serving certificate (tls.crt, tls.key; re-read when "
+                "they change); empty: a self-signed certificate generated at start");
   fs.add_string("health-probe-bind-address", &health, "address of /healthz and /readyz (\"0\" disables)");
   fs.add_int("webhook-port", &webhook_port, "port of the admission and conversion webhook server (HTTPS)");
   fs.add_string("webhook-cert-dir", &cert_dir, "directory with the webhook serving certificate (tls.crt, tls.key)");
@@ -81,19 +86,17 @@ int manager_command(const std::vector<std::string>& args) {
     std::cout << "Runs the enabled Capstan controllers against a cluster.\n\nUsage:\n  capstan manager [flags]\n\n" << fs.usage();
     return 0;
   }
-  log::Format format;
-  try {
-    format = log::parse_format(log_format);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  log::init(format, static_cast<int>(verbosity));
+  check_log_format(log_format);
+  log::init(log::parse_format(log_format), static_cast<int>(verbosity));
   if (webhook_port <= 0 || webhook_port > 65535) throw UsageError("--webhook-port must be between 1 and 65535");
 
   RunOptions ro;
   ro.controllers = enabled_controllers(split_csv(controllers));
   ro.manager.namespace_restriction = ns;
   ro.manager.metrics_bind_address = metrics;
+  ro.manager.metrics_secure = metrics_secure;
+  ro.manager.metrics_cert_dir = metrics_cert_dir;
+  if (!metrics_cert_dir.empty() && !metrics_secure) throw UsageError("--metrics-cert-dir needs --metrics-secure");
   ro.manager.health_probe_bind_address = health;
   ro.manager.leader_election.enabled = leader_elect;
   ro.manager.leader_election.id = lease_id;

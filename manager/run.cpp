@@ -6,10 +6,16 @@
 #include "runtime/log/log.h"
 #include "runtime/webhook/server.h"
 
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 namespace capstan::manager {
 namespace {
+
+// The process exits within this of SIGTERM: the reconciles' grace period (8 s by default),
+// then the lease, caches and servers; past it the manager's watchdog ends the process.
+constexpr std::chrono::milliseconds kShutdownDeadline{9500};
 
 // The manager's leader election over a coordination.k8s.io Lease.
 class LeaseElection : public controller::LeaderElection {
@@ -30,7 +36,16 @@ class LeaseElection : public controller::LeaderElection {
   }
   void start(std::function<void()> started, std::function<void()> stopped) override {
     leader::Callbacks cb;
-    cb.on_started_leading = [started](std::stop_token) { started(); };
+    cb.on_started_leading = [started, stopped](std::stop_token leading) {
+      started();
+      // Leadership ends (renewals failed, or a stop): tell the manager before the elector
+      // tries to release the lease, so reconciling stops at once.
+      std::mutex m;
+      std::condition_variable_any cv;
+      std::unique_lock<std::mutex> l(m);
+      cv.wait(l, leading, [] { return false; });
+      stopped();
+    };
     cb.on_stopped_leading = [stopped] { stopped(); };
     cb.on_new_leader = [](const std::string& who) {
       if (!who.empty()) log::info("leader observed", {{"identity", who}});
@@ -42,6 +57,9 @@ class LeaseElection : public controller::LeaderElection {
   }
   void stop() override {
     if (elector_) elector_->stop();
+  }
+  void release_now(std::chrono::milliseconds timeout) override {
+    if (elector_) elector_->release_now(timeout);
   }
 
  private:
@@ -72,7 +90,9 @@ std::vector<std::string> split_csv(std::string_view s) {
 }
 
 int run_controllers(client::Client& client, const RunOptions& o) {
-  controller::Manager mgr(client, o.manager);
+  controller::ManagerOptions mo = o.manager;
+  if (mo.shutdown_deadline.count() == 0) mo.shutdown_deadline = kShutdownDeadline;
+  controller::Manager mgr(client, mo);
   if (o.manager.leader_election.enabled)
     mgr.set_leader_election(std::make_unique<LeaseElection>(client, o.manager.leader_election));
   webhook::ServerOptions wo;

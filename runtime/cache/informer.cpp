@@ -128,6 +128,19 @@ void Informer::apply_replace(ObjectMap fresh) {
 }
 
 bool Informer::list_and_swap() {
+  // stop() cancels the page in flight as it does a watch.
+  auto cancel = std::make_shared<http::Cancellation>();
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    cancel_ = cancel;
+  }
+  struct Unpublish {
+    Informer* self;
+    ~Unpublish() {
+      std::lock_guard<std::mutex> l(self->mu_);
+      self->cancel_.reset();
+    }
+  } unpublish{this};
   ObjectMap fresh;
   std::string cont, rv;
   std::size_t skipped = 0;
@@ -140,7 +153,7 @@ bool Informer::list_and_swap() {
     lo.continue_token = cont;
     std::string body;
     try {
-      body = client_.list_raw(opts_.gvr, opts_.ns, lo);
+      body = client_.list_raw(opts_.gvr, opts_.ns, lo, cancel.get());
     } catch (const client::ApiError& e) {
       if (e.code() == 410 && !cont.empty()) {  // the continue token expired: start over
         fresh.clear();

@@ -104,10 +104,11 @@ json::Value Client::get(const meta::GroupVersionResource& gvr, std::string_view 
   return parse_body(impl_->execute(c), c.info);
 }
 
-std::string Client::list_raw(const meta::GroupVersionResource& gvr, std::string_view ns, const ListOptions& options) {
+std::string Client::list_raw(const meta::GroupVersionResource& gvr, std::string_view ns, const ListOptions& options,
+                             http::Cancellation* cancel) {
   Call c{"GET", info_for("list", gvr, ns, ""), gvr.path(ns)};
   add_list_params(c.query, options);
-  return std::move(impl_->execute(c).body);
+  return std::move(impl_->execute(c, cancel).body);
 }
 
 ObjectList Client::list(const meta::GroupVersionResource& gvr, std::string_view ns, const ListOptions& options) {

@@ -12,7 +12,8 @@
 // configured); is paced by the client-side token bucket (watch requests too, but not their
 // streams); is retried after Retry-After on 429 and 5xx (at most ClientOptions::max_retries
 // times); and is counted in rest_client_requests_total{code,method,host}. Non-2xx answers
-// throw ApiError (errors.h); transport failures throw http::TransportError.
+// throw ApiError (errors.h); transport failures throw http::TransportError. Calls made inside
+// a client::CancelScope (cancel.h) end with http::Cancelled when its token stops.
 #pragma once
 
 #include "runtime/client/config.h"
@@ -70,8 +71,10 @@ class Client {
   json::Value get(const meta::GroupVersionResource& gvr, std::string_view ns, std::string_view name,
                   const GetOptions& options = {});
   ObjectList list(const meta::GroupVersionResource& gvr, std::string_view ns, const ListOptions& options = {});
-  // The LIST response body as received (for json::decode_list on the informer path).
-  std::string list_raw(const meta::GroupVersionResource& gvr, std::string_view ns, const ListOptions& options = {});
+  // The LIST response body as received (for json::decode_list on the informer path). `cancel`
+  // aborts it from another thread (http::Cancelled).
+  std::string list_raw(const meta::GroupVersionResource& gvr, std::string_view ns, const ListOptions& options = {},
+                       http::Cancellation* cancel = nullptr);
   // Follows continue tokens until the last page; items of every page, metadata of the last.
   ObjectList list_all(const meta::GroupVersionResource& gvr, std::string_view ns, ListOptions options = {});
   json::Value create(const meta::GroupVersionResource& gvr, std::string_view ns, const json::Value& obj,

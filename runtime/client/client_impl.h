@@ -10,7 +10,10 @@
 #include "runtime/metrics/registry.h"
 
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <optional>
+#include <stop_token>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,12 +43,29 @@ struct Call {
   std::string content_type;  // set when there is a body
 };
 
+// The cancellation one call runs under: `given` when set, else one that fires with the
+// calling thread's CancelScope token (none when there is no scope).
+class CallCancellation {
+ public:
+  explicit CallCancellation(http::Cancellation* given);
+  CallCancellation(const CallCancellation&) = delete;
+  CallCancellation& operator=(const CallCancellation&) = delete;
+  http::Cancellation* get() const { return cancel_; }
+
+ private:
+  http::Cancellation own_;
+  http::Cancellation* cancel_ = nullptr;
+  // Declared after own_: unregistered (waiting for a running callback) before own_ goes.
+  std::optional<std::stop_callback<std::function<void()>>> on_stop_;
+};
+
 struct Client::Impl {
   Impl(Config config, ClientOptions options);
 
   // Runs a request with pacing, metrics and Retry-After retries; throws ApiError for a
-  // final non-2xx status and http::TransportError for transport failures.
-  http::Response execute(const Call& call);
+  // final non-2xx status, http::TransportError for transport failures and http::Cancelled
+  // when `cancel` (default: the thread's CancelScope) fires, in flight or in a Retry-After wait.
+  http::Response execute(const Call& call, http::Cancellation* cancel = nullptr);
   std::string url(const std::string& path, const Params& query) const;
   http::Headers headers(std::string_view content_type = {}) ;
   // Waits for a rate-limiter token and records the wait.

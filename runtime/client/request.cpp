@@ -130,7 +130,9 @@ void Client::Impl::record(std::string_view method, int status, Clock::time_point
   latency->with({std::string(method), host}).observe(Clock::now() - start);
 }
 
-http::Response Client::Impl::execute(const Call& call) {
+http::Response Client::Impl::execute(const Call& call, http::Cancellation* given) {
+  CallCancellation cancellation(given);
+  http::Cancellation* cancel = cancellation.get();
   std::string target = url(call.path, call.query);
   http::Headers h = headers(call.content_type);
   for (int attempt = 0;; ++attempt) {
@@ -138,7 +140,7 @@ http::Response Client::Impl::execute(const Call& call) {
     auto start = Clock::now();
     http::Response r;
     try {
-      r = http.request(call.method, target, h, call.body, config.timeout);
+      r = http.request(call.method, target, h, call.body, config.timeout, cancel);
     } catch (const http::TransportError&) {
       record(call.method, 0, start);
       throw;
@@ -155,7 +157,9 @@ http::Response Client::Impl::execute(const Call& call) {
       logger.info("retrying after the server asked to wait",
                   {{"request", call.info.describe()}, {"status", r.status}, {"retryAfterSeconds", *after},
                    {"attempt", attempt + 1}});
-      std::this_thread::sleep_for(std::chrono::seconds(*after));
+      if (!sleep_unless_cancelled(std::chrono::seconds(*after), cancel))
+        throw http::Cancelled(call.info.describe() + ": cancelled while waiting " + std::to_string(*after) +
+                              "s to retry after HTTP " + std::to_string(r.status));
       continue;
     }
     throw error_from_response(r.status, r.headers, r.body, call.info);

@@ -6,7 +6,9 @@
 namespace capstan::client {
 
 WatchResult Client::watch(const meta::GroupVersionResource& gvr, std::string_view ns, const WatchOptions& options,
-                          const WatchHandler& on_event, http::Cancellation* cancel) {
+                          const WatchHandler& on_event, http::Cancellation* given) {
+  CallCancellation cancellation(given);  // the caller's, else the thread's CancelScope
+  http::Cancellation* cancel = cancellation.get();
   RequestInfo info{"watch", gvr.group_resource(), std::string(ns), "", ""};
   Params q;
   q.add_if(options.allow_watch_bookmarks || options.send_initial_events, "allowWatchBookmarks", "true");

@@ -1,9 +1,8 @@
 #include "runtime/controller/controller.h"
 
+#include "runtime/client/cancel.h"
 #include "runtime/metrics/registry.h"
 
-#include <condition_variable>
-#include <mutex>
 #include <random>
 
 namespace capstan::controller {
@@ -64,44 +63,48 @@ Controller::Controller(ControllerOptions options, Reconciler reconciler)
   max_gauge_->set(opts_.max_concurrent_reconciles);
 }
 
-Controller::~Controller() { stop(std::chrono::seconds(5)); }
+Controller::~Controller() {
+  stop(std::chrono::seconds(5));
+  cancel();
+  std::lock_guard<std::mutex> l(workers_mu_);
+  for (auto& w : workers_) w.join();
+  workers_.clear();
+}
 
 void Controller::enqueue(const Request& r) { queue_.add(r.key()); }
 
 void Controller::enqueue_after(const Request& r, std::chrono::milliseconds d) { queue_.add_after(r.key(), d); }
 
 void Controller::start() {
+  std::lock_guard<std::mutex> l(workers_mu_);
   if (started_) return;
   started_ = true;
   for (int i = 0; i < std::max(1, opts_.max_concurrent_reconciles); ++i) workers_.emplace_back([this] { worker(); });
 }
 
+void Controller::shut_down() { queue_.shut_down_now(); }
+
+void Controller::cancel() { stop_.request_stop(); }
+
+bool Controller::wait(std::chrono::steady_clock::time_point deadline) {
+  auto left = deadline - std::chrono::steady_clock::now();
+  if (!queue_.wait_until_idle(std::max<workqueue::Duration>(workqueue::Duration::zero(), left))) {
+    cancel();
+    return false;
+  }
+  // Nothing is held, and get() hands nothing out once shut down: the workers are returning.
+  std::lock_guard<std::mutex> l(workers_mu_);
+  if (queue_.shutting_down()) {
+    for (auto& w : workers_) w.join();
+    workers_.clear();
+  }
+  return true;
+}
+
 bool Controller::stop(std::chrono::milliseconds grace) {
-  if (!started_) {
-    queue_.shut_down();
-    return true;
-  }
-  started_ = false;
-  // Stop handing out work; let running reconciles finish within the grace period.
-  std::mutex mu;
-  std::condition_variable cv;
-  bool drained = false;
-  std::thread drainer([&] {
-    queue_.shut_down_with_drain();
-    std::lock_guard<std::mutex> l(mu);
-    drained = true;
-    cv.notify_all();
-  });
-  {
-    std::unique_lock<std::mutex> l(mu);
-    cv.wait_for(l, grace, [&] { return drained; });
-  }
-  bool ok = drained;
-  if (!ok) queue_.shut_down();  // give up waiting; workers exit after their current item
-  drainer.join();
-  for (auto& w : workers_) w.join();
-  workers_.clear();
-  return ok;
+  shut_down();
+  if (grace.count() <= 0) cancel();
+  return wait(std::chrono::steady_clock::now() + grace);
 }
 
 void Controller::worker() {
@@ -117,6 +120,9 @@ void Controller::process(const std::string& key) {
   ctx.controller = opts_.name;
   ctx.reconcile_id = reconcile_id();
   ctx.log = log::Logger({{"controller", opts_.name}, {"namespace", req.ns}, {"name", req.name}, {"reconcileID", ctx.reconcile_id}});
+  ctx.stop = stop_.get_token();
+  // The reconciler's API calls on this thread end when the controller cancels it.
+  client::CancelScope cancel_scope(ctx.stop);
   active_gauge_->set(++active_);
   auto t0 = std::chrono::steady_clock::now();
   Result res;
@@ -128,7 +134,8 @@ void Controller::process(const std::string& key) {
     ctx.log.error("reconcile failed terminally; not retrying", {{"error", e.what()}});
   } catch (const std::exception& e) {
     outcome = Failed;
-    ctx.log.error("reconcile failed; will retry with backoff", {{"error", e.what()}});
+    if (ctx.stop.stop_requested()) ctx.log.info("reconcile cancelled: the controller is stopping", {{"error", e.what()}});
+    else ctx.log.error("reconcile failed; will retry with backoff", {{"error", e.what()}});
   } catch (...) {
     outcome = Failed;
     panics_->inc();

@@ -2,14 +2,22 @@
 // threads calling the reconciler, with controller-runtime's result handling and metrics
 // (controller_runtime_reconcile_total{controller,result}, ..._errors_total, ..._time_seconds,
 // ..._max_concurrent_reconciles, ..._active_workers; workqueue_* from the queue).
+//
+// Stopping, as controller-runtime does with its context and graceful shutdown timeout: the
+// workers take no new key (keys still queued are dropped: the objects' state lives in the API
+// and the next start or leader lists them again), running reconciles get a grace period to
+// finish, and then are cancelled (Context::stop fires and their API calls fail at once).
 #pragma once
 
 #include "runtime/controller/reconcile.h"
 #include "runtime/workqueue/rate_limiting_queue.h"
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +42,7 @@ struct ControllerOptions {
 class Controller {
  public:
   Controller(ControllerOptions options, Reconciler reconciler);
+  // stop() with a short grace period, then waits for the (cancelled) workers to return.
   ~Controller();
   Controller(const Controller&) = delete;
   Controller& operator=(const Controller&) = delete;
@@ -42,9 +51,20 @@ class Controller {
   void enqueue_after(const Request& r, std::chrono::milliseconds d);
   // Starts the workers (idempotent).
   void start();
-  // Stops taking work and waits up to `grace` for running reconciles; returns whether they
-  // all finished.
+  // Stops taking work, at once and without waiting: queued keys are dropped, enqueues are
+  // ignored, and each worker exits once its current reconcile returns.
+  void shut_down();
+  // Cancels the running reconciles (Context::stop fires; their API calls fail with
+  // http::Cancelled). Reconciles that start later are cancelled from the start.
+  void cancel();
+  // Waits until no reconcile runs, then joins the workers and returns true; at `deadline`
+  // cancels the reconciles still running and returns false without waiting for them (the
+  // destructor does).
+  bool wait(std::chrono::steady_clock::time_point deadline);
+  // shut_down(), then wait(now + grace): running reconciles get `grace` to finish (0: they
+  // are cancelled at once). Returns whether they all finished in time.
   bool stop(std::chrono::milliseconds grace);
+  bool cancelled() const { return stop_.stop_requested(); }
   const std::string& name() const { return opts_.name; }
   workqueue::RateLimitingQueue& queue() { return queue_; }
   std::uint64_t reconciles() const { return reconciles_.load(); }
@@ -56,6 +76,8 @@ class Controller {
   ControllerOptions opts_;
   Reconciler reconciler_;
   workqueue::RateLimitingQueue queue_;
+  std::stop_source stop_;  // cancels running reconciles
+  std::mutex workers_mu_;
   std::vector<std::thread> workers_;
   std::atomic<int> active_{0};
   std::atomic<std::uint64_t> reconciles_{0};

@@ -1,5 +1,7 @@
+#include "runtime/client/cancel.h"
 #include "runtime/controller/controller.h"
 #include "runtime/controller/predicate.h"
+#include "runtime/json/json.h"
 #include "runtime/metrics/exposition.h"
 #include "runtime/metrics/registry.h"
 
@@ -8,6 +10,8 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <sstream>
 #include <thread>
 
 namespace capstan::controller {
@@ -120,6 +124,133 @@ TEST(Controller, StopWaitsForRunningReconcilesWithinTheGracePeriod) {
   std::this_thread::sleep_for(20ms);
   EXPECT_TRUE(c.stop(2s));
   EXPECT_TRUE(finished.load());
+}
+
+// A backlog of slow reconciles: stop() waits only for the ones running, and the keys still
+// queued are never reconciled.
+TEST(Controller, StopLeavesTheBacklogAndWaitsOnlyForRunningReconciles) {
+  std::atomic<int> started{0}, finished{0};
+  std::atomic<bool> release{false};
+  Controller c({"backlog", 2, nullptr}, [&](const Request&, Context&) {
+    ++started;
+    while (!release.load()) std::this_thread::sleep_for(1ms);
+    std::this_thread::sleep_for(20ms);  // still running when stop() begins
+    ++finished;
+    return Result::done();
+  });
+  for (int i = 0; i < 200; ++i) c.enqueue({"ns", "item-" + std::to_string(i)});
+  c.start();
+  ASSERT_TRUE(wait_until([&] { return started.load() == 2; }));
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(30ms);
+    release = true;
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(c.stop(5s)) << "the two running reconciles finish well within the grace period";
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 4s);
+  releaser.join();
+  EXPECT_EQ(finished.load(), 2) << "stop() returned before the running reconciles finished";
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(started.load(), 2) << "queued keys were reconciled after stop()";
+  EXPECT_EQ(c.queue().len(), 0u);
+  c.enqueue({"ns", "late"});  // ignored once stopped
+  EXPECT_EQ(c.queue().len(), 0u);
+}
+
+TEST(Controller, ReconcilesOutlivingTheGracePeriodAreCancelled) {
+  std::atomic<bool> saw_stop{false}, scope_stopped{false};
+  std::atomic<int> started{0};
+  Controller c({"stubborn", 1, nullptr}, [&](const Request&, Context& ctx) {
+    ++started;
+    auto until = std::chrono::steady_clock::now() + 20s;  // bounded, so a bug fails instead of hanging
+    while (!ctx.stop.stop_requested() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(1ms);
+    saw_stop = ctx.stop.stop_requested();
+    // The worker thread's API calls are cancelled with it.
+    scope_stopped = client::CancelScope::current().stop_requested();
+    return Result::done();
+  });
+  c.enqueue({"ns", "a"});
+  c.enqueue({"ns", "b"});
+  c.start();
+  ASSERT_TRUE(wait_until([&] { return started.load() == 1; }));
+  auto t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(c.stop(100ms)) << "the reconcile ran past the grace period";
+  auto took = std::chrono::steady_clock::now() - t0;
+  EXPECT_GE(took, 100ms);
+  EXPECT_LT(took, 5s);
+  EXPECT_TRUE(c.cancelled());
+  ASSERT_TRUE(wait_until([&] { return saw_stop.load(); })) << "the reconcile never saw its context stop";
+  EXPECT_TRUE(scope_stopped.load());
+  EXPECT_EQ(started.load(), 1) << "'b' was started after stop()";
+}
+
+TEST(Controller, StopWithoutGraceCancelsAtOnce) {
+  std::atomic<bool> cancelled_at_start{false};
+  std::atomic<int> started{0};
+  std::atomic<bool> release{false};
+  Controller c({"lost", 1, nullptr}, [&](const Request&, Context& ctx) {
+    ++started;
+    auto until = std::chrono::steady_clock::now() + 20s;
+    while (!ctx.stop.stop_requested() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(1ms);
+    cancelled_at_start = ctx.stop.stop_requested();
+    return Result::done();
+  });
+  c.enqueue({"ns", "a"});
+  c.start();
+  ASSERT_TRUE(wait_until([&] { return started.load() == 1; }));
+  auto t0 = std::chrono::steady_clock::now();
+  c.stop(0ms);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);
+  EXPECT_TRUE(wait_until([&] { return cancelled_at_start.load(); }));
+}
+
+TEST(Controller, ACancelledReconcileThatThrowsIsNotRetried) {
+  metrics::Registry reg;
+  std::atomic<int> calls{0};
+  Controller c({"interrupted", 1, &reg}, [&](const Request&, Context& ctx) -> Result {
+    ++calls;
+    auto until = std::chrono::steady_clock::now() + 20s;
+    while (!ctx.stop.stop_requested() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(1ms);
+    throw std::runtime_error("GET /api/v1/namespaces/ns/secrets/x: cancelled");
+  });
+  c.enqueue({"ns", "x"});
+  c.start();
+  ASSERT_TRUE(wait_until([&] { return calls.load() == 1; }));
+  EXPECT_FALSE(c.stop(10ms));
+  ASSERT_TRUE(wait_until([&] { return c.reconciles() == 1; }));
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(calls.load(), 1);
+  EXPECT_EQ(c.queue().len(), 0u);
+  EXPECT_EQ(c.queue().waiting_len(), 0u);
+}
+
+TEST(Controller, JsonLogsOfAReconcileCarryItsFields) {
+  Controller c({"logging", 1, nullptr}, [&](const Request&, Context& ctx) {
+    ctx.log.info("reconciling widget", {{"step", "one"}});
+    return Result::done();
+  });
+  log::init(log::Format::Json, 0);
+  ::testing::internal::CaptureStderr();
+  c.start();
+  c.enqueue({"shop", "w1"});
+  bool done = wait_until([&] { return c.reconciles() == 1; });
+  c.stop(1s);
+  std::string out = ::testing::internal::GetCapturedStderr();
+  log::init(log::Format::Text, 0);
+  ASSERT_TRUE(done);
+  std::optional<json::Value> line;
+  std::istringstream in(out);
+  for (std::string l; std::getline(in, l);)
+    if (l.find("reconciling widget") != std::string::npos) line = json::parse(l);
+  ASSERT_TRUE(line) << out;
+  EXPECT_EQ(json::get_string(*line, {"msg"}), "reconciling widget");
+  EXPECT_EQ(json::get_string(*line, {"level"}), "info");
+  EXPECT_EQ(json::get_string(*line, {"controller"}), "logging");
+  EXPECT_EQ(json::get_string(*line, {"namespace"}), "shop");
+  EXPECT_EQ(json::get_string(*line, {"name"}), "w1");
+  EXPECT_EQ(json::get_string(*line, {"reconcileID"}).size(), 36u);
+  EXPECT_EQ(json::get_string(*line, {"step"}), "one");
+  EXPECT_FALSE(json::get_string(*line, {"ts"}).empty());
 }
 
 TEST(Predicates, GenerationAndLabels) {

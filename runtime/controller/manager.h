@@ -1,7 +1,13 @@
 // The manager: one client, one shared informer cache, many controllers, the metrics and
 // health endpoints, extra servers (webhooks), and optional leader election. Starts in
 // controller-runtime's order (servers, caches, then - as leader - controllers) and stops in
-// reverse (controllers drain within the grace period, caches, servers, lease released).
+// reverse: controllers take no new work and their running reconciles get the grace period
+// (then are cancelled), the lease is released, caches and servers stop.
+//
+// A lost lease stops reconciling at once (running reconciles are cancelled, nothing queued is
+// started) and run() returns 1. A stop requested before the caches sync ends the wait for
+// them. With shutdown_deadline set, a watchdog ends the process if the manager has not been
+// destroyed that long after the stop began (releasing the lease first if held).
 #pragma once
 
 #include "runtime/cache/factory.h"
@@ -16,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace capstan::client {
@@ -49,14 +56,27 @@ class LeaderElection {
   virtual void start(std::function<void()> started, std::function<void()> stopped) = 0;
   // Stops campaigning and releases the lease if held.
   virtual void stop() = 0;
+  // For a process that must exit now (the shutdown watchdog): releases the lease if held,
+  // from any thread, without waiting for the campaign to stop; bounded by `timeout`.
+  virtual void release_now(std::chrono::milliseconds timeout) {}
 };
 
 struct ManagerOptions {
   std::string namespace_restriction;              // every namespaced watch narrowed to this
   std::string metrics_bind_address = ":8080";     // "0" disables
+  // Serve /metrics over HTTPS: with <metrics_cert_dir>/tls.crt and tls.key (re-read when they
+  // change) when the directory is set, else with a self-signed certificate made at start.
+  bool metrics_secure = false;
+  std::string metrics_cert_dir;
   std::string health_probe_bind_address = ":8081";
+  // How long running reconciles may take to finish after a stop before they are cancelled.
   std::chrono::milliseconds graceful_shutdown{8000};
+  // After this, an error is logged (the wait goes on until the caches sync or a stop).
   std::chrono::milliseconds cache_sync_timeout{120000};
+  // Last resort: once a stop begins, the process is ended with exit_process(1) if the manager
+  // has not been destroyed within this time (the lease is released first if held). 0 = off.
+  std::chrono::milliseconds shutdown_deadline{0};
+  std::function<void(int code)> exit_process;     // default: std::_Exit
   LeaderElectionOptions leader_election;
   metrics::Registry* registry = nullptr;          // nullptr = the global registry
 };
@@ -88,6 +108,7 @@ class Manager {
 
   // Runs until stop() (returns 0) or until leadership is lost (returns 1).
   int run();
+  // Makes run() stop (from any thread, e.g. on SIGTERM); arms the shutdown watchdog.
   void stop();
   bool is_leader() const { return leading_.load(); }
   bool caches_synced() const { return informers_.all_synced(); }
@@ -101,9 +122,16 @@ class Manager {
   };
   void start_http();
   void stop_http();
+  // Waits until the caches sync (true) or a stop is requested (false).
+  bool wait_for_caches();
   void start_leading();
-  void stop_leading();
-
+  // Stops every controller taking work, then gives running reconciles `grace` (0: cancels
+  // them at once). Returns whether they all finished in time.
+  bool stop_leading(std::chrono::milliseconds grace);
+  void lost_leadership();
+  int shut_down();
+  void arm_watchdog();
+  void watchdog(std::chrono::steady_clock::time_point deadline);
 
   client::Client& client_;
   ManagerOptions opts_;
@@ -120,6 +148,11 @@ class Manager {
   bool lost_lease_ = false;
   std::atomic<bool> leading_{false};
   bool controllers_running_ = false;
+
+  std::mutex watchdog_mu_;
+  std::condition_variable watchdog_cv_;
+  bool watchdog_done_ = false;  // the manager is gone: the watchdog stands down
+  std::thread watchdog_;
 };
 
 }  // namespace capstan::controller

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -41,6 +42,11 @@ struct Context {
   std::string controller;
   std::string reconcile_id;  // unique per call, in every log line
   log::Logger log;
+  // Stops when the controller cancels running reconciles (the shutdown grace period ran out,
+  // or leadership was lost). The API calls the reconciler makes on its worker thread then fail
+  // with http::Cancelled; long work of its own should check stop_requested() (or wait with a
+  // std::condition_variable_any on it) and return.
+  std::stop_token stop;
 };
 
 }  // namespace capstan::controller

@@ -26,12 +26,10 @@ using tcp = net::ip::tcp;
 
 void Cancellation::cancel() {
   cancelled_.store(true);
-  std::function<void()> fn;
-  {
-    std::lock_guard<std::mutex> l(mu_);
-    fn = canceller_;
-  }
-  if (fn) fn();
+  // Under the lock: the canceller refers to a connection that the call frees once it has
+  // cleared the canceller, so the two must not overlap.
+  std::lock_guard<std::mutex> l(mu_);
+  if (canceller_) canceller_();
 }
 
 void Cancellation::set_canceller(std::function<void()> fn) {
@@ -52,7 +50,6 @@ struct Conn {
   std::optional<beast::tcp_stream> plain;
   std::optional<beast::ssl_stream<beast::tcp_stream>> tls;
   beast::flat_buffer buffer;
-  bool reused = false;
 
   beast::tcp_stream& lowest() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
 
@@ -75,6 +72,32 @@ struct Conn {
   }
 };
 
+// Lets a Cancellation abort the operations of one connection while a call uses it. Declared
+// after the connection it binds, so it is unbound before the connection goes.
+class CancelBinding {
+ public:
+  CancelBinding(Cancellation* cancel, Conn* conn) : cancel_(cancel) {
+    if (cancel_) cancel_->set_canceller([conn] { net::post(conn->ioc, [conn] { conn->lowest().cancel(); }); });
+  }
+  ~CancelBinding() { release(); }
+  CancelBinding(const CancelBinding&) = delete;
+  CancelBinding& operator=(const CancelBinding&) = delete;
+
+  bool cancelled() const { return cancel_ && cancel_->cancelled(); }
+  // Unbinds. Returns whether the call was cancelled meanwhile: the connection may then hold a
+  // queued cancel and must not be pooled.
+  bool release() {
+    if (!cancel_) return false;
+    cancel_->clear_canceller();
+    bool was = cancel_->cancelled();
+    cancel_ = nullptr;
+    return was;
+  }
+
+ private:
+  Cancellation* cancel_;
+};
+
 std::string describe(const beast::error_code& ec) {
   if (ec == beast::error::timeout) return "timed out";
   return ec.message();
@@ -94,7 +117,6 @@ struct Client::Impl {
     if (it == idle.end() || it->second.empty()) return nullptr;
     auto c = std::move(it->second.back());
     it->second.pop_back();
-    c->reused = true;
     return c;
   }
 
@@ -104,13 +126,18 @@ struct Client::Impl {
     if (v.size() < opts.max_idle_per_host) v.push_back(std::move(c));
   }
 
-  std::unique_ptr<Conn> connect(const Url& u, std::string_view what) {
+  // A new, unconnected connection for `u` (dial() connects it).
+  std::unique_ptr<Conn> fresh(const Url& u) {
     auto c = std::make_unique<Conn>();
     if (u.scheme == "https") {
       c->tls.emplace(c->ioc, *tls_ctx);
     } else {
       c->plain.emplace(c->ioc);
     }
+    return c;
+  }
+
+  void dial(Conn* c, const Url& u, std::string_view what) {
     boost::system::error_code ec;
     std::vector<tcp::endpoint> endpoints;
     auto addr = net::ip::make_address(u.host, ec);
@@ -137,7 +164,6 @@ struct Client::Impl {
                              (detail_text.empty() ? "" : " (" + detail_text + ")"));
       }
     }
-    return c;
   }
 };
 
@@ -184,21 +210,30 @@ Headers to_headers(const bhttp::fields& f) {
 }  // namespace
 
 Response Client::request(std::string_view method, std::string_view url, const Headers& headers, std::string_view body,
-                         std::chrono::milliseconds timeout) {
+                         std::chrono::milliseconds timeout, Cancellation* cancel) {
   Url u = Url::parse(url);
   std::string what = std::string(method) + " " + std::string(url);
+  if (cancel && cancel->cancelled()) throw Cancelled(what + ": cancelled");
   auto req = build_request(method, u, headers, body);
   for (int attempt = 0;; ++attempt) {
     auto c = attempt == 0 ? impl_->take(u) : nullptr;
-    if (!c) c = impl_->connect(u, what);
-    bool reused = c->reused;
+    bool reused = c != nullptr;
+    if (!c) c = impl_->fresh(u);
+    CancelBinding binding(cancel, c.get());
+    try {
+      if (!reused) impl_->dial(c.get(), u, what);
+    } catch (const TransportError&) {
+      if (binding.cancelled()) throw Cancelled(what + ": cancelled");
+      throw;
+    }
     beast::error_code ec = c->with_stream([&](auto& s) { return c->run(timeout, [&](auto h) { bhttp::async_write(s, req, h); }); });
     bhttp::response_parser<bhttp::string_body> parser;
     parser.body_limit(impl_->opts.body_limit);
     if (method == "HEAD") parser.skip(true);  // a HEAD response has headers only, whatever they claim
-    if (!ec) {
+    if (!ec && !binding.cancelled()) {
       ec = c->with_stream([&](auto& s) { return c->run(timeout, [&](auto h) { bhttp::async_read(s, c->buffer, parser, h); }); });
     }
+    if (binding.cancelled() && (ec || !parser.is_done())) throw Cancelled(what + ": cancelled");
     if (ec) {
       // A pooled connection the server already closed: retry once on a fresh one.
       bool stale = reused && !parser.got_some() &&
@@ -212,7 +247,8 @@ Response Client::request(std::string_view method, std::string_view url, const He
     r.status = static_cast<int>(msg.result_int());
     r.headers = to_headers(msg);
     r.body = std::move(msg.body());
-    if (msg.keep_alive()) impl_->give_back(u, std::move(c));
+    bool cancelled_late = binding.release();
+    if (msg.keep_alive() && !cancelled_late) impl_->give_back(u, std::move(c));
     return r;
   }
 }
@@ -225,20 +261,16 @@ Client::StreamResult Client::stream(std::string_view method, std::string_view ur
   std::string what = std::string(method) + " " + std::string(url);
   if (cancel && cancel->cancelled()) return {};
   auto req = build_request(method, u, headers, body);
-  auto c = impl_->connect(u, what);  // streams get their own connection
-  if (cancel) {
-    Conn* raw = c.get();
-    cancel->set_canceller([raw] { net::post(raw->ioc, [raw] { raw->lowest().cancel(); }); });
-  }
-  struct ClearOnExit {
-    Cancellation* c;
-    ~ClearOnExit() {
-      if (c) c->clear_canceller();
-    }
-  } clear{cancel};
-
+  auto c = impl_->fresh(u);  // streams get their own connection
+  CancelBinding binding(cancel, c.get());
   StreamResult result;
-  auto cancelled = [&] { return cancel && cancel->cancelled(); };
+  auto cancelled = [&] { return binding.cancelled(); };
+  try {
+    impl_->dial(c.get(), u, what);
+  } catch (const TransportError&) {
+    if (cancelled()) return result;
+    throw;
+  }
   beast::error_code ec = c->with_stream([&](auto& s) { return c->run(idle_timeout, [&](auto h) { bhttp::async_write(s, req, h); }); });
   if (cancelled()) return result;
   if (ec) throw TransportError(what + ": " + describe(ec));
@@ -279,7 +311,8 @@ Client::StreamResult Client::stream(std::string_view method, std::string_view ur
     }
   }
   result.completed = parser.is_done();
-  if (result.completed && parser.get().keep_alive()) impl_->give_back(u, std::move(c));
+  bool cancelled_late = binding.release();
+  if (result.completed && parser.get().keep_alive() && !cancelled_late) impl_->give_back(u, std::move(c));
   return result;
 }
 

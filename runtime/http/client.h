@@ -22,13 +22,22 @@ class TransportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Cancels a streaming call from another thread.
+// The call was cancelled through its Cancellation (a transport failure of a kind: nothing is
+// known about whether the server acted on the request).
+class Cancelled : public TransportError {
+ public:
+  using TransportError::TransportError;
+};
+
+// Cancels a call (request or stream) from another thread. Once cancelled it stays cancelled:
+// later calls given it fail at once.
 class Cancellation {
  public:
   void cancel();
   bool cancelled() const { return cancelled_.load(); }
 
-  // Used by the client: registers what to call to abort the in-flight operation.
+  // Used by the client: registers what to call to abort the in-flight operation. cancel() runs
+  // it under the lock, so once clear_canceller() returns it is not running and never will be.
   void set_canceller(std::function<void()> fn);
   void clear_canceller();
 
@@ -53,9 +62,11 @@ class Client {
   Client& operator=(const Client&) = delete;
 
   // Sends a request to an absolute URL and reads the whole response.
-  // Throws TransportError (naming method and URL) on transport failure or timeout.
+  // Throws TransportError (naming method and URL) on transport failure or timeout, and
+  // Cancelled when `cancel` fires first (connecting, sending or waiting for the answer).
   Response request(std::string_view method, std::string_view url, const Headers& headers = {},
-                   std::string_view body = {}, std::chrono::milliseconds timeout = std::chrono::seconds(30));
+                   std::string_view body = {}, std::chrono::milliseconds timeout = std::chrono::seconds(30),
+                   Cancellation* cancel = nullptr);
 
   // Sends a request and streams the response body. `on_head` sees status and headers first;
   // return false from it to stop (the body of a non-2xx response is then read into

@@ -178,18 +178,20 @@ void LeaderElector::renew(std::stop_token stop) {
   }
 }
 
-void LeaderElector::release() {
-  log::Logger logger{{"lease", lock_->describe()}, {"identity", config_.identity}};
+void LeaderElector::release() { release_with(*lock_); }
+
+bool LeaderElector::release_with(LeaseLock& lock) {
+  log::Logger logger{{"lease", lock.describe()}, {"identity", config_.identity}};
   Record current;
   try {
-    current = lock_->get().first;  // refreshes the resourceVersion
+    current = lock.get().first;  // refreshes the resourceVersion
   } catch (const std::exception& e) {
     logger.error("releasing the lease: reading it failed", {{"error", describe_error(e)}});
-    return;
+    return false;
   }
   // client-go checks only its observed record; the fresh one decides here, so a candidate
   // that has already taken over is never overwritten.
-  if (!holds_lease() || current.holder_identity != config_.identity) return;
+  if (!holds_lease() || current.holder_identity != config_.identity) return false;
   auto now = meta::Clock::now();
   Record released;
   released.leader_transitions = current.leader_transitions;
@@ -197,16 +199,32 @@ void LeaderElector::release() {
   released.renew_time = now;
   released.acquire_time = now;
   try {
-    lock_->update(released);
+    lock.update(released);
   } catch (const std::exception& e) {
     logger.error("failed to release the lease", {{"error", describe_error(e)}});
-    return;
+    return false;
   }
   set_observed(released);
   logger.info("released the lease");
+  return true;
+}
+
+bool LeaderElector::release_now(std::chrono::milliseconds timeout) {
+  abandon_ = true;  // the election thread writes no more (it may finish a write in flight)
+  if (!holds_lease()) return false;
+  client::Config cfg = lease_client_->config();
+  cfg.timeout = std::max<std::chrono::milliseconds>(timeout, std::chrono::milliseconds(1));
+  metrics::Registry private_metrics;  // not the process's: this client lives for one release
+  client::ClientOptions o;
+  o.registry = &private_metrics;
+  o.max_retries = 0;
+  client::Client quick(std::move(cfg), o);
+  LeaseLock lock(quick, lock_->ns(), lock_->name(), config_.labels);
+  return release_with(lock);
 }
 
 bool LeaderElector::try_acquire_or_renew() {
+  if (abandon_) return false;  // abandon() / release_now(): no further write
   log::Logger logger{{"lease", lock_->describe()}, {"identity", config_.identity}};
   auto now = meta::Clock::now();
   Record rec;

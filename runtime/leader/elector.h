@@ -65,6 +65,11 @@ class LeaderElector {
   // Stops without releasing and without any further write, as if the process died: other
   // candidates take over once the lease expires. For tests and for a process that must exit fast.
   void abandon();
+  // For a process that must exit now (a shutdown watchdog): this elector writes the lease no
+  // more, and when this candidate holds it, releases it at once from the calling thread,
+  // without waiting for run(), with requests bounded by `timeout` (a client of its own).
+  // Returns whether it released the lease.
+  bool release_now(std::chrono::milliseconds timeout);
 
   // Whether this candidate currently leads (between acquiring and the end of leadership).
   bool is_leader() const { return leading_.load(); }
@@ -82,6 +87,8 @@ class LeaderElector {
   // Returns when leadership ends; sets lost_ when renewals failed.
   void renew(std::stop_token stop);
   void release();
+  // Releases the lease through `lock` if the fresh record still names this candidate.
+  bool release_with(LeaseLock& lock);
   bool try_acquire_or_renew();
   void maybe_report_transition();
   void set_observed(const Record& r);

@@ -86,6 +86,11 @@ void DelayingQueue::shut_down() {
   stop_waiting();
 }
 
+void DelayingQueue::shut_down_now() {
+  Queue::shut_down_now();
+  stop_waiting();
+}
+
 void DelayingQueue::shut_down_with_drain() {
   stop_waiting();
   Queue::shut_down_with_drain();

@@ -25,9 +25,10 @@ class DelayingQueue : public Queue {
   // Keys waiting for their delay to pass.
   std::size_t waiting_len() const;
 
-  // Both also stop the waiting thread; keys still waiting for their delay are dropped.
+  // All three also stop the waiting thread; keys still waiting for their delay are dropped.
   void shut_down() override;
   void shut_down_with_drain() override;
+  void shut_down_now() override;
 
  private:
   void wait_loop();

@@ -160,5 +160,18 @@ TEST(WorkqueueRateLimiting, DefaultLimiterAndShutDownWithDrain) {
   EXPECT_EQ(get_within(q), std::nullopt);
 }
 
+TEST(WorkqueueDelaying, ShutDownNowDropsQueuedAndWaitingKeys) {
+  FakeTime t;
+  DelayingQueue q(t.config());
+  q.add("now");
+  q.add_after("later", 1h);
+  q.shut_down_now();
+  EXPECT_EQ(q.waiting_len(), 0u);
+  EXPECT_EQ(q.len(), 0u);
+  q.add_after("b", 1ms);  // ignored
+  EXPECT_EQ(q.waiting_len(), 0u);
+  EXPECT_EQ(get_within(q), std::nullopt);
+}
+
 }  // namespace
 }  // namespace capstan::workqueue

@@ -36,7 +36,7 @@ void Queue::add(const std::string& key) {
 std::optional<std::string> Queue::get() {
   std::unique_lock lock(mu_);
   ready_cv_.wait(lock, [&] { return !queue_.empty() || shutting_down_; });
-  if (queue_.empty()) return std::nullopt;  // shutting down and drained
+  if (queue_.empty() || dropped_) return std::nullopt;  // shut down, and drained or dropped
   std::string key = std::move(queue_.front());
   queue_.pop_front();
   metrics_.got(key, clock_->now());
@@ -52,9 +52,8 @@ void Queue::done(const std::string& key) {
   if (dirty_.count(key)) {
     queue_.push_back(key);
     ready_cv_.notify_one();
-  } else if (processing_.empty()) {
-    drained_cv_.notify_all();
   }
+  drained_cv_.notify_all();
 }
 
 std::size_t Queue::len() const {
@@ -75,7 +74,26 @@ void Queue::shut_down_with_drain() {
   shutting_down_ = true;
   drain_ = true;
   ready_cv_.notify_all();
-  drained_cv_.wait(lock, [&] { return processing_.empty() || !drain_; });
+  // Between two keys the processing set is briefly empty while keys are still queued: drained
+  // means both are empty.
+  drained_cv_.wait(lock, [&] { return (processing_.empty() && queue_.empty()) || !drain_; });
+}
+
+void Queue::shut_down_now() {
+  std::lock_guard lock(mu_);
+  shutting_down_ = true;
+  dropped_ = true;
+  drain_ = false;
+  for (const auto& key : dirty_) metrics_.dropped(key);
+  dirty_.clear();
+  queue_.clear();
+  ready_cv_.notify_all();
+  drained_cv_.notify_all();
+}
+
+bool Queue::wait_until_idle(Duration timeout) const {
+  std::unique_lock lock(mu_);
+  return drained_cv_.wait_for(lock, timeout, [&] { return processing_.empty(); });
 }
 
 bool Queue::shutting_down() const {

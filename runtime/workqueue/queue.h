@@ -51,8 +51,17 @@ class Queue {
 
   // Stops accepting keys and wakes every get(); keys already queued are still handed out.
   virtual void shut_down();
-  // Like shut_down(), then waits until no key is held by a worker (every get() has had its done()).
+  // Like shut_down(), then waits until every queued key has been handed out and every key
+  // handed out has had its done() (so workers must still be calling get()). A shut_down() or
+  // shut_down_now() meanwhile ends the wait.
   virtual void shut_down_with_drain();
+  // Stops accepting keys and stops handing them out: get() returns nullopt from now on, and
+  // keys still queued are dropped (a controller's keys name objects whose state lives in the
+  // API; the next start lists them again). Keys held by workers stay held until done(), which
+  // no longer re-queues them.
+  virtual void shut_down_now();
+  // Waits until no key is held by a worker; false when `timeout` passes first.
+  bool wait_until_idle(Duration timeout) const;
   bool shutting_down() const;
 
  protected:
@@ -67,12 +76,13 @@ class Queue {
 
   mutable std::mutex mu_;
   std::condition_variable ready_cv_;    // a key was queued, or shutdown
-  std::condition_variable drained_cv_;  // the processing set became empty, or drain cancelled
+  mutable std::condition_variable drained_cv_;  // a key was done(), or the drain was cancelled
   std::deque<std::string> queue_;
   std::unordered_set<std::string> dirty_;       // needs processing (queued, or re-added while processing)
   std::unordered_set<std::string> processing_;  // held by a worker
   bool shutting_down_ = false;
   bool drain_ = false;
+  bool dropped_ = false;  // shut_down_now(): nothing is handed out any more
   QueueMetrics metrics_;
 };
 

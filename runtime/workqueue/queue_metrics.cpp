@@ -75,6 +75,12 @@ void QueueMetrics::finished(const std::string& key, TimePoint now) {
   }
 }
 
+void QueueMetrics::dropped(const std::string& key) {
+  if (!enabled()) return;
+  depth_->dec();
+  added_at_.erase(key);
+}
+
 void QueueMetrics::retried() {
   if (enabled()) retries_->inc();
 }

@@ -32,6 +32,7 @@ class QueueMetrics {
   void added(const std::string& key, TimePoint now);     // a key entered the dirty set
   void got(const std::string& key, TimePoint now);       // a worker took it
   void finished(const std::string& key, TimePoint now);  // the worker called done()
+  void dropped(const std::string& key);                  // left the dirty set without being handed out
   void retried();                                        // added with a delay; lock-free
   // Sets unfinished_work_seconds (sum over keys in processing) and longest_running_processor_seconds.
   void update_unfinished(TimePoint now);

@@ -145,5 +145,20 @@ TEST(WorkqueueMetrics, FamiliesAreRegisteredWithControllerRuntimeLabels) {
   EXPECT_THROW(r.counter("workqueue_adds_total", "x", {"name"}), std::invalid_argument);
 }
 
+TEST(WorkqueueMetrics, ShutDownNowTakesDroppedKeysOutOfTheDepth) {
+  Fixture fx;
+  RateLimitingQueue q(fx.config("dropping"), std::make_unique<ItemExponentialFailureRateLimiter>());
+  q.add("ns/a");
+  q.add("ns/b");
+  q.add("ns/c");
+  ASSERT_EQ(get_within(q), "ns/a");
+  q.add("ns/a");  // dirty while held
+  EXPECT_EQ(sample(fx.registry, "workqueue_depth", "dropping").value, 3);
+  q.shut_down_now();
+  EXPECT_EQ(sample(fx.registry, "workqueue_depth", "dropping").value, 0);
+  q.done("ns/a");
+  EXPECT_EQ(sample(fx.registry, "workqueue_depth", "dropping").value, 0);
+}
+
 }  // namespace
 }  // namespace capstan::workqueue
