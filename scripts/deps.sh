@@ -12,7 +12,7 @@ PACKAGES=(
   libgit2-dev libsqlite3-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev
-  openssl pebble prometheus wrk hyperfine
+  openssl curl pebble prometheus wrk hyperfine
 )
 
 missing=()
