@@ -77,19 +77,9 @@ spec:
       - {name: side, image: "busybox:1"}
 )";
 
-class KubectlE2E : public ::testing::Test {
+class KubectlE2E : public KubectlFixture {
  protected:
-  void SetUp() override {
-    dir_ = std::make_unique<TempDir>("kubectl");
-    server_ = std::make_unique<ApiServerProcess>(*dir_, ApiServerProcess::Options{});
-    server_->start();
-    kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
-  }
-  void TearDown() override {
-    if (HasFailure()) std::cerr << "apiserver log:\n" << server_->logs() << std::endl;
-    server_.reset();
-  }
-  const Kubectl& k() { return *kubectl_; }
+  KubectlE2E() : KubectlFixture("kubectl") {}
   // ConfigMap `name`; with `owner`, a dependent of that ConfigMap (by uid) that blocks its
   // foreground deletion; with `finalizer`, held by it.
   void configmap(const std::string& name, const std::string& owner = "", const std::string& finalizer = "") {
@@ -106,10 +96,6 @@ class KubectlE2E : public ::testing::Test {
     k().ok({"apply", "-f", "-"}, kWidgetCrd);
     ASSERT_TRUE(eventually([&] { return k()({"get", "widgets"}).code == 0; }, 5s)) << "CRD not served";
   }
-
-  std::unique_ptr<TempDir> dir_;
-  std::unique_ptr<ApiServerProcess> server_;
-  std::unique_ptr<Kubectl> kubectl_;
 };
 
 TEST_F(KubectlE2E, ClientSideApplyCreateUnchangedConfigured) {

@@ -26,23 +26,9 @@ spec:
       - {name: app, image: "nginx:1.25", bogus: 1}
 )";
 
-class KubectlTypedE2E : public ::testing::Test {
+class KubectlTypedE2E : public KubectlFixture {
  protected:
-  void SetUp() override {
-    dir_ = std::make_unique<TempDir>("kubectl-typed");
-    server_ = std::make_unique<ApiServerProcess>(*dir_, ApiServerProcess::Options{});
-    server_->start();
-    kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
-  }
-  void TearDown() override {
-    if (HasFailure()) std::cerr << "apiserver log:\n" << server_->logs() << std::endl;
-    server_.reset();
-  }
-  const Kubectl& k() { return *kubectl_; }
-
-  std::unique_ptr<TempDir> dir_;
-  std::unique_ptr<ApiServerProcess> server_;
-  std::unique_ptr<Kubectl> kubectl_;
+  KubectlTypedE2E() : KubectlFixture("kubectl-typed") {}
 };
 
 TEST_F(KubectlTypedE2E, ApplyWithUnknownFieldsIsRefusedWithTheStrictDecodingError) {

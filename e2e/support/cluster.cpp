@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <regex>
 #include <thread>
 
@@ -229,6 +230,11 @@ std::string Kubectl::ok(const std::vector<std::string>& args, const std::string&
   for (const auto& a : args) cmd += " " + a;
   EXPECT_EQ(r.code, 0) << "kubectl" << cmd << "\nstdout: " << r.out << "\nstderr: " << r.err;
   return r.out;
+}
+
+void KubectlFixture::TearDown() {
+  if (HasFailure()) std::cerr << "apiserver log:\n" << server_->logs() << std::endl;
+  server_.reset();
 }
 
 }  // namespace capstan::e2e

@@ -4,6 +4,8 @@
 
 #include "e2e/support/process.h"
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -93,6 +95,26 @@ class Kubectl {
  private:
   std::string home_;
   std::string kubeconfig_;
+};
+
+// A test with its own `capstan apiserver` and a kubectl pointed at it; the server's log is
+// printed when the test fails.
+class KubectlFixture : public ::testing::Test {
+ protected:
+  explicit KubectlFixture(std::string dir_name) : dir_name_(std::move(dir_name)) {}
+  void SetUp() override {
+    dir_ = std::make_unique<TempDir>(dir_name_);
+    server_ = std::make_unique<ApiServerProcess>(*dir_, ApiServerProcess::Options{});
+    server_->start();
+    kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
+  }
+  void TearDown() override;
+  const Kubectl& k() { return *kubectl_; }
+
+  std::string dir_name_;
+  std::unique_ptr<TempDir> dir_;
+  std::unique_ptr<ApiServerProcess> server_;
+  std::unique_ptr<Kubectl> kubectl_;
 };
 
 }  // namespace capstan::e2e

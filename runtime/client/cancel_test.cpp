@@ -5,6 +5,8 @@
 #include "runtime/client/test_support.h"
 #include "runtime/http/client.h"
 
+#include "e2e/support/process.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -47,14 +49,7 @@ class HangingServer {
   FakeApiServer server_;
 };
 
-bool eventually(const std::function<bool()>& f, std::chrono::milliseconds t = 5s) {
-  auto end = std::chrono::steady_clock::now() + t;
-  while (!f()) {
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(2ms);
-  }
-  return true;
-}
+bool eventually(const std::function<bool()>& f, std::chrono::milliseconds t = 5s) { return e2e::eventually(f, t, 2ms); }
 
 TEST(ClientCancel, AScopeTokenCancelsARequestInFlight) {
   HangingServer server("/api/v1/namespaces/default/configmaps/slow");

@@ -5,6 +5,8 @@
 #include "runtime/metrics/exposition.h"
 #include "runtime/metrics/registry.h"
 
+#include "e2e/support/process.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -18,14 +20,7 @@ namespace capstan::controller {
 namespace {
 using namespace std::chrono_literals;
 
-bool wait_until(const std::function<bool()>& f, std::chrono::milliseconds t = 5s) {
-  auto end = std::chrono::steady_clock::now() + t;
-  while (!f()) {
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(2ms);
-  }
-  return true;
-}
+bool wait_until(const std::function<bool()>& f, std::chrono::milliseconds t = 5s) { return e2e::eventually(f, t, 2ms); }
 
 TEST(Controller, ReconcilesEnqueuedKeysWithContext) {
   metrics::Registry reg;

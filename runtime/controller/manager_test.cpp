@@ -6,6 +6,8 @@
 #include "runtime/http/client.h"
 #include "runtime/metrics/registry.h"
 
+#include "e2e/support/process.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -17,14 +19,7 @@ namespace capstan::controller {
 namespace {
 using namespace std::chrono_literals;
 
-bool wait_until(const std::function<bool()>& f, std::chrono::milliseconds t = 5s) {
-  auto end = std::chrono::steady_clock::now() + t;
-  while (!f()) {
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(2ms);
-  }
-  return true;
-}
+bool wait_until(const std::function<bool()>& f, std::chrono::milliseconds t = 5s) { return e2e::eventually(f, t, 2ms); }
 
 // A client nobody answers: lists fail (connection refused), so caches never sync.
 client::Config unreachable() {
