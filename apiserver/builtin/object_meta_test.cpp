@@ -9,16 +9,10 @@ namespace {
 using testing::create_errors;
 using testing::Errors;
 using testing::errors_of;
+using testing::kNamePartMsg;
+using testing::kSubdomainMsg;
 using testing::update_errors;
 
-const std::string kSubdomainMsg =
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end "
-    "with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const std::string kNamePartMsg =
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
-    "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
 TEST(ObjectMeta, AnnotationKeysAreQualifiedNamesIgnoringCase) {
   EXPECT_EQ(create_errors("configmaps", "metadata: {name: a, annotations: {\"bad key!\": x, Example.COM/Ok: y}}"),

@@ -8,10 +8,8 @@ namespace {
 
 using testing::create_errors;
 using testing::Errors;
+using testing::kLabelMsg;
 
-const std::string kLabelMsg =
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an "
-    "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 // A workload of `kind` whose pod template spec is `pod_spec` (flow-style YAML).
 std::string workload(const std::string& pod_spec) {

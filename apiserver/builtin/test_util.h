@@ -12,6 +12,19 @@ namespace capstan::apiserver::builtin::testing {
 
 using Errors = std::vector<std::string>;
 
+// kube-apiserver's texts for the name formats, as the causes quote them.
+inline const std::string kLabelMsg =
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an "
+    "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+inline const std::string kSubdomainMsg =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end "
+    "with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+inline const std::string kNamePartMsg =
+    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
+    "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
 inline Errors errors_of(const std::vector<schema::Cause>& causes) {
   Errors out;
   for (const auto& c : causes) out.push_back(c.error());
