@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     cancels.push_back(std::make_unique<http::Cancellation>());
     watchers.emplace_back([&, cancel = cancels.back().get()] {
       http::Client c(server.client_options);
-      json::WatchDecoder dec([&](json::EventType t, std::string_view) {
+      json::WatchDecoder dec([&](json::EventType t, std::string_view, const json::MetaSummary&) {
         if (t == json::EventType::Modified) ++delivered;
       }, "bench watch");
       try {

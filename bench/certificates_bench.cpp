@@ -131,7 +131,7 @@ spec: {ca: {secretName: bench-ca}}
   std::atomic<bool> watching{false};
   std::thread watcher([&] {
     http::Client c(s.client_options);
-    json::WatchDecoder dec([&](json::EventType, std::string_view raw) {
+    json::WatchDecoder dec([&](json::EventType, std::string_view raw, const json::MetaSummary&) {
       auto obj = json::parse(raw);
       if (!ready_in(obj)) return;
       std::lock_guard<std::mutex> lock(mu);

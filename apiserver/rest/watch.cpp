@@ -5,6 +5,9 @@
 #include "runtime/log/log.h"
 
 #include <algorithm>
+#include <deque>
+#include <mutex>
+#include <optional>
 
 namespace capstan::apiserver::rest {
 namespace {
@@ -27,12 +30,25 @@ std::string line_of(std::string_view type, json::Value object) {
 
 // The envelope before an object serialised elsewhere: Boost.JSON serialises it with a null
 // object, whose "null}" the object and kLineTail then take the place of.
-std::string envelope_head(std::string_view type) {
+std::string make_envelope_head(std::string_view type) {
   std::string head = json::serialize(json::Object{{"type", type}, {"object", nullptr}});  // ...,"object":null}
   head.resize(head.size() - std::string_view("null}").size());
   return head;
 }
+
+const std::string& envelope_head(std::string_view type) {
+  static const std::string added = make_envelope_head("ADDED"), modified = make_envelope_head("MODIFIED"),
+                           deleted = make_envelope_head("DELETED");
+  if (type == "ADDED") return added;
+  if (type == "MODIFIED") return modified;
+  return deleted;
+}
 constexpr std::string_view kLineTail = "}\n";
+
+// A watch's backlog goes out paced by the client: at most this much waits in memory...
+constexpr std::size_t kReplayWindow = 4 << 20;
+// ...and a client that reads nothing for this long is dropped.
+constexpr std::chrono::seconds kReplayStall{30};
 
 const table::Converter& converter_of(const registry::ResourceInfo& r, std::string_view version) {
   const auto* v = r.version(version);
@@ -57,18 +73,66 @@ class WatchHub::Client : public storage::Watcher {
     }
   }
 
+  // Called by the store, under its lock, in rv order. While the backlog is still going out,
+  // events wait in a queue behind it.
   void on_event(const storage::Event& e) override {
     if (done_) return;
+    {
+      std::lock_guard<std::mutex> l(queue_mu_);
+      if (replaying_) {
+        queued_.push_back(e);
+        return;
+      }
+    }
+    deliver(e, /*shared_encoding=*/true);
+  }
+
+  // Sends the backlog (history or initial objects), then the initial-events-end bookmark when
+  // asked, then what arrived meanwhile, paced by the client's reading: the store is not
+  // locked and no more than kReplayWindow bytes wait in memory. Afterwards events go out as
+  // the store delivers them.
+  void replay(std::vector<std::shared_ptr<const storage::Event>> backlog, std::optional<std::int64_t> initial_end_rv) {
+    for (const auto& e : backlog) {
+      if (!paced()) return;
+      deliver(*e, false);
+    }
+    backlog.clear();
+    if (initial_end_rv) send_bookmark(*initial_end_rv, true);
+    for (;;) {
+      std::deque<storage::Event> more;
+      {
+        std::lock_guard<std::mutex> l(queue_mu_);
+        if (queued_.empty()) {
+          replaying_ = false;
+          return;
+        }
+        more.swap(queued_);
+      }
+      for (const auto& e : more) {
+        if (!paced()) return;
+        deliver(e, false);
+      }
+    }
+  }
+
+  bool replaying() const {
+    std::lock_guard<std::mutex> l(queue_mu_);
+    return replaying_;
+  }
+
+  // Filters one event for this watch and sends it. `shared_encoding`: under the store lock,
+  // where the encoding may be shared with the other watchers of the same event.
+  void deliver(const storage::Event& e, bool shared_encoding) {
     const json::Value& cur = *e.object.value;
     if (!req_.target.ns.empty() && json::get_string(cur, {"metadata", "namespace"}) != req_.target.ns) return;
     bool cur_pass = passes(cur);
     bool old_pass = e.previous && passes(*e.previous.value);
     switch (e.type) {
       case storage::EventType::Added:
-        if (cur_pass) send(e, "ADDED", cur, true);
+        if (cur_pass) send(e, "ADDED", cur, shared_encoding);
         break;
       case storage::EventType::Modified:
-        if (cur_pass && old_pass) send(e, "MODIFIED", cur, true);
+        if (cur_pass && old_pass) send(e, "MODIFIED", cur, shared_encoding);
         else if (cur_pass) send(e, "ADDED", cur, false);
         else if (old_pass) {
           // Left the selector: a DELETED of the previous state at the new resourceVersion.
@@ -78,7 +142,7 @@ class WatchHub::Client : public storage::Watcher {
         }
         break;
       case storage::EventType::Deleted:
-        if (cur_pass || old_pass) send(e, "DELETED", cur, true);
+        if (cur_pass || old_pass) send(e, "DELETED", cur, shared_encoding);
         break;
     }
     last_rv_ = std::max(last_rv_, e.rv);
@@ -118,15 +182,37 @@ class WatchHub::Client : public storage::Watcher {
     return req_.labels.matches(obj) && Service::field_match(*req_.target.res, obj, req_.fields);
   }
 
-  void send(const storage::Event& e, std::string_view type, const json::Value& obj, bool cacheable) {
+  // Waits while the client is behind; false (and the watch is over) when it left or stopped
+  // reading for kReplayStall.
+  bool paced() {
+    if (done_ || stream_->closed()) {
+      done_ = true;
+      return false;
+    }
+    if (stream_->wait_queued_below(kReplayWindow, kReplayStall)) return true;
+    if (!stream_->closed()) {
+      log::info("closing watch: the client stopped reading", {{"resource", req_.target.res->resource}});
+      stream_->close();
+    }
+    done_ = true;
+    return false;
+  }
+
+  void send(const storage::Event& e, std::string_view type, const json::Value& obj, bool shared) {
     const auto& r = *req_.target.res;
-    if (req_.format == WatchRequest::Format::Json && cacheable && cache) {
+    bool as_stored = &obj == e.object.value.get() && e.object.json && req_.target.version == r.storage_version().name;
+    if (req_.format == WatchRequest::Format::Json && !shared && as_stored) {
+      // The stored JSON between the envelope's head and tail, copied once into the stream.
+      if (!stream_->write({envelope_head(type), *e.object.json, kLineTail})) done_ = true;
+      return;
+    }
+    if (req_.format == WatchRequest::Format::Json && shared && cache) {
       if (cache->rv != e.rv || cache->resource != e.resource || cache->version != req_.target.version || cache->type != type) {
         cache->rv = e.rv;
         cache->resource = e.resource;
         cache->version = req_.target.version;
         cache->type = type;
-        if (&obj == e.object.value.get() && req_.target.version == r.storage_version().name) {
+        if (as_stored) {
           cache->head = envelope_head(type);
           cache->stored_json = e.object.json;
           cache->line.clear();
@@ -159,6 +245,9 @@ class WatchHub::Client : public storage::Watcher {
   std::chrono::steady_clock::time_point deadline_, last_bookmark_;
   std::int64_t last_rv_ = 0;
   std::atomic<bool> done_{false};
+  mutable std::mutex queue_mu_;
+  bool replaying_ = true;
+  std::deque<storage::Event> queued_;
 };
 
 WatchHub::WatchHub(Service& service, std::chrono::milliseconds bookmark_interval)
@@ -176,14 +265,11 @@ void WatchHub::serve(WatchRequest req, http::Reply& reply) {
   auto stream = reply.stream(200, std::move(h));
   auto client = std::make_shared<Client>(service_, req, stream);
   client->cache = cache_.get();
-  bool initial_end = req.initial_events_end;
+  storage::Store::Backlog backlog;
   try {
-    auto id = service_.store().watch(
-        r.group_resource(), req.initial_state ? -1 : req.from_rv, client, req.initial_state, req.target.ns,
-        [&](std::int64_t rv) {
-          if (initial_end) client->send_bookmark(rv, true);
-        });
-    client->id = id;
+    backlog = service_.store().watch_with_backlog(r.group_resource(), req.initial_state ? -1 : req.from_rv, client,
+                                                  req.initial_state, req.target.ns);
+    client->id = backlog.id;
     client->registered = true;
   } catch (const storage::TooOldError& e) {
     ApiError err = expired("too old resource version: " + std::to_string(e.requested) + " (" + std::to_string(e.oldest) + ")");
@@ -191,14 +277,17 @@ void WatchHub::serve(WatchRequest req, http::Reply& reply) {
     client->close();
     return;
   }
-  std::lock_guard<std::mutex> l(mu_);
-  if (stopping_) {
-    service_.store().unwatch(client->id);
-    client->close();
-    return;
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    if (stopping_) {
+      service_.store().unwatch(client->id);
+      client->close();
+      return;
+    }
+    clients_.push_back(client);
+    cv_.notify_all();
   }
-  clients_.push_back(client);
-  cv_.notify_all();
+  client->replay(std::move(backlog.events), req.initial_events_end ? std::optional<std::int64_t>(backlog.rv) : std::nullopt);
 }
 
 void WatchHub::ticker() {
@@ -218,7 +307,8 @@ void WatchHub::ticker() {
         it = clients_.erase(it);
         continue;
       }
-      if (c->request().bookmarks && interval.count() > 0 && now - c->last_bookmark() >= interval) bookmark.push_back(c);
+      if (c->request().bookmarks && interval.count() > 0 && now - c->last_bookmark() >= interval && !c->replaying())
+        bookmark.push_back(c);
       ++it;
     }
     l.unlock();

@@ -2,6 +2,8 @@
 
 #include "runtime/log/log.h"
 
+#include <algorithm>
+
 namespace capstan::apiserver::storage {
 namespace {
 
@@ -31,12 +33,12 @@ Store::Store(StoreOptions options) : opts_(std::move(options)) {
         tables_[resource][key] = std::move(obj);
         ++objects;
       },
-      [&](Event e) { history_.push_back(std::move(e)); });
+      [&](Event e) { history_.push_back(std::make_shared<const Event>(std::move(e))); });
   rv_ = loaded.rv;
-  for (const auto& e : history_) rv_ = std::max(rv_, e.rv);
-  compacted_rv_ = history_.empty() ? rv_ : history_.front().rv - 1;
+  for (const auto& e : history_) rv_ = std::max(rv_, e->rv);
+  compacted_rv_ = history_.empty() ? rv_ : history_.front()->rv - 1;
   while (history_.size() > opts_.history) {
-    compacted_rv_ = history_.front().rv;
+    compacted_rv_ = history_.front()->rv;
     history_.pop_front();
   }
   log::info("loaded store", {{"dataDir", opts_.data_dir}, {"objects", objects}, {"events", history_.size()},
@@ -97,17 +99,18 @@ void Store::apply(Event e) {
   std::string key = key_of(*e.object.value);
   if (e.type == EventType::Deleted) table.erase(key);
   else table[key] = e.object;
+  auto event = std::make_shared<const Event>(std::move(e));
   for (auto& [id, sub] : subs_) {
-    if (sub.resource != "*" && sub.resource != e.resource) continue;
+    if (sub.resource != "*" && sub.resource != event->resource) continue;
     try {
-      sub.watcher->on_event(e);
+      sub.watcher->on_event(*event);
     } catch (const std::exception& ex) {
-      log::error("watcher failed on an event", {{"resource", e.resource}, {"error", ex.what()}});
+      log::error("watcher failed on an event", {{"resource", event->resource}, {"error", ex.what()}});
     }
   }
-  history_.push_back(std::move(e));
+  history_.push_back(std::move(event));
   while (history_.size() > opts_.history) {
-    compacted_rv_ = history_.front().rv;
+    compacted_rv_ = history_.front()->rv;
     history_.pop_front();
   }
   if (backend_ && ++writes_since_prune_ >= 1000) {
@@ -212,30 +215,50 @@ std::vector<std::pair<std::string, Object>> Store::snapshot(const std::string& r
   return out;
 }
 
-std::uint64_t Store::watch(const std::string& resource, std::int64_t from_rv, std::shared_ptr<Watcher> w, bool initial,
-                           std::string_view initial_ns, const std::function<void(std::int64_t)>& initial_done) {
-  std::unique_lock l(mu_);
+std::vector<std::shared_ptr<const Event>> Store::backlog_locked(const std::string& resource, std::int64_t from_rv, bool initial,
+                                         std::string_view initial_ns) const {
   if (from_rv >= 0 && from_rv < rv_ && from_rv < compacted_rv_) throw TooOldError(from_rv, compacted_rv_ + 1);
+  std::vector<std::shared_ptr<const Event>> out;
   if (initial) {
-    for (auto& [table, o] : snapshot(resource, initial_ns)) {
+    auto objects = snapshot(resource, initial_ns);
+    out.reserve(objects.size());
+    for (auto& [table, o] : objects) {
       Event e;
       e.type = EventType::Added;
       e.rv = o.rv;
-      e.object = o;
+      e.object = std::move(o);
       e.resource = table;
-      w->on_event(e);
+      out.push_back(std::make_shared<const Event>(std::move(e)));
     }
-    if (initial_done) initial_done(rv_);
   } else if (from_rv >= 0) {
-    for (const auto& e : history_) {
-      if (e.rv <= from_rv) continue;
-      if (resource != "*" && e.resource != resource) continue;
-      w->on_event(e);
-    }
+    // The history is in rv order: start at the first event after from_rv.
+    auto it = std::partition_point(history_.begin(), history_.end(), [&](const auto& e) { return e->rv <= from_rv; });
+    out.reserve(static_cast<std::size_t>(history_.end() - it));
+    for (; it != history_.end(); ++it)
+      if (resource == "*" || (*it)->resource == resource) out.push_back(*it);
   }
+  return out;
+}
+
+std::uint64_t Store::watch(const std::string& resource, std::int64_t from_rv, std::shared_ptr<Watcher> w, bool initial,
+                           std::string_view initial_ns, const std::function<void(std::int64_t)>& initial_done) {
+  std::unique_lock l(mu_);
+  for (const auto& e : backlog_locked(resource, from_rv, initial, initial_ns)) w->on_event(*e);
+  if (initial && initial_done) initial_done(rv_);
   std::uint64_t id = next_watch_++;
   subs_[id] = Sub{resource, std::move(w)};
   return id;
+}
+
+Store::Backlog Store::watch_with_backlog(const std::string& resource, std::int64_t from_rv, std::shared_ptr<Watcher> w,
+                                         bool initial, std::string_view initial_ns) {
+  std::unique_lock l(mu_);
+  Backlog b;
+  b.events = backlog_locked(resource, from_rv, initial, initial_ns);
+  b.rv = rv_;
+  b.id = next_watch_++;
+  subs_[b.id] = Sub{resource, std::move(w)};
+  return b;
 }
 
 void Store::unwatch(std::uint64_t id) {
@@ -258,7 +281,7 @@ void Store::set_history(std::size_t events) {
   std::unique_lock l(mu_);
   opts_.history = events;
   while (history_.size() > opts_.history) {
-    compacted_rv_ = history_.front().rv;
+    compacted_rv_ = history_.front()->rv;
     history_.pop_front();
   }
 }

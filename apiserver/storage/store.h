@@ -101,6 +101,17 @@ class Store {
   // Returns an id for unwatch().
   std::uint64_t watch(const std::string& resource, std::int64_t from_rv, std::shared_ptr<Watcher> w, bool initial = false,
                       std::string_view initial_ns = {}, const std::function<void(std::int64_t rv)>& initial_done = {});
+  // The same, except that the backlog (the history after from_rv, or with `initial` the
+  // current objects as Added events) is handed back instead of delivered under the lock: the
+  // caller sends it at its own pace, before what `w` receives from then on (events after
+  // `rv`, the store's resourceVersion at registration).
+  struct Backlog {
+    std::uint64_t id = 0;
+    std::vector<std::shared_ptr<const Event>> events;
+    std::int64_t rv = 0;
+  };
+  Backlog watch_with_backlog(const std::string& resource, std::int64_t from_rv, std::shared_ptr<Watcher> w,
+                             bool initial = false, std::string_view initial_ns = {});
   void unwatch(std::uint64_t id);
 
   // Forgets the whole event history (like an etcd compaction): watches resuming from an
@@ -114,12 +125,15 @@ class Store {
   void apply(Event e);  // persist, update memory, record, fan out (lock held)
   Object write_locked(const std::string& resource, const Object& current, json::Value candidate);
   std::vector<std::pair<std::string, Object>> snapshot(const std::string& resource, std::string_view ns) const;
+  // What a watch starting now must first receive (see watch()); under the lock.
+  std::vector<std::shared_ptr<const Event>> backlog_locked(const std::string& resource, std::int64_t from_rv, bool initial,
+                                    std::string_view initial_ns) const;
 
   StoreOptions opts_;
   std::unique_ptr<SqliteBackend> backend_;
   mutable std::shared_mutex mu_;
   std::unordered_map<std::string, Table> tables_;
-  std::deque<Event> history_;
+  std::deque<std::shared_ptr<const Event>> history_;  // shared with the backlogs of resuming watches
   std::int64_t rv_ = 0;
   std::int64_t compacted_rv_ = 0;  // events at or before this rv are gone
   std::uint64_t next_watch_ = 1;

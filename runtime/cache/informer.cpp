@@ -185,7 +185,7 @@ bool Informer::list_and_swap() {
   return true;
 }
 
-void Informer::handle_event(int type, std::string_view raw) {
+void Informer::handle_event(int type, std::string_view raw, const json::MetaSummary& m) {
   auto t = static_cast<json::EventType>(type);
   if (t == json::EventType::Error) {
     auto st = client::parse_status(raw);
@@ -193,8 +193,7 @@ void Informer::handle_event(int type, std::string_view raw) {
     throw std::runtime_error("watch error event for " + opts_.gvr.str() + ": " + (st ? st->message : std::string(raw.substr(0, 200))));
   }
   if (t == json::EventType::Bookmark) {
-    json::MetaSummary m;
-    if (!json::summarize(raw, m, nullptr, /*padded=*/true) || m.resource_version.empty()) return;
+    if (m.resource_version.empty()) return;
     bool end_of_initial = false;
     for (const auto& [k, v] : m.annotations)
       if (k == "k8s.io/initial-events-end" && v == "true") end_of_initial = true;
@@ -211,7 +210,7 @@ void Informer::handle_event(int type, std::string_view raw) {
     return;
   }
   std::string why;
-  auto obj = CachedObject::from_json(raw, opts_.strip_managed_fields, &why, /*padded=*/true);
+  auto obj = CachedObject::from_json(raw, m, opts_.strip_managed_fields, &why);
   if (!obj) {
     log::warn("skipping malformed watch object", {{"resource", opts_.gvr.str()}, {"error", why}});
     return;
@@ -262,8 +261,8 @@ void Informer::watch_once(bool streaming) {
   auto started = std::chrono::steady_clock::now();
   try {
     client_.watch(opts_.gvr, opts_.ns, wo,
-                  [&](json::EventType type, std::string_view raw) {
-                    handle_event(static_cast<int>(type), raw);
+                  [&](json::EventType type, std::string_view raw, const json::MetaSummary& meta) {
+                    handle_event(static_cast<int>(type), raw, meta);
                     return !stopping_.load();
                   },
                   cancel.get());

@@ -85,7 +85,7 @@ class Informer {
   // streaming list (sendInitialEvents) and swaps it in at the initial-events-end bookmark.
   void watch_once(bool streaming);
   void apply_replace(ObjectMap fresh);
-  void handle_event(int type, std::string_view raw);
+  void handle_event(int type, std::string_view raw, const json::MetaSummary& meta);
   void dispatch_add(const ObjectPtr& o, bool initial);
   void dispatch_update(const ObjectPtr& a, const ObjectPtr& b);
   void dispatch_delete(const ObjectPtr& o);

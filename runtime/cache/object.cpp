@@ -18,8 +18,13 @@ void intrusive_ptr_release(const CachedObject* o) noexcept {
 }
 
 ObjectPtr CachedObject::from_json(std::string_view raw, bool strip, std::string* error, bool padded) {
-  json::MetaSummary m;
+  thread_local json::MetaSummary m;
   if (!json::summarize(raw, m, error, padded)) return nullptr;
+  if (!padded) raw = std::string_view(m.storage.front()).substr(0, raw.size());  // the views point into the copy
+  return from_json(raw, m, strip, error);
+}
+
+ObjectPtr CachedObject::from_json(std::string_view raw, const json::MetaSummary& m, bool strip, std::string* error) {
   if (m.name.empty()) {
     if (error) *error = "object has no metadata.name";
     return nullptr;
@@ -29,10 +34,14 @@ ObjectPtr CachedObject::from_json(std::string_view raw, bool strip, std::string*
   std::string_view head = cut ? raw.substr(0, m.managed_fields_begin) : raw;
   std::string_view tail = cut ? raw.substr(m.managed_fields_end) : std::string_view();
   std::size_t json_len = head.size() + tail.size();
-  std::vector<std::string_view> strings;
-  strings.reserve(3 + 2 * m.labels.size() + 4 * m.owners.size());
-  std::string key = m.ns.empty() ? m.name : m.ns + "/" + m.name;
-  strings.push_back(key);
+  thread_local std::vector<std::string_view> strings;
+  strings.clear();
+  std::string key;
+  if (!m.ns.empty()) {
+    key.reserve(m.ns.size() + 1 + m.name.size());
+    key.append(m.ns).append("/").append(m.name);
+  }
+  strings.push_back(m.ns.empty() ? m.name : std::string_view(key));
   strings.push_back(m.uid);
   strings.push_back(m.resource_version);
   for (const auto& [k, v] : m.labels) {
@@ -45,22 +54,25 @@ ObjectPtr CachedObject::from_json(std::string_view raw, bool strip, std::string*
     strings.push_back(ow.name);
     strings.push_back(ow.uid);
   }
-  // A metadata string is almost always present verbatim in the JSON kept (unescaped, near the
-  // start): its span then points there and costs no copy. Only the key ("ns/name") and the
-  // rare escaped strings are copied after the JSON.
+  // A metadata string is almost always a view into the JSON (it appears there unescaped): its
+  // span then points there and costs no copy. Only the key ("ns/name") and the rare escaped
+  // strings are copied after the JSON.
   constexpr std::uint32_t kCopy = UINT32_MAX;
-  auto find_in_json = [&](std::string_view s) -> std::uint32_t {
+  const auto raw_begin = reinterpret_cast<std::uintptr_t>(raw.data());
+  auto offset_in_json = [&](std::string_view s) -> std::uint32_t {
     if (s.empty()) return 0;
-    if (auto* hit = static_cast<const char*>(::memmem(head.data(), head.size(), s.data(), s.size())))
-      return static_cast<std::uint32_t>(hit - head.data());
-    if (auto* hit = static_cast<const char*>(::memmem(tail.data(), tail.size(), s.data(), s.size())))
-      return static_cast<std::uint32_t>(head.size() + (hit - tail.data()));
+    auto at = reinterpret_cast<std::uintptr_t>(s.data());
+    if (at < raw_begin || at + s.size() > raw_begin + raw.size()) return kCopy;
+    auto off = static_cast<std::size_t>(at - raw_begin);
+    if (off + s.size() <= head.size()) return static_cast<std::uint32_t>(off);
+    if (cut && off >= m.managed_fields_end) return static_cast<std::uint32_t>(off - (m.managed_fields_end - m.managed_fields_begin));
     return kCopy;
   };
-  std::vector<std::uint32_t> found(strings.size(), kCopy);
+  thread_local std::vector<std::uint32_t> found;
+  found.assign(strings.size(), kCopy);
   std::size_t chars = json_len;
   for (std::size_t i = 0; i < strings.size(); ++i) {
-    if (i > 0) found[i] = find_in_json(strings[i]);
+    found[i] = offset_in_json(strings[i]);
     if (found[i] == kCopy) chars += strings[i].size();
   }
   std::size_t spans_off = (chars + alignof(Span) - 1) / alignof(Span) * alignof(Span);

@@ -6,6 +6,7 @@
 // one allocator chunk. The parsed form is built only when a reader asks for it.
 #pragma once
 
+#include "runtime/json/decode.h"
 #include "runtime/json/json.h"
 
 #include <boost/smart_ptr/intrusive_ptr.hpp>
@@ -37,6 +38,10 @@ class CachedObject {
   // (followed by readable padding), parsed in place.
   static ObjectPtr from_json(std::string_view raw, bool strip_managed_fields, std::string* error = nullptr,
                              bool padded = false);
+  // The same from text already summarised (json::WatchDecoder reads both in one pass): `meta`
+  // must be the summary of `raw`, its views pointing into `raw` or its own storage.
+  static ObjectPtr from_json(std::string_view raw, const json::MetaSummary& meta, bool strip_managed_fields,
+                             std::string* error = nullptr);
 
   CachedObject(const CachedObject&) = delete;
   CachedObject& operator=(const CachedObject&) = delete;

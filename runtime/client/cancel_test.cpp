@@ -150,7 +150,7 @@ TEST(ClientCancel, AWatchInsideAScopeEndsWithTheToken) {
   std::atomic<int> events{0};
   auto call = std::async(std::launch::async, [&] {
     CancelScope scope(stop.get_token());
-    return client.watch(kConfigMaps, "default", {}, [&](json::EventType, std::string_view) {
+    return client.watch(kConfigMaps, "default", {}, [&](json::EventType, std::string_view, const json::MetaSummary&) {
       ++events;
       return true;
     });

@@ -51,9 +51,9 @@ struct ClientOptions {
   MapperOptions mapper;
 };
 
-// (type, raw object JSON) -> keep watching? The view is valid during the call and is followed
-// by json::kReadablePadding readable bytes (json::summarize(..., padded=true) may parse it).
-using WatchHandler = std::function<bool(json::EventType type, std::string_view object_json)>;
+// (type, raw object JSON, its metadata read in the same pass) -> keep watching? The views are
+// valid during the call; the JSON is followed by json::kReadablePadding readable bytes.
+using WatchHandler = std::function<bool(json::EventType type, std::string_view object_json, const json::MetaSummary& meta)>;
 
 class Client {
  public:

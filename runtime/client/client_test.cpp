@@ -129,7 +129,7 @@ TEST(ClientCrud, ListQueryItemsAndMetadata) {
   ASSERT_TRUE(json::decode_list(raw, meta, [&](std::string_view item) {
     json::MetaSummary s;
     json::summarize(item, s);
-    names.push_back(s.name);
+    names.emplace_back(s.name);
   }));
   EXPECT_EQ(names, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(meta.resource_version, "42");

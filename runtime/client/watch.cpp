@@ -34,10 +34,10 @@ WatchResult Client::watch(const meta::GroupVersionResource& gvr, std::string_vie
     WatchResult result;
     bool stopped = false;
     json::WatchDecoder decoder(
-        [&](json::EventType type, std::string_view object) {
+        [&](json::EventType type, std::string_view object, const json::MetaSummary& meta) {
           if (stopped) return;
           ++result.events;
-          if (!on_event(type, object)) stopped = true;
+          if (!on_event(type, object, meta)) stopped = true;
         },
         info.describe());
     bool head_seen = false;

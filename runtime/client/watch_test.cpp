@@ -62,7 +62,7 @@ TEST(ClientWatch, QueryAndEventsSplitAcrossChunksAnywhere) {
   o.label_selector = "app=x";
   o.field_selector = "metadata.name=a";
   o.timeout_seconds = 300;
-  WatchResult res = client.watch(kConfigMaps, "default", o, [&](EventType t, std::string_view obj) {
+  WatchResult res = client.watch(kConfigMaps, "default", o, [&](EventType t, std::string_view obj, const json::MetaSummary&) {
     seen.push_back({t, std::string(obj)});
     return true;
   });
@@ -105,10 +105,11 @@ TEST(ClientWatch, MinimalQueryLastLineWithoutNewlineAndMalformedLines) {
   std::vector<std::string> names;
   WatchOptions o;
   o.allow_watch_bookmarks = false;
-  WatchResult res = client.watch(kConfigMaps, "", o, [&](EventType, std::string_view obj) {
+  WatchResult res = client.watch(kConfigMaps, "", o, [&](EventType, std::string_view obj, const json::MetaSummary& meta) {
     json::MetaSummary m;
     json::summarize(obj, m);
-    names.push_back(m.name);
+    EXPECT_EQ(meta.name, m.name);
+    names.emplace_back(meta.name);
     return true;
   });
   EXPECT_EQ(server.last().path, "/api/v1/configmaps");
@@ -129,7 +130,7 @@ TEST(ClientWatch, StreamingListQueryAndUnsupportedIs422) {
   o.resource_version = "";
   int calls = 0;
   try {
-    client.watch(kConfigMaps, "default", o, [&](EventType, std::string_view) { return ++calls, true; });
+    client.watch(kConfigMaps, "default", o, [&](EventType, std::string_view, const json::MetaSummary&) { return ++calls, true; });
     FAIL() << "expected ApiError";
   } catch (const ApiError& e) {
     EXPECT_TRUE(is_invalid(e));
@@ -152,7 +153,7 @@ TEST(ClientWatch, HttpGoneIsThrownWithTheStatus) {
   co.registry = &registry;
   Client client(server.config(), co);
   try {
-    client.watch(kConfigMaps, "default", {.resource_version = "1"}, [](EventType, std::string_view) { return true; });
+    client.watch(kConfigMaps, "default", {.resource_version = "1"}, [](EventType, std::string_view, const json::MetaSummary&) { return true; });
     FAIL();
   } catch (const ApiError& e) {
     EXPECT_TRUE(is_gone(e));
@@ -177,7 +178,7 @@ TEST(ClientWatch, TooManyRequestsBeforeTheStreamIsRetried) {
   });
   Client client(server.config());
   int events = 0;
-  auto res = client.watch(kConfigMaps, "", {}, [&](EventType, std::string_view) { return ++events, true; });
+  auto res = client.watch(kConfigMaps, "", {}, [&](EventType, std::string_view, const json::MetaSummary&) { return ++events, true; });
   EXPECT_EQ(calls.load(), 2);
   EXPECT_EQ(events, 1);
   EXPECT_EQ(res.end, WatchEnd::Closed);
@@ -192,7 +193,7 @@ TEST(ClientWatch, CallbackCanStopTheWatch) {
   Client client(server.config());
   int events = 0;
   auto start = std::chrono::steady_clock::now();
-  auto res = client.watch(kConfigMaps, "", {}, [&](EventType, std::string_view) { return ++events < 2; });
+  auto res = client.watch(kConfigMaps, "", {}, [&](EventType, std::string_view, const json::MetaSummary&) { return ++events < 2; });
   EXPECT_EQ(res.end, WatchEnd::Stopped);
   EXPECT_EQ(events, 2);
   EXPECT_EQ(res.events, 2u);
@@ -213,7 +214,7 @@ TEST(ClientWatch, CancellationFromAnotherThread) {
     cancel.cancel();
   });
   auto start = std::chrono::steady_clock::now();
-  auto res = client.watch(kConfigMaps, "", {}, [&](EventType, std::string_view) { return ++events, true; }, &cancel);
+  auto res = client.watch(kConfigMaps, "", {}, [&](EventType, std::string_view, const json::MetaSummary&) { return ++events, true; }, &cancel);
   canceller.join();
   EXPECT_EQ(res.end, WatchEnd::Cancelled);
   EXPECT_EQ(events.load(), 1);
@@ -221,7 +222,7 @@ TEST(ClientWatch, CancellationFromAnotherThread) {
 
   // Already cancelled: no request at all.
   std::size_t before = server.count();
-  auto again = client.watch(kConfigMaps, "", {}, [&](EventType, std::string_view) { return true; }, &cancel);
+  auto again = client.watch(kConfigMaps, "", {}, [&](EventType, std::string_view, const json::MetaSummary&) { return true; }, &cancel);
   EXPECT_EQ(again.end, WatchEnd::Cancelled);
   EXPECT_EQ(server.count(), before);
 }
@@ -235,7 +236,7 @@ TEST(ClientWatch, IdleTimeoutIsATransportError) {
   WatchOptions o;
   o.idle_timeout = 200ms;
   int events = 0;
-  EXPECT_THROW(client.watch(kConfigMaps, "", o, [&](EventType, std::string_view) { return ++events, true; }),
+  EXPECT_THROW(client.watch(kConfigMaps, "", o, [&](EventType, std::string_view, const json::MetaSummary&) { return ++events, true; }),
                http::TransportError);
   EXPECT_EQ(events, 1);
 }

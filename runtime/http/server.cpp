@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <deque>
 #include <future>
 #include <mutex>
@@ -151,13 +152,13 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
     std::size_t size = 0;
     for (auto p : pieces) size += p.size();
     return queue(size, [&](std::string& batch) {
-      batch.reserve(batch.size() + size);
       for (auto p : pieces) batch.append(p);
     });
   }
 
-  // Writes batch up here (`add` appends to the batch under the lock); one task per batch moves
-  // them to the connection's strand.
+  // Writes batch up here, in buffers of about kBatchBytes (`add` appends to the last one under
+  // the lock; a full one starts the next, a recycled buffer when there is one); one task per
+  // round moves them to the connection's strand, which writes them without copying.
   template <class Add>
   bool queue(std::size_t size, Add&& add) {
     if (closed_.load()) return false;
@@ -171,27 +172,45 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
     bool schedule = false;
     {
       std::lock_guard<std::mutex> l(buf_mu_);
-      add(buffer_);
+      if (batches_.empty() || (!batches_.back().empty() && batches_.back().size() + size > kBatchBytes)) {
+        if (spare_.empty()) {
+          batches_.emplace_back().reserve(kBatchBytes);
+        } else {
+          batches_.push_back(std::move(spare_.back()));
+          spare_.pop_back();
+        }
+      }
+      add(batches_.back());
       if (!flush_scheduled_) flush_scheduled_ = schedule = true;
     }
     if (schedule) {
-      net::post(session_->strand(), [self = this->shared_from_this()] { self->session_->enqueue_chunk(self->take_buffer()); });
+      net::post(session_->strand(), [self = this->shared_from_this()] { self->session_->enqueue_chunks(self->take_batches()); });
     }
     return true;
   }
 
-  std::string take_buffer() {
+  std::vector<std::string> take_batches() {
     std::lock_guard<std::mutex> l(buf_mu_);
     flush_scheduled_ = false;
-    std::string out;
-    out.swap(buffer_);
+    std::vector<std::string> out;
+    out.swap(batches_);
     return out;
+  }
+
+  // Written buffers come back to be filled again (a few are kept).
+  void recycle(std::vector<std::string>& written) {
+    std::lock_guard<std::mutex> l(buf_mu_);
+    for (auto& b : written) {
+      if (spare_.size() >= kSpareBatches || b.capacity() < kBatchBytes || b.capacity() > 2 * kBatchBytes) continue;
+      b.clear();
+      spare_.push_back(std::move(b));
+    }
   }
 
   void close() override {
     if (closed_.exchange(true)) return;
     net::post(session_->strand(), [self = this->shared_from_this()] {
-      self->session_->enqueue_chunk(self->take_buffer());
+      self->session_->enqueue_chunks(self->take_batches());
       self->session_->finish_stream();
     });
     fire_close();
@@ -217,7 +236,16 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
     fn();
   }
 
-  void sent(std::size_t n) { queued_.fetch_sub(n); }
+  bool wait_queued_below(std::size_t bytes, std::chrono::milliseconds timeout) override {
+    std::unique_lock<std::mutex> l(mu_);
+    return flow_.wait_for(l, timeout, [&] { return closed_.load() || queued_.load() < bytes; }) && !closed_.load();
+  }
+
+  void sent(std::size_t n) {
+    queued_.fetch_sub(n);
+    std::lock_guard<std::mutex> l(mu_);
+    flow_.notify_all();
+  }
 
  private:
   void fire_close() {
@@ -226,6 +254,7 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
       std::lock_guard<std::mutex> l(mu_);
       fired_ = true;
       cbs.swap(callbacks_);
+      flow_.notify_all();
     }
     for (auto& cb : cbs) cb();
   }
@@ -234,10 +263,14 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
   std::size_t limit_;
   std::atomic<bool> closed_{false};
   std::atomic<std::size_t> queued_{0};
+  static constexpr std::size_t kBatchBytes = 64 * 1024;
+  static constexpr std::size_t kSpareBatches = 8;
   std::mutex buf_mu_;
-  std::string buffer_;
+  std::vector<std::string> batches_;
+  std::vector<std::string> spare_;
   bool flush_scheduled_ = false;
   std::mutex mu_;
+  std::condition_variable flow_;  // signalled as queued bytes go out, and on close
   bool fired_ = false;
   std::vector<std::function<void()>> callbacks_;
 };
@@ -353,9 +386,10 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     }));
   }
 
-  void enqueue_chunk(std::string chunk) {
-    if (closed_ || chunk.empty()) return;  // an empty chunk would end the body
-    pending_.push_back(std::move(chunk));
+  void enqueue_chunks(std::vector<std::string> chunks) {
+    if (closed_) return;
+    for (auto& c : chunks)
+      if (!c.empty()) pending_.push_back(std::move(c));  // an empty chunk would end the body
     pump();
   }
 
@@ -441,17 +475,25 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     if (closed_ || writing_ || !serializer_) return;
     if (!pending_.empty()) {
       writing_ = true;
-      // Coalesce what is queued into one chunk (one TLS record, one syscall) up to 256 KiB.
-      auto chunk = std::make_shared<std::string>(std::move(pending_.front()));
-      pending_.pop_front();
-      while (!pending_.empty() && chunk->size() + pending_.front().size() <= 256 * 1024) {
-        chunk->append(pending_.front());
+      // What is queued goes out as one HTTP chunk of up to 256 KiB, gathered from the batches
+      // without copying them.
+      auto parts = std::make_shared<std::vector<std::string>>();
+      std::size_t size = 0;
+      while (!pending_.empty() && (parts->empty() || size + pending_.front().size() <= 256 * 1024)) {
+        size += pending_.front().size();
+        parts->push_back(std::move(pending_.front()));
         pending_.pop_front();
       }
-      net::async_write(stream_, bhttp::make_chunk(net::buffer(*chunk)),
-                       net::bind_executor(strand(), [self = this->shared_from_this(), chunk](beast::error_code ec, std::size_t) {
+      std::vector<net::const_buffer> buffers;
+      buffers.reserve(parts->size());
+      for (const auto& p : *parts) buffers.emplace_back(p.data(), p.size());
+      net::async_write(stream_, bhttp::make_chunk(buffers),
+                       net::bind_executor(strand(), [self = this->shared_from_this(), parts, size](beast::error_code ec, std::size_t) {
                          self->writing_ = false;
-                         if (const auto& st = self->stream_state_) st->sent(chunk->size());
+                         if (const auto& st = self->stream_state_) {
+                           st->sent(size);
+                           st->recycle(*parts);
+                         }
                          if (ec) return self->abort();
                          self->pump();
                        }));

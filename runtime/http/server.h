@@ -6,6 +6,7 @@
 #include "runtime/http/message.h"
 #include "runtime/http/tls.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -30,6 +31,9 @@ class Stream {
   virtual bool closed() const = 0;
   // Runs `fn` once when the stream closes for any reason (immediately if already closed).
   virtual void on_close(std::function<void()> fn) = 0;
+  // Flow control for a writer with much to send: waits until fewer than `bytes` are queued
+  // (true) or the stream closed or `timeout` passed (false).
+  virtual bool wait_queued_below(std::size_t bytes, std::chrono::milliseconds timeout) = 0;
 };
 
 // Handed to the handler; exactly one of send() or stream() must be called (a handler that

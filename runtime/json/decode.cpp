@@ -40,7 +40,6 @@ class Padded {
 
 struct ThreadState {
   od::parser parser;
-  Padded padded;
 };
 
 ThreadState& thread_state() {
@@ -48,48 +47,84 @@ ThreadState& thread_state() {
   return state;
 }
 
-bool read_string(od::value v, std::string& out) {
+bool copy_string(od::value v, std::string& out) {
   std::string_view s;
   if (v.get_string().get(s)) return false;
   out.assign(s.data(), s.size());
   return true;
 }
 
-bool read_string_map(od::value v, std::vector<std::pair<std::string, std::string>>& out) {
+// A string value as a view: into the source text when it has no escapes (the common case, no
+// copy), else unescaped into m.storage. False when the value is not a string.
+bool read_string(od::value v, std::string_view& out, MetaSummary& m) {
+  std::string_view raw = v.raw_json_token();  // "..." plus any whitespace before the next token
+  if (raw.empty() || raw.front() != '"') return false;
+  auto close = raw.rfind('"');
+  if (close == 0) return false;
+  std::string_view inner = raw.substr(1, close - 1);
+  if (inner.find('\\') == std::string_view::npos) {
+    out = inner;
+    return true;
+  }
+  std::string_view s;
+  if (v.get_string().get(s)) return false;
+  out = m.storage.emplace_back(s);
+  return true;
+}
+
+// A field's key, the same way (keys are read before their values).
+bool read_key(od::field& f, std::string_view& out, MetaSummary& m) {
+  const char* k = f.key().raw();  // just after the opening quote
+  const char* p = k;
+  while (*p != '"' && *p != '\\') ++p;  // the source is valid JSON: a closing quote comes
+  if (*p == '"') {
+    out = std::string_view(k, static_cast<std::size_t>(p - k));
+    return true;
+  }
+  std::string_view s;
+  if (f.unescaped_key().get(s)) return false;
+  out = m.storage.emplace_back(s);
+  return true;
+}
+
+bool read_string_map(od::value v, std::vector<std::pair<std::string_view, std::string_view>>& out, MetaSummary& m) {
   od::object obj;
   if (v.get_object().get(obj)) return false;
-  for (auto field : obj) {
+  for (auto field_result : obj) {
+    od::field field;
+    if (std::move(field_result).get(field)) return false;
     std::string_view key, val;
-    if (field.unescaped_key().get(key)) return false;
-    std::string k(key);
-    if (field.value().get_string().get(val)) continue;  // tolerate non-string values
-    out.emplace_back(std::move(k), std::string(val));
+    if (!read_key(field, key, m)) return false;
+    od::value fv = field.value();
+    if (!read_string(fv, val, m)) continue;  // tolerate non-string values
+    out.emplace_back(key, val);
   }
   return true;
 }
 
-bool read_owner_refs(od::value v, std::vector<OwnerRefSummary>& out) {
+bool read_owner_refs(od::value v, MetaSummary& m) {
   od::array arr;
   if (v.get_array().get(arr)) return false;
   for (auto elem : arr) {
     od::object ref;
     if (elem.get_object().get(ref)) return false;
     OwnerRefSummary o;
-    for (auto field : ref) {
+    for (auto field_result : ref) {
+      od::field field;
+      if (std::move(field_result).get(field)) return false;
       std::string_view key;
-      if (field.unescaped_key().get(key)) return false;
-      od::value fv;
-      if (field.value().get(fv)) return false;
-      if (key == "uid") read_string(fv, o.uid);
-      else if (key == "kind") read_string(fv, o.kind);
-      else if (key == "name") read_string(fv, o.name);
-      else if (key == "apiVersion") read_string(fv, o.api_version);
+      if (!read_key(field, key, m)) return false;
+      od::value fv = field.value();
+      if (key == "uid") read_string(fv, o.uid, m);
+      else if (key == "kind") read_string(fv, o.kind, m);
+      else if (key == "name") read_string(fv, o.name, m);
+      else if (key == "apiVersion") read_string(fv, o.api_version, m);
       else if (key == "controller") {
         bool b = false;
         if (!fv.get_bool().get(b)) o.controller = b;
       }
     }
-    out.push_back(std::move(o));
+    m.owners.push_back(o);
   }
   return true;
 }
@@ -120,18 +155,17 @@ void member_range(std::string_view text, std::size_t key_quote, std::size_t valu
 bool summarize_metadata(od::value v, const char* base, std::string_view text, MetaSummary& out) {
   od::object md;
   if (v.get_object().get(md)) return false;
-  for (auto field : md) {
+  for (auto field_result : md) {
+    od::field field;
+    if (std::move(field_result).get(field)) return false;
+    const char* key_start = field.key().raw() - 1;  // the opening quote
     std::string_view key;
-    auto raw_key = field.key();
-    if (raw_key.error()) return false;
-    const char* key_start = raw_key.value_unsafe().raw() - 1;  // the opening quote
-    if (field.unescaped_key().get(key)) return false;
-    od::value fv;
-    if (field.value().get(fv)) return false;
-    if (key == "name") read_string(fv, out.name);
-    else if (key == "namespace") read_string(fv, out.ns);
-    else if (key == "uid") read_string(fv, out.uid);
-    else if (key == "resourceVersion") read_string(fv, out.resource_version);
+    if (!read_key(field, key, out)) return false;
+    od::value fv = field.value();
+    if (key == "name") read_string(fv, out.name, out);
+    else if (key == "namespace") read_string(fv, out.ns, out);
+    else if (key == "uid") read_string(fv, out.uid, out);
+    else if (key == "resourceVersion") read_string(fv, out.resource_version, out);
     else if (key == "generation") {
       std::int64_t g = 0;
       if (!fv.get_int64().get(g)) out.generation = g;
@@ -139,11 +173,11 @@ bool summarize_metadata(od::value v, const char* base, std::string_view text, Me
       bool is_null = false;
       if (!fv.is_null().get(is_null)) out.deleting = !is_null;
     } else if (key == "labels") {
-      read_string_map(fv, out.labels);
+      read_string_map(fv, out.labels, out);
     } else if (key == "annotations") {
-      read_string_map(fv, out.annotations);
+      read_string_map(fv, out.annotations, out);
     } else if (key == "ownerReferences") {
-      read_owner_refs(fv, out.owners);
+      read_owner_refs(fv, out);
     } else if (key == "managedFields") {
       od::array arr;
       if (fv.get_array().get(arr)) continue;
@@ -159,17 +193,56 @@ bool summarize_metadata(od::value v, const char* base, std::string_view text, Me
   return true;
 }
 
+// Reads the fields of an object (already entered) into `out`, summarising its metadata;
+// `begin` is where the object's text starts.
+bool summarize_fields(od::object& obj, const char* begin, std::string_view text, MetaSummary& out, std::string* error) {
+  for (auto field_result : obj) {
+    od::field field;
+    if (auto e = std::move(field_result).get(field)) {
+      if (error) *error = sj::error_message(e);
+      return false;
+    }
+    std::string_view key;
+    if (!read_key(field, key, out)) {
+      if (error) *error = "malformed key";
+      return false;
+    }
+    if (key != "metadata") continue;
+    if (!summarize_metadata(field.value(), begin, text, out)) {
+      if (error) *error = "malformed metadata";
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 static_assert(kReadablePadding >= sj::SIMDJSON_PADDING, "views promise simdjson's padding");
 
+void MetaSummary::clear() {
+  ns = name = uid = resource_version = {};
+  generation = 0;
+  deleting = false;
+  labels.clear();
+  annotations.clear();
+  owners.clear();
+  managed_fields_begin = managed_fields_end = 0;
+  storage.clear();
+}
+
 bool summarize(std::string_view object_json, MetaSummary& out, std::string* error, bool padded) {
-  auto& st = thread_state();
-  auto psv = padded ? sj::padded_string_view(object_json.data(), object_json.size(), object_json.size() + sj::SIMDJSON_PADDING)
-                    : st.padded.view(object_json);
-  const char* base = padded ? object_json.data() : st.padded.data();
+  out.clear();
+  if (!padded) {
+    std::string& copy = out.storage.emplace_back();
+    copy.reserve(object_json.size() + sj::SIMDJSON_PADDING);
+    copy.assign(object_json);
+    copy.append(sj::SIMDJSON_PADDING, '\0');
+    object_json = std::string_view(copy).substr(0, object_json.size());
+  }
+  auto psv = sj::padded_string_view(object_json.data(), object_json.size(), object_json.size() + sj::SIMDJSON_PADDING);
   od::document doc;
-  if (auto e = st.parser.iterate(psv).get(doc)) {
+  if (auto e = thread_state().parser.iterate(psv).get(doc)) {
     if (error) *error = sj::error_message(e);
     return false;
   }
@@ -178,21 +251,7 @@ bool summarize(std::string_view object_json, MetaSummary& out, std::string* erro
     if (error) *error = sj::error_message(e);
     return false;
   }
-  for (auto field : obj) {
-    std::string_view key;
-    if (auto e = field.unescaped_key().get(key)) {
-      if (error) *error = sj::error_message(e);
-      return false;
-    }
-    if (key != "metadata") continue;
-    od::value v;
-    if (field.value().get(v) || !summarize_metadata(v, base, object_json, out)) {
-      if (error) *error = "malformed metadata";
-      return false;
-    }
-    break;
-  }
-  return true;
+  return summarize_fields(obj, object_json.data(), object_json, out, error);
 }
 
 std::string strip_managed_fields(std::string_view object_json, const MetaSummary& meta) {
@@ -224,7 +283,7 @@ bool decode_list(std::string_view body, ListMeta& meta, const std::function<void
     od::value v;
     if (auto e = field.value().get(v)) return fail(e);
     if (key == "kind") {
-      read_string(v, meta.kind);
+      copy_string(v, meta.kind);
     } else if (key == "metadata") {
       od::object md;
       if (auto e = v.get_object().get(md)) return fail(e);
@@ -233,8 +292,8 @@ bool decode_list(std::string_view body, ListMeta& meta, const std::function<void
         if (auto e = mf.unescaped_key().get(mk)) return fail(e);
         od::value mv;
         if (auto e = mf.value().get(mv)) return fail(e);
-        if (mk == "resourceVersion") read_string(mv, meta.resource_version);
-        else if (mk == "continue") read_string(mv, meta.continue_token);
+        if (mk == "resourceVersion") copy_string(mv, meta.resource_version);
+        else if (mk == "continue") copy_string(mv, meta.continue_token);
         else if (mk == "remainingItemCount") {
           std::int64_t n = 0;
           if (!mv.get_int64().get(n)) meta.remaining_item_count = n;
@@ -261,6 +320,7 @@ bool decode_list(std::string_view body, ListMeta& meta, const std::function<void
 struct WatchDecoder::Impl {
   od::parser parser;
   Padded padded;
+  MetaSummary meta;  // reused: its vectors keep their capacity
 };
 
 WatchDecoder::WatchDecoder(Handler handler, std::string what)
@@ -276,10 +336,10 @@ void WatchDecoder::feed(std::string_view chunk) {
       return;
     }
     if (pending_.empty()) {
-      line(chunk.substr(0, nl));
+      line(chunk.substr(0, nl), chunk.size() - nl);
     } else {
       pending_.append(chunk.substr(0, nl));
-      line(pending_);
+      line(pending_, 0);
       pending_.clear();
     }
     chunk.remove_prefix(nl + 1);
@@ -288,39 +348,59 @@ void WatchDecoder::feed(std::string_view chunk) {
 
 void WatchDecoder::finish() {
   if (!pending_.empty()) {
-    line(pending_);
+    line(pending_, 0);
     pending_.clear();
   }
 }
 
-void WatchDecoder::line(std::string_view l) {
-  while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.remove_suffix(1);
+void WatchDecoder::line(std::string_view l, std::size_t readable) {
+  while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) {
+    l.remove_suffix(1);
+    ++readable;
+  }
   if (l.empty()) return;
   auto skip = [&](std::string_view why) {
     ++skipped_;
     log::warn("skipping malformed watch event", {{"stream", what_}, {"error", why}, {"bytes", l.size()}});
   };
-  auto psv = impl_->padded.view(l);
+  // Parsed where it lies when the bytes after it cover simdjson's padding (all but the last
+  // line of a read), else from a padded copy.
+  sj::padded_string_view psv;
+  if (readable >= kReadablePadding) {
+    psv = sj::padded_string_view(l.data(), l.size(), l.size() + kReadablePadding);
+  } else {
+    psv = impl_->padded.view(l);
+    l = std::string_view(impl_->padded.data(), l.size());
+  }
+  MetaSummary& meta = impl_->meta;
+  meta.clear();
   od::document doc;
   if (auto e = impl_->parser.iterate(psv).get(doc)) return skip(sj::error_message(e));
   od::object obj;
   if (auto e = doc.get_object().get(obj)) return skip(sj::error_message(e));
-  std::string type_name;
+  std::string_view type_name;
   std::string_view object_raw;
-  for (auto field : obj) {
+  for (auto field_result : obj) {
+    od::field field;
+    if (auto e = std::move(field_result).get(field)) return skip(sj::error_message(e));
     std::string_view key;
-    if (auto e = field.unescaped_key().get(key)) return skip(sj::error_message(e));
-    od::value v;
-    if (auto e = field.value().get(v)) return skip(sj::error_message(e));
+    if (!read_key(field, key, meta)) return skip("malformed key");
+    od::value v = field.value();
     if (key == "type") {
-      std::string_view t;
-      if (auto e = v.get_string().get(t)) return skip(sj::error_message(e));
-      type_name.assign(t);  // the parser's string buffer is reused by later fields
+      if (!read_string(v, type_name, meta)) return skip("type is not a string");
     } else if (key == "object") {
+      // The object's metadata is read in this same pass; its text runs from its '{' to the
+      // '}' before the token that follows it.
+      const char* begin = v.raw_json_token().data();
       od::object o;
       if (auto e = v.get_object().get(o)) return skip(sj::error_message(e));
-      if (auto e = o.raw_json().get(object_raw)) return skip(sj::error_message(e));
-      while (!object_raw.empty() && (object_raw.back() == ' ' || object_raw.back() == '\n')) object_raw.remove_suffix(1);
+      std::string_view rest(begin, static_cast<std::size_t>(l.data() + l.size() - begin));
+      std::string error;
+      if (!summarize_fields(o, begin, rest, meta, &error)) return skip(error);
+      const char* after = nullptr;
+      if (auto e = doc.current_location().get(after)) return skip(sj::error_message(e));
+      while (after > begin && (after[-1] == ' ' || after[-1] == '\n' || after[-1] == '\t' || after[-1] == '\r')) --after;
+      object_raw = std::string_view(begin, static_cast<std::size_t>(after - begin));
     }
   }
   EventType type;
@@ -329,10 +409,10 @@ void WatchDecoder::line(std::string_view l) {
   else if (type_name == "DELETED") type = EventType::Deleted;
   else if (type_name == "BOOKMARK") type = EventType::Bookmark;
   else if (type_name == "ERROR") type = EventType::Error;
-  else return skip(type_name.empty() ? "missing type" : "unknown type " + type_name);
+  else return skip(type_name.empty() ? "missing type" : "unknown type " + std::string(type_name));
   if (object_raw.empty()) return skip("missing object");
   ++events_;
-  handler_(type, object_raw);
+  handler_(type, object_raw, meta);
 }
 
 }  // namespace capstan::json

@@ -79,13 +79,75 @@ std::string stream_of(int n) {
 TEST(Decode, WatchChunkBoundariesAnywhere) {
   std::string stream = stream_of(20);
   for (std::size_t chunk = 1; chunk <= 37; ++chunk) {
-    std::vector<std::string> names;
-    WatchDecoder d([&](EventType t, std::string_view obj) { names.emplace_back(get_string(parse(obj), {"metadata", "name"})); },
-                   "test");
+    std::vector<std::string> names, meta_names, versions;
+    WatchDecoder d(
+        [&](EventType, std::string_view obj, const MetaSummary& meta) {
+          names.emplace_back(get_string(parse(obj), {"metadata", "name"}));
+          meta_names.emplace_back(meta.name);
+          versions.emplace_back(meta.resource_version);
+        },
+        "test");
     for (std::size_t i = 0; i < stream.size(); i += chunk) d.feed(std::string_view(stream).substr(i, chunk));
     d.finish();
     ASSERT_EQ(names.size(), 20u) << "chunk size " << chunk;
-    for (int i = 0; i < 20; ++i) EXPECT_EQ(names[i], "o" + std::to_string(i));
+    for (int i = 0; i < 20; ++i) {
+      EXPECT_EQ(names[i], "o" + std::to_string(i));
+      EXPECT_EQ(meta_names[i], names[i]);
+      EXPECT_EQ(versions[i], std::to_string(i));
+    }
+  }
+}
+
+TEST(Decode, SummarizeUnescapesStringsThatNeedIt) {
+  const char* text = R"({"metadata":{"name":"n\u0061me","labels":{"k\"q":"caf\u00e9","plain":"v"},"namespace":"ns"}})";
+  MetaSummary m;
+  ASSERT_TRUE(summarize(text, m));
+  EXPECT_EQ(m.name, "name");
+  EXPECT_EQ(m.ns, "ns");
+  ASSERT_EQ(m.labels.size(), 2u);
+  EXPECT_EQ(m.labels[0].first, "k\"q");
+  EXPECT_EQ(m.labels[0].second, "caf\xc3\xa9");
+  EXPECT_EQ(m.labels[1].second, "v");
+  // The views survive a move of the summary.
+  MetaSummary moved = std::move(m);
+  EXPECT_EQ(moved.name, "name");
+  EXPECT_EQ(moved.labels[0].second, "caf\xc3\xa9");
+}
+
+// The decoder reads the object's text and its metadata in the same pass: the text handed out
+// is exactly the object (whatever the key order and spacing), the metadata that of the object.
+TEST(Decode, WatchReadsObjectTextAndMetadataInOnePass) {
+  const std::string obj1 = R"({ "metadata" : { "name" : "a\u0062c", "namespace":"ns", "resourceVersion":"9",)"
+                           R"( "managedFields":[{"manager":"m"}], "labels":{"x":"y"} } , "data":{"k":"}{"} })";
+  const std::string obj2 = R"({"kind":"ConfigMap","metadata":{"name":"d","annotations":{"a":"b"}}})";
+  std::string stream = R"({"type":"ADDED","object":)" + obj1 + "}\n" +  //
+                       R"({ "object" : )" + obj2 + R"(  , "type" : "MODIFIED" })" + "\r\n";
+  for (std::size_t chunk : {stream.size(), std::size_t{7}}) {
+    std::vector<std::string> texts, stripped;
+    std::vector<std::string> names, labels, annotations, versions;
+    WatchDecoder d(
+        [&](EventType, std::string_view obj, const MetaSummary& meta) {
+          texts.emplace_back(obj);
+          stripped.push_back(strip_managed_fields(obj, meta));
+          names.emplace_back(meta.name);
+          versions.emplace_back(meta.resource_version);
+          for (const auto& [k, v] : meta.labels) labels.push_back(std::string(k) + "=" + std::string(v));
+          for (const auto& [k, v] : meta.annotations) annotations.push_back(std::string(k) + "=" + std::string(v));
+        },
+        "test");
+    for (std::size_t i = 0; i < stream.size(); i += chunk) d.feed(std::string_view(stream).substr(i, chunk));
+    d.finish();
+    ASSERT_EQ(texts.size(), 2u) << "chunk " << chunk;
+    EXPECT_EQ(texts[0], obj1);
+    EXPECT_EQ(texts[1], obj2);
+    EXPECT_EQ(names, (std::vector<std::string>{"abc", "d"}));
+    EXPECT_EQ(versions, (std::vector<std::string>{"9", ""}));
+    EXPECT_EQ(labels, (std::vector<std::string>{"x=y"}));
+    EXPECT_EQ(annotations, (std::vector<std::string>{"a=b"}));
+    Value want = parse(obj1);
+    want.at("metadata").as_object().erase("managedFields");
+    EXPECT_EQ(parse(stripped[0]), want);
+    EXPECT_EQ(d.skipped(), 0u);
   }
 }
 
@@ -102,7 +164,7 @@ TEST(Decode, WatchSkipsMalformedLines) {
                        "\n"
                        R"({"type":"ERROR","object":{"kind":"Status","code":410}})";
   std::vector<std::pair<EventType, std::string>> got;
-  WatchDecoder d([&](EventType t, std::string_view obj) { got.emplace_back(t, std::string(obj)); }, "test");
+  WatchDecoder d([&](EventType t, std::string_view obj, const json::MetaSummary&) { got.emplace_back(t, std::string(obj)); }, "test");
   d.feed(stream);
   d.finish();
   ASSERT_EQ(got.size(), 3u);
