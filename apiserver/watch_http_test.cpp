@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
@@ -40,6 +41,7 @@ class WatchHttp : public ::testing::Test {
     o.handler_threads = 4;
     o.bookmark_interval = 300ms;
     o.watch_history = 8;
+    configure(o);
     server_ = std::make_unique<ApiServer>(o);
     server_->start();
     dir_ = std::filesystem::temp_directory_path() / ("capstan-watch-" + std::to_string(::getpid()) + "-" +
@@ -55,6 +57,7 @@ class WatchHttp : public ::testing::Test {
     ho.tls.key_pem = config_.client_key_pem;
     http_ = std::make_unique<http::Client>(ho);
   }
+  virtual void configure(ApiServerOptions&) {}
   void TearDown() override {
     http_.reset();
     client_.reset();
@@ -230,6 +233,64 @@ TEST_F(WatchHttp, ResumingFromAResourceVersionYieldsExactlyTheLaterEvents) {
   ASSERT_EQ(tail.events.size(), 1u);
   EXPECT_EQ(type_of(tail.events[0]), "ADDED");
   EXPECT_EQ(name_of(tail.events[0]), "d");
+}
+
+class WatchHttpLongHistory : public WatchHttp {
+ protected:
+  void configure(ApiServerOptions& o) override { o.watch_history = 5000; }
+};
+
+// A long backlog goes out at the pace of a slow reader (it does not wait in memory, nor hold
+// the store): writes made meanwhile complete, and come after the backlog in resourceVersion
+// order, with no periodic bookmark ahead of events not yet sent.
+TEST_F(WatchHttpLongHistory, ABacklogGoesOutPacedAndLaterWritesFollowItInOrder) {
+  create_namespace("slow");
+  std::int64_t from = write_cm("slow", "seed");
+  const std::string big(16 * 1024, 'x');
+  constexpr int kBacklog = 400;  // about 6.5 MB: more than the server keeps queued for one watch
+  for (int i = 0; i < kBacklog; ++i) {
+    client_->create(meta::GroupVersionResource{"", "v1", "configmaps"}, "slow",
+                    json::Object{{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+                                 {"metadata", json::Object{{"name", "cm-" + std::to_string(i)}, {"namespace", "slow"}}},
+                                 {"data", json::Object{{"k", big}}}});
+  }
+  constexpr int kLater = 30;
+  std::atomic<int> seen{0};
+  std::atomic<int> seen_when_writes_done{-1};
+  std::thread writer([&] {
+    while (seen.load() == 0) std::this_thread::sleep_for(1ms);
+    for (int i = 0; i < kLater; ++i) write_cm("slow", "later-" + std::to_string(i));
+    seen_when_writes_done = seen.load();
+  });
+  auto got = watch("/api/v1/namespaces/slow/configmaps?watch=true&allowWatchBookmarks=true&resourceVersion=" + std::to_string(from),
+                   [&](const Events& e) {
+                     seen = static_cast<int>(e.size());
+                     std::this_thread::sleep_for(1ms);  // a slow reader
+                     int objects = 0;
+                     for (const auto& ev : e) objects += type_of(ev) != "BOOKMARK";
+                     return objects >= kBacklog + kLater;
+                   },
+                   60s);
+  writer.join();
+  EXPECT_EQ(got.status, 200);
+  std::vector<std::int64_t> rvs;
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < got.events.size(); ++i) {
+    const auto& e = got.events[i];
+    if (type_of(e) == "BOOKMARK") {
+      for (std::size_t j = i + 1; j < got.events.size(); ++j)
+        if (type_of(got.events[j]) != "BOOKMARK") EXPECT_GT(rv_of(got.events[j]), rv_of(e)) << "a bookmark ahead of event " << j;
+      continue;
+    }
+    rvs.push_back(rv_of(e));
+    names.emplace_back(name_of(e));
+  }
+  ASSERT_EQ(names.size(), static_cast<std::size_t>(kBacklog + kLater));
+  for (std::size_t i = 1; i < rvs.size(); ++i) EXPECT_GT(rvs[i], rvs[i - 1]) << "event " << i;
+  for (int i = 0; i < kBacklog; ++i) EXPECT_EQ(names[i], "cm-" + std::to_string(i));
+  for (int i = 0; i < kLater; ++i) EXPECT_EQ(names[kBacklog + i], "later-" + std::to_string(i));
+  // The writes were not held up by the replay: they finished while it was still going out.
+  EXPECT_LT(seen_when_writes_done.load(), kBacklog) << "the writes waited for the backlog";
 }
 
 }  // namespace

@@ -578,6 +578,12 @@ void Server::Impl::schedule_reload() {
 void Server::Impl::do_accept() {
   acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
     if (stopped.load()) return;
+    if (!ec) {
+      // As Go's net/http: without it a response written as header then body waits for the
+      // client's delayed ACK (40 ms) whenever the two leave as separate segments.
+      beast::error_code nodelay_ec;
+      socket.set_option(tcp::no_delay(true), nodelay_ec);
+    }
     if (ec) {
       logger.warn("accept failed", {{"error", ec.message()}});
     } else if (opts.tls) {
