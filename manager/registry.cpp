@@ -2,8 +2,10 @@
 
 #include "controllers/certificates/descriptor.h"
 #include "manager/flags.h"
+#include "runtime/cache/factory.h"
 
 #include <algorithm>
+#include <set>
 
 namespace capstan::manager {
 
@@ -66,6 +68,42 @@ std::vector<const ControllerDescriptor*> enabled_controllers(const std::vector<s
     }
     bool on = decided ? *decided : (star && d.default_on);
     if (on) out.push_back(&d);
+  }
+  return out;
+}
+
+namespace {
+
+std::string informer_name(const meta::GroupVersionResource& gvr, std::string_view label_selector) {
+  std::string out = gvr.group.empty() ? gvr.resource : gvr.resource + "." + gvr.group;
+  if (!label_selector.empty()) out += "?labelSelector=" + std::string(label_selector);
+  return out;
+}
+
+}  // namespace
+
+void create_informers(cache::InformerFactory& factory, const std::vector<const ControllerDescriptor*>& controllers) {
+  for (const auto* d : controllers) {
+    if (!d->informers) continue;
+    for (const auto& need : d->informers()) {
+      cache::InformerOptions o;
+      o.gvr = need.type.gvr;
+      o.label_selector = need.label_selector;
+      factory.informer(std::move(o), need.type.namespaced);
+    }
+  }
+}
+
+std::vector<std::string> undeclared_informers(const cache::InformerFactory& factory,
+                                              const std::vector<const ControllerDescriptor*>& controllers) {
+  std::set<std::string> declared;
+  for (const auto* d : controllers)
+    if (d->informers)
+      for (const auto& need : d->informers()) declared.insert(informer_name(need.type.gvr, need.label_selector));
+  std::vector<std::string> out;
+  for (const auto* inf : factory.informers()) {
+    auto name = informer_name(inf->options().gvr, inf->options().label_selector);
+    if (!declared.count(name)) out.push_back(name);
   }
   return out;
 }

@@ -1,8 +1,10 @@
 // The controller registry: every controller library contributes one descriptor (its name,
-// whether it is on by default, its CRDs, webhooks and RBAC, and how to wire it into a
-// manager). The manager starts only the enabled ones; all share one informer cache.
+// whether it is on by default, its CRDs, the informers it reads, its webhooks and RBAC, and
+// how to wire it into a manager). The manager starts only the enabled ones; all share one
+// informer cache.
 #pragma once
 
+#include "runtime/controller/builder.h"
 #include "runtime/json/json.h"
 
 #include <functional>
@@ -10,8 +12,8 @@
 #include <string>
 #include <vector>
 
-namespace capstan::controller {
-class Manager;
+namespace capstan::cache {
+class InformerFactory;
 }
 namespace capstan::webhook {
 class Server;
@@ -38,12 +40,21 @@ struct Settings {
   std::string acme_http01_solver_service = "capstan-acme-solver";
 };
 
+// A shared informer a controller reads. The manager creates each one once, before wiring,
+// for every enabled controller that declares it; wiring uses no other.
+struct InformerNeed {
+  controller::ResourceType type;
+  std::string label_selector;  // "" = every object
+};
+
 struct ControllerDescriptor {
   std::string name;                  // "certificates"
   std::vector<std::string> aliases;  // names accepted forever for compatibility
   bool default_on = true;
   std::string description;
   std::function<std::vector<json::Value>()> crds;
+  // The informers it reads (see InformerNeed).
+  std::function<std::vector<InformerNeed>()> informers;
   // ValidatingWebhookConfiguration / MutatingWebhookConfiguration objects.
   std::function<std::vector<json::Value>(const WebhookEndpoint&)> webhook_configurations;
   // ClusterRole rules this controller needs.
@@ -58,6 +69,14 @@ const std::vector<ControllerDescriptor>& all_controllers();
 // "name" enables, "-name" disables, the first explicit match wins; aliases accepted.
 // Throws manager::UsageError naming the known controllers on an unknown name.
 std::vector<const ControllerDescriptor*> enabled_controllers(const std::vector<std::string>& flag);
+
+// Creates the informers `controllers` declare in `factory` (shared: one per resource and
+// selector whoever declares it).
+void create_informers(cache::InformerFactory& factory, const std::vector<const ControllerDescriptor*>& controllers);
+// The informers in `factory` that none of `controllers` declares ("secrets" or
+// "secrets?labelSelector=..."): wiring that reads an undeclared informer is a bug.
+std::vector<std::string> undeclared_informers(const cache::InformerFactory& factory,
+                                              const std::vector<const ControllerDescriptor*>& controllers);
 
 // Every CRD of every controller (what `capstan crds` prints).
 std::vector<json::Value> all_crds();

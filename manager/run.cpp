@@ -101,16 +101,19 @@ int run_controllers(client::Client& client, const RunOptions& o) {
   wo.cert_dir = o.webhook_cert_dir;
   webhook::Server webhooks(wo);
   std::string names;
+  create_informers(mgr.informers(), o.controllers);
   for (const auto* d : o.controllers) {
     d->wire(mgr, webhooks, o.settings);
     names += (names.empty() ? "" : ",") + d->name;
   }
+  for (const auto& name : undeclared_informers(mgr.informers(), o.controllers))
+    log::warn("a controller reads an informer its descriptor does not declare", {{"informer", name}});
   // Webhooks serve before the caches sync (conversion must answer the cache's lists).
   if (webhooks.has_paths()) {
     mgr.add_server("webhook", [&] { webhooks.start(); }, [&] { webhooks.stop(); });
     mgr.health().add_readiness("webhook", [&] { return webhooks.started() ? std::string() : std::string("webhook server not serving"); });
   }
-  log::info("controllers enabled", {{"controllers", names.empty() ? "(none)" : names}});
+  log::info("controllers enabled", {{"controllers", names.empty() ? "(none)" : names}, {"informers", mgr.informers().informers().size()}});
   // SIGTERM/SIGINT stop the manager; the thread is woken and joined however run() ends.
   std::thread signals([&] {
     int sig = wait_for_termination();

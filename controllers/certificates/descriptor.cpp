@@ -180,6 +180,13 @@ manager::ControllerDescriptor certificates_descriptor() {
       "X.509 certificates (cert-manager's Certificate, CertificateRequest, Issuer and ClusterIssuer under certs.capstan.dev): "
       "SelfSigned, CA and ACME HTTP-01 issuers, renewal, webhooks and metrics";
   d.crds = [] { return v1::crds(); };
+  d.informers = [] {
+    return std::vector<manager::InformerNeed>{{kCertificateType, ""},
+                                              {kRequestType, ""},
+                                              {kIssuerType, ""},
+                                              {kClusterIssuerType, ""},
+                                              {kSecretType, std::string(kFaoSelector)}};  // only the Secrets we own
+  };
   d.webhook_configurations = [](const manager::WebhookEndpoint& ep) { return webhook_configurations(ep); };
   d.rbac_rules = [] { return rbac_rules(); };
   d.wire = [](controller::Manager& mgr, webhook::Server& webhooks, const manager::Settings& settings) {
