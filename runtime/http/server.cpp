@@ -25,6 +25,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -173,11 +174,14 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
     {
       std::lock_guard<std::mutex> l(buf_mu_);
       if (batches_.empty() || (!batches_.back().empty() && batches_.back().size() + size > kBatchBytes)) {
-        if (spare_.empty()) {
-          batches_.emplace_back().reserve(kBatchBytes);
-        } else {
+        // A batch after a full one is for bulk (a backlog): full size at once. The first of a
+        // round starts small, as most streams send an event now and then.
+        bool bulk = !batches_.empty();
+        if (!spare_.empty()) {
           batches_.push_back(std::move(spare_.back()));
           spare_.pop_back();
+        } else {
+          batches_.emplace_back().reserve(bulk ? kBatchBytes : std::max(size, kSmallBatchBytes));
         }
       }
       add(batches_.back());
@@ -201,7 +205,7 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
   void recycle(std::vector<std::string>& written) {
     std::lock_guard<std::mutex> l(buf_mu_);
     for (auto& b : written) {
-      if (spare_.size() >= kSpareBatches || b.capacity() < kBatchBytes || b.capacity() > 2 * kBatchBytes) continue;
+      if (spare_.size() >= kSpareBatches || b.capacity() > 2 * kBatchBytes) continue;
       b.clear();
       spare_.push_back(std::move(b));
     }
@@ -264,7 +268,8 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
   std::atomic<bool> closed_{false};
   std::atomic<std::size_t> queued_{0};
   static constexpr std::size_t kBatchBytes = 64 * 1024;
-  static constexpr std::size_t kSpareBatches = 8;
+  static constexpr std::size_t kSmallBatchBytes = 4 * 1024;
+  static constexpr std::size_t kSpareBatches = 2;
   std::mutex buf_mu_;
   std::vector<std::string> batches_;
   std::vector<std::string> spare_;
