@@ -126,6 +126,34 @@ TEST(ClientCancel, ARetryAfterWaitIsCancelled) {
   EXPECT_EQ(calls.load(), 1);
 }
 
+TEST(ClientCancel, AClientSideRateLimitWaitIsCancelled) {
+  std::atomic<int> calls{0};
+  FakeApiServer server([&](http::Request&, http::Reply& reply) {
+    ++calls;
+    reply.send(json_response(200, kConfigMap));
+  });
+  Config cfg = server.config();
+  cfg.qps = 0.02;  // one request per 50 s after the first
+  cfg.burst = 1;
+  Client client(cfg);
+  client.get(kConfigMaps, "default", "demo");
+  std::stop_source stop;
+  auto call = std::async(std::launch::async, [&] {
+    CancelScope scope(stop.get_token());
+    client.get(kConfigMaps, "default", "demo");
+  });
+  std::this_thread::sleep_for(50ms);  // into the 50 s wait for a token
+  stop.request_stop();
+  ASSERT_EQ(call.wait_for(5s), std::future_status::ready) << "still waiting for a token after the cancellation";
+  try {
+    call.get();
+    FAIL() << "no exception";
+  } catch (const http::Cancelled& e) {
+    EXPECT_NE(std::string(e.what()).find("client-side rate limiting"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(calls.load(), 1) << "the cancelled call was never sent";
+}
+
 TEST(ClientCancel, AnExplicitCancellationAbortsAList) {
   HangingServer server("/api/v1/namespaces/default/configmaps");
   Client client(server.config());

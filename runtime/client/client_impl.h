@@ -68,8 +68,9 @@ struct Client::Impl {
   http::Response execute(const Call& call, http::Cancellation* cancel = nullptr);
   std::string url(const std::string& path, const Params& query) const;
   http::Headers headers(std::string_view content_type = {}) ;
-  // Waits for a rate-limiter token and records the wait.
-  void throttle(std::string_view method);
+  // Waits for a rate-limiter token and records the wait; throws http::Cancelled (the token
+  // given back) when `cancel` fires meanwhile.
+  void throttle(std::string_view method, http::Cancellation* cancel, const RequestInfo& info);
   void record(std::string_view method, int status, std::chrono::steady_clock::time_point start);
   // Logs the response's Warning headers.
   void log_warnings(const RequestInfo& info, const http::Headers& h) const;

@@ -27,6 +27,18 @@ TEST(ClientRateLimit, TokenBucketBurstThenQps) {
   for (int i = 0; i < 1000; ++i) EXPECT_EQ(unlimited.wait().count(), 0);
 }
 
+TEST(ClientRateLimit, ACancelledReservationGivesItsTokenBack) {
+  TokenBucket b(1, 1);
+  EXPECT_EQ(b.reserve().count(), 0);
+  auto second = b.reserve();  // in debt: about a second
+  EXPECT_GT(second, 500ms);
+  EXPECT_LE(second, 1s);
+  b.cancel_reservation();
+  auto third = b.reserve();  // queued behind one token again, not two
+  EXPECT_GT(third, 500ms);
+  EXPECT_LE(third, 1s);
+}
+
 TEST(ClientRateLimit, RequestsArePacedByQpsAndBurst) {
   testing::FakeApiServer server([](http::Request&, http::Reply& reply) {
     reply.send(testing::json_response(200, "{}"));

@@ -16,15 +16,24 @@ void TokenBucket::refill(std::chrono::steady_clock::time_point now) {
   last_ = now;
 }
 
-std::chrono::nanoseconds TokenBucket::wait() {
+std::chrono::nanoseconds TokenBucket::reserve() {
   if (unlimited()) return std::chrono::nanoseconds(0);
-  std::chrono::nanoseconds delay(0);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    refill(std::chrono::steady_clock::now());
-    tokens_ -= 1;  // reserve, possibly going into debt that later callers queue behind
-    if (tokens_ < 0) delay = std::chrono::nanoseconds(static_cast<std::int64_t>(-tokens_ / qps_ * 1e9));
-  }
+  std::lock_guard<std::mutex> lock(mu_);
+  refill(std::chrono::steady_clock::now());
+  tokens_ -= 1;  // reserve, possibly going into debt that later callers queue behind
+  if (tokens_ >= 0) return std::chrono::nanoseconds(0);
+  return std::chrono::nanoseconds(static_cast<std::int64_t>(-tokens_ / qps_ * 1e9));
+}
+
+void TokenBucket::cancel_reservation() {
+  if (unlimited()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  refill(std::chrono::steady_clock::now());
+  tokens_ = std::min(burst_, tokens_ + 1);
+}
+
+std::chrono::nanoseconds TokenBucket::wait() {
+  auto delay = reserve();
   if (delay.count() > 0) std::this_thread::sleep_for(delay);
   return delay;
 }

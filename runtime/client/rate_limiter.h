@@ -15,6 +15,11 @@ class TokenBucket {
   // Takes a token, sleeping until one is available (callers are served in arrival order:
   // each reserves its slot before sleeping). Returns how long it waited.
   std::chrono::nanoseconds wait();
+  // The same in two steps, for a caller that may give up: reserve() takes the token and says
+  // how long to wait before using it; cancel_reservation() gives it back (golang.org/x/time/
+  // rate's Reservation.Cancel, simplified: the token returns to the bucket).
+  std::chrono::nanoseconds reserve();
+  void cancel_reservation();
   // Takes a token only if one is available now.
   bool try_take();
   bool unlimited() const { return qps_ <= 0; }

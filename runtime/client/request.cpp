@@ -115,9 +115,13 @@ http::Headers Client::Impl::headers(std::string_view content_type) {
   return h;
 }
 
-void Client::Impl::throttle(std::string_view method) {
+void Client::Impl::throttle(std::string_view method, http::Cancellation* cancel, const RequestInfo& info) {
   if (!limiter) return;
-  auto waited = limiter->wait();
+  auto waited = limiter->reserve();
+  if (waited.count() > 0 && !sleep_unless_cancelled(std::chrono::ceil<std::chrono::milliseconds>(waited), cancel)) {
+    limiter->cancel_reservation();
+    throw http::Cancelled(info.describe() + ": cancelled while waiting for client-side rate limiting");
+  }
   limiter_latency->with({std::string(method), host}).observe(waited);
   if (waited > std::chrono::seconds(1))
     logger.debug("waited due to client-side throttling",
@@ -136,7 +140,7 @@ http::Response Client::Impl::execute(const Call& call, http::Cancellation* given
   std::string target = url(call.path, call.query);
   http::Headers h = headers(call.content_type);
   for (int attempt = 0;; ++attempt) {
-    throttle(call.method);
+    throttle(call.method, cancel, call.info);
     auto start = Clock::now();
     http::Response r;
     try {

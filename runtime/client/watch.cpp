@@ -30,7 +30,7 @@ WatchResult Client::watch(const meta::GroupVersionResource& gvr, std::string_vie
 
   for (int attempt = 0;; ++attempt) {
     if (cancelled()) return {WatchEnd::Cancelled, 0, 0};
-    impl_->throttle("GET");
+    impl_->throttle("GET", cancel, info);
     WatchResult result;
     bool stopped = false;
     json::WatchDecoder decoder(
