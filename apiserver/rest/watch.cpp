@@ -213,7 +213,6 @@ class WatchHub::Client : public storage::Watcher {
         cache->version = req_.target.version;
         cache->type = type;
         if (as_stored) {
-          cache->head = envelope_head(type);
           cache->stored_json = e.object.json;
           cache->line.clear();
         } else {
@@ -222,7 +221,7 @@ class WatchHub::Client : public storage::Watcher {
         }
       }
       // Copied once, into this stream's batch.
-      bool open = cache->stored_json ? stream_->write({cache->head, *cache->stored_json, kLineTail}) : stream_->write({cache->line});
+      bool open = cache->stored_json ? stream_->write({envelope_head(cache->type), *cache->stored_json, kLineTail}) : stream_->write({cache->line});
       if (!open) done_ = true;
       return;
     }

@@ -45,16 +45,14 @@ class WatchHub {
   void set_bookmark_interval(std::chrono::milliseconds d) { bookmark_ms_ = d.count(); }
 
   class Client;
-  // The last event's encoding, shared by every plain-JSON watcher of that version; used only
-  // under the store lock (events are delivered one at a time).
-  // The last event's encoding, shared by every watcher it goes to: either the stored JSON
-  // between an envelope head and tail (no copy of the object), or a whole converted line.
+  // The last event's encoding, shared by every plain-JSON watcher it goes to; used only under
+  // the store lock (events are delivered one at a time): either the stored JSON between the
+  // envelope head of its type and the tail (no copy of the object), or a whole converted line.
   struct EncodedCache {
     std::int64_t rv = -1;
     std::string resource;
     std::string version;
     std::string type;
-    std::string head;                               // {"type":"MODIFIED","object":
     std::shared_ptr<const std::string> stored_json;  // the object as stored, when that is the answer
     std::string line;                               // otherwise the whole line
   };
