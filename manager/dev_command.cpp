@@ -139,6 +139,7 @@ int dev_command(const std::vector<std::string>& args) {
   ro.webhook_port = webhook_port;
   ro.webhook_cert_dir = (dir / "webhook").string();
   ro.settings.acme_http01_solver_port = pick_port(dir / "acme-http01.port");
+  ro.settings.gitops_storage_path = (dir / "gitops").string();
   ro.on_ready = [&](controller::Manager&) {
     std::cout << "\nCapstan dev cluster is running (Ctrl-C stops it; data in " << dir.string() << ").\n"
               << "API server: " << server.url() << "\n"

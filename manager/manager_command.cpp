@@ -39,7 +39,7 @@ int manager_command(const std::vector<std::string>& args) {
   std::string kubeconfig, controllers = "*", ns, log_format = "text";
   std::string metrics = ":8080", health = ":8081", cert_dir = "/tmp/k8s-webhook-server/serving-certs";
   std::string lease_id = "capstan-manager", lease_ns, cluster_resource_ns, acme_service = "capstan-acme-solver";
-  std::string metrics_cert_dir;
+  std::string metrics_cert_dir, gitops_storage = "/tmp/capstan-gitops";
   bool leader_elect = false, metrics_secure = false;
   std::chrono::milliseconds lease_duration{15000}, renew_deadline{10000}, retry_period{2000};
   long long webhook_port = 9443, burst = 30, verbosity = 0, acme_port = 8089;
@@ -79,6 +79,8 @@ int manager_command(const std::vector<std::string>& args) {
                 "the Service (in the cluster resource namespace) in front of the solver port, which challenge Ingresses reach");
   fs.add_string("cluster-resource-namespace", &cluster_resource_ns,
                 "where ClusterIssuers keep their Secrets (default: the pod's namespace, else capstan-system)");
+  fs.add_string("gitops-storage-path", &gitops_storage,
+                "where the gitops controller keeps its Git mirrors (a cache: an emptyDir is enough)");
   fs.add_string("log-format", &log_format, "log format: text or json");
   fs.add_int("v", &verbosity, "log verbosity (0 info, 1-3 debug, 4+ trace)");
   fs.parse(args);
@@ -110,6 +112,7 @@ int manager_command(const std::vector<std::string>& args) {
   ro.settings.acme_http01_solver_port = static_cast<int>(acme_port);
   ro.settings.acme_http01_solver_service = acme_service;
   ro.settings.cluster_resource_namespace = cluster_resource_ns;
+  ro.settings.gitops_storage_path = gitops_storage;
   if (auto pns = pod_namespace(); !pns.empty()) ro.settings.pod_namespace = pns;
   ro.webhook_port = static_cast<int>(webhook_port);
   ro.webhook_cert_dir = cert_dir;

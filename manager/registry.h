@@ -38,6 +38,8 @@ struct Settings {
   std::string cluster_resource_namespace;
   // The Service in cluster_resource_namespace fronting the ACME HTTP-01 solver port.
   std::string acme_http01_solver_service = "capstan-acme-solver";
+  // Where the gitops controller keeps its Git mirrors (a cache); empty = its default.
+  std::string gitops_storage_path;
 };
 
 // A shared informer a controller reads. The manager creates each one once, before wiring,

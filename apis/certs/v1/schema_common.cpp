@@ -7,29 +7,7 @@
 namespace capstan::apis::certs::v1::openapi {
 
 Schema root(std::string_view description, const Schema& spec, const Schema& status) {
-  return std::move(
-      Schema::object(description)
-          .property("apiVersion", Schema::string("The versioned schema of this object: certs.capstan.dev/v1."))
-          .property("kind", Schema::string("The REST resource this object represents, in CamelCase."))
-          .property("metadata", Schema::object())
-          .property("spec", spec)
-          .property("status", status)
-          .required({"spec"}));
-}
-
-Schema conditions(std::string_view description, std::string_view types, bool observed_generation) {
-  auto item =
-      Schema::object("A condition of the resource.")
-          .property("type", Schema::string(std::string("Type of the condition: ") + std::string(types) + "."))
-          .property("status", Schema::string_enum({"True", "False", "Unknown"}, "Status of the condition: True, False or Unknown."))
-          .property("reason", Schema::string("Machine-readable reason for the last transition, in CamelCase."))
-          .property("message", Schema::string("Human-readable details of the last transition."))
-          .property("lastTransitionTime", Schema::date_time("When the status last changed."));
-  if (observed_generation)
-    item.property("observedGeneration",
-                  Schema::integer("The metadata.generation the condition was set from; older means out of date.", "int64"));
-  item.required({"status", "type"});
-  return std::move(Schema::array(item, description).list_map({"type"}));
+  return apis::openapi::root(kApiVersion, description, spec, status);
 }
 
 Schema issuer_ref() {

@@ -261,3 +261,40 @@ webhooks:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
 {{- end }}
+{{- define "capstan.rbac.gitops" }}
+- apiGroups:
+  - gitops.capstan.dev
+  resources:
+  - gitrepositories
+  - kustomizations
+  verbs:
+  - get
+  - list
+  - watch
+  - update
+  - patch
+- apiGroups:
+  - gitops.capstan.dev
+  resources:
+  - gitrepositories/status
+  - kustomizations/status
+  verbs:
+  - get
+  - update
+  - patch
+- apiGroups:
+  - ""
+  resources:
+  - events
+  verbs:
+  - create
+  - patch
+- apiGroups:
+  - "*"
+  resources:
+  - "*"
+  verbs:
+  - "*"
+{{- end }}
+{{- define "capstan.webhooks.gitops" }}
+{{- end }}

@@ -16,7 +16,7 @@
 #include <span>
 #include <string_view>
 
-namespace capstan::apis::certs::v1::openapi {
+namespace capstan::apis::openapi {
 
 class Schema {
  public:
@@ -24,6 +24,7 @@ class Schema {
   // An object whose unknown members are kept (x-kubernetes-preserve-unknown-fields).
   static Schema open_object(std::string_view description = {});
   static Schema string(std::string_view description = {});
+  static Schema int_or_string(std::string_view description = {});  // x-kubernetes-int-or-string
   static Schema integer(std::string_view description = {}, std::string_view format = {});
   static Schema boolean(std::string_view description = {});
   static Schema date_time(std::string_view description = {});  // string, format date-time
@@ -40,6 +41,8 @@ class Schema {
   Schema& required(std::initializer_list<std::string_view> names);
   Schema& default_value(json::Value v);
   Schema& max_length(std::int64_t n);
+  Schema& min_length(std::int64_t n);
+  Schema& pattern(std::string_view regex);  // ECMA 262, as kube-apiserver checks it
   Schema& list_type(std::string_view type);
   // x-kubernetes-list-type: map keyed by `keys`.
   Schema& list_map(std::initializer_list<std::string_view> keys);
@@ -52,4 +55,10 @@ class Schema {
   json::Value v_;
 };
 
-}  // namespace capstan::apis::certs::v1::openapi
+// {apiVersion, kind, metadata, spec, status} of a kind served as `api_version`; spec is required.
+Schema root(std::string_view api_version, std::string_view description, const Schema& spec, const Schema& status);
+// status.conditions: a list map keyed by type, with observedGeneration per condition when
+// `observed_generation` is set. `types` names the condition types for the description.
+Schema conditions(std::string_view description, std::string_view types, bool observed_generation);
+
+}  // namespace capstan::apis::openapi

@@ -1,6 +1,8 @@
-#include "apis/certs/v1/schema_builder.h"
+#include "apis/common/openapi.h"
 
-namespace capstan::apis::certs::v1::openapi {
+#include <string>
+
+namespace capstan::apis::openapi {
 
 Schema::Schema(std::string_view type) : v_(json::Object()) {
   if (!type.empty()) o()["type"] = type;
@@ -12,6 +14,14 @@ Schema Schema::open_object(std::string_view description) {
   Schema s("object");
   s.description(description);
   s.o()["x-kubernetes-preserve-unknown-fields"] = true;
+  return s;
+}
+
+Schema Schema::int_or_string(std::string_view description) {
+  Schema s("");
+  s.description(description);
+  s.o()["anyOf"] = json::Array{json::Object{{"type", "integer"}}, json::Object{{"type", "string"}}};
+  s.o()["x-kubernetes-int-or-string"] = true;
   return s;
 }
 
@@ -98,6 +108,16 @@ Schema& Schema::max_length(std::int64_t n) {
   return *this;
 }
 
+Schema& Schema::min_length(std::int64_t n) {
+  o()["minLength"] = n;
+  return *this;
+}
+
+Schema& Schema::pattern(std::string_view regex) {
+  o()["pattern"] = regex;
+  return *this;
+}
+
 Schema& Schema::list_type(std::string_view type) {
   o()["x-kubernetes-list-type"] = type;
   return *this;
@@ -111,4 +131,30 @@ Schema& Schema::list_map(std::initializer_list<std::string_view> keys) {
   return *this;
 }
 
-}  // namespace capstan::apis::certs::v1::openapi
+Schema root(std::string_view api_version, std::string_view description, const Schema& spec, const Schema& status) {
+  return std::move(
+      Schema::object(description)
+          .property("apiVersion", Schema::string("The versioned schema of this object: " + std::string(api_version) + "."))
+          .property("kind", Schema::string("The REST resource this object represents, in CamelCase."))
+          .property("metadata", Schema::object())
+          .property("spec", spec)
+          .property("status", status)
+          .required({"spec"}));
+}
+
+Schema conditions(std::string_view description, std::string_view types, bool observed_generation) {
+  auto item =
+      Schema::object("A condition of the resource.")
+          .property("type", Schema::string(std::string("Type of the condition: ") + std::string(types) + "."))
+          .property("status", Schema::string_enum({"True", "False", "Unknown"}, "Status of the condition: True, False or Unknown."))
+          .property("reason", Schema::string("Machine-readable reason for the last transition, in CamelCase."))
+          .property("message", Schema::string("Human-readable details of the last transition."))
+          .property("lastTransitionTime", Schema::date_time("When the status last changed."));
+  if (observed_generation)
+    item.property("observedGeneration",
+                  Schema::integer("The metadata.generation the condition was set from; older means out of date.", "int64"));
+  item.required({"status", "type"});
+  return std::move(Schema::array(item, description).list_map({"type"}));
+}
+
+}  // namespace capstan::apis::openapi

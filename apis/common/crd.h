@@ -1,0 +1,47 @@
+// Assembles a CustomResourceDefinition (apiextensions.k8s.io/v1) of one served, stored version
+// from a kind's names, its OpenAPI schema (openapi.h) and its printer columns, the way
+// controller-gen writes them: status subresource, category "capstan", Capstan's labels.
+//
+//   json::Value crd = apis::make_crd({"certs.capstan.dev", "v1"},
+//                                    {"Issuer", "issuers", "issuer", {"iss"}}, /*namespaced=*/true,
+//                                    issuer_schema(), {apis::ready_column(), apis::age_column()});
+#pragma once
+
+#include "runtime/json/json.h"
+
+#include <initializer_list>
+#include <string_view>
+
+namespace capstan::apis {
+
+struct CrdGroupVersion {
+  std::string_view group;
+  std::string_view version;
+};
+
+struct CrdNames {
+  std::string_view kind;
+  std::string_view plural;
+  std::string_view singular;
+  std::initializer_list<std::string_view> short_names;
+};
+
+struct PrinterColumn {
+  std::string_view name;
+  std::string_view type;
+  std::string_view json_path;
+  int priority = 0;
+  std::string_view description = {};
+};
+
+// The Ready condition's status, its message (priority 1 = `-o wide`), and Age.
+PrinterColumn ready_column();
+PrinterColumn ready_message_column(int priority = 1);
+PrinterColumn age_column();
+
+// `selectable_fields`: JSON paths `kubectl get --field-selector` may use.
+json::Value make_crd(const CrdGroupVersion& gv, const CrdNames& names, bool namespaced, json::Value schema,
+                     std::initializer_list<PrinterColumn> columns,
+                     std::initializer_list<std::string_view> selectable_fields = {});
+
+}  // namespace capstan::apis

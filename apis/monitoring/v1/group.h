@@ -1,0 +1,33 @@
+// The monitoring.capstan.dev/v1 API group: prometheus-operator's Prometheus, ServiceMonitor,
+// PodMonitor and PrometheusRule (monitoring.coreos.com/v1) under our group name, so a
+// prometheus-operator manifest ports by changing its apiVersion. types.h lists the fields
+// Capstan implements.
+#pragma once
+
+#include <string_view>
+
+namespace capstan::apis::monitoring::v1 {
+
+inline constexpr std::string_view kGroup = "monitoring.capstan.dev";
+inline constexpr std::string_view kVersion = "v1";
+inline constexpr std::string_view kApiVersion = "monitoring.capstan.dev/v1";
+
+inline constexpr std::string_view kPrometheusKind = "Prometheus";
+inline constexpr std::string_view kServiceMonitorKind = "ServiceMonitor";
+inline constexpr std::string_view kPodMonitorKind = "PodMonitor";
+inline constexpr std::string_view kPrometheusRuleKind = "PrometheusRule";
+
+// Condition types and reasons (pkg/apis/monitoring/v1/types.go, pkg/operator/statefulset_reporter.go).
+namespace condition {
+inline constexpr std::string_view kAvailable = "Available";
+inline constexpr std::string_view kReconciled = "Reconciled";
+}  // namespace condition
+namespace reason {
+inline constexpr std::string_view kStatefulSetNotFound = "StatefulSetNotFound";
+inline constexpr std::string_view kNoPodReady = "NoPodReady";
+inline constexpr std::string_view kSomePodsNotReady = "SomePodsNotReady";
+inline constexpr std::string_view kReconcileError = "ReconcileError";
+inline constexpr std::string_view kPaused = "Paused";
+}  // namespace reason
+
+}  // namespace capstan::apis::monitoring::v1

@@ -1,0 +1,63 @@
+// Applies a build to the cluster and prunes what left it, as Flux's kustomize-controller does:
+//
+//   - namespaces: a namespaced object goes to targetNamespace when set, else keeps its own, else
+//     the Kustomization's namespace; a cluster-scoped object loses any namespace it carries. The
+//     REST mapping (discovery) decides which is which.
+//   - stages: CustomResourceDefinitions and Namespaces first, then everything else, so custom
+//     resources and namespaced objects of the same revision apply in one pass (a kind whose CRD
+//     was just applied is waited for, up to ApplyOptions::crd_wait).
+//   - server-side apply, field manager capstan-gitops, force: fields someone changed by hand are
+//     set back every interval (drift correction), fields nobody in Git sets are left alone.
+//   - an object annotated gitops.capstan.dev/reconcile: disabled is created when missing and
+//     otherwise left as it is.
+//   - prune deletes (background propagation, with a UID precondition) only objects still labelled
+//     as this Kustomization's and not annotated gitops.capstan.dev/prune: disabled.
+#pragma once
+
+#include "controllers/gitops/inventory.h"
+#include "runtime/json/json.h"
+
+#include <chrono>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace capstan::client {
+class Client;
+}
+
+namespace capstan::gitops {
+
+struct ApplyOptions {
+  std::string default_namespace;  // the Kustomization's
+  std::string target_namespace;   // spec.targetNamespace
+  std::chrono::milliseconds crd_wait{10'000};
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();  // spec.timeout
+  std::stop_token stop;
+};
+
+struct ApplyOutcome {
+  std::vector<InventoryEntry> inventory;  // every object of the build, applied or not
+  int created = 0, configured = 0, unchanged = 0, skipped = 0;
+  std::vector<std::string> errors;  // "Deployment/shop/web: <why>"
+
+  // "2 created, 1 configured, 5 unchanged".
+  std::string summary() const;
+};
+
+ApplyOutcome apply_all(client::Client& client, std::vector<json::Value> objects, const ApplyOptions& options);
+
+struct Owner {
+  std::string name;
+  std::string ns;
+};
+
+struct PruneOutcome {
+  int deleted = 0;
+  std::vector<std::string> kept;    // not ours any more, or prune disabled
+  std::vector<std::string> errors;  // "ConfigMap/shop/x: <why>"
+};
+
+PruneOutcome prune(client::Client& client, const std::vector<InventoryEntry>& stale, const Owner& owner);
+
+}  // namespace capstan::gitops

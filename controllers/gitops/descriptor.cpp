@@ -1,0 +1,163 @@
+#include "controllers/gitops/descriptor.h"
+
+#include "apis/gitops/v1/crds.h"
+#include "apis/gitops/v1/group.h"
+#include "controllers/gitops/kustomization_controller.h"
+#include "controllers/gitops/source_controller.h"
+#include "runtime/cache/factory.h"
+#include "runtime/cache/informer.h"
+#include "runtime/controller/manager.h"
+#include "runtime/events/recorder.h"
+#include "runtime/meta/object.h"
+
+namespace capstan::gitops {
+namespace {
+
+namespace v1 = apis::gitops::v1;
+
+constexpr std::string_view kSourceIndex = "gitops.capstan.dev/source";         // "ns/name" of the GitRepository
+constexpr std::string_view kDependsOnIndex = "gitops.capstan.dev/depends-on";  // "ns/name" of each dependency
+
+json::Object rule(std::initializer_list<std::string_view> groups, std::initializer_list<std::string_view> resources,
+                  std::initializer_list<std::string_view> verbs) {
+  json::Array g, r, v;
+  for (auto x : groups) g.emplace_back(x);
+  for (auto x : resources) r.emplace_back(x);
+  for (auto x : verbs) v.emplace_back(x);
+  return json::Object{{"apiGroups", std::move(g)}, {"resources", std::move(r)}, {"verbs", std::move(v)}};
+}
+
+// Reconciles when the spec changes, a reconcile is requested, or deletion starts: not on the
+// controller's own status and finalizer writes.
+controller::Predicate spec_or_request_changed() {
+  controller::Predicate p;
+  p.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
+    if (a->generation() != b->generation() || a->deleting() != b->deleting()) return true;
+    return meta::annotation(a->value(), v1::kRequestedAtAnnotation) != meta::annotation(b->value(), v1::kRequestedAtAnnotation);
+  };
+  return p;
+}
+
+// Updates pass when the member at `path` changed.
+controller::Predicate member_changed(std::initializer_list<std::string_view> path) {
+  std::vector<std::string> keys(path.begin(), path.end());
+  controller::Predicate p;
+  p.update = [keys](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
+    const json::Value va = a->value(), vb = b->value();
+    const json::Value* x = &va;
+    const json::Value* y = &vb;
+    for (const auto& k : keys) {
+      x = x && x->is_object() ? x->as_object().if_contains(k) : nullptr;
+      y = y && y->is_object() ? y->as_object().if_contains(k) : nullptr;
+    }
+    if (!x || !y) return x != y;
+    return *x != *y;
+  };
+  return p;
+}
+
+std::vector<controller::Request> requests_of(const cache::Informer& inf, std::string_view index, const std::string& value) {
+  std::vector<controller::Request> out;
+  for (const auto& o : inf.store().by_index(index, value)) out.push_back({std::string(o->ns()), std::string(o->name())});
+  return out;
+}
+
+std::string ref_key(const cache::CachedObject& o, std::string_view ns) {
+  return std::string(ns.empty() ? o.ns() : ns);
+}
+
+void add_index(cache::Informer& inf, std::string_view name, cache::IndexFunc fn) {
+  try {
+    inf.add_index(std::string(name), std::move(fn));
+  } catch (const std::invalid_argument&) {
+    // Shared informer already indexed by an earlier wiring in this process.
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<Env> wire_gitops(controller::Manager& mgr, GitopsOptions options) {
+  auto& f = mgr.informers();
+  auto informer = [&](const controller::ResourceType& t) -> cache::Informer& {
+    cache::InformerOptions o;
+    o.gvr = t.gvr;
+    return f.informer(std::move(o), t.namespaced);
+  };
+  auto env = std::make_shared<Env>(mgr.client(), informer(kGitRepositoryType), informer(kKustomizationType), std::move(options));
+  if (env->options.record_events)
+    env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kEventComponent), ""});
+
+  add_index(env->kustomizations, kSourceIndex, [](const cache::CachedObject& o) {
+    std::string name(json::get_string(o.value(), {"spec", "sourceRef", "name"}));
+    if (name.empty()) return std::vector<std::string>{};
+    return std::vector<std::string>{ref_key(o, json::get_string(o.value(), {"spec", "sourceRef", "namespace"})) + "/" + name};
+  });
+  add_index(env->kustomizations, kDependsOnIndex, [](const cache::CachedObject& o) {
+    std::vector<std::string> out;
+    if (const auto* deps = json::get_array(o.value(), {"spec", "dependsOn"}))
+      for (const auto& d : *deps)
+        out.push_back(ref_key(o, json::get_string(d, {"namespace"})) + "/" + std::string(json::get_string(d, {"name"})));
+    return out;
+  });
+
+  const int workers = env->options.max_concurrent_reconciles;
+  Env* e = env.get();
+  mgr.controller("gitrepositories")
+      .for_(kGitRepositoryType, {spec_or_request_changed()})
+      .with_max_concurrent(workers)
+      .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_git_repository(*env, r, c); });
+
+  mgr.controller("kustomizations")
+      .for_(kKustomizationType, {spec_or_request_changed()})
+      // A new revision of the source.
+      .watches(kGitRepositoryType,
+               [e](const cache::ObjectPtr& o) {
+                 return requests_of(e->kustomizations, kSourceIndex, std::string(o->ns()) + "/" + std::string(o->name()));
+               },
+               {member_changed({"status", "artifact", "revision"})})
+      // A dependency became Ready (or stopped being).
+      .watches(kKustomizationType,
+               [e](const cache::ObjectPtr& o) {
+                 return requests_of(e->kustomizations, kDependsOnIndex, std::string(o->ns()) + "/" + std::string(o->name()));
+               },
+               {member_changed({"status", "conditions"})})
+      .with_max_concurrent(workers)
+      .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_kustomization(*env, r, c); });
+
+  if (env->recorder) mgr.add_server("gitops-events", [] {}, [env] { env->recorder->stop(); });
+  return env;
+}
+
+manager::ControllerDescriptor gitops_descriptor() {
+  manager::ControllerDescriptor d;
+  d.name = "gitops";
+  d.aliases = {"flux"};
+  d.default_on = true;
+  d.description =
+      "GitOps sync (Flux's GitRepository and Kustomization under gitops.capstan.dev): follows Git refs, applies "
+      "manifests with server-side apply every interval, prunes what left Git";
+  d.crds = [] { return v1::crds(); };
+  d.informers = [] {
+    return std::vector<manager::InformerNeed>{{kGitRepositoryType, ""}, {kKustomizationType, ""}};
+  };
+  d.webhook_configurations = [](const manager::WebhookEndpoint&) { return std::vector<json::Value>{}; };
+  d.rbac_rules = [] {
+    return json::Array{
+        rule({"gitops.capstan.dev"}, {"gitrepositories", "kustomizations"}, {"get", "list", "watch", "update", "patch"}),
+        rule({"gitops.capstan.dev"}, {"gitrepositories/status", "kustomizations/status"}, {"get", "update", "patch"}),
+        rule({""}, {"events"}, {"create", "patch"}),
+        // What a Kustomization applies is whatever its repository holds (Flux's kustomize-controller
+        // is bound to cluster-admin for the same reason). Turn the controller off
+        // (--controllers=*,-gitops) where the manager should not hold this.
+        rule({"*"}, {"*"}, {"*"}),
+    };
+  };
+  d.wire = [](controller::Manager& mgr, webhook::Server&, const manager::Settings& settings) {
+    GitopsOptions o;
+    if (!settings.gitops_storage_path.empty()) o.storage_path = settings.gitops_storage_path;
+    wire_gitops(mgr, o);
+  };
+  return d;
+}
+
+}  // namespace capstan::gitops

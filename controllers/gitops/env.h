@@ -1,0 +1,61 @@
+// What the gitops reconcilers share: the client, the two shared informers, the Git mirrors and
+// the event recorder. Built once by wire_gitops(); reconcilers keep no state of their own across
+// calls (the revision to apply is read from the GitRepository's status, the inventory from the
+// Kustomization's).
+#pragma once
+
+#include "controllers/gitops/git/mirrors.h"
+#include "runtime/controller/builder.h"
+#include "runtime/meta/gvk.h"
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string_view>
+
+namespace capstan::client {
+class Client;
+}
+namespace capstan::cache {
+class Informer;
+}
+namespace capstan::events {
+class Recorder;
+}
+
+namespace capstan::gitops {
+
+inline const meta::GroupVersionResource kGitRepositoriesGvr{"gitops.capstan.dev", "v1", "gitrepositories"};
+inline const meta::GroupVersionResource kKustomizationsGvr{"gitops.capstan.dev", "v1", "kustomizations"};
+inline const controller::ResourceType kGitRepositoryType{kGitRepositoriesGvr, "GitRepository", true};
+inline const controller::ResourceType kKustomizationType{kKustomizationsGvr, "Kustomization", true};
+
+inline constexpr std::string_view kEventComponent = "capstan-gitops";
+
+struct GitopsOptions {
+  // Where the Git mirrors live (Flux source-controller's --storage-path); a cache: deleting it
+  // costs one fetch per repository.
+  std::filesystem::path storage_path = "/tmp/capstan-gitops";
+  int max_concurrent_reconciles = 4;  // per controller (Flux: --concurrent 2 / 4)
+  // How soon a Kustomization waiting for its dependencies looks again (Flux's --requeue-dependency).
+  std::chrono::milliseconds dependency_requeue{30'000};
+  // Retry delay after a failed fetch is min(interval, this).
+  std::chrono::milliseconds fetch_retry{10'000};
+  bool record_events = true;
+};
+
+struct Env {
+  Env(client::Client& client, cache::Informer& repositories, cache::Informer& kustomizations, GitopsOptions options);
+  ~Env();
+
+  client::Client& client;
+  cache::Informer& repositories;
+  cache::Informer& kustomizations;
+  GitopsOptions options;
+  git::Mirrors mirrors;
+  std::unique_ptr<events::Recorder> recorder;  // null when events are off
+
+  void event(const json::Value& target, std::string_view type, std::string_view reason, std::string_view message) const;
+};
+
+}  // namespace capstan::gitops

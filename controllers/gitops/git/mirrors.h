@@ -1,0 +1,99 @@
+// Local Git mirrors for the GitOps controllers, on libgit2: one bare repository per remote URL.
+// The GitRepository controller resolves a ref against the remote (ls-remote) and fetches only
+// when the commit is not local yet; the Kustomization controller then reads the files of one
+// directory of that commit straight from the object database (no checkout, no working tree).
+//
+// URLs: git://, http(s)://, file:// and plain local paths. No credentials yet.
+// Thread-safe: calls for the same URL are serialized, different URLs run in parallel.
+// Process-wide effects of the first Mirrors: libgit2 is initialised (never shut down) and its
+// plain socket stream is replaced by one that honours sync()'s deadline, since libgit2 1.5 has
+// no socket timeouts of its own (TLS runs on top of that stream, so https is bounded too).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace capstan::gitops::git {
+
+// GitRepository.spec.ref (Flux source-controller semantics). Precedence: commit > name > tag >
+// branch; all empty = branch "master" (Flux's default). A commit may come with a branch, which
+// is then fetched to find it and named in the revision.
+struct Ref {
+  std::string branch, tag, commit, name;  // name = a full ref, e.g. "refs/pull/420/head"
+};
+
+struct Resolved {
+  std::string commit;    // 40 hex
+  std::string revision;  // "<branch>@sha1:<c>", "<tag>@sha1:<c>", "<name>@sha1:<c>" or "sha1:<c>"
+  std::string message;   // the commit message's first line
+  bool fetched = false;  // false = the commit was already local (Flux's no-op clone)
+};
+
+// Every failure: the message names the operation, the URL (credentials stripped), the ref or
+// path, and libgit2's own text. code() is libgit2's error code (GIT_EAUTH, ...), 0 for our own.
+class GitError : public std::runtime_error {
+ public:
+  explicit GitError(const std::string& message, int code = 0) : std::runtime_error(message), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+// Bounds on what files() returns; exceeding one is an error naming the limit.
+struct Limits {
+  std::size_t max_file_bytes = 4 << 20;
+  std::size_t max_total_bytes = 64 << 20;
+  std::size_t max_files = 10000;
+};
+
+// `url` with any "user:password@" removed: the only form of a URL to log or put in errors.
+std::string redact_url(std::string_view url);
+
+class Mirrors {
+ public:
+  // Creates root if missing; url's mirror is root/<sha256(url) hex[:16]>.git.
+  explicit Mirrors(std::filesystem::path root);
+  ~Mirrors();
+  Mirrors(const Mirrors&) = delete;
+  Mirrors& operator=(const Mirrors&) = delete;
+
+  // Asks the remote which commit `ref` points at; returns without fetching when that commit is
+  // already local, otherwise fetches just that ref into the mirror's refs of the same name.
+  // A commit ref is looked up locally first and, when missing, fetched with all branches and
+  // tags (or just spec.ref.branch when set). `timeout` bounds the whole call (<= 0: unbounded).
+  Resolved sync(const std::string& url, const Ref& ref, std::chrono::milliseconds timeout);
+
+  // The regular files (no symlinks, no submodules) under directory `path` of `commit`, keyed by
+  // their '/'-separated path relative to it. "", "." and "./" are the root; a leading "./" and
+  // a trailing "/" are accepted. Throws when the commit is not local, when `path` is missing or
+  // not a directory, and when a limit is exceeded.
+  std::map<std::string, std::string> files(const std::string& url, const std::string& commit,
+                                           const std::string& path, const Limits& limits = {}) const;
+
+  // Whether `commit` (40 hex) is a commit in url's mirror.
+  bool has_commit(const std::string& url, const std::string& commit) const;
+
+  // Deletes url's mirror (e.g. when the last GitRepository using it goes away); the next sync
+  // starts from scratch. No-op when there is none.
+  void remove(const std::string& url);
+
+  const std::filesystem::path& root() const { return root_; }
+  std::filesystem::path mirror_path(const std::string& url) const;
+
+ private:
+  std::shared_ptr<std::timed_mutex> lock_for(const std::string& url) const;
+
+  std::filesystem::path root_;
+  mutable std::mutex locks_mu_;
+  mutable std::map<std::string, std::shared_ptr<std::timed_mutex>> locks_;  // per URL; never erased
+};
+
+}  // namespace capstan::gitops::git

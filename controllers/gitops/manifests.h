@@ -1,0 +1,49 @@
+// Builds the objects a Kustomization applies from the files of a source revision, as Flux's
+// kustomize-controller does with kustomize (in-process, no binary):
+//
+//   - `path` holds a kustomization.yaml (kustomize.config.k8s.io/v1beta1): its `resources`
+//     (files and directories, each directory with its own kustomization.yaml or plain YAML) are
+//     gathered and transformed by `namespace`, `namePrefix`/`nameSuffix`, `labels`
+//     (includeSelectors), `commonLabels` (also added to selectors and pod templates, as kustomize
+//     does), `commonAnnotations`. Other kustomize fields (patches, images, generators,
+//     components, remote bases, ...) are refused with a BuildError naming the field: applying
+//     half of what the file says would be worse than not applying.
+//   - `path` has none: every *.yaml / *.yml / *.json file below it (sorted, recursively) is read,
+//     and the documents that are Kubernetes objects (apiVersion and kind) are kept, as Flux's
+//     generated kustomization.yaml does.
+// Then the Kustomization's own transforms: namePrefix/nameSuffix, commonMetadata, and the
+// ownership labels gitops.capstan.dev/name and /namespace. The namespace (targetNamespace, or the
+// Kustomization's for namespaced objects with none) is set at apply time, where the REST mapping
+// tells namespaced from cluster-scoped kinds.
+#pragma once
+
+#include "runtime/json/json.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace capstan::gitops {
+
+class BuildError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct BuildOptions {
+  std::string path;  // directory in the repository ("", "." and "./x/" forms accepted)
+  std::string name_prefix, name_suffix;
+  std::map<std::string, std::string> labels, annotations;  // commonMetadata; ownership labels go in labels
+};
+
+// `files`: repository-relative path -> content (the whole revision). Throws BuildError with the
+// file and reason (bad YAML, a resource that does not exist, an unsupported kustomize field, two
+// objects with the same kind, namespace and name).
+std::vector<json::Value> build_manifests(const std::map<std::string, std::string>& files, const BuildOptions& options);
+
+// "./deploy/" -> "deploy", "." -> "", "a/../b" -> "b"; throws BuildError when it leaves the
+// repository ("../x").
+std::string clean_path(std::string_view path);
+
+}  // namespace capstan::gitops

@@ -1,0 +1,133 @@
+#include "controllers/gitops/manifests.h"
+
+#include "runtime/json/yaml.h"
+
+#include <gtest/gtest.h>
+
+namespace capstan::gitops {
+namespace {
+
+using Files = std::map<std::string, std::string>;
+using Strings = std::vector<std::string>;
+
+Strings ids(const std::vector<json::Value>& objects) {
+  Strings out;
+  for (const auto& o : objects)
+    out.push_back(std::string(json::get_string(o, {"kind"})) + "/" + std::string(json::get_string(o, {"metadata", "namespace"})) +
+                  "/" + std::string(json::get_string(o, {"metadata", "name"})));
+  return out;
+}
+
+std::string build_error(const Files& files, const BuildOptions& options) {
+  try {
+    build_manifests(files, options);
+  } catch (const BuildError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+
+std::string cm(const std::string& name, const std::string& ns = "") {
+  return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name + (ns.empty() ? "" : ", namespace: " + ns) + "}\ndata: {a: b}\n";
+}
+
+TEST(GitopsManifests, PlainDirectoriesAreReadRecursivelyInOrderKeepingOnlyObjects) {
+  Files files{{"deploy/a.yaml", cm("a") + "---\n" + cm("b", "other")},
+              {"deploy/sub/c.yml", cm("c")},
+              {"deploy/values.yaml", "replicas: 3\n"},  // not a Kubernetes object: skipped
+              {"deploy/README.md", "# not YAML"},
+              {"deploy/z.json", R"({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}})"},
+              {"other/d.yaml", cm("d")}};
+  BuildOptions o;
+  o.path = "./deploy/";
+  o.labels = {{"gitops.capstan.dev/name", "app"}};
+  auto objects = build_manifests(files, o);
+  EXPECT_EQ(ids(objects), (Strings{"ConfigMap//a", "ConfigMap/other/b", "ConfigMap//c", "Namespace//shop"}));
+  for (const auto& obj : objects) EXPECT_EQ(json::get_string(obj, {"metadata", "labels", "gitops.capstan.dev/name"}), "app");
+  o.path = "";
+  EXPECT_EQ(build_manifests(files, o).size(), 5u);
+}
+
+TEST(GitopsManifests, KustomizationResourcesAndTransforms) {
+  Files files{{"base/kustomization.yaml", "resources: [deploy.yaml, svc.yaml]\ncommonLabels: {app: web}\n"},
+              {"base/deploy.yaml", R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {run: web}}
+  template: {metadata: {labels: {run: web}}, spec: {containers: [{name: c, image: nginx}]}}
+)"},
+              {"base/svc.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {selector: {run: web}}\n"},
+              {"prod/kustomization.yaml", R"(apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: prod
+namePrefix: prod-
+resources: [../base, extra]
+labels: [{pairs: {tier: front}}]
+commonAnnotations: {owner: team-a}
+)"},
+              {"prod/extra/cm.yaml", cm("settings")}};
+  BuildOptions o;
+  o.path = "prod";
+  o.name_suffix = "-v1";
+  auto objects = build_manifests(files, o);
+  EXPECT_EQ(ids(objects), (Strings{"Deployment/prod/prod-web-v1", "Service/prod/prod-web-v1", "ConfigMap/prod/prod-settings-v1"}));
+  const auto& deploy = objects[0];
+  EXPECT_EQ(json::get_string(deploy, {"metadata", "labels", "app"}), "web");
+  EXPECT_EQ(json::get_string(deploy, {"metadata", "labels", "tier"}), "front");
+  EXPECT_EQ(json::get_string(deploy, {"metadata", "annotations", "owner"}), "team-a");
+  // commonLabels reach selectors and templates; labels without includeSelectors do not.
+  EXPECT_EQ(json::get_string(deploy, {"spec", "selector", "matchLabels", "app"}), "web");
+  EXPECT_EQ(json::get_string(deploy, {"spec", "template", "metadata", "labels", "app"}), "web");
+  EXPECT_EQ(json::find(deploy, {"spec", "selector", "matchLabels", "tier"}), nullptr);
+  EXPECT_EQ(json::get_string(objects[1], {"spec", "selector", "app"}), "web");
+  EXPECT_EQ(json::get_string(objects[2], {"metadata", "labels", "tier"}), "front");
+  EXPECT_EQ(json::find(objects[2], {"metadata", "labels", "app"}), nullptr);
+}
+
+TEST(GitopsManifests, APlainDirectoryBuildsNestedKustomizationsOnce) {
+  Files files{{"apps/a/kustomization.yaml", "resources: [cm.yaml]\nnamespace: a\n"},
+              {"apps/a/cm.yaml", cm("one")},
+              {"apps/a/unused.yaml", cm("unused")},
+              {"apps/b.yaml", cm("two")}};
+  BuildOptions o;
+  o.path = "apps";
+  EXPECT_EQ(ids(build_manifests(files, o)), (Strings{"ConfigMap/a/one", "ConfigMap//two"}));
+}
+
+TEST(GitopsManifests, NamespacesAndCrdsKeepTheirNames) {
+  Files files{{"k/kustomization.yaml", "namePrefix: p-\nresources: [ns.yaml]\n"},
+              {"k/ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n---\n" + cm("x")}};
+  BuildOptions o;
+  o.path = "k";
+  EXPECT_EQ(ids(build_manifests(files, o)), (Strings{"Namespace//shop", "ConfigMap//p-x"}));
+}
+
+TEST(GitopsManifests, ErrorsNameTheFileAndTheReason) {
+  BuildOptions o;
+  o.path = "k";
+  EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [a.yaml]\npatches: []\n"}}, o).find("k/kustomization.yaml: 'patches' is not supported"),
+            std::string::npos);
+  EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [missing.yaml]\n"}}, o).find("resource missing.yaml not found"),
+            std::string::npos);
+  EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [../../x]\n"}}, o).find("outside the repository"), std::string::npos);
+  EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [https://example.com/x.yaml]\n"}}, o).find("remote resource"),
+            std::string::npos);
+  EXPECT_NE(build_error({{"k/a.yaml", "a: [unclosed\n"}}, o).find("k/a.yaml"), std::string::npos);
+  EXPECT_NE(build_error({{"k/a.yaml", cm("x") + "---\n" + cm("x")}}, o).find("two objects are ConfigMap. /x"), std::string::npos);
+  EXPECT_NE(build_error({{"other/a.yaml", cm("x")}}, o).find("path k not found"), std::string::npos);
+  o.path = "../up";
+  EXPECT_NE(build_error({{"a.yaml", cm("x")}}, o).find("leaves the repository"), std::string::npos);
+}
+
+TEST(GitopsManifests, CleanPath) {
+  EXPECT_EQ(clean_path("./deploy/"), "deploy");
+  EXPECT_EQ(clean_path("."), "");
+  EXPECT_EQ(clean_path(""), "");
+  EXPECT_EQ(clean_path("a/../b//c"), "b/c");
+  EXPECT_THROW(clean_path("a/../../b"), BuildError);
+}
+
+}  // namespace
+}  // namespace capstan::gitops

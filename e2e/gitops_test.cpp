@@ -1,0 +1,191 @@
+// The gitops controller against real peers: `git daemon` serving a repository, `capstan
+// apiserver`, `capstan manager --controllers=gitops` and kubectl. A Flux-style GitRepository and
+// Kustomization apply the repository, set back a hand edit, follow a new commit (pruning what
+// left Git), report build and fetch errors in their Ready condition, and prune everything when
+// the Kustomization is deleted.
+#include "e2e/support/cluster.h"
+#include "e2e/support/git.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace capstan::e2e {
+namespace {
+using namespace std::chrono_literals;
+
+std::string config_map(const std::string& name, const std::string& color) {
+  return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  color: " + color + "\n";
+}
+
+const char* kDeployment = R"(apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+)";
+
+std::string sources(const std::string& url, const std::string& branch, const std::string& path) {
+  return R"(apiVersion: gitops.capstan.dev/v1
+kind: GitRepository
+metadata: {name: app, namespace: ops}
+spec:
+  url: )" + url + R"(
+  interval: 1s
+  ref: {branch: )" + branch + R"(}
+---
+apiVersion: gitops.capstan.dev/v1
+kind: Kustomization
+metadata: {name: app, namespace: ops}
+spec:
+  sourceRef: {kind: GitRepository, name: app}
+  interval: 10m
+  path: )" + path + R"(
+  prune: true
+  targetNamespace: shop
+)";
+}
+
+class GitopsE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::make_unique<TempDir>("gitops");
+    std::filesystem::create_directories(dir_->file("git"));
+    repo_ = std::make_unique<GitRepo>(dir_->file("git"), "app");
+    daemon_ = std::make_unique<GitDaemon>(dir_->file("git"));
+    daemon_->start();
+    server_ = std::make_unique<ApiServerProcess>(*dir_, ApiServerProcess::Options{});
+    server_->start();
+    kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
+    auto crds = run({capstan_bin(), "crds"});
+    ASSERT_EQ(crds.code, 0) << crds.err;
+    kubectl_->ok({"apply", "--server-side", "-f", "-"}, crds.out);
+    kubectl_->ok({"create", "namespace", "ops"});
+    manager_ = std::make_unique<ManagerProcess>(
+        *dir_, server_->kubeconfig(), std::vector<std::string>{"--controllers=gitops", "--gitops-storage-path=" + dir_->file("mirrors")});
+    manager_->start();
+  }
+  void TearDown() override {
+    if (HasFailure() || getenv("SHOWLOG")) {
+      std::cerr << "---- manager log ----\n" << manager_->logs() << "\n";
+      std::cerr << "---- kustomizations ----\n" << (*kubectl_)({"get", "ks,gitrepo", "-A", "-o", "yaml"}).out << "\n";
+    }
+    manager_->stop();
+    daemon_->stop();
+  }
+
+  std::string get(const std::vector<std::string>& args) { return (*kubectl_)(args).out; }
+  std::string ready(const std::string& kind) {
+    return get({"get", kind, "app", "-n", "ops", "-o", R"(jsonpath={.status.conditions[?(@.type=="Ready")].status})"});
+  }
+  std::string ready_message(const std::string& kind) {
+    return get({"get", kind, "app", "-n", "ops", "-o", R"(jsonpath={.status.conditions[?(@.type=="Ready")].message})"});
+  }
+  std::string color(const std::string& name) {
+    return get({"get", "configmap", name, "-n", "shop", "-o", "jsonpath={.data.color}"});
+  }
+  bool missing(const std::vector<std::string>& args) {
+    auto r = (*kubectl_)(args);
+    return r.code != 0 && r.err.find("NotFound") != std::string::npos;
+  }
+
+  std::unique_ptr<TempDir> dir_;
+  std::unique_ptr<GitRepo> repo_;
+  std::unique_ptr<GitDaemon> daemon_;
+  std::unique_ptr<ApiServerProcess> server_;
+  std::unique_ptr<Kubectl> kubectl_;
+  std::unique_ptr<ManagerProcess> manager_;
+};
+
+TEST_F(GitopsE2E, AppliesARepositoryKeepsItAsInGitFollowsCommitsAndPrunes) {
+  repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
+  repo_->write("deploy/config.yaml", config_map("settings", "blue"));
+  repo_->write("deploy/extra.yaml", config_map("extra", "grey"));
+  repo_->write("deploy/apps/web.yaml", kDeployment);
+  repo_->write("README.md", "not a manifest\n");
+  std::string first = repo_->commit("first");
+  kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "main", "./deploy"));
+
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization");
+  EXPECT_EQ(ready("gitrepository"), "True");
+  EXPECT_EQ(get({"get", "gitrepository", "app", "-n", "ops", "-o", "jsonpath={.status.artifact.revision}"}), "main@sha1:" + first);
+  EXPECT_EQ(get({"get", "ks", "app", "-n", "ops", "-o", "jsonpath={.status.lastAppliedRevision}"}), "main@sha1:" + first);
+  EXPECT_EQ(ready_message("kustomization"), "Applied revision: main@sha1:" + first);
+  EXPECT_EQ(color("settings"), "blue");
+  EXPECT_EQ(get({"get", "deployment", "web", "-n", "shop", "-o", "jsonpath={.spec.template.spec.containers[0].image}"}), "nginx:1.27");
+  // Every applied object carries the ownership labels; the inventory lists them (Flux's ids).
+  EXPECT_EQ(get({"get", "configmaps,deployments", "-n", "shop", "-l", "gitops.capstan.dev/name=app,gitops.capstan.dev/namespace=ops",
+                 "-o", "name"}),
+            "configmap/extra\nconfigmap/settings\ndeployment.apps/web\n");
+  EXPECT_EQ(get({"get", "ks", "app", "-n", "ops", "-o", "jsonpath={.status.inventory.entries[*].id}"}),
+            "_shop__Namespace shop_extra__ConfigMap shop_settings__ConfigMap shop_web_apps_Deployment");
+  // kubectl shows Flux's columns.
+  std::string table = get({"get", "ks,gitrepo", "-n", "ops"});
+  EXPECT_NE(table.find("Applied revision: main@sha1:" + first), std::string::npos) << table;
+  EXPECT_NE(table.find(daemon_->url("app")), std::string::npos) << table;
+  EXPECT_NE(table.find("stored artifact for revision 'main@sha1:" + first + "'"), std::string::npos) << table;
+
+  // A hand edit is set back at the next reconcile (asked for now instead of in 10 minutes).
+  kubectl_->ok({"patch", "configmap", "settings", "-n", "shop", "--type=merge", "-p", R"({"data":{"color":"red"}})"});
+  EXPECT_EQ(color("settings"), "red");
+  kubectl_->ok({"annotate", "--overwrite", "ks", "app", "-n", "ops", "reconcile.gitops.capstan.dev/requestedAt=1"});
+  EXPECT_TRUE(eventually([&] { return color("settings") == "blue"; }, 20s)) << color("settings");
+  EXPECT_TRUE(eventually([&] { return get({"get", "ks", "app", "-n", "ops", "-o", "jsonpath={.status.lastHandledReconcileAt}"}) == "1"; }, 10s));
+
+  // A new commit: a changed value is applied, a removed file's object is pruned.
+  repo_->write("deploy/config.yaml", config_map("settings", "green"));
+  repo_->remove("deploy/extra.yaml");
+  std::string second = repo_->commit("second");
+  ASSERT_TRUE(eventually([&] { return color("settings") == "green"; }, 30s)) << ready_message("kustomization");
+  EXPECT_TRUE(eventually([&] { return missing({"get", "configmap", "extra", "-n", "shop"}); }, 10s));
+  EXPECT_TRUE(eventually([&] { return ready_message("kustomization") == "Applied revision: main@sha1:" + second; }, 10s));
+  EXPECT_NE(get({"get", "events", "-n", "ops"}).find("NewArtifact"), std::string::npos);
+
+  // Deleting the Kustomization deletes what it applied (prune: true).
+  kubectl_->ok({"delete", "ks", "app", "-n", "ops", "--timeout=30s"});
+  EXPECT_TRUE(eventually([&] { return missing({"get", "configmap", "settings", "-n", "shop"}); }, 20s));
+  EXPECT_TRUE(eventually([&] { return missing({"get", "deployment", "web", "-n", "shop"}); }, 20s));
+}
+
+TEST_F(GitopsE2E, FetchAndBuildErrorsAreReportedAndRecoverable) {
+  repo_->write("deploy/bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [unclosed\n");
+  repo_->commit("broken");
+  kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "release", "deploy"));
+
+  // The branch does not exist: the GitRepository says so.
+  ASSERT_TRUE(eventually([&] { return ready("gitrepository") == "False"; }, 20s));
+  EXPECT_NE(ready_message("gitrepository").find("release"), std::string::npos) << ready_message("gitrepository");
+  EXPECT_EQ(get({"get", "gitrepository", "app", "-n", "ops", "-o",
+                 R"(jsonpath={.status.conditions[?(@.type=="Ready")].reason})"}),
+            "GitOperationFailed");
+  EXPECT_TRUE(eventually([&] { return ready("kustomization") == "False"; }, 20s));
+  EXPECT_NE(ready_message("kustomization").find("has no artifact"), std::string::npos) << ready_message("kustomization");
+
+  // Following main: the revision is fetched, the bad manifest fails the build, naming the file.
+  kubectl_->ok({"patch", "gitrepository", "app", "-n", "ops", "--type=merge", "-p", R"({"spec":{"ref":{"branch":"main"}}})"});
+  ASSERT_TRUE(eventually([&] { return ready("gitrepository") == "True"; }, 20s)) << ready_message("gitrepository");
+  ASSERT_TRUE(eventually([&] { return ready_message("kustomization").find("deploy/bad.yaml") != std::string::npos; }, 20s))
+      << ready_message("kustomization");
+  EXPECT_EQ(get({"get", "ks", "app", "-n", "ops", "-o", R"(jsonpath={.status.conditions[?(@.type=="Ready")].reason})"}),
+            "BuildFailed");
+
+  // Fixed in Git: applied.
+  repo_->write("deploy/bad.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n---\n" + config_map("fixed", "ok"));
+  std::string fixed = repo_->commit("fixed");
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization");
+  EXPECT_EQ(color("fixed"), "ok");
+  EXPECT_EQ(get({"get", "ks", "app", "-n", "ops", "-o", "jsonpath={.status.lastAppliedRevision}"}), "main@sha1:" + fixed);
+}
+
+}  // namespace
+}  // namespace capstan::e2e
