@@ -36,6 +36,7 @@ Controller::Controller(ControllerOptions options, Reconciler reconciler)
     : opts_(std::move(options)),
       reconciler_(std::move(reconciler)),
       queue_(workqueue::QueueConfig{opts_.name, opts_.registry, nullptr}) {
+  queue_.set_on_queued([this] { add_worker_if_needed(); });
   auto& reg = opts_.registry ? *opts_.registry : metrics::Registry::global();
   auto& total = reg.counter("controller_runtime_reconcile_total", "Total number of reconciliations per controller",
                             {"controller", "result"});
@@ -76,10 +77,24 @@ void Controller::enqueue(const Request& r) { queue_.add(r.key()); }
 void Controller::enqueue_after(const Request& r, std::chrono::milliseconds d) { queue_.add_after(r.key(), d); }
 
 void Controller::start() {
-  std::lock_guard<std::mutex> l(workers_mu_);
-  if (started_) return;
-  started_ = true;
-  for (int i = 0; i < std::max(1, opts_.max_concurrent_reconciles); ++i) workers_.emplace_back([this] { worker(); });
+  {
+    std::lock_guard<std::mutex> l(workers_mu_);
+    if (started_) return;
+    started_ = true;
+  }
+  // Keys queued before the start (the initial list) get their workers now.
+  for (int i = 0; i < std::max(1, opts_.max_concurrent_reconciles); ++i) add_worker_if_needed();
+}
+
+void Controller::add_worker_if_needed() {
+  if (static_cast<std::size_t>(idle_.load()) >= queue_.len()) return;
+  // try_lock: a worker adding a key while stop() joins the workers under this lock must not
+  // wait for it (and a worker is being started by whoever holds it anyway).
+  std::unique_lock<std::mutex> l(workers_mu_, std::try_to_lock);
+  if (!l.owns_lock() || !started_ || queue_.shutting_down()) return;
+  if (static_cast<int>(workers_.size()) >= std::max(1, opts_.max_concurrent_reconciles)) return;
+  ++idle_;  // counted from now, so the next add does not start another for the same key
+  workers_.emplace_back([this] { worker(); });
 }
 
 void Controller::shut_down() { queue_.shut_down_now(); }
@@ -108,9 +123,13 @@ bool Controller::stop(std::chrono::milliseconds grace) {
 }
 
 void Controller::worker() {
-  while (auto key = queue_.get()) {
+  for (;;) {  // idle_ was counted for this worker before it started
+    auto key = queue_.get();
+    --idle_;
+    if (!key) return;
     process(*key);
     queue_.done(*key);
+    ++idle_;
   }
 }
 

@@ -1,5 +1,5 @@
-// A controller: a rate-limited work queue of object keys and MaxConcurrentReconciles worker
-// threads calling the reconciler, with controller-runtime's result handling and metrics
+// A controller: a rate-limited work queue of object keys and up to MaxConcurrentReconciles
+// worker threads calling the reconciler, with controller-runtime's result handling and metrics
 // (controller_runtime_reconcile_total{controller,result}, ..._errors_total, ..._time_seconds,
 // ..._max_concurrent_reconciles, ..._active_workers; workqueue_* from the queue).
 //
@@ -49,7 +49,10 @@ class Controller {
 
   void enqueue(const Request& r);
   void enqueue_after(const Request& r, std::chrono::milliseconds d);
-  // Starts the workers (idempotent).
+  // Starts handing keys to workers (idempotent). Workers are threads started when there is
+  // work and no idle worker to take it, up to MaxConcurrentReconciles, and kept afterwards: a
+  // controller that never had work holds no thread (an idle manager with every controller
+  // enabled would otherwise keep dozens of sleeping threads, ~32 KiB of stack and TLS each).
   void start();
   // Stops taking work, at once and without waiting: queued keys are dropped, enqueues are
   // ignored, and each worker exits once its current reconcile returns.
@@ -72,6 +75,8 @@ class Controller {
  private:
   void worker();
   void process(const std::string& key);
+  // Starts a worker when keys wait and none is idle (below the maximum, once started).
+  void add_worker_if_needed();
 
   ControllerOptions opts_;
   Reconciler reconciler_;
@@ -80,6 +85,7 @@ class Controller {
   std::mutex workers_mu_;
   std::vector<std::thread> workers_;
   std::atomic<int> active_{0};
+  std::atomic<int> idle_{0};  // workers waiting in get()
   std::atomic<std::uint64_t> reconciles_{0};
   bool started_ = false;
 

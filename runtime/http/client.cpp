@@ -15,6 +15,8 @@
 #include <boost/beast/http/write.hpp>
 #include <boost/beast/ssl/ssl_stream.hpp>
 
+#include <memory>
+#include <span>
 #include <unordered_map>
 
 namespace capstan::http {
@@ -293,7 +295,10 @@ Client::StreamResult Client::stream(std::string_view method, std::string_view ur
     }
     return result;
   }
-  std::vector<char> buf(64 * 1024);
+  // Not zero-filled: an idle stream (a quiet watch) then holds no resident pages for it.
+  constexpr std::size_t kBodyChunk = 64 * 1024;
+  std::unique_ptr<char[]> body_chunk(new char[kBodyChunk]);
+  std::span<char> buf(body_chunk.get(), kBodyChunk);
   // Beast reads min(capacity - size, 64 KiB) per call, at least 512 bytes: without room the
   // stream would arrive 512 bytes (a TLS read, a parser step, a callback) at a time.
   c->buffer.reserve(buf.size());

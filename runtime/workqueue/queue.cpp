@@ -24,13 +24,16 @@ Queue::~Queue() {
 }
 
 void Queue::add(const std::string& key) {
-  std::lock_guard lock(mu_);
-  if (shutting_down_) return;
-  if (!dirty_.insert(key).second) return;  // already waiting (or already re-added during processing)
-  metrics_.added(key, clock_->now());
-  if (processing_.count(key)) return;  // done() queues it
-  queue_.push_back(key);
-  ready_cv_.notify_one();
+  {
+    std::lock_guard lock(mu_);
+    if (shutting_down_) return;
+    if (!dirty_.insert(key).second) return;  // already waiting (or already re-added during processing)
+    metrics_.added(key, clock_->now());
+    if (processing_.count(key)) return;  // done() queues it
+    queue_.push_back(key);
+    ready_cv_.notify_one();
+  }
+  if (on_queued_) on_queued_();
 }
 
 std::optional<std::string> Queue::get() {

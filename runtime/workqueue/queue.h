@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -42,6 +43,9 @@ class Queue {
 
   // Ignored once shutting down.
   void add(const std::string& key);
+  // Called (without the queue's lock held) each time add() queues a key for get(): how a
+  // worker pool learns there is work. Set before the queue is used.
+  void set_on_queued(std::function<void()> fn) { on_queued_ = std::move(fn); }
   // Blocks until a key is available; nullopt once shut down and no key is left.
   std::optional<std::string> get();
   // The worker finished `key` (it must come from get()); re-queues it if it was added meanwhile.
@@ -84,6 +88,7 @@ class Queue {
   bool drain_ = false;
   bool dropped_ = false;  // shut_down_now(): nothing is handed out any more
   QueueMetrics metrics_;
+  std::function<void()> on_queued_;
 };
 
 }  // namespace capstan::workqueue

@@ -261,6 +261,68 @@ webhooks:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
 {{- end }}
+{{- define "capstan.rbac.monitoring" }}
+- apiGroups:
+  - monitoring.capstan.dev
+  resources:
+  - prometheuses
+  - servicemonitors
+  - podmonitors
+  - prometheusrules
+  verbs:
+  - get
+  - list
+  - watch
+- apiGroups:
+  - monitoring.capstan.dev
+  resources:
+  - prometheuses/status
+  verbs:
+  - get
+  - update
+  - patch
+- apiGroups:
+  - apps
+  resources:
+  - statefulsets
+  verbs:
+  - get
+  - list
+  - watch
+  - create
+  - update
+  - patch
+  - delete
+- apiGroups:
+  - ""
+  resources:
+  - secrets
+  - configmaps
+  - services
+  verbs:
+  - get
+  - create
+  - update
+  - patch
+  - delete
+- apiGroups:
+  - ""
+  resources:
+  - namespaces
+  verbs:
+  - get
+  - list
+  - watch
+- apiGroups:
+  - ""
+  resources:
+  - events
+  verbs:
+  - create
+  - patch
+{{- end }}
+{{- define "capstan.webhooks.monitoring" }}
+{{- end }}
 {{- define "capstan.rbac.gitops" }}
 - apiGroups:
   - gitops.capstan.dev

@@ -1,0 +1,17 @@
+#include "controllers/monitoring/env.h"
+
+#include "runtime/events/recorder.h"
+
+namespace capstan::monitoring {
+
+Env::Env(client::Client& c, cache::Informer& p, cache::Informer& sm, cache::Informer& pm, cache::Informer& r, cache::Informer& ns,
+         cache::Informer& sts, MonitoringOptions o)
+    : client(c), prometheuses(p), service_monitors(sm), pod_monitors(pm), rules(r), namespaces(ns), statefulsets(sts), options(o) {}
+
+Env::~Env() = default;
+
+void Env::event(const json::Value& target, std::string_view type, std::string_view reason, std::string_view message) const {
+  if (recorder) recorder->event(target, type, reason, message);
+}
+
+}  // namespace capstan::monitoring

@@ -1,0 +1,64 @@
+// What the monitoring reconciler shares: the client and the shared informers (Prometheus
+// objects, the monitors and rules they select, Namespaces for namespace selectors, and the
+// StatefulSets it owns, narrowed by label to its own).
+#pragma once
+
+#include "runtime/controller/builder.h"
+#include "runtime/meta/gvk.h"
+
+#include <chrono>
+#include <memory>
+#include <string_view>
+
+namespace capstan::client {
+class Client;
+}
+namespace capstan::cache {
+class Informer;
+}
+namespace capstan::events {
+class Recorder;
+}
+
+namespace capstan::monitoring {
+
+inline const controller::ResourceType kPrometheusType{{"monitoring.capstan.dev", "v1", "prometheuses"}, "Prometheus", true};
+inline const controller::ResourceType kServiceMonitorType{{"monitoring.capstan.dev", "v1", "servicemonitors"}, "ServiceMonitor", true};
+inline const controller::ResourceType kPodMonitorType{{"monitoring.capstan.dev", "v1", "podmonitors"}, "PodMonitor", true};
+inline const controller::ResourceType kPrometheusRuleType{{"monitoring.capstan.dev", "v1", "prometheusrules"}, "PrometheusRule", true};
+inline const controller::ResourceType kNamespaceType{{"", "v1", "namespaces"}, "Namespace", false};
+inline const controller::ResourceType kStatefulSetType{{"apps", "v1", "statefulsets"}, "StatefulSet", true};
+inline const controller::ResourceType kSecretType{{"", "v1", "secrets"}, "Secret", true};
+inline const controller::ResourceType kConfigMapType{{"", "v1", "configmaps"}, "ConfigMap", true};
+inline const controller::ResourceType kServiceType{{"", "v1", "services"}, "Service", true};
+
+// Only the StatefulSets this controller made are cached.
+inline constexpr std::string_view kOwnedSelector = "app.kubernetes.io/managed-by=capstan-monitoring";
+inline constexpr std::string_view kEventComponent = "capstan-monitoring";
+
+struct MonitoringOptions {
+  int max_concurrent_reconciles = 2;
+  // Full reconcile of every Prometheus at least this often (prometheus-operator's resync).
+  std::chrono::milliseconds resync{300'000};
+  bool record_events = true;
+};
+
+struct Env {
+  Env(client::Client& client, cache::Informer& prometheuses, cache::Informer& service_monitors, cache::Informer& pod_monitors,
+      cache::Informer& rules, cache::Informer& namespaces, cache::Informer& statefulsets, MonitoringOptions options);
+  ~Env();
+
+  client::Client& client;
+  cache::Informer& prometheuses;
+  cache::Informer& service_monitors;
+  cache::Informer& pod_monitors;
+  cache::Informer& rules;
+  cache::Informer& namespaces;
+  cache::Informer& statefulsets;
+  MonitoringOptions options;
+  std::unique_ptr<events::Recorder> recorder;
+
+  void event(const json::Value& target, std::string_view type, std::string_view reason, std::string_view message) const;
+};
+
+}  // namespace capstan::monitoring

@@ -1,0 +1,186 @@
+#include "controllers/monitoring/objects.h"
+
+#include "controllers/monitoring/gzip.h"
+#include "runtime/meta/base64.h"
+#include "runtime/meta/object.h"
+
+namespace capstan::monitoring {
+namespace {
+
+using apis::monitoring::v1::PrometheusSpec;
+
+json::Object string_map(const std::map<std::string, std::string>& m) {
+  json::Object o;
+  for (const auto& [k, v] : m) o[k] = v;
+  return o;
+}
+
+std::map<std::string, std::string> common_labels(std::string_view prometheus) {
+  auto labels = selector_labels(prometheus);
+  labels[std::string(kManagedByLabel)] = std::string(kManagedBy);
+  labels["operator.prometheus.io/mode"] = "server";
+  return labels;
+}
+
+json::Object metadata(const json::Value& prometheus, std::string name, const std::map<std::string, std::string>& labels,
+                      bool controller = true) {
+  auto ref = meta::controller_reference(prometheus);
+  ref.controller = controller;
+  ref.block_owner_deletion = controller;
+  return json::Object{{"name", std::move(name)},
+                      {"namespace", meta::namespace_of(prometheus)},
+                      {"labels", string_map(labels)},
+                      {"ownerReferences", json::Array{ref.to_json()}}};
+}
+
+json::Object typed(std::string_view api_version, std::string_view kind, json::Object metadata) {
+  return json::Object{{"apiVersion", api_version}, {"kind", kind}, {"metadata", std::move(metadata)}};
+}
+
+json::Object volume_mount(std::string_view name, std::string_view path, bool read_only = false) {
+  json::Object m{{"name", name}, {"mountPath", path}};
+  if (read_only) m["readOnly"] = true;
+  return m;
+}
+
+json::Object reloader(std::string_view name, const std::vector<std::string>& rule_configmaps, bool init) {
+  json::Array args{"--listen-address=:8080", "--reload-url=http://127.0.0.1:9090/-/reload",
+                   "--config-file=/etc/prometheus/config/prometheus.yaml.gz",
+                   "--config-envsubst-file=/etc/prometheus/config_out/prometheus.env.yaml"};
+  if (init) args = json::Array{"--watch-interval=0", "--listen-address=:8081", "--config-file=/etc/prometheus/config/prometheus.yaml.gz",
+                               "--config-envsubst-file=/etc/prometheus/config_out/prometheus.env.yaml"};
+  json::Array mounts{volume_mount("config", "/etc/prometheus/config"), volume_mount("config-out", "/etc/prometheus/config_out")};
+  for (const auto& cm : rule_configmaps) {
+    if (!init) args.emplace_back("--watched-dir=/etc/prometheus/rules/" + cm);
+    mounts.push_back(volume_mount(cm, "/etc/prometheus/rules/" + cm));
+  }
+  json::Object c{{"name", name},
+                 {"image", kConfigReloaderImage},
+                 {"command", json::Array{"/bin/prometheus-config-reloader"}},
+                 {"args", std::move(args)},
+                 {"env", json::Array{json::Object{{"name", "POD_NAME"},
+                                                  {"valueFrom", json::Object{{"fieldRef", json::Object{{"apiVersion", "v1"}, {"fieldPath", "metadata.name"}}}}}},
+                                     json::Object{{"name", "SHARD"}, {"value", "0"}}}},
+                 {"resources", json::Object{{"requests", json::Object{{"cpu", "10m"}, {"memory", "50Mi"}}},
+                                            {"limits", json::Object{{"cpu", "10m"}, {"memory", "50Mi"}}}}},
+                 {"volumeMounts", std::move(mounts)}};
+  if (!init) c["ports"] = json::Array{json::Object{{"name", "reloader-web"}, {"containerPort", 8080}, {"protocol", "TCP"}}};
+  return c;
+}
+
+}  // namespace
+
+std::string statefulset_name(std::string_view prometheus) { return "prometheus-" + std::string(prometheus); }
+std::string config_secret_name(std::string_view prometheus) { return "prometheus-" + std::string(prometheus); }
+std::string rule_configmap_name(std::string_view prometheus, std::size_t i) {
+  return "prometheus-" + std::string(prometheus) + "-rulefiles-" + std::to_string(i);
+}
+
+std::map<std::string, std::string> selector_labels(std::string_view prometheus) {
+  return {{"app.kubernetes.io/instance", std::string(prometheus)},
+          {"app.kubernetes.io/name", "prometheus"},
+          {"operator.prometheus.io/name", std::string(prometheus)},
+          {"operator.prometheus.io/shard", "0"},
+          {"prometheus", std::string(prometheus)}};
+}
+
+std::string selector_string(std::string_view prometheus) {
+  std::string out;
+  for (const auto& [k, v] : selector_labels(prometheus)) out += (out.empty() ? "" : ",") + k + "=" + v;
+  return out;
+}
+
+json::Value config_secret(const json::Value& prometheus, const std::string& config_yaml) {
+  auto name = meta::name_of(prometheus);
+  auto o = typed("v1", "Secret", metadata(prometheus, config_secret_name(name), common_labels(name)));
+  o["type"] = "Opaque";
+  o["data"] = json::Object{{kConfigKey, meta::base64_encode(gzip(config_yaml))}};
+  return o;
+}
+
+json::Value rule_configmap(const json::Value& prometheus, std::size_t i, const std::map<std::string, std::string>& files) {
+  auto name = meta::name_of(prometheus);
+  auto labels = common_labels(name);
+  labels["prometheus-name"] = std::string(name);
+  auto o = typed("v1", "ConfigMap", metadata(prometheus, rule_configmap_name(name, i), labels));
+  o["data"] = string_map(files);
+  return o;
+}
+
+json::Value governing_service(const json::Value& prometheus) {
+  auto o = typed("v1", "Service",
+                 metadata(prometheus, std::string(kGoverningService),
+                          {{"operated-prometheus", "true"}, {std::string(kManagedByLabel), std::string(kManagedBy)}}, false));
+  o["spec"] = json::Object{{"clusterIP", "None"},
+                           {"selector", json::Object{{"app.kubernetes.io/name", "prometheus"}}},
+                           {"ports", json::Array{json::Object{{"name", "web"}, {"port", kWebPort}, {"protocol", "TCP"},
+                                                              {"targetPort", "web"}}}}};
+  return o;
+}
+
+json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spec, const std::vector<std::string>& rule_configmaps) {
+  const std::string name(meta::name_of(prometheus));
+  auto o = typed("apps/v1", "StatefulSet", metadata(prometheus, statefulset_name(name), common_labels(name)));
+
+  json::Array args{"--config.file=/etc/prometheus/config_out/prometheus.env.yaml",
+                   "--web.enable-lifecycle",
+                   "--web.route-prefix=" + (spec.route_prefix.empty() ? std::string("/") : spec.route_prefix),
+                   "--storage.tsdb.path=/prometheus",
+                   "--web.console.templates=/etc/prometheus/consoles",
+                   "--web.console.libraries=/etc/prometheus/console_libraries"};
+  if (auto r = spec.effective_retention(); !r.empty()) args.emplace_back("--storage.tsdb.retention.time=" + r);
+  if (!spec.retention_size.empty()) args.emplace_back("--storage.tsdb.retention.size=" + spec.retention_size);
+  if (!spec.external_url.empty()) args.emplace_back("--web.external-url=" + spec.external_url);
+  if (!spec.log_level.empty()) args.emplace_back("--log.level=" + spec.log_level);
+  if (!spec.log_format.empty()) args.emplace_back("--log.format=" + spec.log_format);
+  for (const auto& f : spec.enable_features) args.emplace_back("--enable-feature=" + f);
+
+  json::Array mounts{volume_mount("config-out", "/etc/prometheus/config_out", true),
+                     volume_mount("prometheus-" + name + "-db", "/prometheus")};
+  json::Array volumes{json::Object{{"name", "config"}, {"secret", json::Object{{"secretName", config_secret_name(name)}}}},
+                      json::Object{{"name", "config-out"}, {"emptyDir", json::Object{{"medium", "Memory"}}}},
+                      json::Object{{"name", "prometheus-" + name + "-db"}, {"emptyDir", json::Object()}}};
+  for (const auto& cm : rule_configmaps) {
+    mounts.push_back(volume_mount(cm, "/etc/prometheus/rules/" + cm));
+    volumes.push_back(json::Object{{"name", cm}, {"configMap", json::Object{{"name", cm}}}});
+  }
+  json::Object prom{{"name", "prometheus"},
+                    {"image", spec.effective_image()},
+                    {"args", std::move(args)},
+                    {"ports", json::Array{json::Object{{"name", spec.port_name}, {"containerPort", kWebPort}, {"protocol", "TCP"}}}},
+                    {"readinessProbe", json::Object{{"httpGet", json::Object{{"path", "/-/ready"}, {"port", spec.port_name}}},
+                                                    {"periodSeconds", 5},
+                                                    {"failureThreshold", 3}}},
+                    {"volumeMounts", std::move(mounts)}};
+  if (spec.resources) prom["resources"] = *spec.resources;
+
+  auto pod_labels = selector_labels(name);
+  json::Object pod_annotations{{"kubectl.kubernetes.io/default-container", "prometheus"}};
+  if (spec.pod_metadata) {
+    if (const auto* l = json::get_object(*spec.pod_metadata, {"labels"}))
+      for (const auto& kv : *l)
+        if (kv.value().is_string() && !pod_labels.contains(std::string(kv.key())))
+          pod_labels[std::string(kv.key())] = std::string(kv.value().get_string());
+    if (const auto* a = json::get_object(*spec.pod_metadata, {"annotations"}))
+      for (const auto& kv : *a) pod_annotations[kv.key()] = kv.value();
+  }
+  json::Object pod_spec{{"containers", json::Array{std::move(prom), reloader("config-reloader", rule_configmaps, false)}},
+                        {"initContainers", json::Array{reloader("init-config-reloader", rule_configmaps, true)}},
+                        {"terminationGracePeriodSeconds", 600},
+                        {"volumes", std::move(volumes)}};
+  if (!spec.service_account_name.empty()) pod_spec["serviceAccountName"] = spec.service_account_name;
+  if (spec.node_selector) pod_spec["nodeSelector"] = *spec.node_selector;
+  if (spec.tolerations) pod_spec["tolerations"] = *spec.tolerations;
+
+  o["spec"] = json::Object{
+      {"replicas", spec.replicas},
+      {"serviceName", kGoverningService},
+      {"podManagementPolicy", "Parallel"},
+      {"updateStrategy", json::Object{{"type", "RollingUpdate"}}},
+      {"selector", json::Object{{"matchLabels", string_map(selector_labels(name))}}},
+      {"template", json::Object{{"metadata", json::Object{{"labels", string_map(pod_labels)}, {"annotations", std::move(pod_annotations)}}},
+                                {"spec", std::move(pod_spec)}}}};
+  return o;
+}
+
+}  // namespace capstan::monitoring

@@ -1,0 +1,45 @@
+// The objects a Prometheus "<name>" in "<ns>" owns, named and labelled as prometheus-operator
+// names them (pkg/prometheus/server/statefulset.go, pkg/prometheus/common.go):
+//
+//   Secret       prometheus-<name>                 prometheus.yaml.gz (the generated config)
+//   ConfigMaps   prometheus-<name>-rulefiles-<i>   the rule files (rules.h)
+//   Service      prometheus-operated               headless, shared by the namespace's Prometheuses
+//   StatefulSet  prometheus-<name>                 prometheus + config-reloader, its pods
+//                                                  labelled app.kubernetes.io/name=prometheus, ...
+//
+// Each is built as the full desired object for server-side apply; the owned ones carry a
+// controller reference to the Prometheus, the shared Service a plain owner reference.
+#pragma once
+
+#include "apis/monitoring/v1/types.h"
+#include "runtime/json/json.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace capstan::monitoring {
+
+inline constexpr std::string_view kGoverningService = "prometheus-operated";
+inline constexpr std::string_view kConfigKey = "prometheus.yaml.gz";
+inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
+inline constexpr std::string_view kManagedBy = "capstan-monitoring";  // also the field manager
+inline constexpr std::string_view kConfigReloaderImage = "quay.io/prometheus-operator/prometheus-config-reloader:v0.93.0";
+inline constexpr int kWebPort = 9090;
+
+std::string statefulset_name(std::string_view prometheus);
+std::string config_secret_name(std::string_view prometheus);
+std::string rule_configmap_name(std::string_view prometheus, std::size_t i);
+// The pods' labels and the StatefulSet's selector.
+std::map<std::string, std::string> selector_labels(std::string_view prometheus);
+// "app.kubernetes.io/instance=web,app.kubernetes.io/name=prometheus,..." (status.selector).
+std::string selector_string(std::string_view prometheus);
+
+json::Value config_secret(const json::Value& prometheus, const std::string& config_yaml);
+json::Value rule_configmap(const json::Value& prometheus, std::size_t i, const std::map<std::string, std::string>& files);
+json::Value governing_service(const json::Value& prometheus);
+// `rule_configmaps`: the names of the rule ConfigMaps to mount.
+json::Value statefulset(const json::Value& prometheus, const apis::monitoring::v1::PrometheusSpec& spec,
+                        const std::vector<std::string>& rule_configmaps);
+
+}  // namespace capstan::monitoring

@@ -1,0 +1,35 @@
+// Generates the Prometheus configuration of a Prometheus object from the ServiceMonitors,
+// PodMonitors and rule files it selects, as prometheus-operator's promcfg.go does: the same
+// job names (serviceMonitor/<ns>/<name>/<i>, podMonitor/<ns>/<name>/<i>), the same Kubernetes
+// service discovery and relabelings (selector keep rules, port filter, namespace / service /
+// pod / container / job / endpoint labels, running-pod filter, target labels), then the
+// monitor's own relabelings. `promtool check config` accepts the result (tests/promcfg_test).
+#pragma once
+
+#include "apis/monitoring/v1/types.h"
+#include "runtime/json/json.h"
+
+#include <string>
+#include <vector>
+
+namespace capstan::monitoring {
+
+struct ConfigInputs {
+  std::string ns, name;  // of the Prometheus
+  const apis::monitoring::v1::PrometheusSpec* spec = nullptr;
+  std::vector<json::Value> service_monitors;  // selected, sorted by namespace/name
+  std::vector<json::Value> pod_monitors;
+  std::vector<std::string> rule_file_globs;  // "/etc/prometheus/rules/<configmap>/*.yaml"
+};
+
+// The configuration as a JSON value (what to_yaml writes out).
+json::Value generate_config(const ConfigInputs& in);
+
+// Prometheus label name rules: every character outside [a-zA-Z0-9_] becomes '_'.
+std::string sanitize_label_name(std::string_view name);
+
+// A monitor's spec.relabelings entry (camelCase) as a Prometheus relabel_config (snake_case);
+// the action is lowercased.
+json::Value relabel_config(const json::Value& r);
+
+}  // namespace capstan::monitoring

@@ -1,0 +1,43 @@
+#include "controllers/monitoring/rules.h"
+
+#include "runtime/json/yaml.h"
+
+#include <stdexcept>
+
+namespace capstan::monitoring {
+
+std::map<std::string, std::string> rule_files(const std::vector<json::Value>& rules) {
+  std::map<std::string, std::string> out;
+  for (const auto& r : rules) {
+    std::string name = std::string(json::get_string(r, {"metadata", "namespace"})) + "-" +
+                       std::string(json::get_string(r, {"metadata", "name"})) + "-" +
+                       std::string(json::get_string(r, {"metadata", "uid"})) + ".yaml";
+    const json::Value* groups = json::find(r, {"spec", "groups"});
+    json::Object doc{{"groups", groups && groups->is_array() ? *groups : json::Value(json::Array())}};
+    out[name] = json::to_yaml(doc);
+  }
+  return out;
+}
+
+std::vector<std::map<std::string, std::string>> pack_rule_files(const std::map<std::string, std::string>& files,
+                                                                std::size_t max_bytes) {
+  std::vector<std::map<std::string, std::string>> bins(1);
+  std::vector<std::size_t> sizes(1, 0);
+  for (const auto& [name, content] : files) {
+    std::size_t size = name.size() + content.size();
+    if (size > max_bytes)
+      throw std::length_error("rule file " + name + " is " + std::to_string(size) + " bytes, more than a ConfigMap holds (" +
+                              std::to_string(max_bytes) + ")");
+    std::size_t i = 0;
+    while (i < bins.size() && sizes[i] + size > max_bytes) ++i;
+    if (i == bins.size()) {
+      bins.emplace_back();
+      sizes.push_back(0);
+    }
+    bins[i][name] = content;
+    sizes[i] += size;
+  }
+  return bins;
+}
+
+}  // namespace capstan::monitoring

@@ -1,0 +1,183 @@
+// The generated Prometheus configuration and rule files: prometheus-operator's job names and
+// relabelings, and the real `promtool check config` / `promtool check rules` accept them.
+#include "controllers/monitoring/promcfg.h"
+
+#include "controllers/monitoring/rules.h"
+#include "e2e/support/process.h"
+#include "runtime/json/yaml.h"
+
+#include <gtest/gtest.h>
+
+namespace capstan::monitoring {
+namespace {
+
+namespace v1 = apis::monitoring::v1;
+
+json::Value Y(std::string_view text) { return json::from_yaml(text); }
+
+// Runs `promtool check <what> FILE` on `text`; returns its output when it fails, "" when it passes.
+std::string promtool(const std::string& what, const std::string& file_name, const std::string& text) {
+  e2e::TempDir dir("promcfg");
+  std::string path = dir.file(file_name);
+  e2e::write_file(path, text);
+  auto r = e2e::run({"promtool", "check", what, path});
+  return r.code == 0 ? "" : r.out + r.err;
+}
+
+// `promtool check config` on `config`. Debian's Prometheus (2.42) is built without Kubernetes
+// service discovery ("field kubernetes_sd_configs not found"): there, each job's discovery is
+// swapped for a static target so that everything else in the job (relabelings, intervals,
+// scheme, TLS, limits) is still checked by the real parser.
+std::string promtool_config(json::Value config) {
+  std::string result = promtool("config", "prometheus.yaml", json::to_yaml(config));
+  if (result.find("field kubernetes_sd_configs not found") == std::string::npos) return result;
+  for (auto& job : config.as_object()["scrape_configs"].as_array()) {
+    job.as_object().erase("kubernetes_sd_configs");
+    job.as_object()["static_configs"] = json::Array{json::Object{{"targets", json::Array{"127.0.0.1:9090"}}}};
+  }
+  return promtool("config", "prometheus.yaml", json::to_yaml(config));
+}
+
+const char* kServiceMonitor = R"(
+apiVersion: monitoring.capstan.dev/v1
+kind: ServiceMonitor
+metadata: {name: web, namespace: shop, uid: u1}
+spec:
+  selector:
+    matchLabels: {app.kubernetes.io/name: web, tier: front}
+    matchExpressions:
+    - {key: track, operator: In, values: [stable, canary]}
+    - {key: legacy, operator: DoesNotExist}
+  jobLabel: app.kubernetes.io/name
+  targetLabels: [team]
+  sampleLimit: 5000
+  endpoints:
+  - port: metrics
+    interval: 15s
+    path: /internal/metrics
+    scheme: HTTPS
+    tlsConfig: {insecureSkipVerify: true}
+    relabelings: [{sourceLabels: [__meta_kubernetes_pod_node_name], targetLabel: node_name, action: Replace}]
+    metricRelabelings: [{sourceLabels: [__name__], regex: 'go_.*', action: Drop}]
+  - targetPort: 8081
+)";
+
+const char* kPodMonitor = R"(
+apiVersion: monitoring.capstan.dev/v1
+kind: PodMonitor
+metadata: {name: jobs, namespace: batch, uid: u2}
+spec:
+  selector: {matchLabels: {role: worker}}
+  namespaceSelector: {any: true}
+  podMetricsEndpoints:
+  - {port: http-metrics, honorLabels: true}
+)";
+
+ConfigInputs inputs(const v1::PrometheusSpec& spec) {
+  ConfigInputs in;
+  in.ns = "monitoring";
+  in.name = "main";
+  in.spec = &spec;
+  in.service_monitors = {Y(kServiceMonitor)};
+  in.pod_monitors = {Y(kPodMonitor)};
+  in.rule_file_globs = {"/etc/prometheus/rules/prometheus-main-rulefiles-0/*.yaml"};
+  return in;
+}
+
+TEST(Promcfg, JobsAndRelabelingsAsPrometheusOperator) {
+  auto spec = v1::parse_prometheus_spec(Y("spec: {externalLabels: {cluster: eu1}, scrapeTimeout: 10s}"));
+  auto config = generate_config(inputs(spec));
+  EXPECT_EQ(json::get_string(config, {"global", "scrape_interval"}), "30s");
+  EXPECT_EQ(json::get_string(config, {"global", "external_labels", "prometheus"}), "monitoring/main");
+  EXPECT_EQ(json::get_string(config, {"global", "external_labels", "prometheus_replica"}), "$(POD_NAME)");
+  EXPECT_EQ(json::get_string(config, {"global", "external_labels", "cluster"}), "eu1");
+
+  const auto& jobs = config.at("scrape_configs").get_array();
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(json::get_string(jobs[0], {"job_name"}), "serviceMonitor/shop/web/0");
+  EXPECT_EQ(json::get_string(jobs[1], {"job_name"}), "serviceMonitor/shop/web/1");
+  EXPECT_EQ(json::get_string(jobs[2], {"job_name"}), "podMonitor/batch/jobs/0");
+  EXPECT_EQ(json::serialize(jobs[0].at("kubernetes_sd_configs")), R"j([{"role":"endpoints","namespaces":{"names":["shop"]}}])j");
+  EXPECT_EQ(json::serialize(jobs[2].at("kubernetes_sd_configs")), R"j([{"role":"pod"}])j") << "namespaceSelector.any";
+  EXPECT_EQ(json::get_string(jobs[0], {"scheme"}), "https");
+  EXPECT_EQ(json::get_string(jobs[0], {"metrics_path"}), "/internal/metrics");
+  EXPECT_EQ(json::get_string(jobs[0], {"scrape_interval"}), "15s");
+  EXPECT_EQ(jobs[0].at("sample_limit").as_int64(), 5000);
+  EXPECT_TRUE(json::get_bool(jobs[2], {"honor_labels"}));
+
+  // The selector's keep rules, sorted by label, then the port filter.
+  const auto& r = jobs[0].at("relabel_configs").get_array();
+  EXPECT_EQ(json::serialize(r[0]), R"j({"source_labels":["job"],"target_label":"__tmp_prometheus_job_name"})j");
+  EXPECT_EQ(json::serialize(r[1]),
+            R"j({"action":"keep","source_labels":["__meta_kubernetes_service_label_app_kubernetes_io_name","__meta_kubernetes_service_labelpresent_app_kubernetes_io_name"],"regex":"(web);true"})j");
+  EXPECT_EQ(json::serialize(r[3]),
+            R"j({"action":"keep","source_labels":["__meta_kubernetes_service_label_track","__meta_kubernetes_service_labelpresent_track"],"regex":"(stable|canary);true"})j");
+  EXPECT_EQ(json::serialize(r[4]),
+            R"j({"action":"drop","source_labels":["__meta_kubernetes_service_labelpresent_legacy"],"regex":"true"})j");
+  EXPECT_EQ(json::serialize(r[5]), R"j({"action":"keep","source_labels":["__meta_kubernetes_endpoint_port_name"],"regex":"metrics"})j");
+  std::string all = json::serialize(jobs[0].at("relabel_configs"));
+  for (const char* part : {R"j("target_label":"namespace")j", R"j("target_label":"service")j", R"j("regex":"(Failed|Succeeded)")j",
+                           R"j({"source_labels":["__meta_kubernetes_service_label_team"],"regex":"(.+)","target_label":"team","replacement":"${1}"})j",
+                           R"j({"source_labels":["__meta_kubernetes_service_label_app_kubernetes_io_name"],"regex":"(.+)","target_label":"job","replacement":"${1}"})j",
+                           R"j({"target_label":"endpoint","replacement":"metrics"})j",
+                           R"j({"source_labels":["__meta_kubernetes_pod_node_name"],"target_label":"node_name","action":"replace"})j"})
+    EXPECT_NE(all.find(part), std::string::npos) << part << " not in " << all;
+  EXPECT_EQ(json::serialize(jobs[0].at("metric_relabel_configs")), R"j([{"source_labels":["__name__"],"regex":"go_.*","action":"drop"}])j");
+  EXPECT_NE(json::serialize(jobs[1].at("relabel_configs")).find(R"j("source_labels":["__meta_kubernetes_pod_container_port_number"],"regex":"8081")j"),
+            std::string::npos);
+  EXPECT_NE(json::serialize(jobs[2].at("relabel_configs")).find(R"j({"target_label":"job","replacement":"batch/jobs"})j"), std::string::npos);
+}
+
+TEST(Promcfg, PromtoolAcceptsTheConfiguration) {
+  auto spec = v1::parse_prometheus_spec(Y(R"(
+spec:
+  scrapeInterval: 20s
+  evaluationInterval: 1m
+  remoteWrite: [{url: 'http://receiver:19291/api/v1/receive', name: thanos, remoteTimeout: 10s}]
+)"));
+  auto config = generate_config(inputs(spec));
+  EXPECT_EQ(promtool_config(config), "") << json::to_yaml(config);
+  // With nothing selected, too.
+  ConfigInputs empty;
+  empty.ns = "m";
+  empty.name = "p";
+  empty.spec = &spec;
+  EXPECT_EQ(promtool_config(generate_config(empty)), "");
+}
+
+TEST(RuleFiles, PromtoolAcceptsThemAndTheyArePackedIntoConfigMaps) {
+  auto rule = Y(R"(
+apiVersion: monitoring.capstan.dev/v1
+kind: PrometheusRule
+metadata: {name: web, namespace: shop, uid: u-1234}
+spec:
+  groups:
+  - name: web
+    interval: 1m
+    rules:
+    - record: job:http_requests:rate5m
+      expr: sum by (job) (rate(http_requests_total[5m]))
+    - alert: WebDown
+      expr: up{job="web"} == 0
+      for: 5m
+      labels: {severity: page}
+      annotations: {summary: 'web {{ $labels.instance }} is down'}
+)");
+  auto files = rule_files({rule});
+  ASSERT_EQ(files.size(), 1u);
+  ASSERT_TRUE(files.contains("shop-web-u-1234.yaml"));
+  EXPECT_EQ(promtool("rules", "shop-web-u-1234.yaml", files.at("shop-web-u-1234.yaml")), "") << files.at("shop-web-u-1234.yaml");
+
+  std::map<std::string, std::string> many{{"a.yaml", std::string(300, 'a')}, {"b.yaml", std::string(300, 'b')},
+                                          {"c.yaml", std::string(100, 'c')}};
+  auto bins = pack_rule_files(many, 512);
+  ASSERT_EQ(bins.size(), 2u);  // first fit: a + c, then b
+  EXPECT_TRUE(bins[0].contains("a.yaml"));
+  EXPECT_TRUE(bins[0].contains("c.yaml"));
+  EXPECT_TRUE(bins[1].contains("b.yaml"));
+  EXPECT_EQ(pack_rule_files({}).size(), 1u);
+  EXPECT_THROW(pack_rule_files({{"huge.yaml", std::string(600, 'x')}}, 512), std::length_error);
+}
+
+}  // namespace
+}  // namespace capstan::monitoring

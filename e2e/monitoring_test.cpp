@@ -1,0 +1,160 @@
+// The monitoring controller against `capstan apiserver`, `capstan manager
+// --controllers=monitoring`, kubectl and the real promtool: a Prometheus selecting a
+// ServiceMonitor and a PrometheusRule gets prometheus-operator's objects (config Secret with
+// prometheus.yaml.gz, rule ConfigMap, prometheus-operated Service, StatefulSet), becomes
+// Available when its pods are Ready, and follows changes to what it selects.
+#include "e2e/support/cluster.h"
+
+#include <gtest/gtest.h>
+
+#include <zlib.h>
+
+namespace capstan::e2e {
+namespace {
+using namespace std::chrono_literals;
+
+std::string gunzip(const std::string& data) {
+  z_stream z{};
+  inflateInit2(&z, 15 + 16);
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  std::string out(1 << 20, '\0');
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  inflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  inflateEnd(&z);
+  return out;
+}
+
+const char* kManifests = R"(apiVersion: v1
+kind: Namespace
+metadata: {name: obs}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: Prometheus
+metadata: {name: main, namespace: obs}
+spec:
+  replicas: 2
+  version: v2.53.0
+  serviceMonitorSelector: {matchLabels: {team: shop}}
+  serviceMonitorNamespaceSelector: {}
+  ruleSelector: {}
+  externalLabels: {cluster: e2e}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ServiceMonitor
+metadata: {name: web, namespace: obs, labels: {team: shop}}
+spec:
+  selector: {matchLabels: {app: web}}
+  endpoints: [{port: metrics, interval: 15s}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ServiceMonitor
+metadata: {name: other, namespace: obs, labels: {team: billing}}
+spec:
+  selector: {matchLabels: {app: billing}}
+  endpoints: [{port: metrics}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: PrometheusRule
+metadata: {name: web, namespace: obs}
+spec:
+  groups:
+  - name: web
+    rules:
+    - alert: WebDown
+      expr: up{job="web"} == 0
+      for: 5m
+      labels: {severity: page}
+)";
+
+class MonitoringE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::make_unique<TempDir>("monitoring");
+    ApiServerProcess::Options so;
+    so.extra_args = {"--simulate-workloads", "--pod-ready-delay=200ms"};  // a kubelet stand-in: the pods turn Ready
+    server_ = std::make_unique<ApiServerProcess>(*dir_, so);
+    server_->start();
+    kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
+    auto crds = run({capstan_bin(), "crds"});
+    ASSERT_EQ(crds.code, 0) << crds.err;
+    kubectl_->ok({"apply", "--server-side", "-f", "-"}, crds.out);
+    manager_ = std::make_unique<ManagerProcess>(*dir_, server_->kubeconfig(), std::vector<std::string>{"--controllers=monitoring"});
+    manager_->start();
+  }
+  void TearDown() override {
+    if (HasFailure()) {
+      std::cerr << "---- manager log ----\n" << manager_->logs() << "\n";
+      std::cerr << "---- prometheus ----\n" << (*kubectl_)({"get", "prometheus,statefulsets", "-A", "-o", "yaml"}).out << "\n";
+    }
+    manager_->stop();
+  }
+  std::string get(const std::vector<std::string>& args) { return (*kubectl_)(args).out; }
+  std::string config() {
+    auto b64 = get({"get", "secret", "prometheus-main", "-n", "obs", "-o", R"(jsonpath={.data.prometheus\.yaml\.gz})"});
+    if (b64.empty()) return "";
+    auto r = run({"base64", "-d"}, {}, b64);
+    return gunzip(r.out);
+  }
+
+  std::unique_ptr<TempDir> dir_;
+  std::unique_ptr<ApiServerProcess> server_;
+  std::unique_ptr<Kubectl> kubectl_;
+  std::unique_ptr<ManagerProcess> manager_;
+};
+
+TEST_F(MonitoringE2E, APrometheusGetsItsObjectsBecomesAvailableAndFollowsItsMonitors) {
+  kubectl_->ok({"apply", "-f", "-"}, kManifests);
+
+  // The objects prometheus-operator makes, under its names.
+  ASSERT_TRUE(eventually([&] { return config().find("serviceMonitor/obs/web/0") != std::string::npos; }, 30s)) << config();
+  std::string cfg = config();
+  EXPECT_EQ(cfg.find("serviceMonitor/obs/other/0"), std::string::npos) << "not selected (label team=billing)";
+  EXPECT_NE(cfg.find("cluster: e2e"), std::string::npos) << cfg;
+  EXPECT_NE(cfg.find("/etc/prometheus/rules/prometheus-main-rulefiles-0/*.yaml"), std::string::npos) << cfg;
+  EXPECT_EQ(get({"get", "service", "prometheus-operated", "-n", "obs", "-o", "jsonpath={.spec.clusterIP}"}), "None");
+  EXPECT_EQ(get({"get", "statefulset", "prometheus-main", "-n", "obs", "-o", "jsonpath={.spec.template.spec.containers[0].image}"}),
+            "quay.io/prometheus/prometheus:v2.53.0");
+  EXPECT_EQ(get({"get", "statefulset", "prometheus-main", "-n", "obs", "-o", "jsonpath={.metadata.ownerReferences[0].kind}"}),
+            "Prometheus");
+
+  // The rule file is what promtool accepts.
+  std::string rules = get({"get", "configmap", "prometheus-main-rulefiles-0", "-n", "obs", "-o", "jsonpath={.data}"});
+  EXPECT_NE(rules.find("obs-web-"), std::string::npos) << rules;
+  std::string uid = get({"get", "prometheusrule", "web", "-n", "obs", "-o", "jsonpath={.metadata.uid}"});
+  std::string file_key = "obs-web-" + uid + ".yaml";
+  std::string escaped;
+  for (char c : file_key) escaped += c == '.' ? std::string("\\.") : std::string(1, c);
+  std::string rule_file = get({"get", "configmap", "prometheus-main-rulefiles-0", "-n", "obs", "-o", "jsonpath={.data." + escaped + "}"});
+  ASSERT_FALSE(rule_file.empty());
+  write_file(dir_->file(file_key), rule_file);
+  auto check = run({"promtool", "check", "rules", dir_->file(file_key)});
+  EXPECT_EQ(check.code, 0) << check.out << check.err << rule_file;
+
+  // The simulated pods turn Ready: the Prometheus is Available with 2 ready replicas.
+  auto available = [&] {
+    return get({"get", "prometheus", "main", "-n", "obs", "-o", R"(jsonpath={.status.conditions[?(@.type=="Available")].status})"});
+  };
+  EXPECT_TRUE(eventually([&] { return available() == "True"; }, 30s)) << available();
+  EXPECT_EQ(get({"get", "prometheus", "main", "-n", "obs", "-o", "jsonpath={.status.availableReplicas}"}), "2");
+  std::string table = get({"get", "prometheus", "-n", "obs"});
+  EXPECT_NE(table.find("VERSION"), std::string::npos) << table;
+  EXPECT_NE(table.find("v2.53.0"), std::string::npos) << table;
+
+  // Relabelled into the selection: the other monitor's job appears; deleted: the first goes.
+  kubectl_->ok({"label", "--overwrite", "servicemonitor", "other", "-n", "obs", "team=shop"});
+  EXPECT_TRUE(eventually([&] { return config().find("serviceMonitor/obs/other/0") != std::string::npos; }, 20s)) << config();
+  kubectl_->ok({"delete", "servicemonitor", "web", "-n", "obs"});
+  EXPECT_TRUE(eventually([&] { return config().find("serviceMonitor/obs/web/0") == std::string::npos; }, 20s)) << config();
+
+  // Scaled: the StatefulSet follows.
+  kubectl_->ok({"patch", "prometheus", "main", "-n", "obs", "--type=merge", "-p", R"({"spec":{"replicas":1}})"});
+  EXPECT_TRUE(eventually([&] {
+    return get({"get", "statefulset", "prometheus-main", "-n", "obs", "-o", "jsonpath={.spec.replicas}"}) == "1";
+  }, 20s));
+}
+
+}  // namespace
+}  // namespace capstan::e2e

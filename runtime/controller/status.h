@@ -1,0 +1,31 @@
+// Writing a custom resource's status the way Capstan's reconcilers do: edit a copy of the cached
+// object's status (conditions as metav1.Condition, observedGeneration from metadata.generation)
+// and write it, as a JSON merge patch of the status subresource, only when it changed.
+#pragma once
+
+#include "runtime/json/json.h"
+#include "runtime/meta/gvk.h"
+
+#include <string_view>
+
+namespace capstan::client {
+class Client;
+}
+
+namespace capstan::controller {
+
+// obj.status, created (empty) when missing.
+json::Object& status_of(json::Value& obj);
+
+// Sets condition `type` in obj.status.conditions (lastTransitionTime kept while the status stays
+// the same), with observedGeneration = metadata.generation.
+void set_condition(json::Value& obj, std::string_view type, std::string_view status, std::string_view reason,
+                   std::string_view message);
+void remove_condition(json::Value& obj, std::string_view type);
+// Whether `obj` has condition `type` with `status`, set for its current generation.
+bool condition_current(const json::Value& obj, std::string_view type, std::string_view status);
+
+// Writes obj.status when it differs from before.status. Returns whether it wrote.
+bool write_status(client::Client& client, const meta::GroupVersionResource& gvr, const json::Value& before, json::Value& obj);
+
+}  // namespace capstan::controller
