@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
                   bench::configmap_json("default", "foreign-" + std::to_string(i), 2048));
   }
   // Each controller alone (what it adds), then all of them (the target).
-  for (std::string controllers : {"certificates", "monitoring", "gitops", "*"}) {
+  for (std::string controllers : {"certificates", "monitoring", "kafka", "gitops", "*"}) {
     e2e::ManagerProcess mgr(*s.dir, s.kubeconfig, {"--controllers=" + controllers}, "manager-" + (controllers == "*" ? "all" : controllers));
     mgr.start();
     bool ready = e2e::eventually([&] { return e2e::http_get(mgr.health_port(), "/readyz").first == 200; }, std::chrono::seconds(30));

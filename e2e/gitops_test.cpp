@@ -3,7 +3,7 @@
 // Kustomization apply the repository, set back a hand edit, follow a new commit (pruning what
 // left Git), report build and fetch errors in their Ready condition, and prune everything when
 // the Kustomization is deleted.
-#include "e2e/support/cluster.h"
+#include "e2e/support/controller_fixture.h"
 #include "e2e/support/git.h"
 
 #include <gtest/gtest.h>
@@ -56,41 +56,25 @@ spec:
 )";
 }
 
-class GitopsE2E : public ::testing::Test {
+class GitopsE2E : public ControllerFixture {
  protected:
-  void SetUp() override {
-    dir_ = std::make_unique<TempDir>("gitops");
+  GitopsE2E() : ControllerFixture({"gitops", /*simulate_workloads=*/false, "kustomizations,gitrepositories"}) {}
+  std::vector<std::string> manager_flags() override {
+    return {"--controllers=gitops", "--gitops-storage-path=" + dir_->file("mirrors")};
+  }
+  void before_cluster() override {
     std::filesystem::create_directories(dir_->file("git"));
     repo_ = std::make_unique<GitRepo>(dir_->file("git"), "app");
     daemon_ = std::make_unique<GitDaemon>(dir_->file("git"));
     daemon_->start();
-    server_ = std::make_unique<ApiServerProcess>(*dir_, ApiServerProcess::Options{});
-    server_->start();
-    kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
-    auto crds = run({capstan_bin(), "crds"});
-    ASSERT_EQ(crds.code, 0) << crds.err;
-    kubectl_->ok({"apply", "--server-side", "-f", "-"}, crds.out);
-    kubectl_->ok({"create", "namespace", "ops"});
-    manager_ = std::make_unique<ManagerProcess>(
-        *dir_, server_->kubeconfig(), std::vector<std::string>{"--controllers=gitops", "--gitops-storage-path=" + dir_->file("mirrors")});
-    manager_->start();
   }
-  void TearDown() override {
-    if (HasFailure() || getenv("SHOWLOG")) {
-      std::cerr << "---- manager log ----\n" << manager_->logs() << "\n";
-      std::cerr << "---- kustomizations ----\n" << (*kubectl_)({"get", "ks,gitrepo", "-A", "-o", "yaml"}).out << "\n";
-    }
-    manager_->stop();
-    daemon_->stop();
+  void SetUp() override {
+    ControllerFixture::SetUp();
+    kubectl_->ok({"create", "namespace", "ops"});
   }
 
-  std::string get(const std::vector<std::string>& args) { return (*kubectl_)(args).out; }
-  std::string ready(const std::string& kind) {
-    return get({"get", kind, "app", "-n", "ops", "-o", R"(jsonpath={.status.conditions[?(@.type=="Ready")].status})"});
-  }
-  std::string ready_message(const std::string& kind) {
-    return get({"get", kind, "app", "-n", "ops", "-o", R"(jsonpath={.status.conditions[?(@.type=="Ready")].message})"});
-  }
+  std::string ready(const std::string& kind) { return condition(kind, "app", "ops", "Ready"); }
+  std::string ready_message(const std::string& kind) { return condition(kind, "app", "ops", "Ready", "message"); }
   std::string color(const std::string& name) {
     return get({"get", "configmap", name, "-n", "shop", "-o", "jsonpath={.data.color}"});
   }
@@ -99,12 +83,8 @@ class GitopsE2E : public ::testing::Test {
     return r.code != 0 && r.err.find("NotFound") != std::string::npos;
   }
 
-  std::unique_ptr<TempDir> dir_;
   std::unique_ptr<GitRepo> repo_;
   std::unique_ptr<GitDaemon> daemon_;
-  std::unique_ptr<ApiServerProcess> server_;
-  std::unique_ptr<Kubectl> kubectl_;
-  std::unique_ptr<ManagerProcess> manager_;
 };
 
 TEST_F(GitopsE2E, AppliesARepositoryKeepsItAsInGitFollowsCommitsAndPrunes) {
@@ -165,9 +145,7 @@ TEST_F(GitopsE2E, FetchAndBuildErrorsAreReportedAndRecoverable) {
   // The branch does not exist: the GitRepository says so.
   ASSERT_TRUE(eventually([&] { return ready("gitrepository") == "False"; }, 20s));
   EXPECT_NE(ready_message("gitrepository").find("release"), std::string::npos) << ready_message("gitrepository");
-  EXPECT_EQ(get({"get", "gitrepository", "app", "-n", "ops", "-o",
-                 R"(jsonpath={.status.conditions[?(@.type=="Ready")].reason})"}),
-            "GitOperationFailed");
+  EXPECT_EQ(condition("gitrepository", "app", "ops", "Ready", "reason"), "GitOperationFailed");
   EXPECT_TRUE(eventually([&] { return ready("kustomization") == "False"; }, 20s));
   EXPECT_NE(ready_message("kustomization").find("has no artifact"), std::string::npos) << ready_message("kustomization");
 
@@ -176,8 +154,7 @@ TEST_F(GitopsE2E, FetchAndBuildErrorsAreReportedAndRecoverable) {
   ASSERT_TRUE(eventually([&] { return ready("gitrepository") == "True"; }, 20s)) << ready_message("gitrepository");
   ASSERT_TRUE(eventually([&] { return ready_message("kustomization").find("deploy/bad.yaml") != std::string::npos; }, 20s))
       << ready_message("kustomization");
-  EXPECT_EQ(get({"get", "ks", "app", "-n", "ops", "-o", R"(jsonpath={.status.conditions[?(@.type=="Ready")].reason})"}),
-            "BuildFailed");
+  EXPECT_EQ(condition("ks", "app", "ops", "Ready", "reason"), "BuildFailed");
 
   // Fixed in Git: applied.
   repo_->write("deploy/bad.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n---\n" + config_map("fixed", "ok"));
@@ -185,6 +162,26 @@ TEST_F(GitopsE2E, FetchAndBuildErrorsAreReportedAndRecoverable) {
   ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization");
   EXPECT_EQ(color("fixed"), "ok");
   EXPECT_EQ(get({"get", "ks", "app", "-n", "ops", "-o", "jsonpath={.status.lastAppliedRevision}"}), "main@sha1:" + fixed);
+
+  // A Kustomization depending on a missing one waits (DependencyNotReady), then applies once
+  // its dependency is Ready.
+  repo_->write("extra/after.yaml", config_map("after", "late"));
+  repo_->commit("extra");
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: gitops.capstan.dev/v1
+kind: Kustomization
+metadata: {name: after, namespace: ops}
+spec:
+  sourceRef: {kind: GitRepository, name: app}
+  interval: 10m
+  path: extra
+  prune: false
+  targetNamespace: shop
+  dependsOn: [{name: app}, {name: later}]
+)");
+  auto after_reason = [&] { return condition("ks", "after", "ops", "Ready", "reason"); };
+  ASSERT_TRUE(eventually([&] { return after_reason() == "DependencyNotReady"; }, 20s)) << after_reason();
+  kubectl_->ok({"patch", "ks", "after", "-n", "ops", "--type=json", "-p", R"([{"op":"remove","path":"/spec/dependsOn/1"}])"});
+  EXPECT_TRUE(eventually([&] { return color("after") == "late"; }, 30s)) << after_reason();
 }
 
 }  // namespace

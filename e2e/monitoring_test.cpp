@@ -3,7 +3,7 @@
 // ServiceMonitor and a PrometheusRule gets prometheus-operator's objects (config Secret with
 // prometheus.yaml.gz, rule ConfigMap, prometheus-operated Service, StatefulSet), becomes
 // Available when its pods are Ready, and follows changes to what it selects.
-#include "e2e/support/cluster.h"
+#include "e2e/support/controller_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -69,40 +69,17 @@ spec:
       labels: {severity: page}
 )";
 
-class MonitoringE2E : public ::testing::Test {
+class MonitoringE2E : public ControllerFixture {
  protected:
-  void SetUp() override {
-    dir_ = std::make_unique<TempDir>("monitoring");
-    ApiServerProcess::Options so;
-    so.extra_args = {"--simulate-workloads", "--pod-ready-delay=200ms"};  // a kubelet stand-in: the pods turn Ready
-    server_ = std::make_unique<ApiServerProcess>(*dir_, so);
-    server_->start();
-    kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
-    auto crds = run({capstan_bin(), "crds"});
-    ASSERT_EQ(crds.code, 0) << crds.err;
-    kubectl_->ok({"apply", "--server-side", "-f", "-"}, crds.out);
-    manager_ = std::make_unique<ManagerProcess>(*dir_, server_->kubeconfig(), std::vector<std::string>{"--controllers=monitoring"});
-    manager_->start();
-  }
-  void TearDown() override {
-    if (HasFailure()) {
-      std::cerr << "---- manager log ----\n" << manager_->logs() << "\n";
-      std::cerr << "---- prometheus ----\n" << (*kubectl_)({"get", "prometheus,statefulsets", "-A", "-o", "yaml"}).out << "\n";
-    }
-    manager_->stop();
-  }
-  std::string get(const std::vector<std::string>& args) { return (*kubectl_)(args).out; }
+  MonitoringE2E() : ControllerFixture({"monitoring", /*simulate_workloads=*/true, "prometheus,statefulsets"}) {}
+  std::vector<std::string> manager_flags() override { return {"--controllers=monitoring"}; }
+
   std::string config() {
     auto b64 = get({"get", "secret", "prometheus-main", "-n", "obs", "-o", R"(jsonpath={.data.prometheus\.yaml\.gz})"});
     if (b64.empty()) return "";
     auto r = run({"base64", "-d"}, {}, b64);
     return gunzip(r.out);
   }
-
-  std::unique_ptr<TempDir> dir_;
-  std::unique_ptr<ApiServerProcess> server_;
-  std::unique_ptr<Kubectl> kubectl_;
-  std::unique_ptr<ManagerProcess> manager_;
 };
 
 TEST_F(MonitoringE2E, APrometheusGetsItsObjectsBecomesAvailableAndFollowsItsMonitors) {
@@ -134,9 +111,7 @@ TEST_F(MonitoringE2E, APrometheusGetsItsObjectsBecomesAvailableAndFollowsItsMoni
   EXPECT_EQ(check.code, 0) << check.out << check.err << rule_file;
 
   // The simulated pods turn Ready: the Prometheus is Available with 2 ready replicas.
-  auto available = [&] {
-    return get({"get", "prometheus", "main", "-n", "obs", "-o", R"(jsonpath={.status.conditions[?(@.type=="Available")].status})"});
-  };
+  auto available = [&] { return condition("prometheus", "main", "obs", "Available"); };
   EXPECT_TRUE(eventually([&] { return available() == "True"; }, 30s)) << available();
   EXPECT_EQ(get({"get", "prometheus", "main", "-n", "obs", "-o", "jsonpath={.status.availableReplicas}"}), "2");
   std::string table = get({"get", "prometheus", "-n", "obs"});

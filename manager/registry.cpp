@@ -2,6 +2,7 @@
 
 #include "controllers/certificates/descriptor.h"
 #include "controllers/gitops/descriptor.h"
+#include "controllers/kafka/descriptor.h"
 #include "controllers/monitoring/descriptor.h"
 #include "manager/flags.h"
 #include "runtime/cache/factory.h"
@@ -17,6 +18,7 @@ const std::vector<ControllerDescriptor>& all_controllers() {
     // Controllers register here as they are built (controllers/<name>/descriptor.h).
     v.push_back(certificates::certificates_descriptor());
     v.push_back(monitoring::monitoring_descriptor());
+    v.push_back(kafka::kafka_descriptor());
     v.push_back(gitops::gitops_descriptor());
     return v;
   }();

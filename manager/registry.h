@@ -8,6 +8,7 @@
 #include "runtime/json/json.h"
 
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,16 @@ struct ControllerDescriptor {
   // Adds its controllers and servers to the manager, and its webhook handlers to `webhooks`.
   std::function<void(controller::Manager&, webhook::Server& webhooks, const Settings&)> wire;
 };
+
+// One ClusterRole rule: {apiGroups, resources, verbs}.
+inline json::Object rbac_rule(std::initializer_list<std::string_view> groups, std::initializer_list<std::string_view> resources,
+                              std::initializer_list<std::string_view> verbs) {
+  json::Array g, r, v;
+  for (auto x : groups) g.emplace_back(x);
+  for (auto x : resources) r.emplace_back(x);
+  for (auto x : verbs) v.emplace_back(x);
+  return json::Object{{"apiGroups", std::move(g)}, {"resources", std::move(r)}, {"verbs", std::move(v)}};
+}
 
 const std::vector<ControllerDescriptor>& all_controllers();
 

@@ -22,21 +22,22 @@ std::vector<std::string> names_of(const std::vector<const ControllerDescriptor*>
 
 TEST(Registry, ControllersFlagFollowsKubeControllerManager) {
   using V = std::vector<std::string>;
-  EXPECT_EQ(names_of(enabled_controllers({"*"})), (V{"certificates", "monitoring", "gitops"}));
-  EXPECT_EQ(names_of(enabled_controllers({"*", "-certificates"})), (V{"monitoring", "gitops"}));
-  EXPECT_EQ(names_of(enabled_controllers({"*", "-gitops"})), (V{"certificates", "monitoring"}));
+  EXPECT_EQ(names_of(enabled_controllers({"*"})), (V{"certificates", "monitoring", "kafka", "gitops"}));
+  EXPECT_EQ(names_of(enabled_controllers({"*", "-certificates"})), (V{"monitoring", "kafka", "gitops"}));
+  EXPECT_EQ(names_of(enabled_controllers({"*", "-gitops"})), (V{"certificates", "monitoring", "kafka"}));
   EXPECT_EQ(names_of(enabled_controllers({"monitoring"})), V{"monitoring"});
+  EXPECT_EQ(names_of(enabled_controllers({"strimzi", "prometheus-operator"})), (V{"monitoring", "kafka"})) << "aliases";
   EXPECT_EQ(names_of(enabled_controllers({"certificates"})), V{"certificates"});
   EXPECT_EQ(names_of(enabled_controllers({"cert-manager", "flux"})), (V{"certificates", "gitops"})) << "aliases are accepted";
   EXPECT_EQ(names_of(enabled_controllers({"-certificates", "certificates"})), V{}) << "the first explicit match wins";
-  EXPECT_EQ(names_of(enabled_controllers({"-gitops", "*"})), (V{"certificates", "monitoring"})) << "the first explicit match wins";
+  EXPECT_EQ(names_of(enabled_controllers({"-gitops", "*"})), (V{"certificates", "monitoring", "kafka"})) << "the first explicit match wins";
   EXPECT_EQ(names_of(enabled_controllers({})), V{});
   try {
     enabled_controllers({"*", "-bogus"});
     FAIL() << "an unknown name is a usage error";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("unknown controller \"bogus\""), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("known controllers: certificates, monitoring, gitops"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("known controllers: certificates, monitoring, kafka, gitops"), std::string::npos) << e.what();
   }
 }
 

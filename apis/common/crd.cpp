@@ -80,4 +80,12 @@ json::Value make_crd(const CrdGroupVersion& gv, const CrdNames& names, bool name
   return o;
 }
 
+void add_scale_subresource(json::Value& crd, std::string_view spec_replicas_path, std::string_view status_replicas_path,
+                           std::string_view label_selector_path) {
+  auto& version = crd.at("spec").at("versions").at(0).as_object();
+  version["subresources"].as_object()["scale"] = json::Object{{"specReplicasPath", spec_replicas_path},
+                                                             {"statusReplicasPath", status_replicas_path},
+                                                             {"labelSelectorPath", label_selector_path}};
+}
+
 }  // namespace capstan::apis

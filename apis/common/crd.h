@@ -44,4 +44,8 @@ json::Value make_crd(const CrdGroupVersion& gv, const CrdNames& names, bool name
                      std::initializer_list<PrinterColumn> columns,
                      std::initializer_list<std::string_view> selectable_fields = {});
 
+// Adds the scale subresource (kubectl scale, HorizontalPodAutoscaler) to `crd`'s version.
+void add_scale_subresource(json::Value& crd, std::string_view spec_replicas_path, std::string_view status_replicas_path,
+                           std::string_view label_selector_path);
+
 }  // namespace capstan::apis

@@ -28,14 +28,6 @@ constexpr std::string_view kSecretNameIndex = "certificates.capstan.dev/secret-n
 constexpr std::string_view kCaSecretIndex = "certificates.capstan.dev/ca-secret";      // "ns/secretName" | "secretName"
 constexpr std::string_view kIssuerIndex = "certificates.capstan.dev/issuer";           // "Kind/ns/name" | "ClusterIssuer/name"
 
-void add_index(cache::Informer& inf, std::string_view name, cache::IndexFunc fn) {
-  try {
-    inf.add_index(std::string(name), std::move(fn));
-  } catch (const std::invalid_argument&) {
-    // Shared informer already indexed by an earlier wiring in this process.
-  }
-}
-
 std::string issuer_key(const json::Value& request, std::string_view ns) {
   auto ref = v1::effective_issuer_ref(v1::IssuerReference{std::string(json::get_string(request, {"spec", "issuerRef", "name"})),
                                                            std::string(json::get_string(request, {"spec", "issuerRef", "kind"})),
@@ -66,15 +58,10 @@ CertificatesOptions options_from(const manager::Settings& settings) {
 
 std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, webhook::Server* webhooks, CertificatesOptions options) {
   if (!options.registry) options.registry = mgr.metrics_registry();
-  auto& f = mgr.informers();
   cache::InformerOptions secrets_narrow;
   secrets_narrow.label_selector = std::string(kFaoSelector);
-  auto informer = [&](const controller::ResourceType& t, cache::InformerOptions o = {}) -> cache::Informer& {
-    o.gvr = t.gvr;
-    return f.informer(std::move(o), t.namespaced);
-  };
-  auto env = std::make_shared<Env>(mgr.client(), informer(kCertificateType), informer(kRequestType), informer(kIssuerType),
-                                   informer(kClusterIssuerType), informer(kSecretType, secrets_narrow), options);
+  auto env = std::make_shared<Env>(mgr.client(), mgr.informer(kCertificateType), mgr.informer(kRequestType), mgr.informer(kIssuerType),
+                                   mgr.informer(kClusterIssuerType), mgr.informer(kSecretType, kFaoSelector), options);
   if (options.record_events) env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kEventComponent), ""});
   if (options.acme_solver) {
     acme::Http01SolverOptions so;
@@ -84,19 +71,19 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, webhook::Server
   }
 
   // Indexes the map functions below look up.
-  add_index(env->certificates, kSecretNameIndex, [](const cache::CachedObject& o) {
+  env->certificates.ensure_index(std::string(kSecretNameIndex), [](const cache::CachedObject& o) {
     std::string secret(json::get_string(o.value(), {"spec", "secretName"}));
     return secret.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(o.ns()) + "/" + secret};
   });
-  add_index(env->issuers, kCaSecretIndex, [](const cache::CachedObject& o) {
+  env->issuers.ensure_index(std::string(kCaSecretIndex), [](const cache::CachedObject& o) {
     std::string secret(json::get_string(o.value(), {"spec", "ca", "secretName"}));
     return secret.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(o.ns()) + "/" + secret};
   });
-  add_index(env->cluster_issuers, kCaSecretIndex, [](const cache::CachedObject& o) {
+  env->cluster_issuers.ensure_index(std::string(kCaSecretIndex), [](const cache::CachedObject& o) {
     std::string secret(json::get_string(o.value(), {"spec", "ca", "secretName"}));
     return secret.empty() ? std::vector<std::string>{} : std::vector<std::string>{secret};
   });
-  add_index(env->requests, kIssuerIndex, [](const cache::CachedObject& o) {
+  env->requests.ensure_index(std::string(kIssuerIndex), [](const cache::CachedObject& o) {
     std::string key = issuer_key(o.value(), o.ns());
     return key.empty() ? std::vector<std::string>{} : std::vector<std::string>{key};
   });

@@ -18,15 +18,6 @@ namespace v1 = apis::gitops::v1;
 constexpr std::string_view kSourceIndex = "gitops.capstan.dev/source";         // "ns/name" of the GitRepository
 constexpr std::string_view kDependsOnIndex = "gitops.capstan.dev/depends-on";  // "ns/name" of each dependency
 
-json::Object rule(std::initializer_list<std::string_view> groups, std::initializer_list<std::string_view> resources,
-                  std::initializer_list<std::string_view> verbs) {
-  json::Array g, r, v;
-  for (auto x : groups) g.emplace_back(x);
-  for (auto x : resources) r.emplace_back(x);
-  for (auto x : verbs) v.emplace_back(x);
-  return json::Object{{"apiGroups", std::move(g)}, {"resources", std::move(r)}, {"verbs", std::move(v)}};
-}
-
 // Reconciles when the spec changes, a reconcile is requested, or deletion starts: not on the
 // controller's own status and finalizer writes.
 controller::Predicate spec_or_request_changed() {
@@ -66,35 +57,22 @@ std::string ref_key(const cache::CachedObject& o, std::string_view ns) {
   return std::string(ns.empty() ? o.ns() : ns);
 }
 
-void add_index(cache::Informer& inf, std::string_view name, cache::IndexFunc fn) {
-  try {
-    inf.add_index(std::string(name), std::move(fn));
-  } catch (const std::invalid_argument&) {
-    // Shared informer already indexed by an earlier wiring in this process.
-  }
-}
-
 }  // namespace
 
 std::shared_ptr<Env> wire_gitops(controller::Manager& mgr, GitopsOptions options) {
-  auto& f = mgr.informers();
-  auto informer = [&](const controller::ResourceType& t) -> cache::Informer& {
-    cache::InformerOptions o;
-    o.gvr = t.gvr;
-    return f.informer(std::move(o), t.namespaced);
-  };
-  auto env = std::make_shared<Env>(mgr.client(), informer(kGitRepositoryType), informer(kKustomizationType), std::move(options));
+  auto env = std::make_shared<Env>(mgr.client(), mgr.informer(kGitRepositoryType), mgr.informer(kKustomizationType), std::move(options));
   if (env->options.record_events)
     env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kEventComponent), ""});
 
-  add_index(env->kustomizations, kSourceIndex, [](const cache::CachedObject& o) {
+  env->kustomizations.ensure_index(std::string(kSourceIndex), [](const cache::CachedObject& o) {
     std::string name(json::get_string(o.value(), {"spec", "sourceRef", "name"}));
     if (name.empty()) return std::vector<std::string>{};
     return std::vector<std::string>{ref_key(o, json::get_string(o.value(), {"spec", "sourceRef", "namespace"})) + "/" + name};
   });
-  add_index(env->kustomizations, kDependsOnIndex, [](const cache::CachedObject& o) {
+  env->kustomizations.ensure_index(std::string(kDependsOnIndex), [](const cache::CachedObject& o) {
     std::vector<std::string> out;
-    if (const auto* deps = json::get_array(o.value(), {"spec", "dependsOn"}))
+    const json::Value v = o.value();  // value() parses: keep it while reading into it
+    if (const auto* deps = json::get_array(v, {"spec", "dependsOn"}))
       for (const auto& d : *deps)
         out.push_back(ref_key(o, json::get_string(d, {"namespace"})) + "/" + std::string(json::get_string(d, {"name"})));
     return out;
@@ -143,13 +121,13 @@ manager::ControllerDescriptor gitops_descriptor() {
   d.webhook_configurations = [](const manager::WebhookEndpoint&) { return std::vector<json::Value>{}; };
   d.rbac_rules = [] {
     return json::Array{
-        rule({"gitops.capstan.dev"}, {"gitrepositories", "kustomizations"}, {"get", "list", "watch", "update", "patch"}),
-        rule({"gitops.capstan.dev"}, {"gitrepositories/status", "kustomizations/status"}, {"get", "update", "patch"}),
-        rule({""}, {"events"}, {"create", "patch"}),
+        manager::rbac_rule({"gitops.capstan.dev"}, {"gitrepositories", "kustomizations"}, {"get", "list", "watch", "update", "patch"}),
+        manager::rbac_rule({"gitops.capstan.dev"}, {"gitrepositories/status", "kustomizations/status"}, {"get", "update", "patch"}),
+        manager::rbac_rule({""}, {"events"}, {"create", "patch"}),
         // What a Kustomization applies is whatever its repository holds (Flux's kustomize-controller
         // is bound to cluster-admin for the same reason). Turn the controller off
         // (--controllers=*,-gitops) where the manager should not hold this.
-        rule({"*"}, {"*"}, {"*"}),
+        manager::rbac_rule({"*"}, {"*"}, {"*"}),
     };
   };
   d.wire = [](controller::Manager& mgr, webhook::Server&, const manager::Settings& settings) {

@@ -8,30 +8,11 @@
 #include "runtime/events/recorder.h"
 
 namespace capstan::monitoring {
-namespace {
-
-json::Object rule(std::initializer_list<std::string_view> groups, std::initializer_list<std::string_view> resources,
-                  std::initializer_list<std::string_view> verbs) {
-  json::Array g, r, v;
-  for (auto x : groups) g.emplace_back(x);
-  for (auto x : resources) r.emplace_back(x);
-  for (auto x : verbs) v.emplace_back(x);
-  return json::Object{{"apiGroups", std::move(g)}, {"resources", std::move(r)}, {"verbs", std::move(v)}};
-}
-
-}  // namespace
 
 std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions options) {
-  auto& f = mgr.informers();
-  auto informer = [&](const controller::ResourceType& t, std::string_view selector = {}) -> cache::Informer& {
-    cache::InformerOptions o;
-    o.gvr = t.gvr;
-    o.label_selector = std::string(selector);
-    return f.informer(std::move(o), t.namespaced);
-  };
-  auto env = std::make_shared<Env>(mgr.client(), informer(kPrometheusType), informer(kServiceMonitorType), informer(kPodMonitorType),
-                                   informer(kPrometheusRuleType), informer(kNamespaceType),
-                                   informer(kStatefulSetType, kOwnedSelector), options);
+  auto env = std::make_shared<Env>(mgr.client(), mgr.informer(kPrometheusType), mgr.informer(kServiceMonitorType), mgr.informer(kPodMonitorType),
+                                   mgr.informer(kPrometheusRuleType), mgr.informer(kNamespaceType),
+                                   mgr.informer(kStatefulSetType, kOwnedSelector), options);
   if (env->options.record_events)
     env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kEventComponent), ""});
 
@@ -77,13 +58,13 @@ manager::ControllerDescriptor monitoring_descriptor() {
   d.webhook_configurations = [](const manager::WebhookEndpoint&) { return std::vector<json::Value>{}; };
   d.rbac_rules = [] {
     return json::Array{
-        rule({"monitoring.capstan.dev"}, {"prometheuses", "servicemonitors", "podmonitors", "prometheusrules"},
+        manager::rbac_rule({"monitoring.capstan.dev"}, {"prometheuses", "servicemonitors", "podmonitors", "prometheusrules"},
              {"get", "list", "watch"}),
-        rule({"monitoring.capstan.dev"}, {"prometheuses/status"}, {"get", "update", "patch"}),
-        rule({"apps"}, {"statefulsets"}, {"get", "list", "watch", "create", "update", "patch", "delete"}),
-        rule({""}, {"secrets", "configmaps", "services"}, {"get", "create", "update", "patch", "delete"}),
-        rule({""}, {"namespaces"}, {"get", "list", "watch"}),
-        rule({""}, {"events"}, {"create", "patch"}),
+        manager::rbac_rule({"monitoring.capstan.dev"}, {"prometheuses/status"}, {"get", "update", "patch"}),
+        manager::rbac_rule({"apps"}, {"statefulsets"}, {"get", "list", "watch", "create", "update", "patch", "delete"}),
+        manager::rbac_rule({""}, {"secrets", "configmaps", "services"}, {"get", "create", "update", "patch", "delete"}),
+        manager::rbac_rule({""}, {"namespaces"}, {"get", "list", "watch"}),
+        manager::rbac_rule({""}, {"events"}, {"create", "patch"}),
     };
   };
   d.wire = [](controller::Manager& mgr, webhook::Server&, const manager::Settings&) { wire_monitoring(mgr, MonitoringOptions{}); };

@@ -64,6 +64,9 @@ class Informer {
   // Handlers run on the informer's thread, in event order, and must not block.
   void add_handlers(Handlers h);
   void add_index(const std::string& name, IndexFunc fn) { store_.add_index(name, std::move(fn)); }
+  // add_index unless an index of that name exists (a shared informer indexed by an earlier
+  // wiring in the same process).
+  void ensure_index(const std::string& name, IndexFunc fn) { store_.ensure_index(name, std::move(fn)); }
 
   void start();
   void stop();

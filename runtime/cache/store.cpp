@@ -105,6 +105,14 @@ void Store::add_index(const std::string& name, IndexFunc fn) {
   for (const auto& o : objects_) index_into(idx, *o);
 }
 
+void Store::ensure_index(const std::string& name, IndexFunc fn) {
+  std::unique_lock l(mu_);
+  if (indexes_.count(name)) return;
+  auto& idx = indexes_[name];
+  idx.fn = std::move(fn);
+  for (const auto& o : objects_) index_into(idx, *o);
+}
+
 void Store::index_locked(const CachedObject& obj, const CachedObject* prev) {
   for (auto& [name, idx] : indexes_) {
     if (prev) unindex_from(idx, *prev);

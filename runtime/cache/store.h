@@ -61,6 +61,7 @@ class Store {
   // Adds an index (thread-safe; existing objects are indexed at once). Throws
   // std::invalid_argument when the name is taken.
   void add_index(const std::string& name, IndexFunc fn);
+  void ensure_index(const std::string& name, IndexFunc fn);  // no-op when the name exists
 
   // Inserts or replaces; returns the previous object (nullptr when new).
   ObjectPtr upsert(ObjectPtr obj);

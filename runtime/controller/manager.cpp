@@ -67,6 +67,13 @@ Manager::~Manager() {
   if (watchdog_.joinable()) watchdog_.join();
 }
 
+cache::Informer& Manager::informer(const ResourceType& type, std::string_view label_selector) {
+  cache::InformerOptions o;
+  o.gvr = type.gvr;
+  o.label_selector = std::string(label_selector);
+  return informers_.informer(std::move(o), type.namespaced);
+}
+
 Controller& Manager::add_controller(ControllerOptions o, Reconciler r) {
   if (!o.registry) o.registry = opts_.registry;
   for (const auto& c : controllers_)

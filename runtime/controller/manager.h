@@ -90,6 +90,8 @@ class Manager {
 
   client::Client& client() { return client_; }
   cache::InformerFactory& informers() { return informers_; }
+  // The shared informer of `type`, narrowed by `label_selector` ("" = every object).
+  cache::Informer& informer(const ResourceType& type, std::string_view label_selector = {});
   health::Checks& health() { return health_; }
   metrics::Registry* metrics_registry() { return opts_.registry; }
   const ManagerOptions& options() const { return opts_; }

@@ -2,6 +2,7 @@
 // schemas that keep every implemented field and refuse what Flux's refuse.
 #include "apis/gitops/v1/crds.h"
 
+#include "apis/common/crd_test_util.h"
 #include "apiserver/builtin/crd_strategy.h"
 #include "apiserver/schema/schema.h"
 #include "runtime/json/yaml.h"
@@ -13,22 +14,9 @@ namespace {
 
 namespace schema = apiserver::schema;
 using Strings = std::vector<std::string>;
-
-const json::Value& version_of(const json::Value& crd) { return crd.at("spec").at("versions").at(0); }
-
-Strings errors(const json::Value& crd, const json::Value& obj) {
-  auto parsed = schema::parse(version_of(crd).at("schema").at("openAPIV3Schema"));
-  EXPECT_TRUE(parsed.errors.empty());
-  Strings out;
-  for (const auto& c : schema::validate(obj, *parsed.schema)) out.push_back(c.error());
-  return out;
-}
-
-Strings columns(const json::Value& crd) {
-  Strings out;
-  for (const auto& c : version_of(crd).at("additionalPrinterColumns").get_array()) out.emplace_back(c.at("name").get_string());
-  return out;
-}
+using testing::column_names;
+using testing::crd_version;
+const auto& errors = testing::schema_errors;
 
 TEST(GitopsCrds, AcceptedByTheApiServerWithFluxNames) {
   apiserver::builtin::CrdStrategy strategy;
@@ -41,8 +29,8 @@ TEST(GitopsCrds, AcceptedByTheApiServerWithFluxNames) {
   EXPECT_EQ(json::get_string(git_repository_crd(), {"metadata", "name"}), "gitrepositories.gitops.capstan.dev");
   EXPECT_EQ(json::serialize(*json::find(git_repository_crd(), {"spec", "names", "shortNames"})), R"(["gitrepo"])");
   EXPECT_EQ(json::serialize(*json::find(kustomization_crd(), {"spec", "names", "shortNames"})), R"(["ks"])");
-  EXPECT_EQ(columns(git_repository_crd()), (Strings{"URL", "Age", "Ready", "Status"}));
-  EXPECT_EQ(columns(kustomization_crd()), (Strings{"Age", "Ready", "Status"}));
+  EXPECT_EQ(column_names(git_repository_crd()), (Strings{"URL", "Age", "Ready", "Status"}));
+  EXPECT_EQ(column_names(kustomization_crd()), (Strings{"Age", "Ready", "Status"}));
 }
 
 TEST(GitopsCrds, SchemasKeepEveryImplementedField) {

@@ -2,6 +2,7 @@
 // columns, and schemas that keep every implemented field.
 #include "apis/monitoring/v1/crds.h"
 
+#include "apis/common/crd_test_util.h"
 #include "apiserver/builtin/crd_strategy.h"
 #include "apiserver/schema/schema.h"
 #include "runtime/json/yaml.h"
@@ -13,16 +14,9 @@ namespace {
 
 namespace schema = apiserver::schema;
 using Strings = std::vector<std::string>;
-
-const json::Value& version_of(const json::Value& crd) { return crd.at("spec").at("versions").at(0); }
-
-Strings errors(const json::Value& crd, const json::Value& obj) {
-  auto parsed = schema::parse(version_of(crd).at("schema").at("openAPIV3Schema"));
-  EXPECT_TRUE(parsed.errors.empty());
-  Strings out;
-  for (const auto& c : schema::validate(obj, *parsed.schema)) out.push_back(c.error());
-  return out;
-}
+using testing::column_names;
+using testing::crd_version;
+const auto& errors = testing::schema_errors;
 
 const json::Value& crd_named(const std::vector<json::Value>& all, std::string_view plural) {
   for (const auto& c : all)
@@ -43,10 +37,7 @@ TEST(MonitoringCrds, AcceptedByTheApiServerWithPrometheusOperatorNames) {
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "servicemonitors"), {"spec", "names", "shortNames"})), R"(["smon"])");
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "podmonitors"), {"spec", "names", "shortNames"})), R"(["pmon"])");
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "prometheusrules"), {"spec", "names", "shortNames"})), R"(["promrule"])");
-  Strings columns;
-  for (const auto& c : version_of(crd_named(all, "prometheuses")).at("additionalPrinterColumns").get_array())
-    columns.emplace_back(c.at("name").get_string());
-  EXPECT_EQ(columns, (Strings{"Version", "Desired", "Ready", "Reconciled", "Available", "Age", "Paused"}));
+  EXPECT_EQ(column_names(crd_named(all, "prometheuses")), (Strings{"Version", "Desired", "Ready", "Reconciled", "Available", "Age", "Paused"}));
 }
 
 TEST(MonitoringCrds, SchemasKeepEveryImplementedField) {

@@ -323,6 +323,52 @@ webhooks:
 {{- end }}
 {{- define "capstan.webhooks.monitoring" }}
 {{- end }}
+{{- define "capstan.rbac.kafka" }}
+- apiGroups:
+  - kafka.capstan.dev
+  resources:
+  - kafkas
+  - kafkanodepools
+  verbs:
+  - get
+  - list
+  - watch
+- apiGroups:
+  - kafka.capstan.dev
+  resources:
+  - kafkas/status
+  - kafkanodepools/status
+  verbs:
+  - get
+  - update
+  - patch
+- apiGroups:
+  - ""
+  resources:
+  - pods
+  verbs:
+  - get
+  - list
+  - watch
+  - create
+  - update
+  - patch
+  - delete
+- apiGroups:
+  - ""
+  resources:
+  - services
+  - configmaps
+  - persistentvolumeclaims
+  verbs:
+  - get
+  - create
+  - update
+  - patch
+  - delete
+{{- end }}
+{{- define "capstan.webhooks.kafka" }}
+{{- end }}
 {{- define "capstan.rbac.gitops" }}
 - apiGroups:
   - gitops.capstan.dev

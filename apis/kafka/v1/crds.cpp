@@ -1,0 +1,25 @@
+#include "apis/kafka/v1/crds.h"
+
+#include "apis/common/crd.h"
+#include "apis/kafka/v1/group.h"
+
+namespace capstan::apis::kafka::v1 {
+
+std::vector<json::Value> crds() {
+  constexpr CrdGroupVersion gv{kGroup, kVersion};
+  auto kafka = make_crd(gv, {kKafkaKind, "kafkas", "kafka", {"k"}}, true, kafka_schema(),
+                        {{"Ready", "string", R"(.status.conditions[?(@.type=="Ready")].status)", 0, "The state of the custom resource"},
+                         {"Warnings", "string", R"(.status.conditions[?(@.type=="Warning")].status)", 0,
+                          "Warnings related to the custom resource"},
+                         {"Kafka version", "string", ".status.kafkaVersion", 0, "The Kafka version"},
+                         {"Metadata version", "string", ".status.kafkaMetadataVersion", 0, "The Kafka metadata version"}});
+  auto pool = make_crd(gv, {kKafkaNodePoolKind, "kafkanodepools", "kafkanodepool", {"knp"}}, true, node_pool_schema(),
+                       {{"Desired replicas", "integer", ".spec.replicas", 0, "The desired number of replicas"},
+                        {"Roles", "string", ".status.roles", 0, "Roles of the nodes in the pool"},
+                        {"NodeIds", "string", ".status.nodeIds", 0, "Node IDs used by Kafka nodes in this pool"}});
+  // kubectl scale knp (Strimzi's scale subresource).
+  add_scale_subresource(pool, ".spec.replicas", ".status.replicas", ".status.labelSelector");
+  return {std::move(kafka), std::move(pool)};
+}
+
+}  // namespace capstan::apis::kafka::v1

@@ -1,0 +1,17 @@
+// The CustomResourceDefinitions of kafka.capstan.dev/v1 (kafkas, kafkanodepools), generated from
+// the OpenAPI schemas in schema.cpp: Strimzi's short names (k, knp) and printer columns.
+#pragma once
+
+#include "runtime/json/json.h"
+
+#include <vector>
+
+namespace capstan::apis::kafka::v1 {
+
+json::Value kafka_schema();
+json::Value node_pool_schema();
+
+// kafkas, kafkanodepools.
+std::vector<json::Value> crds();
+
+}  // namespace capstan::apis::kafka::v1

@@ -1,0 +1,42 @@
+// The kafka.capstan.dev/v1 API group: Strimzi's Kafka and KafkaNodePool (kafka.strimzi.io/v1,
+// KRaft only, as Strimzi since 0.46) under our group name, so a Strimzi manifest ports by
+// changing its apiVersion and the strimzi.io/ label prefix. types.h lists the fields Capstan
+// implements.
+#pragma once
+
+#include <string_view>
+
+namespace capstan::apis::kafka::v1 {
+
+inline constexpr std::string_view kGroup = "kafka.capstan.dev";
+inline constexpr std::string_view kVersion = "v1";
+inline constexpr std::string_view kApiVersion = "kafka.capstan.dev/v1";
+
+inline constexpr std::string_view kKafkaKind = "Kafka";
+inline constexpr std::string_view kKafkaNodePoolKind = "KafkaNodePool";
+
+// Labels (Strimzi's strimzi.io/*). A KafkaNodePool belongs to the Kafka its cluster label names.
+inline constexpr std::string_view kClusterLabel = "kafka.capstan.dev/cluster";
+inline constexpr std::string_view kKindLabel = "kafka.capstan.dev/kind";
+inline constexpr std::string_view kNameLabel = "kafka.capstan.dev/name";
+inline constexpr std::string_view kPoolNameLabel = "kafka.capstan.dev/pool-name";
+inline constexpr std::string_view kPodNameLabel = "kafka.capstan.dev/pod-name";
+inline constexpr std::string_view kBrokerRoleLabel = "kafka.capstan.dev/broker-role";
+inline constexpr std::string_view kControllerRoleLabel = "kafka.capstan.dev/controller-role";
+// Annotations (Strimzi's strimzi.io/*).
+inline constexpr std::string_view kPauseAnnotation = "kafka.capstan.dev/pause-reconciliation";
+inline constexpr std::string_view kRevisionAnnotation = "kafka.capstan.dev/revision";
+
+// Conditions as Strimzi's: Ready=True on success, NotReady=True with the error's class name
+// as the reason on failure (Argo CD's health check for Strimzi reads exactly these).
+namespace condition {
+inline constexpr std::string_view kReady = "Ready";
+inline constexpr std::string_view kNotReady = "NotReady";
+inline constexpr std::string_view kReconciliationPaused = "ReconciliationPaused";
+}  // namespace condition
+namespace reason {
+inline constexpr std::string_view kInvalidResource = "InvalidResourceException";
+inline constexpr std::string_view kCreating = "Creating";
+}  // namespace reason
+
+}  // namespace capstan::apis::kafka::v1

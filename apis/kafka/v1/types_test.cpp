@@ -1,0 +1,103 @@
+#include "apis/kafka/v1/types.h"
+
+#include "apis/common/crd_test_util.h"
+#include "apis/kafka/v1/crds.h"
+#include "apiserver/builtin/crd_strategy.h"
+#include "apiserver/schema/schema.h"
+#include "runtime/json/yaml.h"
+
+#include <gtest/gtest.h>
+
+namespace capstan::apis::kafka::v1 {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+const char* kKafka = R"(
+apiVersion: kafka.capstan.dev/v1
+kind: Kafka
+metadata: {name: events, namespace: data}
+spec:
+  kafka:
+    version: 4.0.0
+    metadataVersion: 4.0-IV3
+    listeners:
+    - {name: plain, port: 9092, type: internal, tls: false}
+    - {name: internal, port: 9093, type: cluster-ip, tls: false}
+    config:
+      offsets.topic.replication.factor: 3
+      auto.create.topics.enable: false
+      ssl.cipher.suites: TLS_AES_256_GCM_SHA384
+)";
+
+TEST(KafkaTypes, KafkaSpecAndDefaults) {
+  auto s = parse_kafka_spec(json::from_yaml(kKafka));
+  EXPECT_EQ(s.effective_version(), "4.0.0");
+  EXPECT_EQ(s.effective_metadata_version(), "4.0-IV3");
+  EXPECT_EQ(s.effective_image(), "quay.io/strimzi/kafka:0.48.0-kafka-4.0.0");
+  ASSERT_EQ(s.listeners.size(), 2u);
+  EXPECT_EQ(s.listeners[1].name, "internal");
+  EXPECT_EQ(s.listeners[1].type, "cluster-ip");
+  EXPECT_EQ(s.config.at("offsets.topic.replication.factor"), "3");
+  EXPECT_EQ(s.config.at("auto.create.topics.enable"), "false");
+  EXPECT_EQ(validate_kafka(s), Strings{}) << "ssl.cipher.suites is one of Strimzi's exceptions";
+  auto d = parse_kafka_spec(json::from_yaml("spec: {kafka: {listeners: []}}"));
+  EXPECT_EQ(d.effective_version(), "4.1.0");
+  EXPECT_EQ(d.effective_metadata_version(), "4.1-IV1");
+}
+
+TEST(KafkaTypes, StrimzisRulesNameTheField) {
+  auto s = parse_kafka_spec(json::from_yaml(R"(
+spec:
+  kafka:
+    listeners:
+    - {name: plain, port: 9092, type: internal, tls: false}
+    - {name: plain, port: 9092, type: internal, tls: false}
+    - {name: repl, port: 9091, type: internal, tls: true}
+    config: {listeners: 'PLAINTEXT://:1', node.id: 7, log.retention.hours: 1}
+)"));
+  EXPECT_EQ(validate_kafka(s), (Strings{"spec.kafka.listeners[1].name: listener name plain is used more than once",
+                                        "spec.kafka.listeners[1].port: port 9092 is used more than once",
+                                        "spec.kafka.listeners[2].tls: Unsupported value: true: TLS listeners need the cluster CA, which "
+                                        "Capstan does not issue yet",
+                                        "spec.kafka.listeners[2].port: port 9091 is reserved for the control plane and replication",
+                                        "spec.kafka.config.listeners: Forbidden: set by the operator (prefix listeners)",
+                                        "spec.kafka.config.node.id: Forbidden: set by the operator (prefix node.id)"}));
+}
+
+TEST(KafkaTypes, NodePools) {
+  auto p = parse_node_pool_spec(json::from_yaml(
+      "spec: {replicas: 3, roles: [controller, broker], storage: {type: persistent-claim, size: 10Gi, deleteClaim: true}}"));
+  EXPECT_EQ(p.replicas, 3);
+  EXPECT_TRUE(p.broker);
+  EXPECT_TRUE(p.controller);
+  EXPECT_EQ(p.storage.type, "persistent-claim");
+  EXPECT_EQ(p.storage.size, "10Gi");
+  EXPECT_TRUE(p.storage.delete_claim);
+}
+
+TEST(KafkaCrds, AcceptedByTheApiServerAndKeepEveryImplementedField) {
+  apiserver::builtin::CrdStrategy strategy;
+  auto all = crds();
+  ASSERT_EQ(all.size(), 2u);
+  for (auto crd : all) {
+    strategy.prepare_create(crd);
+    EXPECT_TRUE(strategy.validate(crd, nullptr).empty()) << json::serialize(crd);
+  }
+  EXPECT_EQ(json::serialize(*json::find(all[0], {"spec", "names", "shortNames"})), R"(["k"])");
+  EXPECT_EQ(json::serialize(*json::find(all[1], {"spec", "names", "shortNames"})), R"(["knp"])");
+  const auto& check = testing::schema_errors;
+  EXPECT_EQ(check(all[0], json::from_yaml(kKafka)), Strings{});
+  EXPECT_EQ(check(all[1], json::from_yaml(R"(
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaNodePool
+metadata: {name: dual, labels: {kafka.capstan.dev/cluster: events}}
+spec: {replicas: 3, roles: [controller, broker], storage: {type: ephemeral, sizeLimit: 1Gi}, resources: {requests: {memory: 1Gi}}}
+)")),
+            Strings{});
+  auto bad = check(all[0], json::from_yaml("{spec: {kafka: {listeners: [{name: Plain_1, port: 9092, type: route, tls: false}]}}}"));
+  EXPECT_EQ(bad.size(), 2u) << ::testing::PrintToString(bad);
+}
+
+}  // namespace
+}  // namespace capstan::apis::kafka::v1

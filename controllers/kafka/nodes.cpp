@@ -1,0 +1,86 @@
+#include "controllers/kafka/nodes.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace capstan::kafka {
+namespace {
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
+  return s;
+}
+
+// Strimzi's listener names in Kafka's configuration: "<NAME>-<PORT>".
+std::string listener_name(const apis::kafka::v1::Listener& l) { return upper(l.name) + "-" + std::to_string(l.port); }
+
+}  // namespace
+
+std::map<std::string, std::vector<std::int32_t>> assign_node_ids(const std::vector<PoolNodes>& pools) {
+  std::map<std::string, std::vector<std::int32_t>> out;
+  std::set<std::int32_t> used;
+  for (const auto& p : pools) {
+    auto ids = p.current;
+    std::sort(ids.begin(), ids.end());
+    if (static_cast<std::int32_t>(ids.size()) > p.replicas) ids.resize(static_cast<std::size_t>(std::max(0, p.replicas)));
+    out[p.name] = ids;
+    used.insert(ids.begin(), ids.end());
+  }
+  for (const auto& p : pools) {
+    auto& ids = out[p.name];
+    for (std::int32_t next = 0; static_cast<std::int32_t>(ids.size()) < p.replicas; ++next) {
+      if (used.contains(next)) continue;
+      ids.push_back(next);
+      used.insert(next);
+    }
+    std::sort(ids.begin(), ids.end());
+  }
+  return out;
+}
+
+std::string Node::pod_name(std::string_view cluster) const { return std::string(cluster) + "-" + pool + "-" + std::to_string(id); }
+
+std::string node_host(std::string_view cluster, std::string_view ns, const Node& node) {
+  return node.pod_name(cluster) + "." + std::string(cluster) + "-kafka-brokers." + std::string(ns) + ".svc";
+}
+
+std::string server_config(const apis::kafka::v1::KafkaSpec& spec, std::string_view cluster, std::string_view ns, const Node& node,
+                          const std::vector<Node>& all) {
+  std::string roles = node.broker && node.controller ? "broker,controller" : node.broker ? "broker" : "controller";
+  std::string voters;
+  for (const auto& n : all)
+    if (n.controller) voters += (voters.empty() ? "" : ",") + std::to_string(n.id) + "@" + node_host(cluster, ns, n) + ":9090";
+
+  std::string listeners, advertised, protocols = "CONTROLPLANE-9090:PLAINTEXT,REPLICATION-9091:PLAINTEXT";
+  if (node.controller) listeners = "CONTROLPLANE-9090://0.0.0.0:9090";
+  if (node.broker) {
+    listeners += std::string(listeners.empty() ? "" : ",") + "REPLICATION-9091://0.0.0.0:9091";
+    advertised = "REPLICATION-9091://" + node_host(cluster, ns, node) + ":9091";
+    for (const auto& l : spec.listeners) {
+      listeners += "," + listener_name(l) + "://0.0.0.0:" + std::to_string(l.port);
+      advertised += "," + listener_name(l) + "://" + node_host(cluster, ns, node) + ":" + std::to_string(l.port);
+    }
+  }
+  for (const auto& l : spec.listeners) protocols += "," + listener_name(l) + ":" + (l.tls ? "SSL" : "PLAINTEXT");
+
+  std::string out;
+  out += "##############################\n# Node configuration (set by Capstan)\n##############################\n";
+  out += "node.id=" + std::to_string(node.id) + "\n";
+  out += "process.roles=" + roles + "\n";
+  out += "controller.listener.names=CONTROLPLANE-9090\n";
+  out += "controller.quorum.voters=" + voters + "\n";
+  out += "listeners=" + listeners + "\n";
+  if (!advertised.empty()) out += "advertised.listeners=" + advertised + "\n";
+  out += "listener.security.protocol.map=" + protocols + "\n";
+  if (node.broker) out += "inter.broker.listener.name=REPLICATION-9091\n";
+  out += "log.dirs=/var/lib/kafka/data/kafka-log" + std::to_string(node.id) + "\n";
+  out += "metadata.log.dir=/var/lib/kafka/data/kafka-log" + std::to_string(node.id) + "\n";
+  if (!spec.config.empty()) {
+    out += "##############################\n# User configuration (spec.kafka.config)\n##############################\n";
+    for (const auto& [k, v] : spec.config) out += k + "=" + v + "\n";
+  }
+  return out;
+}
+
+}  // namespace capstan::kafka

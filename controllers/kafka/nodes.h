@@ -1,0 +1,44 @@
+// The nodes of a Kafka cluster: which node IDs each KafkaNodePool's nodes have, and the KRaft
+// configuration (server.config) of each node, as Strimzi makes them.
+//
+// Node IDs (Strimzi's NodeIdAssignor): a pool keeps the IDs in its status; scaling down removes
+// its highest IDs, scaling up takes the lowest IDs no pool of the cluster uses (gaps first).
+#pragma once
+
+#include "apis/kafka/v1/types.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace capstan::kafka {
+
+struct PoolNodes {
+  std::string name;
+  std::int32_t replicas = 0;
+  std::vector<std::int32_t> current;  // status.nodeIds (ascending)
+  bool broker = false, controller = false;
+};
+
+// Pool name -> its node IDs (ascending), for all `pools` together.
+std::map<std::string, std::vector<std::int32_t>> assign_node_ids(const std::vector<PoolNodes>& pools);
+
+struct Node {
+  std::int32_t id = 0;
+  std::string pool;
+  bool broker = false, controller = false;
+
+  // "<cluster>-<pool>-<id>": the pod, its ConfigMap and host name.
+  std::string pod_name(std::string_view cluster) const;
+};
+
+// "<cluster>-<pool>-<id>.<cluster>-kafka-brokers.<ns>.svc": the node's stable DNS name.
+std::string node_host(std::string_view cluster, std::string_view ns, const Node& node);
+
+// The server.config of `node` (Kafka properties, one per line, sorted within their group):
+// node.id, process.roles, the controller quorum, the listeners (control plane 9090, replication
+// 9091, the user's), advertised listeners, and the user's config.
+std::string server_config(const apis::kafka::v1::KafkaSpec& spec, std::string_view cluster, std::string_view ns, const Node& node,
+                          const std::vector<Node>& all);
+
+}  // namespace capstan::kafka

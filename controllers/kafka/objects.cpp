@@ -1,0 +1,159 @@
+#include "controllers/kafka/objects.h"
+
+#include "apis/kafka/v1/group.h"
+#include "runtime/meta/object.h"
+
+#include <openssl/evp.h>
+
+#include <cstdio>
+
+namespace capstan::kafka {
+namespace {
+
+namespace v1 = apis::kafka::v1;
+
+json::Object labels(std::string_view cluster) {
+  return json::Object{{v1::kClusterLabel, cluster},
+                      {v1::kKindLabel, v1::kKafkaKind},
+                      {v1::kNameLabel, std::string(cluster) + "-kafka"},
+                      {"app.kubernetes.io/managed-by", "capstan-kafka"}};
+}
+
+json::Object node_labels(std::string_view cluster, const Node& n) {
+  auto l = labels(cluster);
+  l[v1::kPoolNameLabel] = n.pool;
+  l[v1::kPodNameLabel] = n.pod_name(cluster);
+  l[v1::kBrokerRoleLabel] = n.broker ? "true" : "false";
+  l[v1::kControllerRoleLabel] = n.controller ? "true" : "false";
+  return l;
+}
+
+json::Object metadata(const json::Value& kafka, std::string name, json::Object l) {
+  return json::Object{{"name", std::move(name)},
+                      {"namespace", meta::namespace_of(kafka)},
+                      {"labels", std::move(l)},
+                      {"ownerReferences", json::Array{meta::controller_reference(kafka).to_json()}}};
+}
+
+json::Object typed(std::string_view kind, json::Object metadata) {
+  return json::Object{{"apiVersion", "v1"}, {"kind", kind}, {"metadata", std::move(metadata)}};
+}
+
+json::Object port(std::string name, std::int64_t number) {
+  return json::Object{{"name", std::move(name)}, {"port", number}, {"protocol", "TCP"}, {"targetPort", number}};
+}
+
+std::string sha256_hex(std::string_view data) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_Digest(data.data(), data.size(), md, &n, EVP_sha256(), nullptr);
+  std::string out;
+  char buf[3];
+  for (unsigned i = 0; i < 8 && i < n; ++i) {  // 64 bits are plenty to tell revisions apart
+    std::snprintf(buf, sizeof buf, "%02x", md[i]);
+    out += buf;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string brokers_service_name(std::string_view cluster) { return std::string(cluster) + "-kafka-brokers"; }
+std::string bootstrap_service_name(std::string_view cluster) { return std::string(cluster) + "-kafka-bootstrap"; }
+std::string claim_name(std::string_view cluster, const Node& node) { return "data-" + node.pod_name(cluster); }
+
+std::string pool_selector(std::string_view cluster, std::string_view pool) {
+  return std::string(v1::kClusterLabel) + "=" + std::string(cluster) + "," + std::string(v1::kKindLabel) + "=Kafka," +
+         std::string(v1::kNameLabel) + "=" + std::string(cluster) + "-kafka," + std::string(v1::kPoolNameLabel) + "=" +
+         std::string(pool);
+}
+
+json::Value brokers_service(const json::Value& kafka, const v1::KafkaSpec& spec) {
+  std::string cluster(meta::name_of(kafka));
+  auto o = typed("Service", metadata(kafka, brokers_service_name(cluster), labels(cluster)));
+  json::Array ports{port("tcp-ctrlplane", 9090), port("tcp-replication", 9091)};
+  for (const auto& l : spec.listeners) ports.push_back(port("tcp-" + l.name, l.port));
+  o["spec"] = json::Object{{"clusterIP", "None"},
+                           {"publishNotReadyAddresses", true},
+                           {"selector", labels(cluster)},
+                           {"ports", std::move(ports)}};
+  o["spec"].as_object()["selector"].as_object().erase("app.kubernetes.io/managed-by");
+  return o;
+}
+
+json::Value bootstrap_service(const json::Value& kafka, const v1::KafkaSpec& spec) {
+  std::string cluster(meta::name_of(kafka));
+  auto o = typed("Service", metadata(kafka, bootstrap_service_name(cluster), labels(cluster)));
+  json::Array ports{port("tcp-replication", 9091)};
+  for (const auto& l : spec.listeners) ports.push_back(port("tcp-" + l.name, l.port));
+  auto selector = labels(cluster);
+  selector.erase("app.kubernetes.io/managed-by");
+  selector[v1::kBrokerRoleLabel] = "true";
+  o["spec"] = json::Object{{"type", "ClusterIP"}, {"selector", std::move(selector)}, {"ports", std::move(ports)}};
+  return o;
+}
+
+json::Value node_configmap(const json::Value& kafka, const Node& node, const std::string& server_config) {
+  std::string cluster(meta::name_of(kafka));
+  auto o = typed("ConfigMap", metadata(kafka, node.pod_name(cluster), node_labels(cluster, node)));
+  o["data"] = json::Object{{"server.config", server_config}};
+  return o;
+}
+
+json::Value node_claim(const json::Value& kafka, const Node& node, const v1::Storage& storage) {
+  std::string cluster(meta::name_of(kafka));
+  auto o = typed("PersistentVolumeClaim", metadata(kafka, claim_name(cluster, node), node_labels(cluster, node)));
+  if (!storage.delete_claim) o["metadata"].as_object().erase("ownerReferences");  // outlives the cluster, as Strimzi's
+  json::Object spec{{"accessModes", json::Array{"ReadWriteOnce"}},
+                    {"resources", json::Object{{"requests", json::Object{{"storage", storage.size.empty() ? "1Gi" : storage.size}}}}}};
+  if (!storage.storage_class.empty()) spec["storageClassName"] = storage.storage_class;
+  o["spec"] = std::move(spec);
+  return o;
+}
+
+json::Value node_pod(const json::Value& kafka, const v1::KafkaSpec& spec, const v1::NodePoolSpec& pool, const Node& node,
+                     const std::string& server_config) {
+  std::string cluster(meta::name_of(kafka));
+  json::Array ports{json::Object{{"name", "tcp-ctrlplane"}, {"containerPort", 9090}, {"protocol", "TCP"}},
+                    json::Object{{"name", "tcp-replication"}, {"containerPort", 9091}, {"protocol", "TCP"}}};
+  for (const auto& l : spec.listeners)
+    ports.push_back(json::Object{{"name", "tcp-" + l.name}, {"containerPort", l.port}, {"protocol", "TCP"}});
+  json::Object container{
+      {"name", "kafka"},
+      {"image", spec.effective_image()},
+      {"command", json::Array{"/opt/kafka/kafka_run.sh"}},
+      {"env", json::Array{json::Object{{"name", "KAFKA_METRICS_ENABLED"}, {"value", "false"}},
+                          json::Object{{"name", "STRIMZI_KRAFT_ENABLED"}, {"value", "true"}}}},
+      {"ports", std::move(ports)},
+      {"readinessProbe", json::Object{{"exec", json::Object{{"command", json::Array{"/opt/kafka/kafka_readiness.sh"}}}},
+                                      {"initialDelaySeconds", 15},
+                                      {"timeoutSeconds", 5}}},
+      {"volumeMounts", json::Array{json::Object{{"name", "data"}, {"mountPath", "/var/lib/kafka/data"}},
+                                   json::Object{{"name", "kafka-metrics-and-logging"}, {"mountPath", "/opt/kafka/custom-config/"}}}}};
+  if (pool.resources) container["resources"] = *pool.resources;
+  json::Object data_volume{{"name", "data"}};
+  if (pool.storage.type == "persistent-claim") {
+    data_volume["persistentVolumeClaim"] = json::Object{{"claimName", claim_name(cluster, node)}};
+  } else {
+    json::Object empty;
+    if (!pool.storage.size_limit.empty()) empty["sizeLimit"] = pool.storage.size_limit;
+    data_volume["emptyDir"] = std::move(empty);
+  }
+  json::Object pod_spec{
+      {"hostname", node.pod_name(cluster)},
+      {"subdomain", brokers_service_name(cluster)},
+      {"containers", json::Array{std::move(container)}},
+      {"volumes", json::Array{std::move(data_volume),
+                              json::Object{{"name", "kafka-metrics-and-logging"},
+                                           {"configMap", json::Object{{"name", node.pod_name(cluster)}}}}}},
+      {"terminationGracePeriodSeconds", 30},
+      {"restartPolicy", "Always"}};
+  auto o = typed("Pod", metadata(kafka, node.pod_name(cluster), node_labels(cluster, node)));
+  o["spec"] = pod_spec;
+  // The revision: the pod as built plus its configuration, so a change to either rolls it.
+  std::string revision = sha256_hex(json::serialize(o) + server_config);
+  o["metadata"].as_object()["annotations"] = json::Object{{v1::kRevisionAnnotation, revision}};
+  return o;
+}
+
+}  // namespace capstan::kafka

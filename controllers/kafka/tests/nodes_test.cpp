@@ -1,0 +1,56 @@
+#include "controllers/kafka/nodes.h"
+
+#include "runtime/json/yaml.h"
+
+#include <gtest/gtest.h>
+
+namespace capstan::kafka {
+namespace {
+
+using Ids = std::vector<std::int32_t>;
+
+TEST(KafkaNodeIds, NewPoolsTakeTheLowestFreeIdsInOrder) {
+  auto ids = assign_node_ids({{"controllers", 3, {}, false, true}, {"brokers", 3, {}, true, false}});
+  EXPECT_EQ(ids["controllers"], (Ids{0, 1, 2}));
+  EXPECT_EQ(ids["brokers"], (Ids{3, 4, 5}));
+}
+
+TEST(KafkaNodeIds, ScalingKeepsIdsFillsGapsAndRemovesTheHighest) {
+  // brokers scale up while controllers keep 0-2: the gap (3) is filled first, then 6.
+  auto up = assign_node_ids({{"controllers", 3, {0, 1, 2}, false, true}, {"brokers", 4, {4, 5}, true, false}});
+  EXPECT_EQ(up["controllers"], (Ids{0, 1, 2}));
+  EXPECT_EQ(up["brokers"], (Ids{3, 4, 5, 6}));
+  auto down = assign_node_ids({{"controllers", 3, {0, 1, 2}, false, true}, {"brokers", 2, {3, 4, 5, 6}, true, false}});
+  EXPECT_EQ(down["brokers"], (Ids{3, 4}));
+  EXPECT_EQ(assign_node_ids({{"p", 0, {0, 1}, true, true}})["p"], Ids{});
+}
+
+TEST(KafkaServerConfig, KraftRolesQuorumAndListeners) {
+  auto spec = apis::kafka::v1::parse_kafka_spec(json::from_yaml(R"(
+spec:
+  kafka:
+    listeners: [{name: plain, port: 9092, type: internal, tls: false}]
+    config: {num.partitions: 3}
+)"));
+  std::vector<Node> all{{0, "ctl", false, true}, {1, "ctl", false, true}, {2, "ctl", false, true}, {3, "brk", true, false}};
+  EXPECT_EQ(all[3].pod_name("events"), "events-brk-3");
+  EXPECT_EQ(node_host("events", "data", all[3]), "events-brk-3.events-kafka-brokers.data.svc");
+  std::string broker = server_config(spec, "events", "data", all[3], all);
+  for (const char* line : {"node.id=3\n", "process.roles=broker\n",
+                           "controller.quorum.voters=0@events-ctl-0.events-kafka-brokers.data.svc:9090,1@events-ctl-1.events-kafka-brokers.data.svc:9090,"
+                           "2@events-ctl-2.events-kafka-brokers.data.svc:9090\n",
+                           "listeners=REPLICATION-9091://0.0.0.0:9091,PLAIN-9092://0.0.0.0:9092\n",
+                           "advertised.listeners=REPLICATION-9091://events-brk-3.events-kafka-brokers.data.svc:9091,"
+                           "PLAIN-9092://events-brk-3.events-kafka-brokers.data.svc:9092\n",
+                           "listener.security.protocol.map=CONTROLPLANE-9090:PLAINTEXT,REPLICATION-9091:PLAINTEXT,PLAIN-9092:PLAINTEXT\n",
+                           "inter.broker.listener.name=REPLICATION-9091\n", "log.dirs=/var/lib/kafka/data/kafka-log3\n", "num.partitions=3\n"})
+    EXPECT_NE(broker.find(line), std::string::npos) << line << " not in\n" << broker;
+  std::string controller = server_config(spec, "events", "data", all[0], all);
+  EXPECT_NE(controller.find("process.roles=controller\n"), std::string::npos);
+  EXPECT_NE(controller.find("listeners=CONTROLPLANE-9090://0.0.0.0:9090\n"), std::string::npos) << controller;
+  EXPECT_EQ(controller.find("advertised.listeners"), std::string::npos);
+  EXPECT_EQ(controller.find("inter.broker.listener.name"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace capstan::kafka

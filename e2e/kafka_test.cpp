@@ -1,0 +1,120 @@
+// The kafka controller against `capstan apiserver --simulate-workloads` (a kubelet stand-in),
+// `capstan manager --controllers=kafka` and kubectl: a KRaft cluster of two node pools comes
+// up under Strimzi's names and status, scales up and down (node IDs as Strimzi assigns them,
+// claims deleted with deleteClaim), rolls every node after a configuration change, and an
+// invalid cluster is NotReady with the field at fault.
+#include "e2e/support/controller_fixture.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+namespace capstan::e2e {
+namespace {
+using namespace std::chrono_literals;
+
+const char* kCluster = R"(apiVersion: v1
+kind: Namespace
+metadata: {name: data}
+---
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaNodePool
+metadata: {name: controllers, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {replicas: 3, roles: [controller], storage: {type: ephemeral}}
+---
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaNodePool
+metadata: {name: brokers, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {replicas: 3, roles: [broker], storage: {type: persistent-claim, size: 10Gi, deleteClaim: true}}
+---
+apiVersion: kafka.capstan.dev/v1
+kind: Kafka
+metadata: {name: events, namespace: data}
+spec:
+  kafka:
+    version: 4.0.0
+    metadataVersion: 4.0-IV3
+    listeners: [{name: plain, port: 9092, type: internal, tls: false}]
+    config: {offsets.topic.replication.factor: 3}
+)";
+
+class KafkaE2E : public ControllerFixture {
+ protected:
+  KafkaE2E() : ControllerFixture({"kafka", /*simulate_workloads=*/true, "kafka,kafkanodepools,pods,pvc"}) {}
+  std::vector<std::string> manager_flags() override { return {"--controllers=kafka"}; }
+
+  std::string ready() { return condition("kafka", "events", "data", "Ready"); }
+  std::string pods() { return get({"get", "pods", "-n", "data", "-l", "kafka.capstan.dev/cluster=events", "-o", "jsonpath={.items[*].metadata.name}"}); }
+  // Pod name -> its kafka.capstan.dev/revision.
+  std::map<std::string, std::string> revisions() {
+    std::istringstream in(get({"get", "pods", "-n", "data", "-l", "kafka.capstan.dev/cluster=events", "-o",
+                               R"(jsonpath={range .items[*]}{.metadata.name}{" "}{.metadata.annotations.kafka\.capstan\.dev/revision}{"\n"}{end})"}));
+    std::map<std::string, std::string> out;
+    for (std::string pod, revision; in >> pod >> revision;) out[pod] = revision;
+    return out;
+  }
+};
+
+TEST_F(KafkaE2E, AKraftClusterComesUpScalesAndRollsUnderStrimzisNames) {
+  kubectl_->ok({"apply", "-f", "-"}, kCluster);
+  ASSERT_TRUE(eventually([&] { return ready() == "True"; }, 40s)) << pods();
+  EXPECT_EQ(pods(), "events-brokers-0 events-brokers-1 events-brokers-2 events-controllers-3 events-controllers-4 events-controllers-5")
+      << "node IDs in the order the API lists the pools (by name), as Strimzi's assignor takes them";
+  EXPECT_EQ(get({"get", "knp", "brokers", "-n", "data", "-o", "jsonpath={.status.nodeIds}"}), "[0,1,2]");
+  EXPECT_EQ(get({"get", "kafka", "events", "-n", "data", "-o", "jsonpath={.status.listeners[0].bootstrapServers}"}),
+            "events-kafka-bootstrap.data.svc:9092");
+  std::string cluster_id = get({"get", "kafka", "events", "-n", "data", "-o", "jsonpath={.status.clusterId}"});
+  EXPECT_EQ(cluster_id.size(), 22u) << cluster_id;
+  EXPECT_EQ(get({"get", "knp", "controllers", "-n", "data", "-o", "jsonpath={.status.clusterId}"}), cluster_id);
+  EXPECT_EQ(get({"get", "service", "events-kafka-brokers", "-n", "data", "-o", "jsonpath={.spec.clusterIP}"}), "None");
+  std::string config = get({"get", "configmap", "events-brokers-1", "-n", "data", "-o", R"(jsonpath={.data.server\.config})"});
+  EXPECT_NE(config.find("node.id=1\n"), std::string::npos) << config;
+  EXPECT_NE(config.find("offsets.topic.replication.factor=3\n"), std::string::npos) << config;
+  EXPECT_TRUE(eventually([&] { return get({"get", "pvc", "data-events-brokers-0", "-n", "data", "-o", "jsonpath={.status.phase}"}) == "Bound"; }, 20s));
+  std::string table = get({"get", "kafka", "-n", "data"});
+  EXPECT_NE(table.find("4.0-IV3"), std::string::npos) << table;
+
+  // Scale up: the next free node ID.
+  kubectl_->ok({"scale", "knp", "brokers", "-n", "data", "--replicas=4"}, "");
+  EXPECT_TRUE(eventually([&] { return pods().find("events-brokers-6") != std::string::npos; }, 20s)) << pods();
+  EXPECT_TRUE(eventually([&] { return get({"get", "knp", "brokers", "-n", "data", "-o", "jsonpath={.status.nodeIds}"}) == "[0,1,2,6]"; }, 20s));
+
+  // A configuration change rolls every node (each pod's revision changes), one at a time.
+  auto before = revisions();
+  kubectl_->ok({"patch", "kafka", "events", "-n", "data", "--type=merge", "-p", R"({"spec":{"kafka":{"config":{"num.partitions":6}}}})"});
+  ASSERT_TRUE(eventually([&] {
+    auto now = revisions();
+    if (now.size() != before.size()) return false;
+    for (const auto& [pod, revision] : now)
+      if (before.at(pod) == revision) return false;
+    return true;
+  }, 60s));
+  EXPECT_TRUE(eventually([&] { return ready() == "True"; }, 20s));
+  EXPECT_NE(get({"get", "configmap", "events-controllers-3", "-n", "data", "-o", R"(jsonpath={.data.server\.config})"}).find("num.partitions=6"),
+            std::string::npos);
+
+  // Scale down: the highest ID goes, with its claim (deleteClaim).
+  kubectl_->ok({"scale", "knp", "brokers", "-n", "data", "--replicas=3"}, "");
+  EXPECT_TRUE(eventually([&] { return pods().find("events-brokers-6") == std::string::npos; }, 20s)) << pods();
+  EXPECT_TRUE(eventually([&] { return get({"get", "pvc", "-n", "data", "-o", "name"}).find("data-events-brokers-6") == std::string::npos; }, 20s));
+}
+
+TEST_F(KafkaE2E, AnInvalidClusterIsNotReadyNamingTheField) {
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: kafka.capstan.dev/v1
+kind: Kafka
+metadata: {name: events, namespace: default}
+spec:
+  kafka:
+    listeners: [{name: plain, port: 9092, type: internal, tls: false}]
+    config: {node.id: 7}
+)");
+  auto reason = [&] { return condition("kafka", "events", "default", "NotReady", "reason"); };
+  ASSERT_TRUE(eventually([&] { return reason() == "InvalidResourceException"; }, 20s)) << reason();
+  std::string message = condition("kafka", "events", "default", "NotReady", "message");
+  EXPECT_NE(message.find("spec.kafka.config.node.id: Forbidden"), std::string::npos) << message;
+  EXPECT_NE(message.find("No KafkaNodePools found for Kafka cluster events"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace capstan::e2e

@@ -1,0 +1,36 @@
+#include "e2e/support/controller_fixture.h"
+
+#include <iostream>
+
+namespace capstan::e2e {
+
+void ControllerFixture::SetUp() {
+  dir_ = std::make_unique<TempDir>(setup_.name);
+  before_cluster();
+  ApiServerProcess::Options so;
+  if (setup_.simulate_workloads) so.extra_args = {"--simulate-workloads", "--pod-ready-delay=100ms"};
+  server_ = std::make_unique<ApiServerProcess>(*dir_, so);
+  server_->start();
+  kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
+  auto crds = run({capstan_bin(), "crds"});
+  ASSERT_EQ(crds.code, 0) << crds.err;
+  kubectl_->ok({"apply", "--server-side", "-f", "-"}, crds.out);
+  manager_ = std::make_unique<ManagerProcess>(*dir_, server_->kubeconfig(), manager_flags());
+  manager_->start();
+}
+
+void ControllerFixture::TearDown() {
+  if (HasFailure()) {
+    if (manager_) std::cerr << "---- manager log ----\n" << manager_->logs() << "\n";
+    if (kubectl_ && !setup_.dump.empty())
+      std::cerr << "---- " << setup_.dump << " ----\n" << (*kubectl_)({"get", setup_.dump, "-A", "-o", "yaml"}).out << "\n";
+  }
+  if (manager_) manager_->stop();
+}
+
+std::string ControllerFixture::condition(const std::string& resource, const std::string& name, const std::string& ns,
+                                         const std::string& type, const std::string& field) {
+  return get({"get", resource, name, "-n", ns, "-o", "jsonpath={.status.conditions[?(@.type==\"" + type + "\")]." + field + "}"});
+}
+
+}  // namespace capstan::e2e

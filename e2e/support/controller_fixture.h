@@ -1,0 +1,53 @@
+// A test of one controller as users run it: its own `capstan apiserver` (optionally with the
+// simulated kubelet), every CRD installed as `capstan crds | kubectl apply --server-side -f -`
+// does, a kubectl, and a `capstan manager` with the test's flags. On failure the manager's log
+// and `kubectl get <dump> -A -o yaml` are printed.
+//
+//   class KafkaE2E : public ControllerFixture {
+//    protected:
+//     KafkaE2E() : ControllerFixture({"kafka", /*simulate_workloads=*/true, "kafka,knp,pods"}) {}
+//     std::vector<std::string> manager_flags() override { return {"--controllers=kafka"}; }
+//   };
+#pragma once
+
+#include "e2e/support/cluster.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace capstan::e2e {
+
+class ControllerFixture : public ::testing::Test {
+ protected:
+  struct Setup {
+    std::string name;                 // the temp directory's tag
+    bool simulate_workloads = false;  // pods of workloads turn Ready (a kubelet stand-in)
+    std::string dump;                 // what to print on failure, e.g. "kafka,pods"
+  };
+  explicit ControllerFixture(Setup setup) : setup_(std::move(setup)) {}
+
+  // Flags of `capstan manager` beyond the connection and ports (e.g. --controllers=kafka).
+  virtual std::vector<std::string> manager_flags() = 0;
+  // Runs after the directory exists and before the API server starts (peers of the test).
+  virtual void before_cluster() {}
+
+  void SetUp() override;
+  void TearDown() override;
+
+  // kubectl's stdout ("" when it fails).
+  std::string get(const std::vector<std::string>& args) { return (*kubectl_)(args).out; }
+  // The status of condition `type` of `resource` `name` in `ns`.
+  std::string condition(const std::string& resource, const std::string& name, const std::string& ns, const std::string& type,
+                        const std::string& field = "status");
+
+  Setup setup_;
+  std::unique_ptr<TempDir> dir_;
+  std::unique_ptr<ApiServerProcess> server_;
+  std::unique_ptr<Kubectl> kubectl_;
+  std::unique_ptr<ManagerProcess> manager_;
+};
+
+}  // namespace capstan::e2e
