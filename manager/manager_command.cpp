@@ -7,6 +7,8 @@
 #include "runtime/log/log.h"
 #include "runtime/meta/time.h"
 
+#include <malloc.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -36,6 +38,11 @@ std::string controller_help() {
 }  // namespace
 
 int manager_command(const std::vector<std::string>& args) {
+  // Two malloc arenas instead of glibc's 8 per core: the manager's threads (an informer per
+  // resource, workers) are mostly idle, each arena they touch stays resident (~0.5 MB of the
+  // idle figure), and per-thread caches keep small allocations off the arena locks anyway.
+  // MALLOC_ARENA_MAX in the environment still wins.
+  if (!std::getenv("MALLOC_ARENA_MAX")) mallopt(M_ARENA_MAX, 2);
   std::string kubeconfig, controllers = "*", ns, log_format = "text";
   std::string metrics = ":8080", health = ":8081", cert_dir = "/tmp/k8s-webhook-server/serving-certs";
   std::string lease_id = "capstan-manager", lease_ns, cluster_resource_ns, acme_service = "capstan-acme-solver";
