@@ -1,9 +1,8 @@
 #include "controllers/gitops/git/mirrors.h"
 
+#include "controllers/gitops/git/libgit2.h"
 #include "runtime/log/log.h"
 
-#include <git2.h>
-#include <git2/sys/stream.h>
 #include <openssl/evp.h>
 
 #include <netdb.h>
@@ -18,6 +17,7 @@
 #include <cstring>
 #include <new>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace capstan::gitops::git {
@@ -29,19 +29,22 @@ using Clock = std::chrono::steady_clock;
 // ---------------------------------------------------------------------------------------------
 // RAII for libgit2 objects.
 
-template <auto Free>
+template <auto Free>  // a function, or a member of LibGit2
 struct Deleter {
   template <typename T>
-  void operator()(T* p) const noexcept { Free(p); }
+  void operator()(T* p) const noexcept {
+    if constexpr (std::is_member_pointer_v<decltype(Free)>) (libgit2().*Free)(p);
+    else Free(p);
+  }
 };
-using RepoPtr = std::unique_ptr<git_repository, Deleter<git_repository_free>>;
-using RemotePtr = std::unique_ptr<git_remote, Deleter<git_remote_free>>;
-using ObjectPtr = std::unique_ptr<git_object, Deleter<git_object_free>>;
-using CommitPtr = std::unique_ptr<git_commit, Deleter<git_commit_free>>;
-using TreePtr = std::unique_ptr<git_tree, Deleter<git_tree_free>>;
-using TreeEntryPtr = std::unique_ptr<git_tree_entry, Deleter<git_tree_entry_free>>;
-using BlobPtr = std::unique_ptr<git_blob, Deleter<git_blob_free>>;
-using OdbPtr = std::unique_ptr<git_odb, Deleter<git_odb_free>>;
+using RepoPtr = std::unique_ptr<git_repository, Deleter<&LibGit2::git_repository_free>>;
+using RemotePtr = std::unique_ptr<git_remote, Deleter<&LibGit2::git_remote_free>>;
+using ObjectPtr = std::unique_ptr<git_object, Deleter<&LibGit2::git_object_free>>;
+using CommitPtr = std::unique_ptr<git_commit, Deleter<&LibGit2::git_commit_free>>;
+using TreePtr = std::unique_ptr<git_tree, Deleter<&LibGit2::git_tree_free>>;
+using TreeEntryPtr = std::unique_ptr<git_tree_entry, Deleter<&LibGit2::git_tree_entry_free>>;
+using BlobPtr = std::unique_ptr<git_blob, Deleter<&LibGit2::git_blob_free>>;
+using OdbPtr = std::unique_ptr<git_odb, Deleter<&LibGit2::git_odb_free>>;
 
 // ---------------------------------------------------------------------------------------------
 // Deadlines. sync() publishes its deadline to the calling thread; the progress callbacks and the
@@ -72,7 +75,7 @@ class DeadlineScope {
 // server that keeps sending (progress or pack data) past the deadline.
 int cancel_after_deadline(void* payload) {
   if (!static_cast<const Deadline*>(payload)->passed()) return 0;
-  git_error_set_str(GIT_ERROR_NET, "transfer cancelled at the deadline");
+  libgit2().git_error_set_str(GIT_ERROR_NET, "transfer cancelled at the deadline");
   return GIT_EUSER;
 }
 int on_sideband(const char*, int, void* payload) { return cancel_after_deadline(payload); }
@@ -97,7 +100,7 @@ struct DeadlineStream {
 
 StreamState& state_of(git_stream* s) { return *reinterpret_cast<DeadlineStream*>(s)->state; }
 
-void net_error(const std::string& message) { git_error_set_str(GIT_ERROR_NET, message.c_str()); }
+void net_error(const std::string& message) { libgit2().git_error_set_str(GIT_ERROR_NET, message.c_str()); }
 
 // Waits until the socket is ready for `events`; false (with libgit2's error set) on timeout.
 bool wait_ready(StreamState& st, short events, const char* doing) {
@@ -224,7 +227,7 @@ int stream_new(git_stream** out, const char* host, const char* port) {
     *out = &ds->parent;
     return 0;
   } catch (const std::bad_alloc&) {
-    git_error_set_oom();
+    libgit2().git_error_set_oom();
     return -1;
   }
 }
@@ -233,7 +236,7 @@ int stream_new(git_stream** out, const char* host, const char* port) {
 // Errors.
 
 std::string libgit2_message() {
-  const git_error* e = git_error_last();
+  const git_error* e = libgit2().git_error_last();
   return e && e->message ? e->message : "unknown libgit2 error";
 }
 
@@ -287,11 +290,11 @@ struct Context {
 
 void ensure_libgit2() {
   static const bool ready = [] {
-    if (int rc = git_libgit2_init(); rc < 0) throw GitError("libgit2 init: " + libgit2_message(), rc);
+    if (int rc = libgit2().git_libgit2_init(); rc < 0) throw GitError("libgit2 init: " + libgit2_message(), rc);
     git_stream_registration reg{};
     reg.version = GIT_STREAM_VERSION;
     reg.init = stream_new;
-    if (int rc = git_stream_register(GIT_STREAM_STANDARD, &reg); rc < 0)
+    if (int rc = libgit2().git_stream_register(GIT_STREAM_STANDARD, &reg); rc < 0)
       throw GitError("libgit2 stream registration: " + libgit2_message(), rc);
     return true;
   }();
@@ -300,7 +303,7 @@ void ensure_libgit2() {
 
 std::string oid_hex(const git_oid& id) {
   char buf[GIT_OID_HEXSZ + 1] = {};
-  git_oid_fmt(buf, &id);
+  libgit2().git_oid_fmt(buf, &id);
   return buf;
 }
 
@@ -311,7 +314,7 @@ git_oid parse_commit(const std::string& commit, std::string& hex, const Context&
   git_oid id;
   auto is_hex = [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)) != 0; };
   if (hex.size() != GIT_OID_HEXSZ || !std::all_of(hex.begin(), hex.end(), is_hex) ||
-      git_oid_fromstr(&id, hex.c_str()) < 0)
+      libgit2().git_oid_fromstr(&id, hex.c_str()) < 0)
     throw GitError("invalid commit \"" + commit + "\" for " + c.url + ": want 40 hex digits");
   return id;
 }
@@ -325,9 +328,9 @@ std::string first_line(const char* message) {
 
 Resolved make_resolved(git_commit* commit, const std::string& label, bool fetched) {
   Resolved r;
-  r.commit = oid_hex(*git_commit_id(commit));
+  r.commit = oid_hex(*libgit2().git_commit_id(commit));
   r.revision = (label.empty() ? "" : label + "@") + "sha1:" + r.commit;
-  r.message = first_line(git_commit_message(commit));
+  r.message = first_line(libgit2().git_commit_message(commit));
   r.fetched = fetched;
   return r;
 }
@@ -335,18 +338,18 @@ Resolved make_resolved(git_commit* commit, const std::string& label, bool fetche
 // Opens url's mirror, creating it when `create`; null when it does not exist and !create.
 RepoPtr open_mirror(const fs::path& dir, const Context& c, bool create) {
   git_repository* raw = nullptr;
-  int rc = git_repository_open_bare(&raw, dir.c_str());
+  int rc = libgit2().git_repository_open_bare(&raw, dir.c_str());
   if (rc == 0) return RepoPtr(raw);
   if (rc != GIT_ENOTFOUND) fail(c, "open mirror", rc);
   if (!create) return nullptr;
-  if ((rc = git_repository_init(&raw, dir.c_str(), /*is_bare=*/1)) < 0) fail(c, "init mirror", rc);
+  if ((rc = libgit2().git_repository_init(&raw, dir.c_str(), /*is_bare=*/1)) < 0) fail(c, "init mirror", rc);
   return RepoPtr(raw);
 }
 
 // The commit `id` is, when it is local.
 CommitPtr lookup_commit(git_repository* repo, const git_oid& id, const Context& c) {
   git_commit* raw = nullptr;
-  int rc = git_commit_lookup(&raw, repo, &id);
+  int rc = libgit2().git_commit_lookup(&raw, repo, &id);
   if (rc == GIT_ENOTFOUND) return nullptr;  // also: the object exists but is not a commit
   if (rc < 0) fail(c, "lookup", rc);
   return CommitPtr(raw);
@@ -355,29 +358,29 @@ CommitPtr lookup_commit(git_repository* repo, const git_oid& id, const Context& 
 // The commit `id` (a commit or an annotated tag) peels to, when it is local.
 CommitPtr peel_to_commit(git_repository* repo, const git_oid& id, const Context& c) {
   git_object* raw = nullptr;
-  int rc = git_object_lookup(&raw, repo, &id, GIT_OBJECT_ANY);
+  int rc = libgit2().git_object_lookup(&raw, repo, &id, GIT_OBJECT_ANY);
   if (rc == GIT_ENOTFOUND) return nullptr;
   if (rc < 0) fail(c, "lookup", rc);
   ObjectPtr object(raw);
   git_object* peeled = nullptr;
-  rc = git_object_peel(&peeled, object.get(), GIT_OBJECT_COMMIT);
+  rc = libgit2().git_object_peel(&peeled, object.get(), GIT_OBJECT_COMMIT);
   if (rc == GIT_ENOTFOUND) return nullptr;  // a tag whose target is not local
   if (rc < 0)
     throw GitError("git sync " + c.url + " (" + c.subject + "): " + oid_hex(id) + " is a " +
-                   git_object_type2string(git_object_type(object.get())) + ", not a commit", rc);
+                   libgit2().git_object_type2string(libgit2().git_object_type(object.get())) + ", not a commit", rc);
   return CommitPtr(reinterpret_cast<git_commit*>(peeled));
 }
 
 std::string valid_ref(const std::string& refname, std::string_view kind, const std::string& given, const Context& c) {
   int valid = 0;
-  if (given.empty() || git_reference_name_is_valid(&valid, refname.c_str()) < 0 || !valid)
+  if (given.empty() || libgit2().git_reference_name_is_valid(&valid, refname.c_str()) < 0 || !valid)
     throw GitError("invalid " + std::string(kind) + " \"" + given + "\" for " + c.url);
   return refname;
 }
 
 git_remote_callbacks callbacks_for(Deadline& deadline) {
   git_remote_callbacks cbs;
-  git_remote_init_callbacks(&cbs, GIT_REMOTE_CALLBACKS_VERSION);
+  libgit2().git_remote_init_callbacks(&cbs, GIT_REMOTE_CALLBACKS_VERSION);
   cbs.sideband_progress = on_sideband;
   cbs.transfer_progress = on_transfer;
   cbs.payload = &deadline;
@@ -389,7 +392,7 @@ git_remote_callbacks callbacks_for(Deadline& deadline) {
 
 git_proxy_options proxy_options() {
   git_proxy_options proxy;
-  git_proxy_options_init(&proxy, GIT_PROXY_OPTIONS_VERSION);
+  libgit2().git_proxy_options_init(&proxy, GIT_PROXY_OPTIONS_VERSION);
   proxy.type = GIT_PROXY_AUTO;  // http.proxy or the https_proxy/http_proxy/no_proxy environment
   return proxy;
 }
@@ -406,12 +409,12 @@ RemotePtr anonymous_remote(git_repository* repo, const Context& c) {
   // url.<base>.insteadOf: the URL is used as given, whatever the process's ~/.gitconfig says. (Also
   // libgit2 1.5 leaks ~20 KiB of PCRE2 match data per config entry when it applies insteadOf.)
   git_remote_create_options opts;
-  git_remote_create_options_init(&opts, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+  libgit2().git_remote_create_options_init(&opts, GIT_REMOTE_CREATE_OPTIONS_VERSION);
   opts.repository = repo;
   opts.name = nullptr;
   opts.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF;
   git_remote* raw = nullptr;
-  if (int rc = git_remote_create_with_opts(&raw, c.raw_url.c_str(), &opts); rc < 0) fail(c, "remote", rc);
+  if (int rc = libgit2().git_remote_create_with_opts(&raw, c.raw_url.c_str(), &opts); rc < 0) fail(c, "remote", rc);
   return RemotePtr(raw);
 }
 
@@ -423,13 +426,13 @@ void fetch(git_remote* remote, const std::vector<std::string>& refspecs, const g
   for (const auto& s : refspecs) specs.push_back(const_cast<char*>(s.c_str()));
   git_strarray array{specs.data(), specs.size()};
   git_fetch_options opts;
-  git_fetch_options_init(&opts, GIT_FETCH_OPTIONS_VERSION);
+  libgit2().git_fetch_options_init(&opts, GIT_FETCH_OPTIONS_VERSION);
   opts.callbacks = cbs;
   opts.prune = GIT_FETCH_NO_PRUNE;
   opts.update_fetchhead = 0;
   opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
   opts.proxy_opts = proxy_options();
-  if (int rc = git_remote_fetch(remote, &array, &opts, "capstan: fetch"); rc < 0) fail(c, "fetch", rc);
+  if (int rc = libgit2().git_remote_fetch(remote, &array, &opts, "capstan: fetch"); rc < 0) fail(c, "fetch", rc);
 }
 
 // "", ".", "./a/", "/a//b/.." -> the tree path ("" = root); ".." stops at the root.
@@ -466,7 +469,7 @@ std::string redact_url(std::string_view url) {
 }
 
 Mirrors::Mirrors(std::filesystem::path root) : root_(std::move(root)) {
-  ensure_libgit2();
+  // libgit2 is loaded by the first sync/files/has_commit, not here (see libgit2.h).
   std::error_code ec;
   fs::create_directories(root_, ec);
   if (ec) throw GitError("creating the Git mirror root " + root_.string() + ": " + ec.message());
@@ -561,11 +564,11 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
   // ls-remote: which object does the remote's ref point at?
   RemotePtr remote = anonymous_remote(repo.get(), c);
   git_proxy_options proxy = proxy_options();
-  if (int rc = git_remote_connect(remote.get(), GIT_DIRECTION_FETCH, &cbs, &proxy, nullptr); rc < 0)
+  if (int rc = libgit2().git_remote_connect(remote.get(), GIT_DIRECTION_FETCH, &cbs, &proxy, nullptr); rc < 0)
     fail(c, "ls-remote", rc);
   const git_remote_head** heads = nullptr;
   size_t count = 0;
-  if (int rc = git_remote_ls(&heads, &count, remote.get()); rc < 0) fail(c, "ls-remote", rc);
+  if (int rc = libgit2().git_remote_ls(&heads, &count, remote.get()); rc < 0) fail(c, "ls-remote", rc);
   std::optional<git_oid> direct, peeled;
   const std::string peeled_name = refname + "^{}";
   for (size_t i = 0; i < count; ++i) {
@@ -576,7 +579,7 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
   const git_oid target = peeled ? *peeled : *direct;
 
   if (CommitPtr commit = peel_to_commit(repo.get(), target, c)) {
-    git_remote_disconnect(remote.get());
+    libgit2().git_remote_disconnect(remote.get());
     return done(std::move(commit), false);
   }
   if (deadline.passed()) timed_out(c, "before fetching");
@@ -604,22 +607,22 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
   if (!head) throw GitError("commit " + hex + " is not in the local mirror of " + c.url + " (sync it first)");
 
   git_tree* raw = nullptr;
-  if (int rc = git_commit_tree(&raw, head.get()); rc < 0) fail(c, "read tree", rc);
+  if (int rc = libgit2().git_commit_tree(&raw, head.get()); rc < 0) fail(c, "read tree", rc);
   TreePtr tree(raw);
   if (!dir.empty()) {
     git_tree_entry* entry_raw = nullptr;
-    int rc = git_tree_entry_bypath(&entry_raw, tree.get(), dir.c_str());
+    int rc = libgit2().git_tree_entry_bypath(&entry_raw, tree.get(), dir.c_str());
     if (rc == GIT_ENOTFOUND) throw GitError("path " + path + " not found in " + revision);
     if (rc < 0) fail(c, "read tree", rc);
     TreeEntryPtr entry(entry_raw);
-    if (git_tree_entry_type(entry.get()) != GIT_OBJECT_TREE)
+    if (libgit2().git_tree_entry_type(entry.get()) != GIT_OBJECT_TREE)
       throw GitError("path " + path + " not found in " + revision + ": it is not a directory");
-    if ((rc = git_tree_lookup(&raw, repo.get(), git_tree_entry_id(entry.get()))) < 0) fail(c, "read tree", rc);
+    if ((rc = libgit2().git_tree_lookup(&raw, repo.get(), libgit2().git_tree_entry_id(entry.get()))) < 0) fail(c, "read tree", rc);
     tree.reset(raw);
   }
 
   git_odb* odb_raw = nullptr;
-  if (int rc = git_repository_odb(&odb_raw, repo.get()); rc < 0) fail(c, "open object database", rc);
+  if (int rc = libgit2().git_repository_odb(&odb_raw, repo.get()); rc < 0) fail(c, "open object database", rc);
   OdbPtr odb(odb_raw);
 
   auto over = [&](const std::string& what) {
@@ -632,12 +635,12 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
   while (!pending.empty()) {
     auto [t, prefix] = std::move(pending.back());
     pending.pop_back();
-    for (size_t i = 0, n = git_tree_entrycount(t.get()); i < n; ++i) {
-      const git_tree_entry* e = git_tree_entry_byindex(t.get(), i);
-      const std::string name = prefix + git_tree_entry_name(e);
-      switch (git_tree_entry_filemode(e)) {
+    for (size_t i = 0, n = libgit2().git_tree_entrycount(t.get()); i < n; ++i) {
+      const git_tree_entry* e = libgit2().git_tree_entry_byindex(t.get(), i);
+      const std::string name = prefix + libgit2().git_tree_entry_name(e);
+      switch (libgit2().git_tree_entry_filemode(e)) {
         case GIT_FILEMODE_TREE: {
-          if (int rc = git_tree_lookup(&raw, repo.get(), git_tree_entry_id(e)); rc < 0)
+          if (int rc = libgit2().git_tree_lookup(&raw, repo.get(), libgit2().git_tree_entry_id(e)); rc < 0)
             fail(c, "read tree " + name, rc);
           pending.emplace_back(TreePtr(raw), name + "/");
           break;
@@ -648,7 +651,7 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
             throw over("more than " + std::to_string(limits.max_files) + " files, over the max_files limit");
           size_t size = 0;
           git_object_t type = GIT_OBJECT_INVALID;
-          if (int rc = git_odb_read_header(&size, &type, odb.get(), git_tree_entry_id(e)); rc < 0)
+          if (int rc = libgit2().git_odb_read_header(&size, &type, odb.get(), libgit2().git_tree_entry_id(e)); rc < 0)
             fail(c, "read " + name, rc);
           if (size > limits.max_file_bytes)
             throw over("file " + name + " is " + std::to_string(size) + " bytes, over the max_file_bytes limit of " +
@@ -657,11 +660,11 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
             throw over("files total more than " + std::to_string(limits.max_total_bytes) +
                        " bytes, over the max_total_bytes limit (at " + name + ")");
           git_blob* blob_raw = nullptr;
-          if (int rc = git_blob_lookup(&blob_raw, repo.get(), git_tree_entry_id(e)); rc < 0)
+          if (int rc = libgit2().git_blob_lookup(&blob_raw, repo.get(), libgit2().git_tree_entry_id(e)); rc < 0)
             fail(c, "read " + name, rc);
           BlobPtr blob(blob_raw);
-          const char* bytes = static_cast<const char*>(git_blob_rawcontent(blob.get()));
-          out.emplace(name, std::string(bytes, static_cast<size_t>(git_blob_rawsize(blob.get()))));
+          const char* bytes = static_cast<const char*>(libgit2().git_blob_rawcontent(blob.get()));
+          out.emplace(name, std::string(bytes, static_cast<size_t>(libgit2().git_blob_rawsize(blob.get()))));
           total += size;
           break;
         }

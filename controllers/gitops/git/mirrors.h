@@ -5,9 +5,10 @@
 //
 // URLs: git://, http(s)://, file:// and plain local paths. No credentials yet.
 // Thread-safe: calls for the same URL are serialized, different URLs run in parallel.
-// Process-wide effects of the first Mirrors: libgit2 is initialised (never shut down) and its
-// plain socket stream is replaced by one that honours sync()'s deadline, since libgit2 1.5 has
-// no socket timeouts of its own (TLS runs on top of that stream, so https is bounded too).
+// Process-wide effects of the first sync(), files() or has_commit(): libgit2 is loaded
+// (libgit2.h) and initialised (never shut down) and its plain socket stream is replaced by one
+// that honours sync()'s deadline, since libgit2 1.5 has no socket timeouts of its own (TLS
+// runs on top of that stream, so https is bounded too).
 #pragma once
 
 #include <chrono>
