@@ -73,9 +73,6 @@ std::shared_ptr<ssl::context> make_client_context(const ClientTls& tls) {
   auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
   ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
                    ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-  // A watch is idle most of the time: its connection gives its ~34 KiB of TLS record buffers
-  // back between reads instead of holding them (a manager keeps a dozen watches open).
-  SSL_CTX_set_mode(ctx->native_handle(), SSL_MODE_RELEASE_BUFFERS);
   boost::system::error_code ec;
   if (tls.insecure_skip_verify) {
     ctx->set_verify_mode(ssl::verify_none);
