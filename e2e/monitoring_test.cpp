@@ -3,29 +3,15 @@
 // ServiceMonitor and a PrometheusRule gets prometheus-operator's objects (config Secret with
 // prometheus.yaml.gz, rule ConfigMap, prometheus-operated Service, StatefulSet), becomes
 // Available when its pods are Ready, and follows changes to what it selects.
+#include "controllers/monitoring/gzip.h"
 #include "e2e/support/controller_fixture.h"
+#include "runtime/meta/base64.h"
 
 #include <gtest/gtest.h>
-
-#include <zlib.h>
 
 namespace capstan::e2e {
 namespace {
 using namespace std::chrono_literals;
-
-std::string gunzip(const std::string& data) {
-  z_stream z{};
-  inflateInit2(&z, 15 + 16);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  z.avail_in = static_cast<uInt>(data.size());
-  std::string out(1 << 20, '\0');
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  inflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  inflateEnd(&z);
-  return out;
-}
 
 const char* kManifests = R"(apiVersion: v1
 kind: Namespace
@@ -77,8 +63,8 @@ class MonitoringE2E : public ControllerFixture {
   std::string config() {
     auto b64 = get({"get", "secret", "prometheus-main", "-n", "obs", "-o", R"(jsonpath={.data.prometheus\.yaml\.gz})"});
     if (b64.empty()) return "";
-    auto r = run({"base64", "-d"}, {}, b64);
-    return gunzip(r.out);
+    auto gz = meta::base64_decode(b64);
+    return gz ? monitoring::gunzip(*gz) : "";
   }
 };
 

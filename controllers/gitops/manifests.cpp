@@ -20,12 +20,8 @@ std::string join(std::string_view dir, std::string_view name) {
   return std::string(dir) + "/" + std::string(name);
 }
 
-bool has_suffix(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 bool is_manifest_file(std::string_view path) {
-  return has_suffix(path, ".yaml") || has_suffix(path, ".yml") || has_suffix(path, ".json");
+  return path.ends_with(".yaml") || path.ends_with(".yml") || path.ends_with(".json");
 }
 
 bool is_object(const json::Value& v) {

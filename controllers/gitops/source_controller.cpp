@@ -15,15 +15,6 @@ namespace {
 namespace v1 = apis::gitops::v1;
 using std::chrono::milliseconds;
 
-std::string strip_userinfo(std::string url) {
-  auto scheme = url.find("://");
-  auto at = url.find('@');
-  auto slash = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
-  if (scheme != std::string::npos && at != std::string::npos && at > scheme && (slash == std::string::npos || at < slash))
-    url.erase(scheme + 3, at - scheme - 2);
-  return url;
-}
-
 }  // namespace
 
 controller::Result reconcile_git_repository(Env& env, const controller::Request& request, controller::Context& ctx) {
@@ -52,8 +43,8 @@ controller::Result reconcile_git_repository(Env& env, const controller::Request&
   try {
     resolved = env.mirrors.sync(spec.url, ref, spec.timeout);
   } catch (const std::exception& e) {
-    std::string message = std::string("failed to fetch from ") + strip_userinfo(spec.url) + ": " + e.what();
-    ctx.log.warn("fetch failed", {{"url", strip_userinfo(spec.url)}, {"error", e.what()}});
+    std::string message = std::string("failed to fetch from ") + git::redact_url(spec.url) + ": " + e.what();
+    ctx.log.warn("fetch failed", {{"url", git::redact_url(spec.url)}, {"error", e.what()}});
     remove_condition(obj, v1::condition::kReconciling);
     set_condition(obj, v1::condition::kReady, "False", v1::reason::kGitOperationFailed, message);
     if (write_status(env.client, kGitRepositoryType, before, obj))
@@ -66,7 +57,7 @@ controller::Result reconcile_git_repository(Env& env, const controller::Request&
   if (old_revision != resolved.revision || !status.contains("artifact")) {
     status["artifact"] = json::Object{{"revision", resolved.revision},
                                       {"path", "gitrepository/" + request.ns + "/" + request.name + "/" + resolved.commit},
-                                      {"url", strip_userinfo(spec.url)},
+                                      {"url", git::redact_url(spec.url)},
                                       {"message", resolved.message},
                                       {"lastUpdateTime", meta::format_rfc3339(meta::Clock::now())}};
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "runtime/controller/builder.h"
+#include "runtime/controller/core_types.h"
 
 #include <chrono>
 
@@ -17,10 +18,10 @@ namespace capstan::kafka {
 
 inline const controller::ResourceType kKafkaType{{"kafka.capstan.dev", "v1", "kafkas"}, "Kafka", true};
 inline const controller::ResourceType kNodePoolType{{"kafka.capstan.dev", "v1", "kafkanodepools"}, "KafkaNodePool", true};
-inline const controller::ResourceType kPodType{{"", "v1", "pods"}, "Pod", true};
-inline const controller::ResourceType kServiceType{{"", "v1", "services"}, "Service", true};
-inline const controller::ResourceType kConfigMapType{{"", "v1", "configmaps"}, "ConfigMap", true};
-inline const controller::ResourceType kClaimType{{"", "v1", "persistentvolumeclaims"}, "PersistentVolumeClaim", true};
+using controller::core::kClaimType;
+using controller::core::kConfigMapType;
+using controller::core::kPodType;
+using controller::core::kServiceType;
 
 // Only the pods of Kafka clusters are cached.
 inline constexpr std::string_view kPodSelector = "kafka.capstan.dev/kind=Kafka";

@@ -19,6 +19,13 @@ json::Object labels(std::string_view cluster) {
                       {"app.kubernetes.io/managed-by", "capstan-kafka"}};
 }
 
+// What the Services select: the cluster's pods (labels() without managed-by).
+json::Object pod_selector(std::string_view cluster) {
+  auto l = labels(cluster);
+  l.erase("app.kubernetes.io/managed-by");
+  return l;
+}
+
 json::Object node_labels(std::string_view cluster, const Node& n) {
   auto l = labels(cluster);
   l[v1::kPoolNameLabel] = n.pool;
@@ -75,9 +82,8 @@ json::Value brokers_service(const json::Value& kafka, const v1::KafkaSpec& spec)
   for (const auto& l : spec.listeners) ports.push_back(port("tcp-" + l.name, l.port));
   o["spec"] = json::Object{{"clusterIP", "None"},
                            {"publishNotReadyAddresses", true},
-                           {"selector", labels(cluster)},
+                           {"selector", pod_selector(cluster)},
                            {"ports", std::move(ports)}};
-  o["spec"].as_object()["selector"].as_object().erase("app.kubernetes.io/managed-by");
   return o;
 }
 
@@ -86,8 +92,7 @@ json::Value bootstrap_service(const json::Value& kafka, const v1::KafkaSpec& spe
   auto o = typed("Service", metadata(kafka, bootstrap_service_name(cluster), labels(cluster)));
   json::Array ports{port("tcp-replication", 9091)};
   for (const auto& l : spec.listeners) ports.push_back(port("tcp-" + l.name, l.port));
-  auto selector = labels(cluster);
-  selector.erase("app.kubernetes.io/managed-by");
+  auto selector = pod_selector(cluster);
   selector[v1::kBrokerRoleLabel] = "true";
   o["spec"] = json::Object{{"type", "ClusterIP"}, {"selector", std::move(selector)}, {"ports", std::move(ports)}};
   return o;

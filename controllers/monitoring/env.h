@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runtime/controller/builder.h"
+#include "runtime/controller/core_types.h"
 #include "runtime/meta/gvk.h"
 
 #include <chrono>
@@ -26,11 +27,11 @@ inline const controller::ResourceType kPrometheusType{{"monitoring.capstan.dev",
 inline const controller::ResourceType kServiceMonitorType{{"monitoring.capstan.dev", "v1", "servicemonitors"}, "ServiceMonitor", true};
 inline const controller::ResourceType kPodMonitorType{{"monitoring.capstan.dev", "v1", "podmonitors"}, "PodMonitor", true};
 inline const controller::ResourceType kPrometheusRuleType{{"monitoring.capstan.dev", "v1", "prometheusrules"}, "PrometheusRule", true};
-inline const controller::ResourceType kNamespaceType{{"", "v1", "namespaces"}, "Namespace", false};
-inline const controller::ResourceType kStatefulSetType{{"apps", "v1", "statefulsets"}, "StatefulSet", true};
-inline const controller::ResourceType kSecretType{{"", "v1", "secrets"}, "Secret", true};
-inline const controller::ResourceType kConfigMapType{{"", "v1", "configmaps"}, "ConfigMap", true};
-inline const controller::ResourceType kServiceType{{"", "v1", "services"}, "Service", true};
+using controller::core::kConfigMapType;
+using controller::core::kNamespaceType;
+using controller::core::kSecretType;
+using controller::core::kServiceType;
+using controller::core::kStatefulSetType;
 
 // Only the StatefulSets this controller made are cached.
 inline constexpr std::string_view kOwnedSelector = "app.kubernetes.io/managed-by=capstan-monitoring";

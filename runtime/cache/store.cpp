@@ -98,19 +98,18 @@ void Store::unindex_from(Index& idx, const CachedObject& obj) {
 }
 
 void Store::add_index(const std::string& name, IndexFunc fn) {
-  std::unique_lock l(mu_);
-  if (indexes_.count(name)) throw std::invalid_argument("index \"" + name + "\" already exists");
-  auto& idx = indexes_[name];
-  idx.fn = std::move(fn);
-  for (const auto& o : objects_) index_into(idx, *o);
+  if (!insert_index(name, std::move(fn))) throw std::invalid_argument("index \"" + name + "\" already exists");
 }
 
-void Store::ensure_index(const std::string& name, IndexFunc fn) {
+void Store::ensure_index(const std::string& name, IndexFunc fn) { insert_index(name, std::move(fn)); }
+
+bool Store::insert_index(const std::string& name, IndexFunc fn) {
   std::unique_lock l(mu_);
-  if (indexes_.count(name)) return;
+  if (indexes_.count(name)) return false;
   auto& idx = indexes_[name];
   idx.fn = std::move(fn);
   for (const auto& o : objects_) index_into(idx, *o);
+  return true;
 }
 
 void Store::index_locked(const CachedObject& obj, const CachedObject* prev) {

@@ -79,6 +79,8 @@ class Store {
     IndexFunc fn;
     std::unordered_map<std::string, std::unordered_set<const CachedObject*>> entries;
   };
+  // Adds index `name` (indexing the objects already stored); false when the name is taken.
+  bool insert_index(const std::string& name, IndexFunc fn);
   void index_locked(const CachedObject& obj, const CachedObject* prev);
   void unindex_locked(const CachedObject& obj);
   static void index_into(Index& idx, const CachedObject& obj);
