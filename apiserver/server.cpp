@@ -13,10 +13,9 @@
 #include "apiserver/system/namespace_controller.h"
 #include "apiserver/system/serviceaccount_controller.h"
 #include "apiserver/system/workloads/workload_simulator.h"
+#include "runtime/client/config.h"
 #include "runtime/http/server.h"
-#include "runtime/json/yaml.h"
 #include "runtime/log/log.h"
-#include "runtime/meta/base64.h"
 #include "runtime/meta/time.h"
 #include "runtime/pki/pki.h"
 
@@ -372,21 +371,12 @@ rest::Service& ApiServer::service() { return *impl_->service; }
 rest::Faults& ApiServer::faults() { return impl_->faults; }
 
 std::string ApiServer::kubeconfig(std::string_view context) const {
-  const auto& s = *impl_;
-  std::string ctx(context);
-  json::Object cfg;
-  cfg["apiVersion"] = "v1";
-  cfg["kind"] = "Config";
-  cfg["clusters"] = json::Array{json::Object{
-      {"name", ctx}, {"cluster", json::Object{{"server", url()}, {"certificate-authority-data", meta::base64_encode(s.ca_pem)}}}}};
-  cfg["users"] = json::Array{json::Object{{"name", ctx + "-admin"},
-                                          {"user", json::Object{{"client-certificate-data", meta::base64_encode(s.admin_cert_pem)},
-                                                                {"client-key-data", meta::base64_encode(s.admin_key_pem)}}}}};
-  cfg["contexts"] = json::Array{json::Object{
-      {"name", ctx}, {"context", json::Object{{"cluster", ctx}, {"user", ctx + "-admin"}, {"namespace", "default"}}}}};
-  cfg["current-context"] = ctx;
-  cfg["preferences"] = json::Object{};
-  return json::to_yaml(cfg);
+  client::Config c;
+  c.server = url();
+  c.ca_pem = impl_->ca_pem;
+  c.client_cert_pem = impl_->admin_cert_pem;
+  c.client_key_pem = impl_->admin_key_pem;
+  return client::to_kubeconfig(c, context);
 }
 
 }  // namespace capstan::apiserver

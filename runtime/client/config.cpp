@@ -289,3 +289,30 @@ Config load_config(const std::string& kubeconfig_flag, const std::string& contex
 }
 
 }  // namespace capstan::client
+
+namespace capstan::client {
+
+std::string to_kubeconfig(const Config& config, std::string_view context) {
+  std::string ctx(context);
+  json::Object cluster{{"server", config.server}};
+  if (!config.ca_pem.empty()) cluster["certificate-authority-data"] = meta::base64_encode(config.ca_pem);
+  if (config.insecure_skip_tls_verify) cluster["insecure-skip-tls-verify"] = true;
+  if (!config.tls_server_name.empty()) cluster["tls-server-name"] = config.tls_server_name;
+  json::Object user;
+  if (!config.client_cert_pem.empty()) user["client-certificate-data"] = meta::base64_encode(config.client_cert_pem);
+  if (!config.client_key_pem.empty()) user["client-key-data"] = meta::base64_encode(config.client_key_pem);
+  if (!config.token_file.empty()) user["tokenFile"] = config.token_file;
+  else if (!config.bearer_token.empty()) user["token"] = config.bearer_token;
+  json::Object cfg;
+  cfg["apiVersion"] = "v1";
+  cfg["kind"] = "Config";
+  cfg["clusters"] = json::Array{json::Object{{"name", ctx}, {"cluster", std::move(cluster)}}};
+  cfg["users"] = json::Array{json::Object{{"name", ctx + "-admin"}, {"user", std::move(user)}}};
+  cfg["contexts"] = json::Array{json::Object{
+      {"name", ctx}, {"context", json::Object{{"cluster", ctx}, {"user", ctx + "-admin"}, {"namespace", config.default_namespace}}}}};
+  cfg["current-context"] = ctx;
+  cfg["preferences"] = json::Object{};
+  return json::to_yaml(cfg);
+}
+
+}  // namespace capstan::client

@@ -49,6 +49,11 @@ Config load_kubeconfig_files(const std::vector<std::string>& paths, const std::s
 // Splits a $KUBECONFIG value on ':' (empty entries dropped).
 std::vector<std::string> split_kubeconfig_list(const std::string& value);
 
+// A kubeconfig (YAML) with one cluster, user and context named `context`, holding the
+// server, CA, client certificate and key or bearer token of `config` inline (*-data), and
+// config.default_namespace as the context's namespace. load_kubeconfig reads it back.
+std::string to_kubeconfig(const Config& config, std::string_view context = "capstan");
+
 struct InClusterOptions {
   std::string dir = "/var/run/secrets/kubernetes.io/serviceaccount";  // token, ca.crt, namespace
   // Override $KUBERNETES_SERVICE_HOST / $KUBERNETES_SERVICE_PORT (tests).
