@@ -1,7 +1,8 @@
-// Durability of `capstan apiserver --data-dir`: every write kubectl saw acknowledged is there
-// after the server is killed with SIGKILL (no shutdown path at all) and started again on the
-// same directory, and resourceVersions keep growing across the restart.
-#include "e2e/support/cluster.h"
+// Durability: every write kubectl saw acknowledged is there after the API server is killed
+// with SIGKILL (no shutdown path at all) and started again on the same storage (`capstan
+// apiserver --data-dir`, or kube-apiserver over its etcd), and resourceVersions keep growing
+// across the restart.
+#include "e2e/support/kubectl.h"
 #include "runtime/json/json.h"
 
 #include <gtest/gtest.h>
@@ -28,11 +29,14 @@ std::map<std::string, json::Value> by_name(const json::Value& list) {
   return out;
 }
 
-TEST(DurabilityE2E, AcknowledgedWritesSurviveSigkillAndResourceVersionsKeepGrowing) {
-  TempDir dir("durability");
-  ApiServerProcess::Options o;
+class DurabilityE2E : public ::testing::TestWithParam<Backend> {};
+
+TEST_P(DurabilityE2E, AcknowledgedWritesSurviveSigkillAndResourceVersionsKeepGrowing) {
+  TempDir dir("durability-" + to_string(GetParam()));
+  ClusterOptions o;
   o.data_dir = dir.file("data");
-  ApiServerProcess server(dir, o);
+  auto cluster = make_cluster(GetParam(), dir, o);
+  auto& server = *cluster;
   server.start();
   Kubectl k(dir, server.kubeconfig());
 
@@ -86,6 +90,8 @@ TEST(DurabilityE2E, AcknowledgedWritesSurviveSigkillAndResourceVersionsKeepGrowi
   EXPECT_GT(new_rv, patched_rv);
   EXPECT_GT(new_rv, rv_of(after_list));
 }
+
+CAPSTAN_E2E_BACKENDS(DurabilityE2E);
 
 }  // namespace
 }  // namespace capstan::e2e

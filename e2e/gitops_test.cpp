@@ -87,7 +87,7 @@ class GitopsE2E : public ControllerFixture {
   std::unique_ptr<GitDaemon> daemon_;
 };
 
-TEST_F(GitopsE2E, AppliesARepositoryKeepsItAsInGitFollowsCommitsAndPrunes) {
+TEST_P(GitopsE2E, AppliesARepositoryKeepsItAsInGitFollowsCommitsAndPrunes) {
   repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
   repo_->write("deploy/config.yaml", config_map("settings", "blue"));
   repo_->write("deploy/extra.yaml", config_map("extra", "grey"));
@@ -137,7 +137,7 @@ TEST_F(GitopsE2E, AppliesARepositoryKeepsItAsInGitFollowsCommitsAndPrunes) {
   EXPECT_TRUE(eventually([&] { return missing({"get", "deployment", "web", "-n", "shop"}); }, 20s));
 }
 
-TEST_F(GitopsE2E, FetchAndBuildErrorsAreReportedAndRecoverable) {
+TEST_P(GitopsE2E, FetchAndBuildErrorsAreReportedAndRecoverable) {
   repo_->write("deploy/bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [unclosed\n");
   repo_->commit("broken");
   kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "release", "deploy"));
@@ -183,6 +183,8 @@ spec:
   kubectl_->ok({"patch", "ks", "after", "-n", "ops", "--type=json", "-p", R"([{"op":"remove","path":"/spec/dependsOn/1"}])"});
   EXPECT_TRUE(eventually([&] { return color("after") == "late"; }, 30s)) << after_reason();
 }
+
+CAPSTAN_E2E_BACKENDS(GitopsE2E);
 
 }  // namespace
 }  // namespace capstan::e2e

@@ -56,7 +56,7 @@ class KafkaE2E : public ControllerFixture {
   }
 };
 
-TEST_F(KafkaE2E, AKraftClusterComesUpScalesAndRollsUnderStrimzisNames) {
+TEST_P(KafkaE2E, AKraftClusterComesUpScalesAndRollsUnderStrimzisNames) {
   kubectl_->ok({"apply", "-f", "-"}, kCluster);
   ASSERT_TRUE(eventually([&] { return ready() == "True"; }, 40s)) << pods();
   EXPECT_EQ(pods(), "events-brokers-0 events-brokers-1 events-brokers-2 events-controllers-3 events-controllers-4 events-controllers-5")
@@ -100,7 +100,7 @@ TEST_F(KafkaE2E, AKraftClusterComesUpScalesAndRollsUnderStrimzisNames) {
   EXPECT_TRUE(eventually([&] { return get({"get", "pvc", "-n", "data", "-o", "name"}).find("data-events-brokers-6") == std::string::npos; }, 20s));
 }
 
-TEST_F(KafkaE2E, AnInvalidClusterIsNotReadyNamingTheField) {
+TEST_P(KafkaE2E, AnInvalidClusterIsNotReadyNamingTheField) {
   kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: kafka.capstan.dev/v1
 kind: Kafka
 metadata: {name: events, namespace: default}
@@ -115,6 +115,8 @@ spec:
   EXPECT_NE(message.find("spec.kafka.config.node.id: Forbidden"), std::string::npos) << message;
   EXPECT_NE(message.find("No KafkaNodePools found for Kafka cluster events"), std::string::npos) << message;
 }
+
+CAPSTAN_E2E_BACKENDS(KafkaE2E);
 
 }  // namespace
 }  // namespace capstan::e2e

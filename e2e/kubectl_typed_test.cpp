@@ -1,7 +1,7 @@
 // The real kubectl against built-in kinds' field schemas: unknown fields refused, warned about or
 // dropped per --validate, wrong JSON types refused with Go's wording, and `kubectl explain` over the
 // OpenAPI v3 and v2 documents.
-#include "e2e/support/cluster.h"
+#include "e2e/support/kubectl.h"
 #include "runtime/json/json.h"
 
 #include <gtest/gtest.h>
@@ -31,7 +31,7 @@ class KubectlTypedE2E : public KubectlFixture {
   KubectlTypedE2E() : KubectlFixture("kubectl-typed") {}
 };
 
-TEST_F(KubectlTypedE2E, ApplyWithUnknownFieldsIsRefusedWithTheStrictDecodingError) {
+TEST_P(KubectlTypedE2E, ApplyWithUnknownFieldsIsRefusedWithTheStrictDecodingError) {
   auto r = k()({"apply", "-f", "-"}, kBogusDeployment);
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.err,
@@ -41,7 +41,7 @@ TEST_F(KubectlTypedE2E, ApplyWithUnknownFieldsIsRefusedWithTheStrictDecodingErro
   EXPECT_EQ(k()({"get", "deploy", "web"}).code, 1) << "nothing was stored";
 }
 
-TEST_F(KubectlTypedE2E, ValidateFalseStoresTheObjectWithoutTheUnknownFields) {
+TEST_P(KubectlTypedE2E, ValidateFalseStoresTheObjectWithoutTheUnknownFields) {
   auto out = k().ok({"apply", "--validate=false", "-f", "-"}, kBogusDeployment);
   EXPECT_EQ(out, "deployment.apps/web created\n");
   auto obj = json::parse(k().ok({"get", "deploy", "web", "-o", "json"}));
@@ -51,7 +51,7 @@ TEST_F(KubectlTypedE2E, ValidateFalseStoresTheObjectWithoutTheUnknownFields) {
   EXPECT_EQ(json::get_string(c, {"image"}), "nginx:1.25");
 }
 
-TEST_F(KubectlTypedE2E, ValidateWarnPrintsTheUnknownFieldsAndStoresWithoutThem) {
+TEST_P(KubectlTypedE2E, ValidateWarnPrintsTheUnknownFieldsAndStoresWithoutThem) {
   auto r = k()({"apply", "--validate=warn", "-f", "-"}, kBogusDeployment);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("Warning: unknown field \"metadata.bogusTop\""), std::string::npos) << r.err;
@@ -60,7 +60,7 @@ TEST_F(KubectlTypedE2E, ValidateWarnPrintsTheUnknownFieldsAndStoresWithoutThem) 
   EXPECT_EQ(json::find(obj, {"metadata", "bogusTop"}), nullptr);
 }
 
-TEST_F(KubectlTypedE2E, ServerSideApplyWithAnUnknownFieldFailsToCreateTheTypedPatchObject) {
+TEST_P(KubectlTypedE2E, ServerSideApplyWithAnUnknownFieldFailsToCreateTheTypedPatchObject) {
   auto r = k()({"apply", "--server-side", "-f", "-"}, kBogusDeployment);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("failed to create typed patch object (default/web; apps/v1, Kind=Deployment): errors:\n"
@@ -71,7 +71,7 @@ TEST_F(KubectlTypedE2E, ServerSideApplyWithAnUnknownFieldFailsToCreateTheTypedPa
   EXPECT_EQ(k()({"get", "deploy", "web"}).code, 1) << "nothing was stored";
 }
 
-TEST_F(KubectlTypedE2E, MergePatchesWithWrongTypesAreRefusedWithGoWording) {
+TEST_P(KubectlTypedE2E, MergePatchesWithWrongTypesAreRefusedWithGoWording) {
   std::string valid = std::regex_replace(std::regex_replace(kBogusDeployment, std::regex("  bogusTop: 1\n"), ""),
                                          std::regex(", bogus: 1"), "");
   k().ok({"apply", "-f", "-"}, valid);
@@ -91,7 +91,7 @@ TEST_F(KubectlTypedE2E, MergePatchesWithWrongTypesAreRefusedWithGoWording) {
   EXPECT_TRUE(std::regex_search(d, std::regex("Replicas:\\s+1 desired"))) << d;
 }
 
-TEST_F(KubectlTypedE2E, ExplainPrintsBuiltInFieldsFromOpenApiV3) {
+TEST_P(KubectlTypedE2E, ExplainPrintsBuiltInFieldsFromOpenApiV3) {
   auto s = k().ok({"explain", "deploy.spec.strategy"});
   EXPECT_NE(s.find("KIND:       Deployment"), std::string::npos) << s;
   EXPECT_NE(s.find("FIELD: strategy <DeploymentStrategy>"), std::string::npos) << s;
@@ -106,12 +106,14 @@ TEST_F(KubectlTypedE2E, ExplainPrintsBuiltInFieldsFromOpenApiV3) {
   EXPECT_TRUE(std::regex_search(c, std::regex("resources\\s+<ResourceRequirements>"))) << c;
 }
 
-TEST_F(KubectlTypedE2E, ExplainPrintsBuiltInFieldsFromOpenApiV2) {
+TEST_P(KubectlTypedE2E, ExplainPrintsBuiltInFieldsFromOpenApiV2) {
   auto s = k().ok({"explain", "deploy.spec.strategy", "--output=plaintext-openapiv2"});
   EXPECT_NE(s.find("KIND:     Deployment"), std::string::npos) << s;
   EXPECT_TRUE(std::regex_search(s, std::regex("rollingUpdate\\s+<Object>"))) << s;
   EXPECT_TRUE(std::regex_search(s, std::regex("type\\s+<string>"))) << s;
 }
+
+CAPSTAN_E2E_BACKENDS(KubectlTypedE2E);
 
 }  // namespace
 }  // namespace capstan::e2e

@@ -1,8 +1,10 @@
-// `capstan manager` as a process against `capstan apiserver`: readiness after the caches
+// `capstan manager` as a process against either backend: readiness after the caches
 // sync, Prometheus metrics that promtool accepts (over HTTP and HTTPS), a clean SIGTERM - also
 // with a deep backlog of slow reconciles and before the caches sync -, flag errors, and leader
 // election between two managers (exactly one reconciles; SIGKILL hands over in time).
-#include "e2e/support/cluster.h"
+#include "e2e/support/kubectl.h"
+#include "e2e/support/latency_proxy.h"
+#include "e2e/support/manager_process.h"
 
 #include <gtest/gtest.h>
 
@@ -38,11 +40,11 @@ metadata: {name: NAME}
 spec: {selfSigned: {}}
 )";
 
-class ManagerE2E : public ::testing::Test {
+class ManagerE2E : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override {
-    dir_ = std::make_unique<TempDir>("manager");
-    server_ = std::make_unique<ApiServerProcess>(*dir_, ApiServerProcess::Options{});
+    dir_ = std::make_unique<TempDir>("manager-" + to_string(GetParam()));
+    server_ = make_cluster(GetParam(), *dir_);
     server_->start();
     kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
     if (install_crds_on_setup_) install_crds();
@@ -53,27 +55,27 @@ class ManagerE2E : public ::testing::Test {
     ASSERT_EQ(crds.code, 0) << crds.err;
     if (!crds.out.empty()) kubectl_->ok({"apply", "--server-side", "-f", "-"}, crds.out);
   }
-  // The embedded API server's fault injection (POST /debug/capstan/faults).
-  void set_faults(const std::string& json) { kubectl_->ok({"create", "--raw", "/debug/capstan/faults", "-f", "-"}, json); }
   bool install_crds_on_setup_ = true;
   void TearDown() override {
     if (HasFailure()) {
       for (const auto& m : managers_)
         std::cerr << "manager log:\n" << m->logs().substr(0, 20000) << std::endl;
+      if (server_) std::cerr << "cluster logs:\n" << server_->logs() << std::endl;
     }
   }
   std::unique_ptr<TempDir> dir_;
-  std::unique_ptr<ApiServerProcess> server_;
+  std::unique_ptr<Cluster> server_;
   std::unique_ptr<Kubectl> kubectl_;
   // Owned here, so their logs are still there in TearDown when a test fails.
-  ManagerProcess& manager(std::vector<std::string> args = {}, std::string tag = "manager") {
-    managers_.push_back(std::make_unique<ManagerProcess>(*dir_, server_->kubeconfig(), std::move(args), std::move(tag)));
+  ManagerProcess& manager(std::vector<std::string> args = {}, std::string tag = "manager", std::string kubeconfig = "") {
+    if (kubeconfig.empty()) kubeconfig = server_->kubeconfig();
+    managers_.push_back(std::make_unique<ManagerProcess>(*dir_, std::move(kubeconfig), std::move(args), std::move(tag)));
     return *managers_.back();
   }
   std::vector<std::unique_ptr<ManagerProcess>> managers_;
 };
 
-TEST_F(ManagerE2E, ReadyOnceSyncedServesValidMetricsAndStopsCleanlyOnSigterm) {
+TEST_P(ManagerE2E, ReadyOnceSyncedServesValidMetricsAndStopsCleanlyOnSigterm) {
   ManagerProcess& m = manager();
   m.start();
   ASSERT_TRUE(eventually([&] { return http_get(m.health_port(), "/readyz").first == 200; }, 30s)) << http_get(m.health_port(), "/readyz?verbose").second;
@@ -88,7 +90,7 @@ TEST_F(ManagerE2E, ReadyOnceSyncedServesValidMetricsAndStopsCleanlyOnSigterm) {
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
 }
 
-TEST_F(ManagerE2E, BadFlagsExitWithStatusTwo) {
+TEST_P(ManagerE2E, BadFlagsExitWithStatusTwo) {
   auto unknown = run({capstan_bin(), "manager", "--controllers=*,-nosuchthing"});
   EXPECT_EQ(unknown.code, 2);
   EXPECT_NE(unknown.err.find("unknown controller \"nosuchthing\""), std::string::npos) << unknown.err;
@@ -104,7 +106,7 @@ TEST_F(ManagerE2E, BadFlagsExitWithStatusTwo) {
   EXPECT_NE(durations.err.find("leader election"), std::string::npos) << durations.err;
 }
 
-TEST_F(ManagerE2E, ExactlyOneLeaderReconcilesAndSigkillHandsOver) {
+TEST_P(ManagerE2E, ExactlyOneLeaderReconcilesAndSigkillHandsOver) {
   std::vector<std::string> args = {"--leader-elect", "--leader-election-namespace=default", "--leader-elect-lease-duration=3s",
                                    "--leader-elect-renew-deadline=2s", "--leader-elect-retry-period=500ms"};
   ManagerProcess& a = manager(args, "manager-a");
@@ -144,7 +146,7 @@ TEST_F(ManagerE2E, ExactlyOneLeaderReconcilesAndSigkillHandsOver) {
 // A deep backlog of Certificates whose reconciles are slow (every API request takes 300 ms):
 // SIGTERM stops taking work, lets the running reconciles finish, releases the lease and exits
 // 0 well within 10 s, leaving the backlog to the next leader.
-TEST_F(ManagerE2E, SigtermWithADeepBacklogExitsZeroWithinTenSecondsAndReleasesTheLease) {
+TEST_P(ManagerE2E, SigtermWithADeepBacklogExitsZeroWithinTenSecondsAndReleasesTheLease) {
   constexpr int kCertificates = 150;
   kubectl_->ok({"create", "namespace", "backlog"});
   kubectl_->ok({"apply", "-f", "-"}, std::regex_replace(kSelfSigned, std::regex("NAME"), "selfsigned"));
@@ -156,9 +158,12 @@ TEST_F(ManagerE2E, SigtermWithADeepBacklogExitsZeroWithinTenSecondsAndReleasesTh
              ".example.com\n  privateKey: {algorithm: RSA, size: 2048}\n  issuerRef: {name: selfsigned, kind: ClusterIssuer}\n";
   }
   kubectl_->ok({"create", "-f", "-"}, certs);
-  set_faults(R"({"latencyMs": 300})");
+  // The manager reaches the API server through a proxy that delays each request.
+  LatencyProxy proxy(server_->port());
+  proxy.set_latency(300ms);
+  proxy.write_kubeconfig(server_->kubeconfig(), dir_->file("slow.kubeconfig"));
 
-  ManagerProcess& m = manager({"--leader-elect", "--leader-election-namespace=default"});
+  ManagerProcess& m = manager({"--leader-elect", "--leader-election-namespace=default"}, "manager", dir_->file("slow.kubeconfig"));
   m.start();
   auto certificates_metric = [&](const std::string& family) {
     auto text = m.metrics();
@@ -180,7 +185,7 @@ TEST_F(ManagerE2E, SigtermWithADeepBacklogExitsZeroWithinTenSecondsAndReleasesTh
   auto took = std::chrono::steady_clock::now() - t0;
   EXPECT_EQ(code, 0) << m.logs().substr(0, 20000);
   EXPECT_LT(took, 10s) << "SIGTERM took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms";
-  set_faults(R"({"latencyMs": 0})");
+  proxy.set_latency(0ms);
 
   auto logs = m.logs();
   EXPECT_EQ(logs.find("shutdown did not finish in time"), std::string::npos) << "the watchdog had to end it";
@@ -202,7 +207,7 @@ class ManagerWithoutCrdsE2E : public ManagerE2E {
   ManagerWithoutCrdsE2E() { install_crds_on_setup_ = false; }
 };
 
-TEST_F(ManagerWithoutCrdsE2E, NotReadyBeforeTheCachesSyncAndSigtermStillExitsPromptly) {
+TEST_P(ManagerWithoutCrdsE2E, NotReadyBeforeTheCachesSyncAndSigtermStillExitsPromptly) {
   ManagerProcess& m = manager();
   m.start();  // /healthz answers
   EXPECT_EQ(http_get(m.health_port(), "/healthz").first, 200);
@@ -220,7 +225,7 @@ TEST_F(ManagerWithoutCrdsE2E, NotReadyBeforeTheCachesSyncAndSigtermStillExitsPro
 
 // --metrics-secure: HTTPS with the certificate from --metrics-cert-dir (verified against its
 // CA), or a self-signed one without it; plain HTTP is not served.
-TEST_F(ManagerE2E, SecureMetricsAreScrapedOverHttps) {
+TEST_P(ManagerE2E, SecureMetricsAreScrapedOverHttps) {
   // ManagerProcess writes a serving certificate for 127.0.0.1 (and its CA) into
   // <dir>/<tag>-certs for the webhooks; the metrics server is pointed at it too.
   ManagerProcess& given =
@@ -254,6 +259,9 @@ TEST_F(ManagerE2E, SecureMetricsAreScrapedOverHttps) {
   EXPECT_EQ(bad.code, 2) << bad.err;
   EXPECT_NE(bad.err.find("--metrics-cert-dir needs --metrics-secure"), std::string::npos) << bad.err;
 }
+
+CAPSTAN_E2E_BACKENDS(ManagerE2E);
+CAPSTAN_E2E_BACKENDS(ManagerWithoutCrdsE2E);
 
 }  // namespace
 }  // namespace capstan::e2e

@@ -68,7 +68,7 @@ class MonitoringE2E : public ControllerFixture {
   }
 };
 
-TEST_F(MonitoringE2E, APrometheusGetsItsObjectsBecomesAvailableAndFollowsItsMonitors) {
+TEST_P(MonitoringE2E, APrometheusGetsItsObjectsBecomesAvailableAndFollowsItsMonitors) {
   kubectl_->ok({"apply", "-f", "-"}, kManifests);
 
   // The objects prometheus-operator makes, under its names.
@@ -116,6 +116,8 @@ TEST_F(MonitoringE2E, APrometheusGetsItsObjectsBecomesAvailableAndFollowsItsMoni
     return get({"get", "statefulset", "prometheus-main", "-n", "obs", "-o", "jsonpath={.spec.replicas}"}) == "1";
   }, 20s));
 }
+
+CAPSTAN_E2E_BACKENDS(MonitoringE2E);
 
 }  // namespace
 }  // namespace capstan::e2e

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs every system package Capstan's build, tests and benchmarks need.
-# Idempotent: only what is missing is installed; a second run does nothing.
+# Installs every system package Capstan's build, tests and benchmarks need, then builds the
+# pinned Go test tools (kube-apiserver, etcd, ...: scripts/tools.sh, versions in tools/go.mod).
+# Idempotent: only what is missing is installed or built; a second run does nothing.
 set -euo pipefail
 
 PACKAGES=(
@@ -45,3 +46,6 @@ if [ -f "$peer/package.json" ] && [ ! -d "$peer/node_modules/@kubernetes/client-
   echo "deps: npm install in bench/peer"
   (cd "$peer" && npm install --no-audit --no-fund --silent) || echo "deps: npm install failed (benchmark peer unavailable)"
 fi
+
+# The real control plane and the other pinned test tools (built once, reused across runs).
+"$here/scripts/tools.sh"

@@ -1,13 +1,17 @@
-// A `capstan apiserver` child process on a free port with its own kubeconfig, and a kubectl
-// runner pointed at it (with a private HOME so kubectl's caches never leak between tests).
+// The API server an end-to-end test talks to, on either backend (backend.h): `capstan
+// apiserver`, or etcd + kube-apiserver + the parts of kube-controller-manager a control
+// plane needs, each a child process on free loopback ports with its own kubeconfig (an admin
+// identity), stopped by PID when the test ends. With simulate_workloads, `capstan
+// simulate-workloads` runs beside it on either backend (Pods turn Ready, Endpoints follow,
+// PVCs bind), standing in for the kubelet and kube-controller-manager's workload loops.
 #pragma once
 
+#include "e2e/support/backend.h"
 #include "e2e/support/process.h"
 
-#include <gtest/gtest.h>
-
+#include <chrono>
+#include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,36 +21,53 @@ namespace capstan::e2e {
 std::string capstan_bin();
 // The repository root ($CAPSTAN_SOURCE_DIR).
 std::string source_dir();
+// Where scripts/tools.sh put the pinned test tools ($CAPSTAN_TOOLS_DIR/bin, else .tools/bin).
+std::string tools_bin_dir();
 
-class ApiServerProcess {
+struct ClusterOptions {
+  bool simulate_workloads = false;                   // a workload simulator beside the server
+  std::chrono::milliseconds pod_ready_delay{100};    // how long a simulated container takes to be ready
+  // compact() must make a watch from any older resourceVersion answer 410 Gone. kube-apiserver
+  // answers resumes within its watch cache's window from the cache, which compaction does not
+  // shorten: with this set it runs without one (--watch-cache=false), so every resume goes to
+  // etcd. (Without it, a resourceVersion older than the cache's window still reaches etcd.)
+  bool compactable_history = false;
+  // Embedded only: a durable store in this directory (etcd is always durable).
+  std::string data_dir;
+};
+
+class Cluster {
  public:
-  struct Options {
-    std::string data_dir;                 // durable store when set
-    std::vector<std::string> extra_args;  // e.g. --simulate-workloads
-    std::uint16_t port = 0;               // 0 = free port
-  };
-  ApiServerProcess(const TempDir& dir, Options o);
-  ~ApiServerProcess();
+  virtual ~Cluster() = default;
+  virtual Backend backend() const = 0;
 
-  void start();                  // waits until /readyz answers (bounded)
-  void stop();                   // SIGTERM
-  void kill();                   // SIGKILL
-  void restart();                // SIGTERM, then start on the same port and data dir
-  void kill_and_restart();       // SIGKILL (no shutdown at all), then start on the same port and data dir
-  int pid() const;               // the running server's PID (0 when none)
-  bool running();
+  // Starts every process and waits (bounded) until the API server is ready; throws with the
+  // server's own output when it does not come up.
+  virtual void start() = 0;
+  // Stops every process (SIGTERM, then SIGKILL).
+  virtual void stop() = 0;
+  // The API server alone: SIGTERM (restart) or SIGKILL (kill_and_restart), then started again
+  // on the same port with the same storage; other processes keep running and reconnect.
+  virtual void restart() = 0;
+  virtual void kill_and_restart() = 0;
+  virtual void kill() = 0;  // the API server, SIGKILL, not started again
+  // Compacts the storage's history up to now (see ClusterOptions::compactable_history).
+  virtual void compact() = 0;
+  virtual int pid() const = 0;  // the API server's PID (0 when none)
+  virtual bool running() = 0;
+  // The API server's log (and, on kube, a tail of etcd's and the controller manager's).
+  virtual std::string logs() const = 0;
+
   const std::string& kubeconfig() const { return kubeconfig_; }
-  std::string url() const;
+  std::string url() const { return "https://127.0.0.1:" + std::to_string(port_); }
   std::uint16_t port() const { return port_; }
-  std::string logs() const;
 
- private:
-  std::string dir_;
-  Options opts_;
+ protected:
   std::string kubeconfig_;
   std::uint16_t port_ = 0;
-  std::unique_ptr<Process> proc_;
 };
+
+std::unique_ptr<Cluster> make_cluster(Backend backend, const TempDir& dir, ClusterOptions options = {});
 
 // A free loopback TCP port (bound, then released: another process may take it meanwhile,
 // which the callers' retries tolerate).
@@ -54,67 +75,8 @@ std::uint16_t free_port();
 
 // GET http://127.0.0.1:PORT/PATH (plain HTTP): status and body; status 0 when unreachable.
 std::pair<int, std::string> http_get(std::uint16_t port, const std::string& path);
-
-// A `capstan manager` child process with its metrics, health and webhook servers on free
-// loopback ports and its webhook serving certificate in its own directory.
-class ManagerProcess {
- public:
-  ManagerProcess(const TempDir& dir, std::string kubeconfig, std::vector<std::string> extra_args = {}, std::string tag = "manager");
-  ~ManagerProcess();
-  void start();                 // waits until /healthz answers (bounded)
-  int stop();                   // SIGTERM; returns the exit code
-  void kill();                  // SIGKILL
-  bool running();
-  std::optional<int> wait(std::chrono::milliseconds t);
-  int pid() const { return proc_ ? proc_->pid() : 0; }
-  std::uint16_t metrics_port() const { return metrics_port_; }
-  std::uint16_t health_port() const { return health_port_; }
-  std::uint16_t webhook_port() const { return webhook_port_; }
-  const std::string& cert_dir() const { return cert_dir_; }
-  const std::string& ca_pem() const { return ca_pem_; }
-  std::string metrics() const;  // the /metrics text ("" when unreachable)
-  std::string logs() const;
-
- private:
-  std::string dir_, kubeconfig_, tag_;
-  std::vector<std::string> extra_;
-  std::uint16_t metrics_port_ = 0, health_port_ = 0, webhook_port_ = 0;
-  std::string cert_dir_, ca_pem_;
-  std::unique_ptr<Process> proc_;
-};
-
-class Kubectl {
- public:
-  Kubectl(const TempDir& dir, std::string kubeconfig);
-  RunResult operator()(const std::vector<std::string>& args, const std::string& stdin_text = {},
-                       std::chrono::milliseconds timeout = std::chrono::seconds(60)) const;
-  // Runs and requires exit code 0 (gtest failure otherwise); returns stdout.
-  std::string ok(const std::vector<std::string>& args, const std::string& stdin_text = {}) const;
-  std::map<std::string, std::string> env() const;
-
- private:
-  std::string home_;
-  std::string kubeconfig_;
-};
-
-// A test with its own `capstan apiserver` and a kubectl pointed at it; the server's log is
-// printed when the test fails.
-class KubectlFixture : public ::testing::Test {
- protected:
-  explicit KubectlFixture(std::string dir_name) : dir_name_(std::move(dir_name)) {}
-  void SetUp() override {
-    dir_ = std::make_unique<TempDir>(dir_name_);
-    server_ = std::make_unique<ApiServerProcess>(*dir_, ApiServerProcess::Options{});
-    server_->start();
-    kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
-  }
-  void TearDown() override;
-  const Kubectl& k() { return *kubectl_; }
-
-  std::string dir_name_;
-  std::unique_ptr<TempDir> dir_;
-  std::unique_ptr<ApiServerProcess> server_;
-  std::unique_ptr<Kubectl> kubectl_;
-};
+// The same with any method and a JSON body.
+std::pair<int, std::string> http_request(std::uint16_t port, const std::string& method, const std::string& path,
+                                         const std::string& body);
 
 }  // namespace capstan::e2e

@@ -5,16 +5,17 @@
 namespace capstan::e2e {
 
 void ControllerFixture::SetUp() {
-  dir_ = std::make_unique<TempDir>(setup_.name);
+  dir_ = std::make_unique<TempDir>(setup_.name + "-" + to_string(backend()));
   before_cluster();
-  ApiServerProcess::Options so;
-  if (setup_.simulate_workloads) so.extra_args = {"--simulate-workloads", "--pod-ready-delay=100ms"};
-  server_ = std::make_unique<ApiServerProcess>(*dir_, so);
+  ClusterOptions so;
+  so.simulate_workloads = setup_.simulate_workloads;
+  server_ = make_cluster(backend(), *dir_, so);
   server_->start();
   kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
   auto crds = run({capstan_bin(), "crds"});
   ASSERT_EQ(crds.code, 0) << crds.err;
   kubectl_->ok({"apply", "--server-side", "-f", "-"}, crds.out);
+  kubectl_->ok({"wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"});
   manager_ = std::make_unique<ManagerProcess>(*dir_, server_->kubeconfig(), manager_flags());
   manager_->start();
 }
@@ -22,6 +23,7 @@ void ControllerFixture::SetUp() {
 void ControllerFixture::TearDown() {
   if (HasFailure()) {
     if (manager_) std::cerr << "---- manager log ----\n" << manager_->logs() << "\n";
+    if (server_) std::cerr << "---- cluster logs ----\n" << server_->logs() << "\n";
     if (kubectl_ && !setup_.dump.empty())
       std::cerr << "---- " << setup_.dump << " ----\n" << (*kubectl_)({"get", setup_.dump, "-A", "-o", "yaml"}).out << "\n";
   }

@@ -1,16 +1,19 @@
-// A test of one controller as users run it: its own `capstan apiserver` (optionally with the
-// simulated kubelet), every CRD installed as `capstan crds | kubectl apply --server-side -f -`
-// does, a kubectl, and a `capstan manager` with the test's flags. On failure the manager's log
-// and `kubectl get <dump> -A -o yaml` are printed.
+// A test of one controller as users run it: its own cluster of the test's backend (optionally
+// with the workload simulator), every CRD installed as `capstan crds | kubectl apply
+// --server-side -f -` does, a kubectl, and a `capstan manager` with the test's flags. On
+// failure the manager's and the cluster's logs and `kubectl get <dump> -A -o yaml` are printed.
 //
 //   class KafkaE2E : public ControllerFixture {
 //    protected:
 //     KafkaE2E() : ControllerFixture({"kafka", /*simulate_workloads=*/true, "kafka,knp,pods"}) {}
 //     std::vector<std::string> manager_flags() override { return {"--controllers=kafka"}; }
 //   };
+//   TEST_P(KafkaE2E, ...) { ... }
+//   CAPSTAN_E2E_BACKENDS(KafkaE2E);
 #pragma once
 
-#include "e2e/support/cluster.h"
+#include "e2e/support/kubectl.h"
+#include "e2e/support/manager_process.h"
 
 #include <gtest/gtest.h>
 
@@ -20,11 +23,11 @@
 
 namespace capstan::e2e {
 
-class ControllerFixture : public ::testing::Test {
+class ControllerFixture : public ::testing::TestWithParam<Backend> {
  protected:
   struct Setup {
     std::string name;                 // the temp directory's tag
-    bool simulate_workloads = false;  // pods of workloads turn Ready (a kubelet stand-in)
+    bool simulate_workloads = false;  // pods of workloads turn Ready (the workload simulator)
     std::string dump;                 // what to print on failure, e.g. "kafka,pods"
   };
   explicit ControllerFixture(Setup setup) : setup_(std::move(setup)) {}
@@ -35,6 +38,7 @@ class ControllerFixture : public ::testing::Test {
   virtual void before_cluster() {}
 
   void SetUp() override;
+  Backend backend() const { return GetParam(); }
   void TearDown() override;
 
   // kubectl's stdout ("" when it fails).
@@ -45,7 +49,7 @@ class ControllerFixture : public ::testing::Test {
 
   Setup setup_;
   std::unique_ptr<TempDir> dir_;
-  std::unique_ptr<ApiServerProcess> server_;
+  std::unique_ptr<Cluster> server_;
   std::unique_ptr<Kubectl> kubectl_;
   std::unique_ptr<ManagerProcess> manager_;
 };

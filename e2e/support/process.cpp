@@ -1,6 +1,7 @@
 #include "e2e/support/process.h"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,8 +72,10 @@ Process::Process(Options o) : opts_(std::move(o)) {
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {
-    // The child: its own process group so a stop reaches its children too.
+    // The child: its own process group so a stop reaches its children too, and killed with
+    // the test when the test dies first (a ctest timeout), so no server outlives its test.
     setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     sigset_t all;
     sigemptyset(&all);
     sigprocmask(SIG_SETMASK, &all, nullptr);

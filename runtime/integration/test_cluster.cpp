@@ -1,5 +1,6 @@
 #include "runtime/integration/test_cluster.h"
 
+#include "e2e/support/cluster.h"
 #include "runtime/json/json.h"
 
 #include <fstream>
@@ -43,21 +44,34 @@ std::string TempDir::write(const std::string& name, const std::string& content) 
   return p.string();
 }
 
-TestCluster::TestCluster() : dir_("capstan-cluster") {
-  apiserver::ApiServerOptions o;
-  o.listen = "127.0.0.1:0";
-  o.handler_threads = 8;
-  server_ = std::make_unique<apiserver::ApiServer>(o);
-  server_->start();
-  std::string kubeconfig = dir_.write("kubeconfig", server_->kubeconfig());
-  config_ = client::load_kubeconfig(kubeconfig);
+TestCluster::TestCluster(e2e::Backend backend) : backend_(backend), dir_("capstan-cluster") {
+  if (backend == e2e::Backend::Kube) {
+    kube_dir_ = std::make_unique<e2e::TempDir>("cluster");
+    kube_ = e2e::make_cluster(backend, *kube_dir_);
+    kube_->start();
+    kubeconfig_ = kube_->kubeconfig();
+  } else {
+    apiserver::ApiServerOptions o;
+    o.listen = "127.0.0.1:0";
+    o.handler_threads = 8;
+    server_ = std::make_unique<apiserver::ApiServer>(o);
+    server_->start();
+    kubeconfig_ = dir_.write("kubeconfig", server_->kubeconfig());
+  }
+  config_ = client::load_kubeconfig(kubeconfig_);
   config_.qps = 0;  // unlimited: tests pace themselves
   client_ = std::make_unique<client::Client>(config_);
 }
 
 TestCluster::~TestCluster() {
   client_.reset();
-  server_->stop();
+  if (server_) server_->stop();
+  if (kube_) kube_->stop();
+}
+
+apiserver::ApiServer& TestCluster::server() {
+  if (!server_) throw std::logic_error("TestCluster::server(): the " + e2e::to_string(backend_) + " backend has no in-process server");
+  return *server_;
 }
 
 std::unique_ptr<client::Client> TestCluster::new_client(client::ClientOptions options) const {

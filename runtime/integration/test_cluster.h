@@ -1,9 +1,11 @@
-// Test support for runtime/leader, runtime/events and runtime/webhook: an in-process API
-// server (apiserver::ApiServer, memory store) with an admin client, temporary directories and
-// bounded polling.
+// Test support for runtime/leader, runtime/events, runtime/webhook and the controllers'
+// integration tests: an in-process API server (apiserver::ApiServer, memory store) with an
+// admin client, temporary directories and bounded polling. End-to-end tests built on it pass
+// a backend: e2e::Backend::Kube starts the real etcd + kube-apiserver instead (e2e/support).
 #pragma once
 
 #include "apiserver/server.h"
+#include "e2e/support/backend.h"
 #include "runtime/client/client.h"
 #include "runtime/metrics/registry.h"
 
@@ -14,6 +16,11 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace capstan::e2e {
+class Cluster;
+class TempDir;
+}  // namespace capstan::e2e
 
 namespace capstan::integration {
 
@@ -32,13 +39,18 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-// An ApiServer on 127.0.0.1:0 and an admin client for it.
+// An ApiServer on 127.0.0.1:0 (or, for Backend::Kube, the real control plane as child
+// processes) and an admin client for it.
 class TestCluster {
  public:
-  TestCluster();
+  explicit TestCluster(e2e::Backend backend = e2e::Backend::Embedded);
   ~TestCluster();
 
-  apiserver::ApiServer& server() { return *server_; }
+  e2e::Backend backend() const { return backend_; }
+  // The in-process server (Backend::Embedded only; throws std::logic_error otherwise).
+  apiserver::ApiServer& server();
+  // An admin kubeconfig file for this cluster.
+  const std::string& kubeconfig_path() const { return kubeconfig_; }
   client::Client& client() { return *client_; }
   const client::Config& config() const { return config_; }
   // Another client for the same cluster (its own connection pool).
@@ -47,8 +59,12 @@ class TestCluster {
   void set_fault_rate_500(double rate);
 
  private:
+  e2e::Backend backend_;
   TempDir dir_;
+  std::string kubeconfig_;
   std::unique_ptr<apiserver::ApiServer> server_;
+  std::unique_ptr<e2e::TempDir> kube_dir_;
+  std::unique_ptr<e2e::Cluster> kube_;
   client::Config config_;
   std::unique_ptr<client::Client> client_;
 };

@@ -17,9 +17,12 @@ namespace {
 
 using namespace testing;
 
-TEST(Acme, IssuesThroughHttp01WithPebble) {
+class Acme : public ::testing::TestWithParam<e2e::Backend> {};
+
+TEST_P(Acme, IssuesThroughHttp01WithPebble) {
   if (!acme::testing::pebble_available()) GTEST_SKIP() << "pebble is not installed";
   HarnessOptions o;
+  o.backend = GetParam();
   o.certs.acme_requeue = 200ms;
   Harness h(o);
   ASSERT_TRUE(h.env().solver && h.env().solver->running());
@@ -93,6 +96,8 @@ TEST(Acme, IssuesThroughHttp01WithPebble) {
   EXPECT_EQ(h.env().solver->size(), 0u);
   EXPECT_EQ(h.reconcile_errors("certificaterequests-issuer"), 0);
 }
+
+CAPSTAN_E2E_BACKENDS(Acme);
 
 }  // namespace
 }  // namespace capstan::certificates

@@ -26,8 +26,8 @@ ClockFn TestClock::fn() {
   return [this] { return now(); };
 }
 
-Harness::Harness(HarnessOptions options) : opts_(std::move(options)) {
-  kubeconfig_ = dir_.write("kubeconfig", cluster_.server().kubeconfig());
+Harness::Harness(HarnessOptions options) : opts_(std::move(options)), cluster_(opts_.backend) {
+  kubeconfig_ = cluster_.kubeconfig_path();
   install_crds();
   ensure_namespace("capstan-system");
   ensure_namespace("shop");

@@ -53,6 +53,7 @@ struct HarnessOptions {
   double manager_qps = 0;  // the manager client's QPS limit (0 = unlimited)
   int manager_burst = 30;
   bool start = true;       // start the manager at once
+  e2e::Backend backend = e2e::Backend::Embedded;  // end-to-end tests run on both
 };
 
 class Harness {

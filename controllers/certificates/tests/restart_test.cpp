@@ -21,9 +21,12 @@ std::unique_ptr<e2e::Process> start_manager(const std::string& kubeconfig, const
   return std::make_unique<e2e::Process>(o);
 }
 
-TEST(Restart, SigkillMidIssuanceLeavesNothingBehind) {
+class Restart : public ::testing::TestWithParam<e2e::Backend> {};
+
+TEST_P(Restart, SigkillMidIssuanceLeavesNothingBehind) {
   HarnessOptions o;
   o.start = false;  // the controllers run in a child process
+  o.backend = GetParam();
   Harness h(o);
   integration::TempDir logs("certs-restart");
   constexpr int kCount = 8;
@@ -78,6 +81,8 @@ TEST(Restart, SigkillMidIssuanceLeavesNothingBehind) {
   second->stop(10s);
   if (HasFailure()) std::cerr << "first manager:\n" << first->err() << "\nsecond manager:\n" << second->err();
 }
+
+CAPSTAN_E2E_BACKENDS(Restart);
 
 }  // namespace
 }  // namespace capstan::certificates

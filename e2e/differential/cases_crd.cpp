@@ -1,0 +1,93 @@
+// CustomResourceDefinitions: structural schema defaulting, pruning, validation errors (types,
+// enums, bounds, patterns, required, CEL rules), the status and scale subresources,
+// generation, printer columns as Tables, and the CRD's OpenAPI v3.
+#include "e2e/differential/crd_fixture.h"
+
+namespace capstan::e2e::diff {
+namespace {
+
+const std::string kGadgets = "/apis/diff.example.com/v1/namespaces/{ns}/gadgets";
+
+std::string gadget(const std::string& name, const std::string& spec) {
+  return R"({"apiVersion":"diff.example.com/v1","kind":"Gadget","metadata":{"name":")" + name + R"("},"spec":)" + spec + "}";
+}
+
+}  // namespace
+
+DIFF_CASE(crd, DefaultingAndPruning) {
+  install_gadgets(s);
+  Compare warning;
+  warning.headers = {"Warning"};
+  s.send("defaults fill in, unknown fields are pruned",
+         {.method = "POST", .path = kGadgets, .body = gadget("d", R"({"size":3,"unknown":"x","nested":{"keep":"a","drop":"b"}})")}, warning);
+  s.send("read back", {.path = kGadgets + "/d"});
+  s.send("preserved unknown fields stay", {.method = "POST", .path = kGadgets,
+                                            .body = gadget("p", R"({"size":1,"free":{"anything":{"goes":[1,2]}}})")});
+  s.send("Strict refuses unknown fields", {.method = "POST", .path = kGadgets + "?fieldValidation=Strict",
+                                           .body = gadget("s", R"({"size":1,"unknown":"x"})")});
+  s.send("an unknown top-level field", {.method = "POST", .path = kGadgets,
+                                        .body = R"({"apiVersion":"diff.example.com/v1","kind":"Gadget","metadata":{"name":"t"},"spec":{"size":1},"extra":1})"},
+         warning);
+}
+
+DIFF_CASE(crd, ValidationErrors) {
+  install_gadgets(s);
+  s.send("required missing", {.method = "POST", .path = kGadgets, .body = gadget("r", R"({"color":"red"})")});
+  s.send("wrong type", {.method = "POST", .path = kGadgets, .body = gadget("w", R"({"size":"three"})")});
+  s.send("enum", {.method = "POST", .path = kGadgets, .body = gadget("e", R"({"size":1,"color":"green"})")});
+  s.send("minimum and maximum", {.method = "POST", .path = kGadgets, .body = gadget("m", R"({"size":0,"replicas":1000})")});
+  s.send("pattern and maxLength", {.method = "POST", .path = kGadgets, .body = gadget("p", R"({"size":1,"code":"abc-12345678901"})")});
+  s.send("maxItems and unique map keys", {.method = "POST", .path = kGadgets,
+                                          .body = gadget("i", R"({"size":1,"ports":[{"name":"a","port":1},{"name":"a","port":2},{"name":"b","port":3},{"name":"c","port":4}]})")});
+  s.send("a CEL rule across fields holds", {.method = "POST", .path = kGadgets, .body = gadget("c", R"({"size":5,"replicas":2})")});
+  s.send("a CEL rule across fields fails", {.method = "POST", .path = kGadgets, .body = gadget("c2", R"({"size":2,"replicas":5})")});
+  s.send("several errors at once", {.method = "POST", .path = kGadgets, .body = gadget("all", R"({"size":"x","color":"green","replicas":-1})")});
+  s.send("metadata.name is validated", {.method = "POST", .path = kGadgets, .body = gadget("Bad_Name", R"({"size":1})")});
+  s.send("update without resourceVersion", {.method = "POST", .path = kGadgets, .body = gadget("u", R"({"size":1})")});
+  s.send("put without resourceVersion", {.method = "PUT", .path = kGadgets + "/u", .body = gadget("u", R"({"size":2})")});
+  s.send("strategic merge is unsupported", {.method = "PATCH", .path = kGadgets + "/u", .body = R"({"spec":{"size":2}})",
+                                            .content_type = "application/strategic-merge-patch+json"});
+}
+
+DIFF_CASE(crd, StatusAndScaleSubresourcesAndGeneration) {
+  install_gadgets(s);
+  auto created = s.send("create", {.method = "POST", .path = kGadgets, .body = gadget("g", R"({"size":1,"replicas":1})")});
+  s.send("status written through the main resource is ignored",
+         {.method = "PATCH", .path = kGadgets + "/g", .body = R"({"status":{"phase":"Up"},"spec":{"size":2}})",
+          .content_type = "application/merge-patch+json"});
+  s.send("spec written through /status is ignored",
+         {.method = "PATCH", .path = kGadgets + "/g/status", .body = R"({"status":{"phase":"Up","readyReplicas":1},"spec":{"size":9}})",
+          .content_type = "application/merge-patch+json"});
+  s.send("a metadata change keeps the generation", {.method = "PATCH", .path = kGadgets + "/g", .body = R"({"metadata":{"labels":{"a":"b"}}})",
+                                                    .content_type = "application/merge-patch+json"});
+  s.send("scale", {.path = kGadgets + "/g/scale"});
+  s.send("scale up", {.method = "PATCH", .path = kGadgets + "/g/scale", .body = R"({"spec":{"replicas":3}})",
+                      .content_type = "application/merge-patch+json"});
+  s.send("after scaling", {.path = kGadgets + "/g"});
+  s.send("status of a missing object", {.path = kGadgets + "/missing/status"});
+}
+
+DIFF_CASE(crd, PrinterColumnsAndOpenApi) {
+  install_gadgets(s);
+  s.setup({.method = "POST", .path = kGadgets, .body = gadget("one", R"({"size":1,"color":"red"})")});
+  s.setup({.method = "POST", .path = kGadgets, .body = gadget("two", R"({"size":2})")});
+  Compare ages;
+  ages.masks.text.emplace_back(std::regex("^[0-9]+[smhd]$"), "<age>");
+  s.send("table", {.path = kGadgets, .accept = "application/json;as=Table;v=v1;g=meta.k8s.io"}, ages);
+  s.kubectl("kubectl get", {"get", "gadgets", "-n", "{ns}"});
+  s.kubectl("kubectl get -o wide", {"get", "gadgets", "-n", "{ns}", "-o", "wide"});
+  // The CRD's OpenAPI v3 document: the Gadget schema as clients (kubectl explain) read it.
+  s.wait_for("/openapi/v3/apis/diff.example.com/v1", std::chrono::seconds(30));
+  auto doc = s.send("openapi v3 document status", {.path = "/openapi/v3/apis/diff.example.com/v1"}, Compare{.body = false});
+  if (doc.embedded && doc.kube) {
+    const char* name = "com.example.diff.v1.Gadget";
+    auto pick = [&](const json::Value& d) {
+      const auto* v = json::find(d, {"components", "schemas", name});
+      return v ? *v : json::Value(nullptr);
+    };
+    s.record("the Gadget schema", doc.embedded_status, doc.kube_status, pick(*doc.embedded), pick(*doc.kube));
+  }
+  s.kubectl("kubectl explain", {"explain", "gadgets.spec"});
+}
+
+}  // namespace capstan::e2e::diff
