@@ -78,6 +78,13 @@ ApiError invalid(const registry::ResourceInfo& r, std::string_view name, const s
   return e;
 }
 
+ApiError invalid_options(std::string_view kind, const std::vector<Cause>& causes) {
+  json::Value st = schema::invalid_status(kind, "meta.k8s.io", "", causes);
+  ApiError e(422, "Invalid", std::string(json::get_string(st, {"message"})));
+  if (const auto* d = json::get_object(st, {"details"})) e.details = *d;
+  return e;
+}
+
 ApiError bad_request(std::string message) { return ApiError(400, "BadRequest", std::move(message)); }
 
 ApiError forbidden(const registry::ResourceInfo* r, std::string_view name, std::string message) {

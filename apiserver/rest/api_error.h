@@ -39,6 +39,9 @@ ApiError conflict(const registry::ResourceInfo& r, std::string_view name, std::s
 ApiError optimistic_lock_conflict(const registry::ResourceInfo& r, std::string_view name);
 // "<Kind> \"<name>\" is invalid: <cause>" / "...: [c1, c2]".
 ApiError invalid(const registry::ResourceInfo& r, std::string_view name, const std::vector<Cause>& causes);
+// Invalid request options (ListOptions, CreateOptions, PatchOptions, DeleteOptions, ...):
+// "<Kind>.meta.k8s.io \"\" is invalid: <causes>", details group meta.k8s.io, kind <Kind>.
+ApiError invalid_options(std::string_view kind, const std::vector<Cause>& causes);
 ApiError bad_request(std::string message);
 ApiError forbidden(const registry::ResourceInfo* r, std::string_view name, std::string message);
 ApiError method_not_allowed();

@@ -100,19 +100,52 @@ void fill_write_options(WriteOptions& o, const http::Request& req, const http::Q
   o.field_validation = fv;
 }
 
+// ListOptions validation as apimachinery's ValidateListOptions words it (422, kind ListOptions).
+void validate_list_options(const http::Query& q, bool watch) {
+  std::vector<Cause> causes;
+  const FieldPath match_path("resourceVersionMatch");
+  std::string match(q.get_or("resourceVersionMatch", ""));
+  bool initial = q.has("sendInitialEvents");
+  bool has_continue = !q.get_or("continue", "").empty();
+  if (watch) {
+    if (initial && match != "NotOlderThan")
+      causes.push_back(schema::field_forbidden(match_path, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+    if (!match.empty()) {
+      if (!initial) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+      if (match != "NotOlderThan") causes.push_back(schema::field_not_supported(match_path, json::Value(match), {"NotOlderThan"}));
+      if (has_continue) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden when continue is provided"));
+    }
+  } else {
+    std::string rv(q.get_or("resourceVersion", ""));
+    if (!match.empty()) {
+      if (rv.empty()) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden unless resourceVersion is provided"));
+      if (has_continue) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden when continue is provided"));
+      if (match != "Exact" && match != "NotOlderThan")
+        causes.push_back(schema::field_not_supported(match_path, json::Value(match), {"Exact", "NotOlderThan", ""}));
+      if (match == "Exact" && rv == "0")
+        causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
+    }
+    if (initial) causes.push_back(schema::field_forbidden(FieldPath("sendInitialEvents"), "sendInitialEvents is forbidden for list"));
+  }
+  if (!causes.empty()) throw invalid_options("ListOptions", causes);
+}
+
 ListOptions list_options(const registry::ResourceInfo& r, const http::Query& q) {
   ListOptions lo;
   try {
     lo.labels = meta::LabelSelector::parse(q.get_or("labelSelector", ""));
   } catch (const meta::SelectorError& e) {
-    throw bad_request(std::string("unable to parse requirement: ") + e.what());
+    throw bad_request(e.what());
   }
   try {
     lo.fields = meta::FieldSelector::parse(q.get_or("fieldSelector", ""));
   } catch (const meta::SelectorError& e) {
     throw bad_request(e.what());
   }
-  if (auto l = q.get("limit"); l && !l->empty()) {
+  lo.resource_version = std::string(q.get_or("resourceVersion", ""));
+  // resourceVersion=0 is served from kube-apiserver's watch cache, which has no pages: the
+  // limit is ignored and the whole list comes back.
+  if (auto l = q.get("limit"); l && !l->empty() && lo.resource_version != "0") {
     try {
       long long n = std::stoll(std::string(*l));
       if (n > 0) lo.limit = static_cast<std::size_t>(n);
@@ -121,16 +154,36 @@ ListOptions list_options(const registry::ResourceInfo& r, const http::Query& q) 
     }
   }
   lo.continue_token = std::string(q.get_or("continue", ""));
-  lo.resource_version = std::string(q.get_or("resourceVersion", ""));
   lo.resource_version_match = std::string(q.get_or("resourceVersionMatch", ""));
-  if (!lo.continue_token.empty() && !lo.resource_version_match.empty())
-    throw bad_request("resourceVersionMatch is forbidden when continue is provided");
   return lo;
 }
 
+// The stored text of an item without its leading "apiVersion" and "kind" members: kube-apiserver
+// lists built-in objects without them (they are the list's), custom resources with them.
+// Stored objects begin with those two members; anything else is kept whole.
+std::string_view without_type_meta(std::string_view item) {
+  auto skip_member = [](std::string_view s, std::string_view key) -> std::size_t {
+    // s starts at a member: "key":"value", ; returns the length through the comma, 0 if not.
+    std::string head = "\"" + std::string(key) + "\":\"";
+    if (s.substr(0, head.size()) != head) return 0;
+    for (std::size_t i = head.size(); i < s.size(); ++i) {
+      if (s[i] == '\\') return 0;  // escapes never occur in apiVersion/kind; keep it simple
+      if (s[i] == '"') return i + 1 < s.size() && s[i + 1] == ',' ? i + 2 : 0;
+    }
+    return 0;
+  };
+  if (item.empty() || item[0] != '{') return item;
+  std::size_t a = skip_member(item.substr(1), "apiVersion");
+  if (!a) return item;
+  std::size_t k = skip_member(item.substr(1 + a), "kind");
+  if (!k) return item;
+  return item.substr(1 + a + k);  // what follows "{" and the two members, without the "{"
+}
+
 // A list response: the envelope is serialised by Boost.JSON; each item is the stored
-// object's own serialisation, placed inside the envelope's (empty) items array.
-std::string serialize_list(const json::Value& envelope, const std::vector<std::shared_ptr<const std::string>>& items) {
+// object's own serialisation (for built-in kinds without apiVersion and kind), placed inside
+// the envelope's (empty) items array.
+std::string serialize_list(const json::Value& envelope, const std::vector<std::shared_ptr<const std::string>>& items, bool builtin) {
   std::string head = json::serialize(envelope);  // ends with "items":[]}
   const std::string tail = "]}";
   std::size_t total = head.size();
@@ -140,7 +193,9 @@ std::string serialize_list(const json::Value& envelope, const std::vector<std::s
   out.append(head, 0, head.size() - tail.size());
   for (std::size_t k = 0; k < items.size(); ++k) {
     if (k) out += ',';
-    out += *items[k];
+    std::string_view rest = builtin ? without_type_meta(*items[k]) : std::string_view(*items[k]);
+    if (rest.size() != items[k]->size()) out += '{';
+    out += rest;
   }
   out += tail;
   return out;
@@ -324,6 +379,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
     return;
   }
   if (ri.verb == "list") {
+    validate_list_options(q, false);
     auto lo = list_options(rr, q);
     auto list_meta = [](const std::string& rv, const std::string& cont, const std::optional<std::int64_t>& remaining) {
       json::Object md{{"resourceVersion", rv}};
@@ -340,7 +396,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
       std::vector<std::shared_ptr<const std::string>> items;
       items.reserve(raw.items.size());
       for (const auto& i : raw.items) items.push_back(i.json);
-      send_body(reply, 200, serialize_list(envelope, items), "application/json");
+      send_body(reply, 200, serialize_list(envelope, items, !rr.crd), "application/json");
       return;
     }
     auto res = service_.list(t, lo);
@@ -357,6 +413,12 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
                                          {"metadata", md}, {"items", std::move(items)}});
       return;
     }
+    if (!rr.crd)
+      for (auto& i : res.items)
+        if (auto* o = i.if_object()) {
+          o->erase("apiVersion");
+          o->erase("kind");
+        }
     json::Value envelope = json::Object{{"kind", rr.list_kind}, {"apiVersion", rr.api_version(t.version)}, {"metadata", md},
                                         {"items", json::Array(res.items.begin(), res.items.end())}};
     send_value(reply, 200, envelope, acc);
@@ -372,30 +434,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
     w.bookmarks = parse_bool(q.get_or("allowWatchBookmarks", ""));
     std::string rv(q.get_or("resourceVersion", ""));
     bool send_initial = q.has("sendInitialEvents") ? parse_bool(q.get_or("sendInitialEvents", "")) : false;
-    std::string rvm(q.get_or("resourceVersionMatch", ""));
-    if (q.has("sendInitialEvents")) {
-      std::vector<Cause> causes;
-      if (rvm != "NotOlderThan")
-        causes.push_back(schema::field_forbidden(FieldPath("resourceVersionMatch"),
-                                                 "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
-      if (send_initial && !w.bookmarks)
-        causes.push_back(schema::field_forbidden(FieldPath("allowWatchBookmarks"), "allowWatchBookmarks required when sendInitialEvents is set"));
-      if (!causes.empty()) {
-        ApiError e(422, "Invalid", schema::format_invalid("ListOptions", "meta.k8s.io", "", causes));
-        e.details["group"] = "meta.k8s.io";
-        e.details["kind"] = "ListOptions";
-        e.with_causes(causes);
-        throw e;
-      }
-    } else if (!rvm.empty()) {
-      std::vector<Cause> causes{schema::field_forbidden(FieldPath("resourceVersionMatch"),
-                                                        "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided")};
-      ApiError e(422, "Invalid", schema::format_invalid("ListOptions", "meta.k8s.io", "", causes));
-      e.details["group"] = "meta.k8s.io";
-      e.details["kind"] = "ListOptions";
-      e.with_causes(causes);
-      throw e;
-    }
+    validate_list_options(q, true);
     if (send_initial) {
       w.initial_state = true;
       w.initial_events_end = true;

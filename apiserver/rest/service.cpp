@@ -1,6 +1,7 @@
 #include "apiserver/rest/service.h"
 
 #include "apiserver/builtin/strategy.h"
+#include "apiserver/rest/field_labels.h"
 #include "apiserver/patch/apply.h"
 #include "apiserver/schema/prune.h"
 #include "apiserver/schema/validate.h"
@@ -27,36 +28,6 @@ bool decode_continue(const std::string& token, std::int64_t& rv, std::string& st
   rv = json::get_int(*v, {"rv"}).value_or(0);
   start = json::get_string(*v, {"start"});
   return json::get_string(*v, {"v"}) == "meta.k8s.io/v1";
-}
-
-std::optional<std::string> object_field(const registry::ResourceInfo& r, const json::Value& obj, std::string_view field) {
-  auto str = [&](json::Path p) -> std::optional<std::string> { return std::string(json::get_string(obj, p)); };
-  if (field == "metadata.name") return str({"metadata", "name"});
-  if (field == "metadata.namespace") return str({"metadata", "namespace"});
-  const std::string gr = r.group_resource();
-  if (gr == "pods") {
-    if (field == "spec.nodeName") return str({"spec", "nodeName"});
-    if (field == "spec.restartPolicy") return str({"spec", "restartPolicy"});
-    if (field == "spec.schedulerName") return str({"spec", "schedulerName"});
-    if (field == "spec.serviceAccountName") return str({"spec", "serviceAccountName"});
-    if (field == "status.phase") return str({"status", "phase"});
-    if (field == "status.podIP") return str({"status", "podIP"});
-    if (field == "status.nominatedNodeName") return str({"status", "nominatedNodeName"});
-  }
-  if (gr == "events" || gr == "events.events.k8s.io") {
-    static const char* const kInvolved[] = {"kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"};
-    for (auto k : kInvolved) {
-      if (field == std::string("involvedObject.") + k) return str({"involvedObject", k});
-      if (field == std::string("regarding.") + k) return str({"regarding", k});
-    }
-    if (field == "reason") return str({"reason"});
-    if (field == "type") return str({"type"});
-    if (field == "source") return str({"source", "component"});
-    if (field == "reportingComponent") return str({"reportingComponent"});
-  }
-  if (gr == "secrets" && field == "type") return str({"type"});
-  if (gr == "namespaces" && field == "status.phase") return str({"status", "phase"});
-  return std::nullopt;
 }
 
 }  // namespace
@@ -129,21 +100,11 @@ json::Value Service::to_version(const registry::ResourceInfo& r, json::Value obj
   return obj;
 }
 
-void Service::check_field_selector(const registry::ResourceInfo& r, const meta::FieldSelector& fs) {
-  json::Value probe = json::Object{};
-  for (const auto& t : fs.terms()) {
-    if (!object_field(r, probe, t.field)) {
-      if (r.crd) {
-        throw bad_request("field label not supported: " + t.field);
-      }
-      throw bad_request("field label not supported: " + t.field);
-    }
-  }
-}
+void Service::check_field_selector(const registry::ResourceInfo& r, const meta::FieldSelector& fs) { check_field_labels(r, fs); }
 
 bool Service::field_match(const registry::ResourceInfo& r, const json::Value& obj, const meta::FieldSelector& fs) {
   if (fs.empty()) return true;
-  return fs.matches([&](std::string_view f) { return object_field(r, obj, f); });
+  return fs.matches([&](std::string_view f) { return field_value(r, obj, f); });
 }
 
 json::Value Service::get(const Target& t) {
