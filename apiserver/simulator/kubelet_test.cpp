@@ -122,6 +122,41 @@ TEST(WorkloadKubelet, ReadinessGatesMustBeTrueBeforeReady) {
   EXPECT_TRUE(meta::find_condition(env.get("pods", "default", "web"), "example.com/lb-ready")) << "others' conditions kept";
 }
 
+TEST(WorkloadKubelet, PodsOfAnotherNodeAreLeftToItsKubelet) {
+  Env env(0ms);
+  auto pod = json::from_yaml(kPod);
+  json::ensure_object(pod, {"spec"})["nodeName"] = "elsewhere";
+  env.create("pods", "default", pod);
+  env.create_yaml("pods", "{apiVersion: v1, kind: Pod, metadata: {name: mine}, spec: {containers: [{name: c, image: busybox}]}}");
+  ASSERT_TRUE(eventually([&] { return is_ready(env.get("pods", "default", "mine")); }));
+  EXPECT_TRUE(stays([&] {
+    auto p = env.get("pods", "default", "web");
+    return str(p, {"status", "phase"}) != "Running" && str(p, {"status", "podIP"}).empty() && !meta::find_condition(p, "Ready");
+  }, 200ms));
+}
+
+// pods/binding, as the simulated scheduler (and kube-scheduler) assigns pods.
+TEST(WorkloadKubelet, ABindingAssignsAPodOnce) {
+  Env env(0ms, /*start=*/false);
+  env.create_yaml("pods", kPod);
+  auto bind = [&](const std::string& node) {
+    json::Value b = json::Object{{"apiVersion", "v1"},
+                                 {"kind", "Binding"},
+                                 {"metadata", json::Object{{"name", "web"}}},
+                                 {"target", json::Object{{"apiVersion", "v1"}, {"kind", "Node"}, {"name", node}}}};
+    return env.cluster.client().raw("POST", "/api/v1/namespaces/default/pods/web/binding", json::serialize(b), "application/json");
+  };
+  EXPECT_EQ(bind("node-a").status, 201);
+  EXPECT_EQ(str(env.get("pods", "default", "web"), {"spec", "nodeName"}), "node-a");
+  try {
+    bind("node-b");
+    ADD_FAILURE() << "a second binding must be refused";
+  } catch (const client::ApiError& e) {
+    EXPECT_EQ(e.code(), 409);
+    EXPECT_NE(e.message().find("is already assigned to node \"node-a\""), std::string::npos) << e.message();
+  }
+}
+
 TEST(WorkloadKubelet, PodWaitsUnscheduledForItsClaimToBeBound) {
   Env env(0ms);
   auto pod = json::from_yaml(kPod);

@@ -12,7 +12,6 @@
 #include <memory>
 #include <string>
 #include <thread>
-#include <tuple>
 #include <vector>
 
 namespace capstan::workqueue {
@@ -25,8 +24,7 @@ struct Key {
   std::string resource;  // group-resource
   std::string ns;
   std::string name;
-  bool operator<(const Key& o) const { return std::tie(resource, ns, name) < std::tie(o.resource, o.ns, o.name); }
-  bool operator==(const Key& o) const { return resource == o.resource && ns == o.ns && name == o.name; }
+  bool operator==(const Key&) const = default;
 };
 
 class Loop {

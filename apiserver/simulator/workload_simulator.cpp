@@ -20,11 +20,17 @@ client::Config paced(client::Config c, const WorkloadOptions& o) {
   return c;
 }
 
+client::ClientOptions client_options() {
+  client::ClientOptions o;
+  o.deduplicate_warnings = true;  // every Endpoints request is "deprecated" on kube-apiserver 1.33+
+  return o;
+}
+
 }  // namespace
 
 struct WorkloadSimulator::Parts {
   Parts(client::Config config, const WorkloadOptions& o)
-      : client(paced(std::move(config), o)),
+      : client(paced(std::move(config), o), client_options()),
         watches(client),
         kubelet(client, watches, o),
         binder(client, watches),

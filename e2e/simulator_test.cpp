@@ -1,0 +1,71 @@
+// `capstan simulate-workloads` as its own process against `capstan apiserver` (without
+// --simulate-workloads): it says when it is working, runs Deployments and StatefulSets to
+// Ready with bound claims and filled endpoints, and exits 0 on SIGTERM.
+#include "e2e/support/cluster.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace capstan::e2e {
+namespace {
+
+const char* kApps = R"(
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: nginx, image: nginx, ports: [{name: http, containerPort: 80}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{port: 80, targetPort: http}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  replicas: 2
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: pg, image: postgres}]
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+)";
+
+class SimulatorE2E : public KubectlFixture {
+ protected:
+  SimulatorE2E() : KubectlFixture("simulator-e2e") {}
+};
+
+TEST_F(SimulatorE2E, RunsWorkloadsAgainstTheServerAndStopsOnSigterm) {
+  Process sim({.args = {capstan_bin(), "simulate-workloads", "--kubeconfig=" + server_->kubeconfig(), "--pod-ready-delay=100ms"}});
+  ASSERT_TRUE(eventually([&] { return sim.err().find("workload simulation started") != std::string::npos; },
+                         std::chrono::seconds(30)))
+      << sim.err();
+  k().ok({"apply", "-f", "-"}, kApps);
+  k().ok({"rollout", "status", "deployment/web", "--timeout=60s"});
+  k().ok({"rollout", "status", "statefulset/db", "--timeout=60s"});
+  EXPECT_EQ(k().ok({"get", "pvc", "-o", "jsonpath={.items[*].status.phase}"}), "Bound Bound");
+  EXPECT_EQ(k().ok({"get", "nodes", "-o", "jsonpath={.items[*].metadata.name}"}), "capstan-node");
+  ASSERT_TRUE(eventually([&] {
+    auto ips = k()({"get", "endpoints", "web", "-o", "jsonpath={.subsets[*].addresses[*].ip}"}).out;
+    return std::count(ips.begin(), ips.end(), ' ') == 1;  // two addresses
+  })) << sim.err();
+  EXPECT_EQ(sim.stop(), 0) << sim.err();
+}
+
+}  // namespace
+}  // namespace capstan::e2e
