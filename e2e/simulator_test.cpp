@@ -13,36 +13,38 @@ namespace {
 const char* kApps = R"(
 apiVersion: apps/v1
 kind: Deployment
-metadata: {name: web}
+metadata: {name: shop, labels: {tier: front}}
 spec:
   replicas: 2
-  selector: {matchLabels: {app: web}}
+  strategy: {type: Recreate}
+  selector: {matchLabels: {tier: front}}
   template:
-    metadata: {labels: {app: web}}
+    metadata: {labels: {tier: front}}
     spec:
-      containers: [{name: nginx, image: nginx, ports: [{name: http, containerPort: 80}]}]
+      containers: [{name: app, image: ghcr.io/example/shop:2.1, ports: [{name: web, containerPort: 8080}]}]
 ---
 apiVersion: v1
 kind: Service
-metadata: {name: web}
+metadata: {name: shop}
 spec:
-  selector: {app: web}
-  ports: [{port: 80, targetPort: http}]
+  selector: {tier: front}
+  ports: [{name: http, port: 8080, targetPort: web}]
 ---
 apiVersion: apps/v1
 kind: StatefulSet
-metadata: {name: db}
+metadata: {name: cache}
 spec:
-  serviceName: db
+  serviceName: cache
   replicas: 2
-  selector: {matchLabels: {app: db}}
+  podManagementPolicy: Parallel
+  selector: {matchLabels: {tier: cache}}
   template:
-    metadata: {labels: {app: db}}
+    metadata: {labels: {tier: cache}}
     spec:
-      containers: [{name: pg, image: postgres}]
+      containers: [{name: redis, image: redis:7}]
   volumeClaimTemplates:
-  - metadata: {name: data}
-    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+  - metadata: {name: state}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 256Mi}}}
 )";
 
 class SimulatorE2E : public KubectlFixture {
@@ -56,12 +58,12 @@ TEST_F(SimulatorE2E, RunsWorkloadsAgainstTheServerAndStopsOnSigterm) {
                          std::chrono::seconds(30)))
       << sim.err();
   k().ok({"apply", "-f", "-"}, kApps);
-  k().ok({"rollout", "status", "deployment/web", "--timeout=60s"});
-  k().ok({"rollout", "status", "statefulset/db", "--timeout=60s"});
+  k().ok({"rollout", "status", "deployment/shop", "--timeout=60s"});
+  k().ok({"rollout", "status", "statefulset/cache", "--timeout=60s"});
   EXPECT_EQ(k().ok({"get", "pvc", "-o", "jsonpath={.items[*].status.phase}"}), "Bound Bound");
   EXPECT_EQ(k().ok({"get", "nodes", "-o", "jsonpath={.items[*].metadata.name}"}), "capstan-node");
   ASSERT_TRUE(eventually([&] {
-    auto ips = k()({"get", "endpoints", "web", "-o", "jsonpath={.subsets[*].addresses[*].ip}"}).out;
+    auto ips = k()({"get", "endpoints", "shop", "-o", "jsonpath={.subsets[*].addresses[*].ip}"}).out;
     return std::count(ips.begin(), ips.end(), ' ') == 1;  // two addresses
   })) << sim.err();
   EXPECT_EQ(sim.stop(), 0) << sim.err();

@@ -8,8 +8,8 @@
 // ProgressDeadlineExceeded after progressDeadlineSeconds without progress).
 #pragma once
 
-#include "apiserver/simulator/loop.h"
 #include "apiserver/simulator/api.h"
+#include "apiserver/simulator/loop.h"
 
 #include <optional>
 #include <vector>

@@ -5,9 +5,9 @@
 // whose subdomain names the Service. Removed with the Service.
 #pragma once
 
+#include "apiserver/simulator/api.h"
 #include "apiserver/simulator/loop.h"
 #include "apiserver/simulator/service_endpoints.h"
-#include "apiserver/simulator/api.h"
 
 namespace capstan::simulator {
 

@@ -6,9 +6,9 @@
 // placeholder slice when nothing is selected. Removed with the Service.
 #pragma once
 
+#include "apiserver/simulator/api.h"
 #include "apiserver/simulator/loop.h"
 #include "apiserver/simulator/service_endpoints.h"
-#include "apiserver/simulator/api.h"
 
 namespace capstan::simulator {
 

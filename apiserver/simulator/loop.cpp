@@ -9,6 +9,7 @@ namespace {
 
 constexpr auto kBackoffBase = std::chrono::milliseconds(10);
 constexpr auto kBackoffMax = std::chrono::seconds(5);
+constexpr std::string_view kNamespaceTerminating = "NamespaceTerminating";
 
 // Names never hold '/', so it separates the parts of a queue key.
 std::string encode(const Key& k) { return k.resource + "/" + k.ns + "/" + k.name; }
@@ -26,13 +27,12 @@ Key key_of(const std::string& resource, const json::Value& obj) {
 }
 
 Loop::Loop(std::string name, Watches& watches, Reconcile reconcile)
-    : name_(std::move(name)),
-      watches_(watches),
+    : watches_(watches),
       reconcile_(std::move(reconcile)),
       queue_(std::make_unique<workqueue::RateLimitingQueue>(
           workqueue::QueueConfig{},
           std::make_unique<workqueue::ItemExponentialFailureRateLimiter>(kBackoffBase, kBackoffMax))),
-      log_({{"loop", name_}}) {}
+      log_({{"loop", std::move(name)}}) {}
 
 Loop::~Loop() { stop(); }
 
@@ -68,9 +68,16 @@ void Loop::run() {
       queue_->forget(*item);
       if (again.count() > 0) queue_->add_after(*item, again);
     } catch (const std::exception& e) {
-      log_.warn("reconcile failed; retrying",
-                {{"resource", k.resource}, {"namespace", k.ns}, {"name", k.name}, {"error", e.what()}});
-      queue_->add_rate_limited(*item);
+      const auto* api = client::as_api_error(e);
+      if (api && client::has_cause(*api, kNamespaceTerminating)) {
+        // Its objects are going: nothing to create there any more (as upstream controllers do).
+        log_.debug("namespace is terminating; not retrying", {{"resource", k.resource}, {"namespace", k.ns}, {"name", k.name}});
+        queue_->forget(*item);
+      } else {
+        log_.warn("reconcile failed; retrying",
+                  {{"resource", k.resource}, {"namespace", k.ns}, {"name", k.name}, {"error", e.what()}});
+        queue_->add_rate_limited(*item);
+      }
     }
     queue_->done(*item);
   }

@@ -1,7 +1,8 @@
 // A control loop of the workload simulator: watch events (from Watches) are mapped to object
 // keys, queued deduplicated in a runtime/workqueue rate-limiting queue, and reconciled one at
 // a time on the loop's thread; a reconcile may ask to run again after a delay, and failures
-// are retried with per-key exponential backoff (10 ms doubling up to 5 s).
+// are retried with per-key exponential backoff (10 ms doubling up to 5 s), except a write
+// refused because the namespace is terminating (its objects are going anyway).
 #pragma once
 
 #include "apiserver/simulator/watches.h"
@@ -44,14 +45,13 @@ class Loop {
   void watch(const std::string& resource, Map map = {});
   void enqueue(const Key& k, std::chrono::milliseconds after = std::chrono::milliseconds(0));
   void start();
-  // Drops queued keys, waits for the running reconcile to finish and joins the thread.
+  // Drops queued keys, lets the running reconcile finish (its requests are bounded by the
+  // client's timeout; cancelling them would leave writes landing after stop) and joins.
   void stop();
-  const std::string& name() const { return name_; }
 
  private:
   void run();
 
-  std::string name_;
   Watches& watches_;
   Reconcile reconcile_;
   std::unique_ptr<workqueue::RateLimitingQueue> queue_;

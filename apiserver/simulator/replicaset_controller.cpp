@@ -5,6 +5,7 @@
 #include "runtime/meta/object.h"
 
 #include <algorithm>
+#include <exception>
 
 namespace capstan::simulator {
 namespace {
@@ -128,6 +129,7 @@ std::chrono::milliseconds ReplicaSetController::sync(const Object& obj) {
   auto replicas = int_at(rs, {"spec", "replicas"}, 1);
 
   std::string create_error;
+  std::exception_ptr create_failure;
   if (!deleting) {
     auto diff = static_cast<std::int64_t>(active.size()) - replicas;
     if (diff < 0) {
@@ -141,7 +143,8 @@ std::chrono::milliseconds ReplicaSetController::sync(const Object& obj) {
             api_.create(kPods, ns, std::move(pod));
             ++made;
           } catch (const ApiError& e) {
-            create_error = e.what();
+            create_error = e.message();  // the condition carries the server's words, as upstream
+            create_failure = std::current_exception();
             break;
           }
         }
@@ -195,7 +198,7 @@ std::chrono::milliseconds ReplicaSetController::sync(const Object& obj) {
     }
     return !json::deep_equal(before, cur);
   });
-  if (!create_error.empty()) throw std::runtime_error("creating pods of replicaset " + ns + "/" + name + ": " + create_error);
+  if (create_failure) std::rethrow_exception(create_failure);  // retried with backoff (names the request)
   return next.value_or(std::chrono::milliseconds(0));
 }
 

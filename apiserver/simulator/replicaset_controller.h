@@ -6,8 +6,8 @@
 // observedGeneration and a ReplicaFailure condition when pods cannot be created.
 #pragma once
 
-#include "apiserver/simulator/loop.h"
 #include "apiserver/simulator/api.h"
+#include "apiserver/simulator/loop.h"
 
 #include <vector>
 

@@ -10,9 +10,9 @@
 // `kubectl rollout status` reads.
 #pragma once
 
+#include "apiserver/simulator/api.h"
 #include "apiserver/simulator/loop.h"
 #include "runtime/meta/selector.h"
-#include "apiserver/simulator/api.h"
 
 #include <optional>
 #include <string>

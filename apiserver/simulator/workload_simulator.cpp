@@ -10,6 +10,7 @@
 #include "apiserver/simulator/volume_binder.h"
 #include "runtime/client/client.h"
 #include "runtime/log/log.h"
+#include "runtime/metrics/registry.h"
 
 namespace capstan::simulator {
 namespace {
@@ -20,8 +21,9 @@ client::Config paced(client::Config c, const WorkloadOptions& o) {
   return c;
 }
 
-client::ClientOptions client_options() {
+client::ClientOptions client_options(metrics::Registry& registry) {
   client::ClientOptions o;
+  o.registry = &registry;  // in-process (capstan dev), its requests are not the manager's
   o.deduplicate_warnings = true;  // every Endpoints request is "deprecated" on kube-apiserver 1.33+
   return o;
 }
@@ -30,7 +32,7 @@ client::ClientOptions client_options() {
 
 struct WorkloadSimulator::Parts {
   Parts(client::Config config, const WorkloadOptions& o)
-      : client(paced(std::move(config), o), client_options()),
+      : client(paced(std::move(config), o), client_options(metrics)),
         watches(client),
         kubelet(client, watches, o),
         binder(client, watches),
@@ -39,6 +41,7 @@ struct WorkloadSimulator::Parts {
         statefulsets(client, watches),
         endpoints(client, watches),
         slices(client, watches) {}
+  metrics::Registry metrics;
   client::Client client;
   Watches watches;
   Kubelet kubelet;
