@@ -7,12 +7,12 @@
 #include "apiserver/rest/handler.h"
 #include "apiserver/rest/openapi.h"
 #include "apiserver/rest/watch.h"
+#include "apiserver/simulator/workload_simulator.h"
 #include "apiserver/storage/store.h"
 #include "apiserver/system/crd_controller.h"
 #include "apiserver/system/gc_controller.h"
 #include "apiserver/system/namespace_controller.h"
 #include "apiserver/system/serviceaccount_controller.h"
-#include "apiserver/system/workloads/workload_simulator.h"
 #include "runtime/client/config.h"
 #include "runtime/http/server.h"
 #include "runtime/log/log.h"
@@ -44,7 +44,7 @@ struct ApiServer::Impl {
   std::unique_ptr<system::GcController> gc;
   std::unique_ptr<system::NamespaceController> namespaces;
   std::unique_ptr<system::ServiceAccountController> service_accounts;
-  std::unique_ptr<system::WorkloadSimulator> workloads;
+  std::unique_ptr<simulator::WorkloadSimulator> workloads;
   bool started = false;
 
   void load_pki();
@@ -53,7 +53,6 @@ struct ApiServer::Impl {
   bool debug_route(const http::Request& req, const rest::User& user, http::Reply& reply);
   json::Value token_request(const json::Value& sa, const json::Value& req) const;
   json::Value review(const registry::ResourceInfo& r, const json::Value& req, const rest::User& user) const;
-  void register_node(const std::string& name, const std::string& ip);
 };
 
 namespace {
@@ -222,39 +221,6 @@ json::Value ApiServer::Impl::review(const registry::ResourceInfo& r, const json:
   return out;
 }
 
-// The simulated kubelet's Node, so `kubectl get nodes` and node-label readers see it.
-void ApiServer::Impl::register_node(const std::string& name, const std::string& ip) {
-  auto nodes = registry->find_group_resource("nodes");
-  std::string now = meta::format_rfc3339(meta::Clock::now());
-  json::Value status = json::Object{
-      {"conditions", json::Array{json::Object{{"type", "Ready"}, {"status", "True"}, {"reason", "KubeletReady"},
-                                              {"message", "capstan simulated kubelet is posting ready status"},
-                                              {"lastHeartbeatTime", now}, {"lastTransitionTime", now}}}},
-      {"addresses", json::Array{json::Object{{"type", "InternalIP"}, {"address", ip}}, json::Object{{"type", "Hostname"}, {"address", name}}}},
-      {"capacity", json::Object{{"cpu", "8"}, {"memory", "32Gi"}, {"pods", "250"}}},
-      {"allocatable", json::Object{{"cpu", "8"}, {"memory", "32Gi"}, {"pods", "250"}}},
-      {"nodeInfo", json::Object{{"kubeletVersion", "v1.32.0-capstan"}, {"containerRuntimeVersion", "capstan://simulated"},
-                                {"operatingSystem", "linux"}, {"architecture", "amd64"}, {"osImage", "Capstan simulated node"},
-                                {"kernelVersion", ""}, {"kubeProxyVersion", ""}, {"machineID", ""}, {"systemUUID", ""}, {"bootID", ""}}}};
-  if (!store->get("nodes", "", name)) {
-    rest::WriteOptions o;
-    o.field_manager = "kubelet";
-    service->create(rest::Target{nodes, "v1", "", "", ""},
-                    json::Object{{"apiVersion", "v1"}, {"kind", "Node"},
-                                 {"metadata", json::Object{{"name", name},
-                                                           {"labels", json::Object{{"kubernetes.io/hostname", name},
-                                                                                   {"kubernetes.io/os", "linux"},
-                                                                                   {"kubernetes.io/arch", "amd64"},
-                                                                                   {"topology.kubernetes.io/zone", "capstan-zone-a"}}}}}},
-                    o);
-  }
-  store->update("nodes", "", name, [&](const storage::Object& cur) -> std::optional<json::Value> {
-    json::Value v = *cur.value;
-    v.as_object()["status"] = status;
-    return v;
-  });
-}
-
 void ApiServer::Impl::bootstrap() {
   auto ns_res = registry->find_group_resource("namespaces");
   for (auto ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
@@ -299,13 +265,6 @@ void ApiServer::start() {
   s.gc->start();
   s.namespaces->start();
   s.service_accounts->start();
-  if (s.opts.simulate_workloads) {
-    system::WorkloadOptions wo;
-    wo.pod_ready_delay = s.opts.pod_ready_delay;
-    s.register_node(wo.node_name, wo.host_ip);
-    s.workloads = std::make_unique<system::WorkloadSimulator>(*s.service, wo);
-    s.workloads->start();
-  }
 
   s.handler = std::make_unique<rest::Handler>(*s.service, *s.watches, *s.openapi,
                                               [&s](const http::Request& r) { return s.authenticate(r); }, s.faults);
@@ -341,15 +300,23 @@ void ApiServer::start() {
     write_private(p, kubeconfig());
   }
   log::info("API server serving", {{"url", url()}, {"dataDir", s.opts.data_dir}, {"kubeconfig", s.opts.kubeconfig_out}});
+  if (s.opts.simulate_workloads) {
+    // The same client-based simulator `capstan simulate-workloads` runs, against our own URL
+    // as admin.
+    simulator::WorkloadOptions wo;
+    wo.pod_ready_delay = s.opts.pod_ready_delay;
+    s.workloads = std::make_unique<simulator::WorkloadSimulator>(client_config(), wo);
+    s.workloads->start();
+  }
 }
 
 void ApiServer::stop() {
   auto& s = *impl_;
   if (!s.started) return;
   s.started = false;
+  if (s.workloads) s.workloads->stop();  // a client of ours: before the server goes
   if (s.watches) s.watches->stop();
   if (s.http) s.http->stop();
-  if (s.workloads) s.workloads->stop();
   if (s.service_accounts) s.service_accounts->stop();
   if (s.namespaces) s.namespaces->stop();
   if (s.gc) s.gc->stop();
@@ -370,13 +337,15 @@ const std::string& ApiServer::ca_pem() const { return impl_->ca_pem; }
 rest::Service& ApiServer::service() { return *impl_->service; }
 rest::Faults& ApiServer::faults() { return impl_->faults; }
 
-std::string ApiServer::kubeconfig(std::string_view context) const {
+client::Config ApiServer::client_config() const {
   client::Config c;
   c.server = url();
   c.ca_pem = impl_->ca_pem;
   c.client_cert_pem = impl_->admin_cert_pem;
   c.client_key_pem = impl_->admin_key_pem;
-  return client::to_kubeconfig(c, context);
+  return c;
 }
+
+std::string ApiServer::kubeconfig(std::string_view context) const { return client::to_kubeconfig(client_config(), context); }
 
 }  // namespace capstan::apiserver

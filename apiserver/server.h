@@ -5,6 +5,7 @@
 
 #include "apiserver/rest/faults.h"
 #include "apiserver/rest/service.h"
+#include "runtime/client/config.h"
 
 #include <chrono>
 #include <functional>
@@ -44,8 +45,9 @@ class ApiServer {
   std::string url() const;             // https://127.0.0.1:PORT
   std::uint16_t port() const;
   const std::string& ca_pem() const;
-  // An admin kubeconfig (client certificate in system:masters).
+  // An admin kubeconfig (client certificate in system:masters), and the same as a client Config.
   std::string kubeconfig(std::string_view context = "capstan") const;
+  client::Config client_config() const;
   rest::Service& service();
   rest::Faults& faults();
 

@@ -142,6 +142,10 @@ std::optional<json::Value> api_resource_list(const registry::Registry& reg, std:
                                          {"group", "authentication.k8s.io"}, {"version", "v1"}, {"kind", "TokenRequest"},
                                          {"verbs", json::Array{"create"}}});
       }
+      if (r->group_resource() == "pods") {
+        resources.push_back(json::Object{{"name", "pods/binding"}, {"singularName", ""}, {"namespaced", true},
+                                         {"kind", "Binding"}, {"verbs", json::Array{"create"}}});
+      }
     }
   }
   if (!found) return std::nullopt;
@@ -179,6 +183,10 @@ json::Value aggregated_discovery(const registry::Registry& reg, bool core, std::
         if (r->extra_subresources_token)
           subs.push_back(json::Object{{"subresource", "token"},
                                       {"responseKind", json::Object{{"group", "authentication.k8s.io"}, {"version", "v1"}, {"kind", "TokenRequest"}}},
+                                      {"verbs", json::Array{"create"}}});
+        if (r->group_resource() == "pods")
+          subs.push_back(json::Object{{"subresource", "binding"},
+                                      {"responseKind", json::Object{{"group", ""}, {"version", "v1"}, {"kind", "Binding"}}},
                                       {"verbs", json::Array{"create"}}});
         if (!subs.empty()) o["subresources"] = std::move(subs);
         resources.push_back(std::move(o));

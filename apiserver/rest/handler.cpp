@@ -3,6 +3,7 @@
 #include "apiserver/protobuf/decode.h"
 #include "apiserver/rest/discovery.h"
 #include "apiserver/rest/negotiate.h"
+#include "apiserver/rest/pod_binding.h"
 #include "apiserver/rest/request_info.h"
 #include "apiserver/rest/scale.h"
 #include "apiserver/schema/status.h"
@@ -358,7 +359,8 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   if (!sub.empty()) {
     bool ok = (sub == "status" && vi->status_subresource) || (sub == "scale" && vi->scale) ||
               (sub == "finalize" && r->group_resource() == "namespaces") ||
-              (sub == "token" && r->extra_subresources_token && token_request_);
+              (sub == "token" && r->extra_subresources_token && token_request_) ||
+              (sub == "binding" && r->group_resource() == "pods");
     if (!ok) throw path_not_found();
   }
   Target t{r, ri.version, ri.ns, ri.name, sub};
@@ -487,6 +489,15 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
     return;
   }
   if (sub == "token") throw method_not_allowed();
+  if (sub == "binding") {
+    if (ri.verb != "create") throw method_not_allowed();
+    WriteOptions o;
+    fill_write_options(o, req, q, user);
+    bind_pod(service_, t, parse_json_body(req, "Binding"), o);
+    send_json(reply, 201, json::Object{{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::Object{}},
+                                        {"status", "Success"}, {"code", 201}});
+    return;
+  }
   if (ri.verb == "create") {
     if (!t.name.empty() && sub.empty()) throw method_not_allowed();
     json::Value body = parse_json_body(req, "request body");

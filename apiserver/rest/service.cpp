@@ -163,6 +163,8 @@ void Service::check_namespace_for_create(const registry::ResourceInfo& r, std::s
     ApiError e = forbidden(&r, "", "unable to create new content in namespace " + std::string(ns) +
                                         " because it is being terminated");
     e.details.erase("name");
+    // As NamespaceLifecycle admission says it: controllers recognise the cause and stop.
+    e.with_causes({Cause{"NamespaceTerminating", "metadata.namespace", "namespace " + std::string(ns) + " is being terminated"}});
     throw e;
   }
 }
