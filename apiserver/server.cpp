@@ -4,6 +4,7 @@
 #include "apiserver/admission/webhook_converter.h"
 #include "apiserver/auth/tokens.h"
 #include "apiserver/registry/resource.h"
+#include "apiserver/rest/api_error.h"
 #include "apiserver/rest/handler.h"
 #include "apiserver/rest/openapi.h"
 #include "apiserver/rest/watch.h"
@@ -285,6 +286,10 @@ void ApiServer::start() {
   ho.port = port;
   ho.handler_threads = s.opts.handler_threads;
   ho.io_threads = 1;  // one reactor thread: a second only contends on epoll; handlers run on the pool
+  // kube-apiserver's --max-request-body-bytes default (3 MiB), with its answer.
+  ho.body_limit = 3 * 1024 * 1024;
+  ho.body_too_large = http::Response(
+      413, json::serialize(ApiError(413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728").status()), "application/json");
   http::ServerTls tls;
   tls.cert_pem = serving.certificate.to_pem();
   tls.key_pem = serving.key.to_pem(pki::KeyEncoding::PKCS8);

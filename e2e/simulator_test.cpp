@@ -1,7 +1,7 @@
-// `capstan simulate-workloads` as its own process against `capstan apiserver` (without
-// --simulate-workloads): it says when it is working, runs Deployments and StatefulSets to
-// Ready with bound claims and filled endpoints, and exits 0 on SIGTERM.
-#include "e2e/support/cluster.h"
+// `capstan simulate-workloads` as its own process against either backend: it says when it is
+// working, runs Deployments and StatefulSets to Ready with bound claims and filled endpoints,
+// and exits 0 on SIGTERM.
+#include "e2e/support/kubectl.h"
 
 #include <gtest/gtest.h>
 
@@ -52,7 +52,7 @@ class SimulatorE2E : public KubectlFixture {
   SimulatorE2E() : KubectlFixture("simulator-e2e") {}
 };
 
-TEST_F(SimulatorE2E, RunsWorkloadsAgainstTheServerAndStopsOnSigterm) {
+TEST_P(SimulatorE2E, RunsWorkloadsAgainstTheServerAndStopsOnSigterm) {
   Process sim({.args = {capstan_bin(), "simulate-workloads", "--kubeconfig=" + server_->kubeconfig(), "--pod-ready-delay=100ms"}});
   ASSERT_TRUE(eventually([&] { return sim.err().find("workload simulation started") != std::string::npos; },
                          std::chrono::seconds(30)))
@@ -68,6 +68,8 @@ TEST_F(SimulatorE2E, RunsWorkloadsAgainstTheServerAndStopsOnSigterm) {
   })) << sim.err();
   EXPECT_EQ(sim.stop(), 0) << sim.err();
 }
+
+CAPSTAN_E2E_BACKENDS(SimulatorE2E);
 
 }  // namespace
 }  // namespace capstan::e2e

@@ -14,7 +14,7 @@ json::Value ApiError::status() const {
   s["status"] = "Failure";
   s["message"] = what();
   if (!reason.empty()) s["reason"] = reason;
-  if (!details.empty()) s["details"] = details;
+  if (!details.empty() || empty_details) s["details"] = details;
   s["code"] = code;
   return s;
 }
@@ -67,23 +67,31 @@ ApiError conflict(const registry::ResourceInfo& r, std::string_view name, std::s
   return e;
 }
 
+ApiError precondition_failed(const registry::ResourceInfo& r, std::string_view name, std::string_view why) {
+  std::string what = r.group.empty() ? r.kind : r.kind + "." + r.group;
+  ApiError e(409, "Conflict", "Operation cannot be fulfilled on " + what + " \"" + std::string(name) + "\": " + std::string(why));
+  e.details["name"] = name;
+  if (!r.group.empty()) e.details["group"] = r.group;
+  e.details["kind"] = r.kind;
+  return e;
+}
+
 ApiError optimistic_lock_conflict(const registry::ResourceInfo& r, std::string_view name) {
   return conflict(r, name, "the object has been modified; please apply your changes to the latest version and try again");
 }
 
 ApiError invalid(const registry::ResourceInfo& r, std::string_view name, const std::vector<Cause>& causes) {
-  json::Value st = schema::invalid_status(r.kind, r.group, name, causes);
+  return invalid_kind(r.kind, r.group, name, causes);
+}
+
+ApiError invalid_kind(std::string_view kind, std::string_view group, std::string_view name, const std::vector<Cause>& causes) {
+  json::Value st = schema::invalid_status(kind, group, name, causes);
   ApiError e(422, "Invalid", std::string(json::get_string(st, {"message"})));
   if (const auto* d = json::get_object(st, {"details"})) e.details = *d;
   return e;
 }
 
-ApiError invalid_options(std::string_view kind, const std::vector<Cause>& causes) {
-  json::Value st = schema::invalid_status(kind, "meta.k8s.io", "", causes);
-  ApiError e(422, "Invalid", std::string(json::get_string(st, {"message"})));
-  if (const auto* d = json::get_object(st, {"details"})) e.details = *d;
-  return e;
-}
+ApiError invalid_options(std::string_view kind, const std::vector<Cause>& causes) { return invalid_kind(kind, "meta.k8s.io", "", causes); }
 
 ApiError bad_request(std::string message) { return ApiError(400, "BadRequest", std::move(message)); }
 

@@ -1,5 +1,7 @@
 #include "apiserver/rest/handler.h"
 
+#include "apiserver/gofmt/json_syntax.h"
+
 #include "apiserver/protobuf/decode.h"
 #include "apiserver/rest/discovery.h"
 #include "apiserver/rest/negotiate.h"
@@ -87,18 +89,52 @@ json::Value parse_json_body(const http::Request& req, std::string_view what) {
   throw unsupported_media_type(mt, {"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"});
 }
 
-void fill_write_options(WriteOptions& o, const http::Request& req, const http::Query& q, const User& user) {
-  o.user = user;
-  o.field_manager = std::string(q.get_or("fieldManager", ""));
-  if (o.field_manager.empty()) o.field_manager = default_manager(req);
-  if (auto dr = q.get("dryRun")) {
-    if (*dr != "All") throw bad_request("unsupported dry run value: \"" + std::string(*dr) + "\"");
-    o.dry_run = true;
+// The body of a create or update: a JSON body is first read as Go's decoder reads it, so a
+// syntax error is worded as kube-apiserver words it and repeated members are known (for
+// fieldValidation); YAML and protobuf bodies as parse_json_body.
+json::Value parse_object_body(const http::Request& req, std::string_view kind, WriteOptions& o) {
+  std::string mt = media_type(req.headers.get_or("Content-Type", "application/json"));
+  if (mt == "application/json" || mt.empty()) {
+    auto scan = gofmt::scan_json(req.body);
+    if (scan.syntax_error) {
+      std::string summary = req.body.empty() ? "<empty>" : req.body.size() > 30 ? req.body.substr(0, 30) + " ..." : req.body;
+      throw bad_request("the object provided is unrecognized (must be of type " + std::string(kind) +
+                        "): couldn't get version/kind; json parse error: " + *scan.syntax_error + " (" + summary + ")");
+    }
+    o.duplicate_fields = std::move(scan.duplicates);
   }
-  std::string fv(q.get_or("fieldValidation", "Warn"));
-  if (fv != "Ignore" && fv != "Warn" && fv != "Strict")
-    throw bad_request("fieldValidation must be one of Ignore, Warn or Strict, got \"" + fv + "\"");
-  o.field_validation = fv;
+  return parse_json_body(req, "request body");
+}
+
+// Create/Update/PatchOptions from the query, validated as apimachinery's ValidateCreateOptions,
+// ValidateUpdateOptions and ValidatePatchOptions word it (422, kind `options_kind`).
+void fill_write_options(WriteOptions& o, const http::Request& req, const http::Query& q, const User& user,
+                        std::string_view options_kind, std::optional<PatchType> patch = std::nullopt) {
+  std::vector<Cause> causes;
+  std::string manager(q.get_or("fieldManager", ""));
+  if (patch) {
+    if (*patch == PatchType::Apply && manager.empty())
+      causes.push_back(schema::field_required(FieldPath("fieldManager"), "is required for apply patch"));
+    if (*patch != PatchType::Apply && q.has("force"))
+      causes.push_back(schema::field_forbidden(FieldPath("force"), "may not be specified for non-apply patch"));
+  }
+  if (manager.size() > 128) causes.push_back(schema::field_too_long(FieldPath("fieldManager"), 128));
+  json::Array dry_run;
+  bool dry_run_ok = true;
+  for (const auto& [k, v] : q.items()) {
+    if (k != "dryRun") continue;
+    dry_run.emplace_back(v);
+    dry_run_ok = dry_run_ok && v == "All";
+  }
+  if (!dry_run_ok) causes.push_back(schema::field_not_supported(FieldPath("dryRun"), json::Value(dry_run), {"All"}));
+  std::string fv(q.get_or("fieldValidation", ""));
+  if (fv != "" && fv != "Ignore" && fv != "Warn" && fv != "Strict")
+    causes.push_back(schema::field_not_supported(FieldPath("fieldValidation"), json::Value(fv), {"", "Ignore", "Strict", "Warn"}));
+  if (!causes.empty()) throw invalid_options(options_kind, causes);
+  o.user = user;
+  o.field_manager = manager.empty() ? default_manager(req) : manager;
+  o.dry_run = !dry_run.empty();
+  o.field_validation = fv.empty() ? "Warn" : fv;
 }
 
 // ListOptions validation as apimachinery's ValidateListOptions words it (422, kind ListOptions).
@@ -492,7 +528,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   if (sub == "binding") {
     if (ri.verb != "create") throw method_not_allowed();
     WriteOptions o;
-    fill_write_options(o, req, q, user);
+    fill_write_options(o, req, q, user, "CreateOptions");
     bind_pod(service_, t, parse_json_body(req, "Binding"), o);
     send_json(reply, 201, json::Object{{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::Object{}},
                                         {"status", "Success"}, {"code", 201}});
@@ -500,17 +536,17 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   }
   if (ri.verb == "create") {
     if (!t.name.empty() && sub.empty()) throw method_not_allowed();
-    json::Value body = parse_json_body(req, "request body");
     WriteOptions o;
-    fill_write_options(o, req, q, user);
+    fill_write_options(o, req, q, user, "CreateOptions");
+    json::Value body = parse_object_body(req, rr.kind, o);
     auto res = service_.create(t, std::move(body), o);
     send_value(reply, 201, res.object, acc, o.warnings);
     return;
   }
   if (ri.verb == "update") {
-    json::Value body = parse_json_body(req, "request body");
     WriteOptions o;
-    fill_write_options(o, req, q, user);
+    fill_write_options(o, req, q, user, "UpdateOptions");
+    json::Value body = parse_object_body(req, sub == "scale" ? "Scale" : rr.kind, o);
     auto res = service_.update(t, std::move(body), o);
     send_value(reply, 200, res.object, acc, o.warnings);
     return;
@@ -526,11 +562,8 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
       throw unsupported_media_type(mt, {"application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml",
                                         "application/strategic-merge-patch+json"});
     WriteOptions o;
-    fill_write_options(o, req, q, user);
-    if (type == PatchType::Apply && q.get_or("fieldManager", "").empty())
-      throw bad_request("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
+    fill_write_options(o, req, q, user, "PatchOptions", type);
     bool force = parse_bool(q.get_or("force", ""));
-    if (force && type != PatchType::Apply) throw bad_request("force: Forbidden: may not be specified for non-apply patch");
     auto res = service_.patch(t, type, req.body, force, o);
     send_value(reply, res.created ? 201 : 200, res.object, acc, o.warnings);
     return;
@@ -538,6 +571,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   if (ri.verb == "delete" || ri.verb == "deletecollection") {
     DeleteOptions d;
     d.user = user;
+    json::Array dry_run;
     if (!req.body.empty()) {
       json::Value body = parse_json_body(req, "DeleteOptions");
       d.propagation = std::string(json::get_string(body, {"propagationPolicy"}));
@@ -545,13 +579,17 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
       d.precondition_uid = std::string(json::get_string(body, {"preconditions", "uid"}));
       d.precondition_rv = std::string(json::get_string(body, {"preconditions", "resourceVersion"}));
       if (const auto* dr = json::get_array(body, {"dryRun"}))
-        for (const auto& x : *dr)
-          if (x == "All") d.dry_run = true;
+        for (const auto& x : *dr) dry_run.push_back(x);
       if (const auto* od = json::find(body, {"orphanDependents"}); od && od->is_bool() && d.propagation.empty())
         d.propagation = od->get_bool() ? "Orphan" : "Background";
     }
     if (auto p = q.get("propagationPolicy")) d.propagation = std::string(*p);
-    if (auto dr = q.get("dryRun")) d.dry_run = *dr == "All";
+    for (const auto& [k, v] : q.items())
+      if (k == "dryRun") dry_run.emplace_back(v);
+    for (const auto& v : dry_run)
+      if (v != "All")
+        throw invalid_options("DeleteOptions", {schema::field_not_supported(FieldPath("dryRun"), json::Value(dry_run), {"All"})});
+    d.dry_run = !dry_run.empty();
     if (auto g = q.get("gracePeriodSeconds"); g && !g->empty()) d.grace_period = std::stoll(std::string(*g));
     if (ri.verb == "delete") {
       auto res = service_.remove(t, d);

@@ -141,6 +141,18 @@ Messages port_name(std::string_view v) {
   return errs;
 }
 
+Messages config_map_key(std::string_view v) {
+  Messages errs;
+  if (v.size() > 253) errs.push_back(max_len(253, Unit::Characters));
+  if (!full_match(v, "[-._a-zA-Z0-9]+"))
+    errs.push_back(regex_error("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", "[-._a-zA-Z0-9]+",
+                               {"key.name", "KEY_NAME", "key-name"}));
+  if (v == ".") errs.push_back("must not be '.'");
+  else if (v == "..") errs.push_back("must not be '..'");
+  else if (v.substr(0, 2) == "..") errs.push_back("must not start with '..'");
+  return errs;
+}
+
 Messages port_number(std::int64_t v) {
   if (v >= 1 && v <= 65535) return {};
   return {"must be between 1 and 65535, inclusive"};

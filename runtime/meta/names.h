@@ -20,6 +20,7 @@ Messages qualified_name(std::string_view v);     // content.IsLabelKey (= IsQual
 Messages label_value(std::string_view v);        // content.IsLabelValue
 Messages port_name(std::string_view v);          // validation.IsValidPortName (IANA_SVC_NAME)
 Messages port_number(std::int64_t v);            // validation.IsValidPortNum
+Messages config_map_key(std::string_view v);     // validation.IsConfigMapKey (ConfigMap and Secret keys)
 
 // Whether `s` matches a regular expression (a whole match; expressions cached per thread).
 bool full_match(std::string_view s, const char* expression);
