@@ -14,7 +14,7 @@ json::Value ApiError::status() const {
   s["status"] = "Failure";
   s["message"] = what();
   if (!reason.empty()) s["reason"] = reason;
-  if (!details.empty()) s["details"] = details;
+  if (!details.empty() || empty_details) s["details"] = details;
   s["code"] = code;
   return s;
 }

@@ -22,6 +22,7 @@ class ApiError : public std::runtime_error {
   int code;
   std::string reason;
   json::Object details;  // name, group, kind, uid, causes, retryAfterSeconds
+  bool empty_details = false;  // serialise "details":{} even when empty (apierrors.NewForbidden always sets them)
   std::vector<std::string> headers;  // extra "Name: value" response headers (Retry-After)
 
   json::Value status() const;  // the Status object
