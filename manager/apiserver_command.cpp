@@ -25,6 +25,9 @@ int apiserver_command(const std::vector<std::string>& args) {
   fs.add_double("fault-500-rate", &o.fault_500, "fault injection: fraction of requests answered 500");
   fs.add_duration("fault-latency", &o.fault_latency, "fault injection: latency added to every request", "0s");
   fs.add_duration("fault-drop-watches", &o.fault_drop_watches, "fault injection: close every watch after this long", "0s");
+  fs.add_string("authorization-mode", &o.authorization_mode,
+                "how requests are authorized: RBAC (kube's bootstrap policy and the cluster's Roles and bindings; "
+                "system:masters may do anything) or AlwaysAllow");
   fs.add_string("log-format", &log_format, "log format: text or json");
   fs.add_int("v", &verbosity, "log verbosity (0 info, 1-3 debug, 4+ trace)");
   fs.parse(args);
@@ -33,6 +36,8 @@ int apiserver_command(const std::vector<std::string>& args) {
     return 0;
   }
   check_log_format(log_format);
+  if (o.authorization_mode != "RBAC" && o.authorization_mode != "Node,RBAC" && o.authorization_mode != "AlwaysAllow")
+    throw UsageError("invalid --authorization-mode \"" + o.authorization_mode + "\" (use RBAC or AlwaysAllow)");
   log::init(log::parse_format(log_format), static_cast<int>(verbosity));
   o.watch_history = static_cast<std::size_t>(std::max(1LL, history));
   apiserver::ApiServer server(o);

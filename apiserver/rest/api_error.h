@@ -22,7 +22,7 @@ class ApiError : public std::runtime_error {
   int code;
   std::string reason;
   json::Object details;  // name, group, kind, uid, causes, retryAfterSeconds
-  // Send "details":{} even when empty (errors.NewGenericServerResponse and friends do).
+  // Send "details":{} even when empty (errors.NewGenericServerResponse, apierrors.NewForbidden, ...).
   bool empty_details = false;
   std::vector<std::string> headers;  // extra "Name: value" response headers (Retry-After)
 

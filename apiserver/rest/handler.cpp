@@ -1,7 +1,7 @@
 #include "apiserver/rest/handler.h"
 
 #include "apiserver/gofmt/json_syntax.h"
-
+#include "apiserver/patch/apply.h"
 #include "apiserver/protobuf/decode.h"
 #include "apiserver/rest/discovery.h"
 #include "apiserver/rest/negotiate.h"
@@ -12,8 +12,10 @@
 #include "apiserver/swagger/v2.h"
 #include "apiserver/table/builtin_printers.h"
 #include "apiserver/table/table.h"
+#include "apiserver/typed/check.h"
 #include "runtime/json/yaml.h"
 #include "runtime/log/log.h"
+#include "runtime/meta/time.h"
 
 #include <chrono>
 #include <thread>
@@ -275,8 +277,10 @@ void Handler::operator()(http::Request& req, http::Reply& reply) {
   try {
     bool public_path = path == "/healthz" || path == "/livez" || path == "/readyz" || path == "/version" ||
                        starts_with(path, "/healthz/") || starts_with(path, "/livez/") || starts_with(path, "/readyz/");
-    std::optional<User> user = auth_ ? auth_(req) : std::optional<User>(User::system());
-    if (!user && !public_path) throw unauthorized();
+    std::optional<User> authenticated = auth_ ? auth_(req) : std::optional<User>(User::system());
+    if (!authenticated && !public_path) throw unauthorized();
+    User user = authenticated ? std::move(*authenticated) : User{"system:anonymous", "", {"system:unauthenticated"}, {}};
+    if (authorize_) authorize_(req, user);
     if (!public_path) {
       if (auto ms = faults_.latency_ms.load(); ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
       if (!starts_with(path, "/debug/")) {
@@ -285,7 +289,7 @@ void Handler::operator()(http::Request& req, http::Reply& reply) {
         if (f == 500) throw internal_error("injected fault");
       }
     }
-    handle(req, reply, user ? *user : User{"system:anonymous", "", {"system:unauthenticated"}});
+    handle(req, reply, user);
   } catch (const ApiError& e) {
     code = e.code;
     send_error(reply, e);
@@ -510,12 +514,27 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   if (rr.review) {
     if (ri.verb != "create" || !review_) throw method_not_allowed();
     json::Value body = parse_json_body(req, rr.kind);
-    json::Value out = review_(rr, body, user);
+    if (body.is_object()) {
+      // Decoded into the Go type (unknown members dropped) and, like any create, given its
+      // managedFields: the reviews that answer with the request (access and token reviews) show
+      // them. The fields are what differs from the type's zero value, whose spec is {}.
+      std::string api = rr.api_version(t.version);
+      if (const auto* m = typed::kind_message(api, rr.kind)) typed::check(body, *m);
+      WriteOptions o;
+      fill_write_options(o, req, q, user);
+      const json::Value zero = json::Object{{"spec", json::Object{}}};
+      patch::set_managed_fields(body, patch::update(&zero, body, o.field_manager, "Update", "", api, meta::Clock::now(),
+                                                    list_types_for(rr, t.version)));
+    }
+    json::Value out = review_(rr, t.ns, body, user);
     auto& o = out.as_object();
-    o["apiVersion"] = rr.api_version(t.version);
-    o["kind"] = rr.kind;
-    json::ensure_object(out, {"metadata"})["creationTimestamp"] = nullptr;
-    send_value(reply, 201, out, acc);
+    // Members in the order of the Go types: kind, apiVersion, metadata, spec, status.
+    json::Object head{{"kind", rr.kind}, {"apiVersion", rr.api_version(t.version)}};
+    for (auto k : {"metadata", "spec", "status"})
+      if (auto* v = o.if_contains(k)) head[k] = std::move(*v);
+    for (auto& [k, v] : o)
+      if (!head.contains(k)) head[k] = std::move(v);
+    send_value(reply, 201, head, acc);
     return;
   }
   if (ri.verb == "create" && sub == "token") {

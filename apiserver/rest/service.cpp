@@ -306,6 +306,7 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
     admission_->mutate(a, &body, o.warnings);
     prepare_custom_resource(r, t.version, body, o, false);
   }
+  if (guard_) guard_->check(a, body);
   validate_object(r, t.version, body, nullptr);
   if (admission_) admission_->validate(a, &body, o.warnings);
 

@@ -70,6 +70,7 @@ class Service {
 
   void set_admission(Admission* a) { admission_ = a; }
   void set_converter(Converter* c) { converter_ = c; }
+  void set_write_guard(WriteGuard* g) { guard_ = g; }
   storage::Store& store() { return store_; }
   registry::Registry& registry() { return registry_; }
 
@@ -141,6 +142,7 @@ class Service {
   registry::Registry& registry_;
   Admission* admission_ = nullptr;
   Converter* converter_ = nullptr;
+  WriteGuard* guard_ = nullptr;
 };
 
 // The list merge semantics for SSA / strategic merge of a resource version.

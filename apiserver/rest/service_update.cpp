@@ -134,6 +134,7 @@ json::Value Service::prepare_update_object(const Target& t, const json::Value& o
     admission_->mutate(a, &next, o.warnings);
     prepare_custom_resource(r, t.version, next, o, true);
   }
+  if (guard_) guard_->check(a, next);
   validate_object(r, t.version, next, &old);
   if (admission_) admission_->validate(a, &next, o.warnings);
 
