@@ -280,10 +280,11 @@ void ApiServer::start() {
   ho.port = port;
   ho.handler_threads = s.opts.handler_threads;
   ho.io_threads = 1;  // one reactor thread: a second only contends on epoll; handlers run on the pool
-  // kube-apiserver's --max-request-body-bytes default (3 MiB), with its answer.
-  ho.body_limit = 3 * 1024 * 1024;
-  ho.body_too_large = http::Response(
-      413, json::serialize(ApiError(413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728").status()), "application/json");
+  // kube-apiserver's --max-request-body-bytes (3 MiB): the handler answers 413 for a body over it.
+  // As Go's server does, up to 256 KiB more are still read (so the client sees the answer
+  // rather than a reset); past that the connection is answered and closed mid-body.
+  ho.body_limit = rest::kMaxRequestBodyBytes + 256 * 1024;
+  ho.body_too_large = http::Response(413, json::serialize(rest::request_too_large().status()), "application/json");
   http::ServerTls tls;
   tls.cert_pem = serving.certificate.to_pem();
   tls.key_pem = serving.key.to_pem(pki::KeyEncoding::PKCS8);
