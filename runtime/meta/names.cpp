@@ -41,14 +41,20 @@ std::string regex_error(std::string_view msg, const char* fmt, std::initializer_
 const char* kLabelKeyMsg =
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
-Messages subdomain(std::string_view v, Unit u) {
+// The common shape of a format check: a length limit, then a regular expression.
+Messages length_and_format(std::string_view v, std::size_t max, Unit u, const char* fmt, std::string_view msg,
+                           std::initializer_list<std::string_view> examples) {
   Messages errs;
-  if (v.size() > 253) errs.push_back(max_len(253, u));
-  if (!full_match(v, kSubdomainFmt))
-    errs.push_back(regex_error("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-                               "and must start and end with an alphanumeric character",
-                               kSubdomainFmt, {"example.com"}));
+  if (v.size() > max) errs.push_back(max_len(max, u));
+  if (!full_match(v, fmt)) errs.push_back(regex_error(msg, fmt, examples));
   return errs;
+}
+
+Messages subdomain(std::string_view v, Unit u) {
+  return length_and_format(v, 253, u, kSubdomainFmt,
+                           "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                           "and must start and end with an alphanumeric character",
+                           {"example.com"});
 }
 
 }  // namespace
@@ -78,13 +84,10 @@ Messages dns1123_label(std::string_view v) {
 Messages dns1123_subdomain(std::string_view v) { return subdomain(v, Unit::Characters); }
 
 Messages dns1035_label(std::string_view v) {
-  Messages errs;
-  if (v.size() > 63) errs.push_back(max_len(63, Unit::Characters));
-  if (!full_match(v, kDns1035Fmt))
-    errs.push_back(regex_error("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-                               "alphabetic character, and end with an alphanumeric character",
-                               kDns1035Fmt, {"my-name", "abc-123"}));
-  return errs;
+  return length_and_format(v, 63, Unit::Characters, kDns1035Fmt,
+                           "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+                           "alphabetic character, and end with an alphanumeric character",
+                           {"my-name", "abc-123"});
 }
 
 Messages qualified_name(std::string_view v) {
@@ -120,13 +123,10 @@ Messages qualified_name(std::string_view v) {
 }
 
 Messages label_value(std::string_view v) {
-  Messages errs;
-  if (v.size() > 63) errs.push_back(max_len(63, Unit::Bytes));
-  if (!full_match(v, kLabelValueFmt))
-    errs.push_back(regex_error("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-                               "and must start and end with an alphanumeric character",
-                               kLabelValueFmt, {"MyValue", "my_value", "12345"}));
-  return errs;
+  return length_and_format(v, 63, Unit::Bytes, kLabelValueFmt,
+                           "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+                           "and must start and end with an alphanumeric character",
+                           {"MyValue", "my_value", "12345"});
 }
 
 Messages port_name(std::string_view v) {
@@ -142,11 +142,9 @@ Messages port_name(std::string_view v) {
 }
 
 Messages config_map_key(std::string_view v) {
-  Messages errs;
-  if (v.size() > 253) errs.push_back(max_len(253, Unit::Characters));
-  if (!full_match(v, "[-._a-zA-Z0-9]+"))
-    errs.push_back(regex_error("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", "[-._a-zA-Z0-9]+",
-                               {"key.name", "KEY_NAME", "key-name"}));
+  Messages errs = length_and_format(v, 253, Unit::Characters, "[-._a-zA-Z0-9]+",
+                                    "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+                                    {"key.name", "KEY_NAME", "key-name"});
   if (v == ".") errs.push_back("must not be '.'");
   else if (v == "..") errs.push_back("must not be '..'");
   else if (v.substr(0, 2) == "..") errs.push_back("must not start with '..'");
