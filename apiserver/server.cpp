@@ -3,6 +3,8 @@
 #include "apiserver/admission/webhook_admission.h"
 #include "apiserver/admission/webhook_converter.h"
 #include "apiserver/auth/tokens.h"
+#include "apiserver/patch/apply.h"
+#include "apiserver/patch/managed_fields.h"
 #include "apiserver/registry/resource.h"
 #include "apiserver/rest/handler.h"
 #include "apiserver/rest/openapi.h"
@@ -11,6 +13,7 @@
 #include "apiserver/system/crd_controller.h"
 #include "apiserver/system/gc_controller.h"
 #include "apiserver/system/namespace_controller.h"
+#include "apiserver/system/root_ca_publisher.h"
 #include "apiserver/system/serviceaccount_controller.h"
 #include "apiserver/system/workloads/workload_simulator.h"
 #include "runtime/client/config.h"
@@ -44,6 +47,7 @@ struct ApiServer::Impl {
   std::unique_ptr<system::GcController> gc;
   std::unique_ptr<system::NamespaceController> namespaces;
   std::unique_ptr<system::ServiceAccountController> service_accounts;
+  std::unique_ptr<system::RootCaPublisher> root_ca;
   std::unique_ptr<system::WorkloadSimulator> workloads;
   bool started = false;
 
@@ -51,7 +55,7 @@ struct ApiServer::Impl {
   void bootstrap();
   std::optional<rest::User> authenticate(const http::Request& req) const;
   bool debug_route(const http::Request& req, const rest::User& user, http::Reply& reply);
-  json::Value token_request(const json::Value& sa, const json::Value& req) const;
+  json::Value token_request(const json::Value& sa, const json::Value& req, const std::string& field_manager) const;
   json::Value review(const registry::ResourceInfo& r, const json::Value& req, const rest::User& user) const;
   void register_node(const std::string& name, const std::string& ip);
 };
@@ -147,7 +151,7 @@ bool ApiServer::Impl::debug_route(const http::Request& req, const rest::User& us
   throw path_not_found();
 }
 
-json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Value& req) const {
+json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Value& req, const std::string& field_manager) const {
   using namespace std::chrono;
   auth::TokenClaims c;
   c.ns = json::get_string(sa, {"metadata", "namespace"});
@@ -156,8 +160,11 @@ json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Va
   if (const auto* aud = json::get_array(req, {"spec", "audiences"}))
     for (const auto& a : *aud)
       if (a.is_string()) c.audiences.emplace_back(a.get_string());
-  if (c.audiences.empty()) c.audiences.push_back("https://kubernetes.default.svc");
+  if (c.audiences.empty()) c.audiences.emplace_back(auth::kServiceAccountIssuer);
   std::int64_t ttl = json::get_int(req, {"spec", "expirationSeconds"}).value_or(3600);
+  // The request as decoded (expirationSeconds defaulted) is what the manager is recorded for.
+  json::Value decoded = req.is_object() ? req : json::Value(json::Object{});
+  json::ensure_object(decoded, {"spec"})["expirationSeconds"] = ttl;
   if (ttl < 600) {
     throw invalid(*registry->find_group_resource("serviceaccounts"), c.service_account,
                   {schema::field_invalid(schema::FieldPath("spec").child("expirationSeconds"), json::Value(ttl),
@@ -166,19 +173,26 @@ json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Va
   auto now = system_clock::now();
   c.issued_at = duration_cast<seconds>(now.time_since_epoch()).count();
   c.expires_at = c.issued_at + ttl;
-  json::Value out = req.is_object() ? req : json::Value(json::Object{});
+  const std::string api_version = "authentication.k8s.io/v1";
+  json::Value out = decoded;
   auto& o = out.as_object();
-  o["apiVersion"] = "authentication.k8s.io/v1";
+  o["apiVersion"] = api_version;
   o["kind"] = "TokenRequest";
   auto& md = json::ensure_object(out, {"metadata"});
   md["name"] = c.service_account;
   md["namespace"] = c.ns;
+  md["uid"] = rest::new_uid();
   md["creationTimestamp"] = meta::format_rfc3339(now);
+  // Recorded against the zero TokenRequest, as kube-apiserver does: its spec (a struct, not a
+  // pointer) exists there already, so only the fields the request set are the manager's.
+  const json::Value zero = json::Object{{"metadata", json::Object{}}, {"spec", json::Object{}}, {"status", json::Object{}}};
+  patch::set_managed_fields(out, patch::update(&zero, decoded, field_manager, "Update", "token", api_version, now,
+                                               *patch::builtin_list_types(api_version, "TokenRequest")));
   auto& spec = json::ensure_object(out, {"spec"});
   json::Array aud;
   for (const auto& a : c.audiences) aud.emplace_back(a);
   spec["audiences"] = std::move(aud);
-  spec["expirationSeconds"] = ttl;
+  if (!spec.contains("boundObjectRef")) spec["boundObjectRef"] = nullptr;
   o["status"] = json::Object{{"token", tokens->issue(c)}, {"expirationTimestamp", meta::format_rfc3339(now + seconds(ttl))}};
   return out;
 }
@@ -233,7 +247,7 @@ void ApiServer::Impl::register_node(const std::string& name, const std::string& 
       {"addresses", json::Array{json::Object{{"type", "InternalIP"}, {"address", ip}}, json::Object{{"type", "Hostname"}, {"address", name}}}},
       {"capacity", json::Object{{"cpu", "8"}, {"memory", "32Gi"}, {"pods", "250"}}},
       {"allocatable", json::Object{{"cpu", "8"}, {"memory", "32Gi"}, {"pods", "250"}}},
-      {"nodeInfo", json::Object{{"kubeletVersion", "v1.32.0-capstan"}, {"containerRuntimeVersion", "capstan://simulated"},
+      {"nodeInfo", json::Object{{"kubeletVersion", "v1.37.0-capstan"}, {"containerRuntimeVersion", "capstan://simulated"},
                                 {"operatingSystem", "linux"}, {"architecture", "amd64"}, {"osImage", "Capstan simulated node"},
                                 {"kernelVersion", ""}, {"kubeProxyVersion", ""}, {"machineID", ""}, {"systemUUID", ""}, {"bootID", ""}}}};
   if (!store->get("nodes", "", name)) {
@@ -296,9 +310,11 @@ void ApiServer::start() {
   s.gc = std::make_unique<system::GcController>(*s.service);
   s.namespaces = std::make_unique<system::NamespaceController>(*s.service);
   s.service_accounts = std::make_unique<system::ServiceAccountController>(*s.service, *s.tokens, s.ca_pem);
+  s.root_ca = std::make_unique<system::RootCaPublisher>(*s.service, s.ca_pem);
   s.gc->start();
   s.namespaces->start();
   s.service_accounts->start();
+  s.root_ca->start();
   if (s.opts.simulate_workloads) {
     system::WorkloadOptions wo;
     wo.pod_ready_delay = s.opts.pod_ready_delay;
@@ -310,7 +326,8 @@ void ApiServer::start() {
   s.handler = std::make_unique<rest::Handler>(*s.service, *s.watches, *s.openapi,
                                               [&s](const http::Request& r) { return s.authenticate(r); }, s.faults);
   s.handler->add_route([&s](const http::Request& r, const rest::User& u, http::Reply& reply) { return s.debug_route(r, u, reply); });
-  s.handler->set_token_request([&s](const json::Value& sa, const json::Value& req) { return s.token_request(sa, req); });
+  s.handler->set_token_request(
+      [&s](const json::Value& sa, const json::Value& req, const std::string& manager) { return s.token_request(sa, req, manager); });
   s.handler->set_review([&s](const registry::ResourceInfo& r, const json::Value& req, const rest::User& u) { return s.review(r, req, u); });
 
   auto [host, port] = http::split_host_port(s.opts.listen);
@@ -350,6 +367,7 @@ void ApiServer::stop() {
   if (s.watches) s.watches->stop();
   if (s.http) s.http->stop();
   if (s.workloads) s.workloads->stop();
+  if (s.root_ca) s.root_ca->stop();
   if (s.service_accounts) s.service_accounts->stop();
   if (s.namespaces) s.namespaces->stop();
   if (s.gc) s.gc->stop();
@@ -357,6 +375,7 @@ void ApiServer::stop() {
   s.http.reset();
   s.handler.reset();
   s.workloads.reset();
+  s.root_ca.reset();
   s.service_accounts.reset();
   s.namespaces.reset();
   s.gc.reset();

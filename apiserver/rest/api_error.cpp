@@ -14,7 +14,7 @@ json::Value ApiError::status() const {
   s["status"] = "Failure";
   s["message"] = what();
   if (!reason.empty()) s["reason"] = reason;
-  if (!details.empty()) s["details"] = details;
+  if (!details.empty() || show_empty_details) s["details"] = details;
   s["code"] = code;
   return s;
 }
@@ -89,7 +89,9 @@ ApiError forbidden(const registry::ResourceInfo* r, std::string_view name, std::
 }
 
 ApiError method_not_allowed() {
-  return ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+  ApiError e(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+  e.show_empty_details = true;
+  return e;
 }
 
 ApiError unsupported_media_type(std::string_view content_type, const std::vector<std::string>& accepted) {
@@ -109,6 +111,20 @@ ApiError not_acceptable(const std::vector<std::string>& supported) {
     list += a;
   }
   return ApiError(406, "NotAcceptable", "only the following media types are accepted: " + list);
+}
+
+ApiError route_not_acceptable(const std::vector<std::string>& produces) {
+  std::string list;
+  for (const auto& a : produces) list += (list.empty() ? "" : ", ") + a;
+  ApiError e(406, "NotAcceptable", "406: Not Acceptable\n\nAvailable representations: " + list);
+  e.show_empty_details = true;
+  return e;
+}
+
+ApiError route_unsupported_media_type() {
+  ApiError e(415, "UnsupportedMediaType", "415: Unsupported Media Type");
+  e.show_empty_details = true;
+  return e;
 }
 
 ApiError expired(std::string message) { return ApiError(410, "Expired", std::move(message)); }
@@ -132,6 +148,7 @@ ApiError unauthorized() { return ApiError(401, "Unauthorized", "Unauthorized"); 
 
 ApiError path_not_found() {
   ApiError e(404, "NotFound", "the server could not find the requested resource");
+  e.show_empty_details = true;
   return e;
 }
 

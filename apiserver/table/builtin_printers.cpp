@@ -12,6 +12,7 @@ const std::vector<printers::Entry>& registry() {
     printers::add_workloads(e);
     printers::add_others(e);
     printers::add_nodes(e);
+    printers::add_storage(e);
     return e;
   }();
   return entries;
