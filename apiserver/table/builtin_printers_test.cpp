@@ -339,9 +339,9 @@ TEST(PrinterDefault, KindsWithoutPrinters) {
   EXPECT_EQ(cols[1].name, "Created At");
   EXPECT_EQ(cols[1].type, "date");
   EXPECT_EQ(cols[1].description, kCreationTimestampDescription);
-  EXPECT_EQ(cells("apiextensions.k8s.io", "customresourcedefinitions",
-                  R"({"metadata":{"name":"certificates.certs.capstan.dev","creationTimestamp":"2026-01-02T03:04:05+01:00"}})"),
-            R"(["certificates.certs.capstan.dev","2026-01-02T02:04:05Z"])");
+  EXPECT_EQ(cells("rbac.authorization.k8s.io", "clusterroles",
+                  R"({"metadata":{"name":"view","creationTimestamp":"2026-01-02T03:04:05+01:00"}})"),
+            R"(["view","2026-01-02T02:04:05Z"])");
   EXPECT_EQ(cells("rbac.authorization.k8s.io", "roles", R"({"metadata":{"name":"r"}})"),
             R"(["r","0001-01-01T00:00:00Z"])");
 }
