@@ -2,20 +2,27 @@
 
 #include "apiserver/admission/webhook_admission.h"
 #include "apiserver/admission/webhook_converter.h"
+#include "apiserver/auth/bootstrap_policy.h"
+#include "apiserver/auth/escalation.h"
+#include "apiserver/auth/rbac_authorizer.h"
+#include "apiserver/auth/request_authorizer.h"
+#include "apiserver/auth/reviews.h"
 #include "apiserver/auth/tokens.h"
 #include "apiserver/patch/apply.h"
 #include "apiserver/patch/managed_fields.h"
 #include "apiserver/registry/resource.h"
+#include "apiserver/rest/api_error.h"
 #include "apiserver/rest/handler.h"
 #include "apiserver/rest/openapi.h"
 #include "apiserver/rest/watch.h"
+#include "apiserver/simulator/workload_simulator.h"
 #include "apiserver/storage/store.h"
+#include "apiserver/system/clusterrole_aggregation_controller.h"
 #include "apiserver/system/crd_controller.h"
 #include "apiserver/system/gc_controller.h"
 #include "apiserver/system/namespace_controller.h"
 #include "apiserver/system/root_ca_publisher.h"
 #include "apiserver/system/serviceaccount_controller.h"
-#include "apiserver/system/workloads/workload_simulator.h"
 #include "runtime/client/config.h"
 #include "runtime/http/server.h"
 #include "runtime/log/log.h"
@@ -41,14 +48,20 @@ struct ApiServer::Impl {
   std::unique_ptr<rest::OpenApi> openapi;
   rest::Faults faults;
   std::unique_ptr<auth::TokenIssuer> tokens;
+  std::unique_ptr<auth::RbacIndex> rbac;  // after the store: it watches it
+  std::unique_ptr<auth::Authorizer> authorizer;
+  std::unique_ptr<auth::RequestAuthorizer> request_authorizer;
+  std::unique_ptr<auth::EscalationGuard> escalation;
+  std::unique_ptr<auth::Reviews> reviews;
   std::unique_ptr<rest::Handler> handler;
   std::unique_ptr<http::Server> http;
   std::unique_ptr<system::CrdController> crds;
+  std::unique_ptr<system::ClusterRoleAggregationController> aggregation;
   std::unique_ptr<system::GcController> gc;
   std::unique_ptr<system::NamespaceController> namespaces;
   std::unique_ptr<system::ServiceAccountController> service_accounts;
   std::unique_ptr<system::RootCaPublisher> root_ca;
-  std::unique_ptr<system::WorkloadSimulator> workloads;
+  std::unique_ptr<simulator::WorkloadSimulator> workloads;
   bool started = false;
 
   void load_pki();
@@ -56,8 +69,7 @@ struct ApiServer::Impl {
   std::optional<rest::User> authenticate(const http::Request& req) const;
   bool debug_route(const http::Request& req, const rest::User& user, http::Reply& reply);
   json::Value token_request(const json::Value& sa, const json::Value& req, const std::string& field_manager) const;
-  json::Value review(const registry::ResourceInfo& r, const json::Value& req, const rest::User& user) const;
-  void register_node(const std::string& name, const std::string& ip);
+  void make_authorizer();
 };
 
 namespace {
@@ -117,9 +129,7 @@ std::optional<rest::User> ApiServer::Impl::authenticate(const http::Request& req
   if (authz && authz->substr(0, 7) == "Bearer ") {
     auto claims = tokens->verify(authz->substr(7));
     if (!claims) return std::nullopt;
-    rest::User u{"system:serviceaccount:" + claims->ns + ":" + claims->service_account, claims->uid,
-                 {"system:serviceaccounts", "system:serviceaccounts:" + claims->ns, "system:authenticated"}};
-    return u;
+    return auth::service_account_user(*claims);
   }
   return std::nullopt;
 }
@@ -127,8 +137,7 @@ std::optional<rest::User> ApiServer::Impl::authenticate(const http::Request& req
 bool ApiServer::Impl::debug_route(const http::Request& req, const rest::User& user, http::Reply& reply) {
   std::string_view path = req.path();
   if (path.substr(0, 15) != "/debug/capstan/") return false;
-  bool admin = std::find(user.groups.begin(), user.groups.end(), "system:masters") != user.groups.end();
-  if (!admin) throw forbidden(nullptr, "", "only system:masters may use " + std::string(path));
+  if (!user.in_group("system:masters")) throw forbidden(nullptr, "", "only system:masters may use " + std::string(path));
   if (req.method != "POST") throw method_not_allowed();
   if (path == "/debug/capstan/compact") {
     store->compact();
@@ -197,76 +206,19 @@ json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Va
   return out;
 }
 
-namespace {
-json::Value user_info(const rest::User& u) {
-  json::Array groups;
-  for (const auto& g : u.groups) groups.emplace_back(g);
-  json::Object o{{"username", u.name}, {"groups", std::move(groups)}};
-  if (!u.uid.empty()) o["uid"] = u.uid;
-  return o;
-}
-}  // namespace
-
-// Capstan authenticates (client certificates, ServiceAccount tokens) but does not enforce
-// RBAC: every authenticated user may do everything, and the reviews say so.
-json::Value ApiServer::Impl::review(const registry::ResourceInfo& r, const json::Value& req, const rest::User& user) const {
-  json::Value out = req.is_object() ? req : json::Value(json::Object{});
-  auto& o = out.as_object();
-  if (r.kind == "SelfSubjectAccessReview" || r.kind == "SubjectAccessReview") {
-    o["status"] = json::Object{{"allowed", true}, {"reason", "capstan does not enforce RBAC"}};
-  } else if (r.kind == "SelfSubjectRulesReview") {
-    o["status"] = json::Object{
-        {"resourceRules", json::Array{json::Object{{"verbs", json::Array{"*"}}, {"apiGroups", json::Array{"*"}}, {"resources", json::Array{"*"}}}}},
-        {"nonResourceRules", json::Array{json::Object{{"verbs", json::Array{"*"}}, {"nonResourceURLs", json::Array{"*"}}}}},
-        {"incomplete", false}};
-  } else if (r.kind == "SelfSubjectReview") {
-    o["status"] = json::Object{{"userInfo", user_info(user)}};
-  } else if (r.kind == "TokenReview") {
-    auto claims = tokens->verify(json::get_string(req, {"spec", "token"}));
-    if (!claims) {
-      o["status"] = json::Object{{"authenticated", false}, {"error", "invalid bearer token"}};
-    } else {
-      rest::User u{"system:serviceaccount:" + claims->ns + ":" + claims->service_account, claims->uid,
-                   {"system:serviceaccounts", "system:serviceaccounts:" + claims->ns, "system:authenticated"}};
-      json::Array aud;
-      for (const auto& a : claims->audiences) aud.emplace_back(a);
-      o["status"] = json::Object{{"authenticated", true}, {"user", user_info(u)}, {"audiences", std::move(aud)}};
-    }
+void ApiServer::Impl::make_authorizer() {
+  const std::string& mode = opts.authorization_mode;
+  if (mode == "AlwaysAllow") {
+    authorizer = std::make_unique<auth::AlwaysAllow>();
+  } else if (mode == "RBAC" || mode == "Node,RBAC") {
+    authorizer = std::make_unique<auth::RbacAuthorizer>(*rbac);
+  } else {
+    throw std::invalid_argument("authorization-mode \"" + mode + "\" is not supported (RBAC or AlwaysAllow)");
   }
-  return out;
-}
-
-// The simulated kubelet's Node, so `kubectl get nodes` and node-label readers see it.
-void ApiServer::Impl::register_node(const std::string& name, const std::string& ip) {
-  auto nodes = registry->find_group_resource("nodes");
-  std::string now = meta::format_rfc3339(meta::Clock::now());
-  json::Value status = json::Object{
-      {"conditions", json::Array{json::Object{{"type", "Ready"}, {"status", "True"}, {"reason", "KubeletReady"},
-                                              {"message", "capstan simulated kubelet is posting ready status"},
-                                              {"lastHeartbeatTime", now}, {"lastTransitionTime", now}}}},
-      {"addresses", json::Array{json::Object{{"type", "InternalIP"}, {"address", ip}}, json::Object{{"type", "Hostname"}, {"address", name}}}},
-      {"capacity", json::Object{{"cpu", "8"}, {"memory", "32Gi"}, {"pods", "250"}}},
-      {"allocatable", json::Object{{"cpu", "8"}, {"memory", "32Gi"}, {"pods", "250"}}},
-      {"nodeInfo", json::Object{{"kubeletVersion", "v1.37.0-capstan"}, {"containerRuntimeVersion", "capstan://simulated"},
-                                {"operatingSystem", "linux"}, {"architecture", "amd64"}, {"osImage", "Capstan simulated node"},
-                                {"kernelVersion", ""}, {"kubeProxyVersion", ""}, {"machineID", ""}, {"systemUUID", ""}, {"bootID", ""}}}};
-  if (!store->get("nodes", "", name)) {
-    rest::WriteOptions o;
-    o.field_manager = "kubelet";
-    service->create(rest::Target{nodes, "v1", "", "", ""},
-                    json::Object{{"apiVersion", "v1"}, {"kind", "Node"},
-                                 {"metadata", json::Object{{"name", name},
-                                                           {"labels", json::Object{{"kubernetes.io/hostname", name},
-                                                                                   {"kubernetes.io/os", "linux"},
-                                                                                   {"kubernetes.io/arch", "amd64"},
-                                                                                   {"topology.kubernetes.io/zone", "capstan-zone-a"}}}}}},
-                    o);
-  }
-  store->update("nodes", "", name, [&](const storage::Object& cur) -> std::optional<json::Value> {
-    json::Value v = *cur.value;
-    v.as_object()["status"] = status;
-    return v;
-  });
+  request_authorizer = std::make_unique<auth::RequestAuthorizer>(*authorizer);
+  escalation = std::make_unique<auth::EscalationGuard>(*authorizer, *rbac);
+  service->set_write_guard(escalation.get());
+  reviews = std::make_unique<auth::Reviews>(*authorizer, *tokens);
 }
 
 void ApiServer::Impl::bootstrap() {
@@ -278,6 +230,8 @@ void ApiServer::Impl::bootstrap() {
     service->create(rest::Target{ns_res, "v1", "", "", ""},
                     json::Object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::Object{{"name", ns}}}}, o);
   }
+  // kube-apiserver's RBAC bootstrap (its rbac/bootstrap-roles post-start hook).
+  auth::reconcile_bootstrap_policy(*service);
 }
 
 ApiServer::ApiServer(ApiServerOptions options) : impl_(std::make_unique<Impl>()) { impl_->opts = std::move(options); }
@@ -300,12 +254,16 @@ void ApiServer::start() {
   s.watches->set_drop_after(s.opts.fault_drop_watches);
   s.openapi = std::make_unique<rest::OpenApi>(*s.registry);
   s.tokens = std::make_unique<auth::TokenIssuer>(s.opts.data_dir);
+  s.rbac = std::make_unique<auth::RbacIndex>(*s.store);
+  s.make_authorizer();
   s.faults.rate_429 = s.opts.fault_429;
   s.faults.rate_500 = s.opts.fault_500;
   s.faults.latency_ms = s.opts.fault_latency.count();
   s.crds = std::make_unique<system::CrdController>(*s.service);
   s.crds->start();
   s.bootstrap();
+  s.aggregation = std::make_unique<system::ClusterRoleAggregationController>(*s.service);
+  s.aggregation->start();
   // The control loops a cluster's controller manager would run (after the CRDs are served).
   s.gc = std::make_unique<system::GcController>(*s.service);
   s.namespaces = std::make_unique<system::NamespaceController>(*s.service);
@@ -315,20 +273,16 @@ void ApiServer::start() {
   s.namespaces->start();
   s.service_accounts->start();
   s.root_ca->start();
-  if (s.opts.simulate_workloads) {
-    system::WorkloadOptions wo;
-    wo.pod_ready_delay = s.opts.pod_ready_delay;
-    s.register_node(wo.node_name, wo.host_ip);
-    s.workloads = std::make_unique<system::WorkloadSimulator>(*s.service, wo);
-    s.workloads->start();
-  }
 
   s.handler = std::make_unique<rest::Handler>(*s.service, *s.watches, *s.openapi,
                                               [&s](const http::Request& r) { return s.authenticate(r); }, s.faults);
   s.handler->add_route([&s](const http::Request& r, const rest::User& u, http::Reply& reply) { return s.debug_route(r, u, reply); });
   s.handler->set_token_request(
       [&s](const json::Value& sa, const json::Value& req, const std::string& manager) { return s.token_request(sa, req, manager); });
-  s.handler->set_review([&s](const registry::ResourceInfo& r, const json::Value& req, const rest::User& u) { return s.review(r, req, u); });
+  s.handler->set_review([&s](const registry::ResourceInfo& r, std::string_view ns, const json::Value& req, const rest::User& u) {
+    return s.reviews->answer(r, ns, req, u);
+  });
+  s.handler->set_authorizer([&s](const http::Request& r, rest::User& u) { (*s.request_authorizer)(r, u); });
 
   auto [host, port] = http::split_host_port(s.opts.listen);
   auto ca = pki::Certificate::parse_pem(s.ca_pem);
@@ -343,6 +297,10 @@ void ApiServer::start() {
   ho.port = port;
   ho.handler_threads = s.opts.handler_threads;
   ho.io_threads = 1;  // one reactor thread: a second only contends on epoll; handlers run on the pool
+  // kube-apiserver's --max-request-body-bytes default (3 MiB), with its answer.
+  ho.body_limit = 3 * 1024 * 1024;
+  ho.body_too_large = http::Response(
+      413, json::serialize(ApiError(413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728").status()), "application/json");
   http::ServerTls tls;
   tls.cert_pem = serving.certificate.to_pem();
   tls.key_pem = serving.key.to_pem(pki::KeyEncoding::PKCS8);
@@ -358,20 +316,29 @@ void ApiServer::start() {
     write_private(p, kubeconfig());
   }
   log::info("API server serving", {{"url", url()}, {"dataDir", s.opts.data_dir}, {"kubeconfig", s.opts.kubeconfig_out}});
+  if (s.opts.simulate_workloads) {
+    // The same client-based simulator `capstan simulate-workloads` runs, against our own URL
+    // as admin.
+    simulator::WorkloadOptions wo;
+    wo.pod_ready_delay = s.opts.pod_ready_delay;
+    s.workloads = std::make_unique<simulator::WorkloadSimulator>(client_config(), wo);
+    s.workloads->start();
+  }
 }
 
 void ApiServer::stop() {
   auto& s = *impl_;
   if (!s.started) return;
   s.started = false;
+  if (s.workloads) s.workloads->stop();  // a client of ours: before the server goes
   if (s.watches) s.watches->stop();
   if (s.http) s.http->stop();
-  if (s.workloads) s.workloads->stop();
   if (s.root_ca) s.root_ca->stop();
   if (s.service_accounts) s.service_accounts->stop();
   if (s.namespaces) s.namespaces->stop();
   if (s.gc) s.gc->stop();
   if (s.crds) s.crds->stop();
+  if (s.aggregation) s.aggregation->stop();
   s.http.reset();
   s.handler.reset();
   s.workloads.reset();
@@ -380,7 +347,14 @@ void ApiServer::stop() {
   s.namespaces.reset();
   s.gc.reset();
   s.crds.reset();
+  s.aggregation.reset();
   s.watches.reset();
+  if (s.service) s.service->set_write_guard(nullptr);
+  s.reviews.reset();
+  s.escalation.reset();
+  s.request_authorizer.reset();
+  s.authorizer.reset();
+  s.rbac.reset();
 }
 
 std::string ApiServer::url() const { return "https://" + impl_->http->address(); }
@@ -389,13 +363,15 @@ const std::string& ApiServer::ca_pem() const { return impl_->ca_pem; }
 rest::Service& ApiServer::service() { return *impl_->service; }
 rest::Faults& ApiServer::faults() { return impl_->faults; }
 
-std::string ApiServer::kubeconfig(std::string_view context) const {
+client::Config ApiServer::client_config() const {
   client::Config c;
   c.server = url();
   c.ca_pem = impl_->ca_pem;
   c.client_cert_pem = impl_->admin_cert_pem;
   c.client_key_pem = impl_->admin_key_pem;
-  return client::to_kubeconfig(c, context);
+  return c;
 }
+
+std::string ApiServer::kubeconfig(std::string_view context) const { return client::to_kubeconfig(client_config(), context); }
 
 }  // namespace capstan::apiserver

@@ -5,6 +5,7 @@
 
 #include "apiserver/rest/faults.h"
 #include "apiserver/rest/service.h"
+#include "runtime/client/config.h"
 
 #include <chrono>
 #include <functional>
@@ -23,6 +24,10 @@ struct ApiServerOptions {
   std::chrono::milliseconds bookmark_interval{60000};
   std::size_t watch_history = 10000;
   int handler_threads = 16;
+  // --authorization-mode: "RBAC" (kube's "Node,RBAC" is read as RBAC; there is no Node
+  // authorizer) or "AlwaysAllow". The server's own control loops are never subject to it: they
+  // write in-process as system:masters.
+  std::string authorization_mode = "RBAC";
   // Fault injection.
   double fault_429 = 0;
   double fault_500 = 0;
@@ -44,8 +49,9 @@ class ApiServer {
   std::string url() const;             // https://127.0.0.1:PORT
   std::uint16_t port() const;
   const std::string& ca_pem() const;
-  // An admin kubeconfig (client certificate in system:masters).
+  // An admin kubeconfig (client certificate in system:masters), and the same as a client Config.
   std::string kubeconfig(std::string_view context = "capstan") const;
+  client::Config client_config() const;
   rest::Service& service();
   rest::Faults& faults();
 

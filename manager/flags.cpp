@@ -1,6 +1,7 @@
 #include "manager/flags.h"
 
 #include "runtime/log/log.h"
+#include "runtime/meta/time.h"
 
 #include <sstream>
 
@@ -107,6 +108,19 @@ std::string FlagSet::usage() const {
     out << "\n";
   }
   return out.str();
+}
+
+void FlagSet::add_duration(const std::string& name, std::chrono::milliseconds* target, const std::string& help,
+                           const std::string& default_text) {
+  add_custom(
+      name,
+      [name, target](const std::string& v) {
+        auto d = meta::parse_go_duration(v);
+        if (!d || d->count() < 0)
+          throw UsageError("invalid duration \"" + v + "\" for --" + name + " (use e.g. 500ms, 30s, 5m)");
+        *target = std::chrono::duration_cast<std::chrono::milliseconds>(*d);
+      },
+      help, default_text);
 }
 
 void check_log_format(const std::string& value) {

@@ -2,6 +2,7 @@
 // --name / --name=false, -v=N; unknown flags and bad values are usage errors (exit 2).
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -33,6 +34,9 @@ class FlagSet {
   void add_custom(const std::string& name, std::function<void(const std::string&)> parse, const std::string& help,
                   const std::string& default_text, bool boolean = false);
 
+  // A Go duration ("500ms", "1m30s"), at least 0; `default_text` is shown in usage().
+  void add_duration(const std::string& name, std::chrono::milliseconds* target, const std::string& help,
+                    const std::string& default_text);
   // Parses args; returns positional arguments. Throws UsageError (carrying usage() for an
   // unknown flag). Sets help_requested().
   std::vector<std::string> parse(const std::vector<std::string>& args);

@@ -5,6 +5,7 @@
 #include "manager/manager_command.h"
 #include "manager/flags.h"
 #include "manager/signals.h"
+#include "manager/simulate_command.h"
 
 #include <exception>
 #include <iostream>
@@ -23,6 +24,8 @@ const char* kUsage =
     "  manager     run the enabled controllers against a cluster\n"
     "  dev         run the embedded API server and every controller (try Capstan locally)\n"
     "  apiserver   run the embedded Kubernetes-compatible API server\n"
+    "  simulate-workloads\n"
+    "              run Pods of Deployments and StatefulSets, PVC binding and Endpoints against any API server\n"
     "  crds        print every CustomResourceDefinition (YAML)\n"
     "  manifests   write the generated kustomize manifests (CRDs, RBAC, webhooks) into a directory\n"
     "  version     print the version\n"
@@ -56,6 +59,7 @@ int main(int argc, char** argv) {
     if (cmd == "manager") return capstan::manager::manager_command(rest);
     if (cmd == "dev") return capstan::manager::dev_command(rest);
     if (cmd == "apiserver") return capstan::manager::apiserver_command(rest);
+    if (cmd == "simulate-workloads") return capstan::manager::simulate_workloads_command(rest);
     if (cmd == "crds") return capstan::manager::crds_command(rest);
     if (cmd == "manifests") return capstan::manager::manifests_command(rest);
     if (cmd == "version") return version_command(rest);

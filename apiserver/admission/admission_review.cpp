@@ -13,19 +13,6 @@ json::Object gvr_json(const GroupVersionResource& r) {
   return json::Object{{"group", r.group}, {"version", r.version}, {"resource", r.resource}};
 }
 
-json::Object user_json(const rest::User* u) {
-  json::Object o;
-  if (!u) return o;
-  if (!u->name.empty()) o["username"] = u->name;
-  if (!u->uid.empty()) o["uid"] = u->uid;
-  if (!u->groups.empty()) {
-    json::Array g;
-    for (const auto& s : u->groups) g.emplace_back(s);
-    o["groups"] = std::move(g);
-  }
-  return o;
-}
-
 std::string quoted(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
@@ -53,7 +40,7 @@ json::Value build_admission_review(std::string_view review_version, const Review
   if (!r.name.empty()) req["name"] = r.name;
   if (!r.ns.empty()) req["namespace"] = r.ns;
   req["operation"] = r.operation;
-  req["userInfo"] = user_json(r.user);
+  req["userInfo"] = r.user ? rest::user_info_json(*r.user) : json::Object{};
   req["object"] = r.object ? *r.object : json::Value(nullptr);
   req["oldObject"] = r.old_object ? *r.old_object : json::Value(nullptr);
   req["dryRun"] = r.dry_run;

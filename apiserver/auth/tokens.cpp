@@ -80,6 +80,9 @@ std::optional<TokenClaims> TokenIssuer::verify(std::string_view token) const {
   c.ns = json::get_string(*v, {"kubernetes.io", "namespace"});
   c.service_account = json::get_string(*v, {"kubernetes.io", "serviceaccount", "name"});
   c.uid = json::get_string(*v, {"kubernetes.io", "serviceaccount", "uid"});
+  if (const auto* aud = json::get_array(*v, {"aud"}))
+    for (const auto& a : *aud)
+      if (a.is_string()) c.audiences.emplace_back(a.get_string());
   c.issued_at = json::get_int(*v, {"iat"}).value_or(0);
   c.expires_at = json::get_int(*v, {"exp"}).value_or(0);
   auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();

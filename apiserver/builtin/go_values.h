@@ -1,5 +1,5 @@
-// Go's %#v of the typed values kube-apiserver's validation puts in field errors (maps, label
-// selectors, service ports), which field.ErrorBody prints verbatim.
+// The typed values kube-apiserver's validation puts in field errors (maps, label selectors,
+// service ports) as field.ErrorBody prints them (json.Marshal since apimachinery 0.34).
 #pragma once
 
 #include "runtime/json/json.h"

@@ -1,23 +1,19 @@
-// The string-format checks of k8s.io/apimachinery/pkg/util/validation (v0.32), returning the
-// same messages: an empty list means valid. Field paths are added by the callers.
+// Name formats of metadata.name: the string formats (runtime/meta/names.h) plus the
+// ValidateNameFunc rules the resources use.
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <string_view>
-#include <vector>
+#include "runtime/meta/names.h"
 
 namespace capstan::apiserver::builtin::names {
 
-using Messages = std::vector<std::string>;
-
-Messages dns1123_label(std::string_view v);      // IsDNS1123Label
-Messages dns1123_subdomain(std::string_view v);  // IsDNS1123Subdomain
-Messages dns1035_label(std::string_view v);      // IsDNS1035Label
-Messages qualified_name(std::string_view v);     // IsQualifiedName (label and annotation keys)
-Messages label_value(std::string_view v);        // IsValidLabelValue
-Messages port_name(std::string_view v);          // IsValidPortName (IANA_SVC_NAME)
-Messages port_number(std::int64_t v);            // IsValidPortNum
+using meta::names::Messages;
+using meta::names::dns1123_label;
+using meta::names::dns1123_subdomain;
+using meta::names::dns1035_label;
+using meta::names::qualified_name;
+using meta::names::label_value;
+using meta::names::port_name;
+using meta::names::port_number;
 
 // A ValidateNameFunc: how metadata.name (prefix=false) or metadata.generateName (prefix=true)
 // is checked. rule: "subdomain" (NameIsDNSSubdomain), "label" (NameIsDNSLabel), "dns1035"

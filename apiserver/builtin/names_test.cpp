@@ -28,14 +28,23 @@ TEST(Names, QualifiedNameChecksPrefixAndNameParts) {
   EXPECT_EQ(names::qualified_name("/x"), M{"prefix part must be non-empty"});
   EXPECT_EQ(names::qualified_name("Ex.com/x"), M{"prefix part " + kSubdomainMsg});
   EXPECT_EQ(names::qualified_name("a/"), (M{"name part must be non-empty", kNamePartMsg}));
-  EXPECT_EQ(names::qualified_name(std::string(64, 'a')), M{"name part must be no more than 63 characters"});
+  EXPECT_EQ(names::qualified_name(std::string(64, 'a')), M{"name part must be no more than 63 bytes"});
   auto many = names::qualified_name("a/b/c");
   ASSERT_EQ(many.size(), 1u);
   EXPECT_EQ(many[0],
-            "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+            "a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
             "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
             "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. "
             "'example.com/MyName')");
+}
+
+TEST(Names, ConfigMapKeys) {
+  EXPECT_EQ(meta::names::config_map_key("key.name_1-x"), M{});
+  EXPECT_EQ(meta::names::config_map_key(".."), M{"must not be '..'"});
+  EXPECT_EQ(meta::names::config_map_key("..x"), M{"must not start with '..'"});
+  EXPECT_EQ(meta::names::config_map_key("a b"),
+            M{"a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or "
+              "'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"});
 }
 
 TEST(Names, PortNamesAndNumbers) {

@@ -39,7 +39,7 @@ TEST(ObjectMeta, GenerateNameIsValidatedAsANamePrefixBeforeTheName) {
 
 TEST(ObjectMeta, LabelsReportEveryProblemOfKeyAndValue) {
   EXPECT_EQ(create_errors("configmaps", "metadata: {name: a, labels: {\"a/b/c\": ok, k: \"-bad-\"}}"),
-            (Errors{"metadata.labels: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', "
+            (Errors{"metadata.labels: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', "
                     "'_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or "
                     "'123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS "
                     "subdomain prefix and '/' (e.g. 'example.com/MyName')",

@@ -7,6 +7,7 @@
 #include "apiserver/builtin/workload_validation.h"
 
 #include "runtime/meta/base64.h"
+#include "runtime/meta/names.h"
 
 #include <map>
 #include <random>
@@ -167,12 +168,49 @@ class ServiceStrategy : public Strategy {
   }
 };
 
+// The keys of a data map (ConfigMap and Secret data) and the decoded size of its values.
+std::size_t check_data_keys(const json::Object* data, const FieldPath& path, bool base64, std::vector<schema::Cause>& out) {
+  std::size_t total = 0;
+  if (!data) return 0;
+  for (const auto& kv : *data) {
+    json::Value key = json::String(kv.key());
+    for (auto& m : meta::names::config_map_key(kv.key())) out.push_back(schema::field_invalid(path.key(kv.key()), key, m));
+    if (!kv.value().is_string()) continue;
+    std::string_view v = kv.value().get_string();
+    total += base64 ? meta::base64_decode(v).value_or(std::string()).size() : v.size();
+  }
+  return total;
+}
+
+constexpr std::size_t kMaxDataSize = 1024 * 1024;  // core.MaxSecretSize, for ConfigMaps too
+
+class ConfigMapStrategy : public Strategy {
+ public:
+  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value*) override {
+    std::vector<schema::Cause> out;
+    const auto* data = json::get_object(obj, {"data"});
+    const auto* binary = json::get_object(obj, {"binaryData"});
+    std::size_t total = check_data_keys(data, FieldPath("data"), false, out);
+    if (data && binary)
+      for (const auto& kv : *data)
+        if (binary->contains(kv.key()))
+          out.push_back(schema::field_invalid(FieldPath("data").key(kv.key()), json::Value(json::String(kv.key())),
+                                              "duplicate of key present in binaryData"));
+    total += check_data_keys(binary, FieldPath("binaryData"), true, out);
+    // The whole object: kube passes an empty path, which renders as "[]".
+    if (total > kMaxDataSize) out.push_back(schema::field_too_long(FieldPath("[]"), kMaxDataSize));
+    return out;
+  }
+};
+
 class SecretStrategy : public Strategy {
  public:
   void prepare_create(json::Value& obj) override { normalise(obj); }
   void prepare_update(json::Value& obj, const json::Value&) override { normalise(obj); }
   std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
     std::vector<schema::Cause> out;
+    std::size_t total = check_data_keys(json::get_object(obj, {"data"}), FieldPath("data"), true, out);
+    if (total > kMaxDataSize) out.push_back(schema::field_too_long(FieldPath("data"), kMaxDataSize));
     if (old) {
       auto ot = json::get_string(*old, {"type"});
       auto nt = json::get_string(obj, {"type"});
@@ -344,6 +382,7 @@ Strategy& strategy_for(std::string_view group_resource) {
     t["namespaces"] = std::make_unique<NamespaceStrategy>();
     t["services"] = std::make_unique<ServiceStrategy>();
     t["secrets"] = std::make_unique<SecretStrategy>();
+    t["configmaps"] = std::make_unique<ConfigMapStrategy>();
     t["pods"] = std::make_unique<PodStrategy>();
     t["persistentvolumeclaims"] = std::make_unique<PvcStrategy>();
     t["deployments.apps"] = std::make_unique<DeploymentStrategy>();

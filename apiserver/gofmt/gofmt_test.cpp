@@ -1,4 +1,5 @@
 #include "apiserver/gofmt/gofmt.h"
+#include "apiserver/gofmt/json_syntax.h"
 
 #include "runtime/json/json.h"
 
@@ -123,4 +124,26 @@ TEST(GoFmt, JsonMarshalStrings) {
 }
 
 }  // namespace
+// encoding/json's scanner messages and sigs.k8s.io/json's duplicate field paths.
+TEST(JsonScan, SyntaxErrorsAreGosAndDuplicatesAreNamedByPath) {
+  auto err = [](std::string_view t) { return scan_json(t).syntax_error.value_or("ok"); };
+  EXPECT_EQ(err(R"({"apiVersion":"v1",)"), "unexpected end of JSON input");
+  EXPECT_EQ(err("not-a-token"), "invalid character 'o' in literal null (expecting 'u')");
+  EXPECT_EQ(err("{\"a\" 1}"), "invalid character '1' after object key");
+  EXPECT_EQ(err("{\"a\":1 \"b\":2}"), "invalid character '\"' after object key:value pair");
+  EXPECT_EQ(err("[1 2]"), "invalid character '2' after array element");
+  EXPECT_EQ(err("{1:2}"), "invalid character '1' looking for beginning of object key string");
+  EXPECT_EQ(err("{\"a\":x}"), "invalid character 'x' looking for beginning of value");
+  EXPECT_EQ(err("\"a\nb\""), "invalid character '\\n' in string literal");
+  EXPECT_EQ(err("\"\\q\""), "invalid character 'q' in string escape code");
+  EXPECT_EQ(err("-x"), "invalid character 'x' in numeric literal");
+  EXPECT_EQ(err("1.e3"), "invalid character 'e' after decimal point in numeric literal");
+  EXPECT_EQ(err("{} x"), "invalid character 'x' after top-level value");
+  EXPECT_EQ(err(""), "unexpected end of JSON input");
+  EXPECT_EQ(err(std::string(10001, '[')), "invalid character '[' exceeded max depth");
+  EXPECT_EQ(err(R"({"a":[1,{"b":true}],"c":null})"), "ok");
+  auto dup = scan_json(R"({"metadata":{"name":"a","name":"b"},"spec":{"c":[{"x":1,"x":2}]},"k":1,"k":2})");
+  EXPECT_EQ(dup.duplicates, (std::vector<std::string>{"metadata.name", "spec.c[0].x", "k"}));
+}
+
 }  // namespace capstan::apiserver::gofmt

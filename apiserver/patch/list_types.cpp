@@ -224,8 +224,11 @@ std::shared_ptr<Table> build(std::string_view group, std::string_view kind) {
     if (kind == "APIService") t->conditions({"status", "conditions"});
   } else if (group == "networking.k8s.io") {
     if (kind == "NetworkPolicy") t->label_selector({"spec", "podSelector"});
-  } else if (group == "coordination.k8s.io" || group == "rbac.authorization.k8s.io" || group == "events.k8s.io") {
-    // Roles' rules, bindings' subjects: atomic.
+  } else if (group == "rbac.authorization.k8s.io") {
+    // Roles' rules, bindings' subjects: atomic lists; RoleRef: +structType=atomic.
+    if (kind == "RoleBinding" || kind == "ClusterRoleBinding") t->map({"roleRef"}, MapKind::Atomic);
+  } else if (group == "coordination.k8s.io" || group == "events.k8s.io") {
+    // Every list atomic.
   }
   return t;
 }

@@ -109,6 +109,7 @@ std::vector<ResourceInfo> builtin_resources() {
   std::vector<Def> reviews = {
       {"authorization.k8s.io", "v1", "selfsubjectaccessreviews", "selfsubjectaccessreview", "SelfSubjectAccessReview", false, {}, {}},
       {"authorization.k8s.io", "v1", "subjectaccessreviews", "subjectaccessreview", "SubjectAccessReview", false, {}, {}},
+      {"authorization.k8s.io", "v1", "localsubjectaccessreviews", "localsubjectaccessreview", "LocalSubjectAccessReview", true, {}, {}},
       {"authorization.k8s.io", "v1", "selfsubjectrulesreviews", "selfsubjectrulesreview", "SelfSubjectRulesReview", false, {}, {}},
       {"authentication.k8s.io", "v1", "selfsubjectreviews", "selfsubjectreview", "SelfSubjectReview", false, {}, {}},
       {"authentication.k8s.io", "v1", "tokenreviews", "tokenreview", "TokenReview", false, {}, {}},
@@ -121,6 +122,7 @@ std::vector<ResourceInfo> builtin_resources() {
   }
   for (auto& r : out) {
     if (r.group_resource() == "serviceaccounts") r.extra_subresources_token = true;
+    if (r.group_resource() == "pods") r.binding_subresource = true;
     if (r.group_resource() == "namespaces") {
       r.finalize_subresource = true;
       r.verbs = {"create", "delete", "get", "list", "patch", "update", "watch"};  // no deletecollection

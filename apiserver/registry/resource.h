@@ -62,6 +62,7 @@ struct ResourceInfo {
   bool preserve_unknown_fields = false;
   bool extra_subresources_token = false;  // serviceaccounts/token
   bool finalize_subresource = false;      // namespaces/finalize
+  bool binding_subresource = false;       // pods/binding (the scheduler's write)
   // kube-apiserver's storage version as "group/version/Kind" when it is not this resource's
   // own (events.k8s.io Events are stored as core v1 Events, CRDs still as v1beta1); "" for its
   // own storage version.

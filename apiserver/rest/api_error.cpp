@@ -14,7 +14,7 @@ json::Value ApiError::status() const {
   s["status"] = "Failure";
   s["message"] = what();
   if (!reason.empty()) s["reason"] = reason;
-  if (!details.empty() || show_empty_details) s["details"] = details;
+  if (!details.empty() || empty_details) s["details"] = details;
   s["code"] = code;
   return s;
 }
@@ -67,16 +67,31 @@ ApiError conflict(const registry::ResourceInfo& r, std::string_view name, std::s
   return e;
 }
 
+ApiError precondition_failed(const registry::ResourceInfo& r, std::string_view name, std::string_view why) {
+  std::string what = r.group.empty() ? r.kind : r.kind + "." + r.group;
+  ApiError e(409, "Conflict", "Operation cannot be fulfilled on " + what + " \"" + std::string(name) + "\": " + std::string(why));
+  e.details["name"] = name;
+  if (!r.group.empty()) e.details["group"] = r.group;
+  e.details["kind"] = r.kind;
+  return e;
+}
+
 ApiError optimistic_lock_conflict(const registry::ResourceInfo& r, std::string_view name) {
   return conflict(r, name, "the object has been modified; please apply your changes to the latest version and try again");
 }
 
 ApiError invalid(const registry::ResourceInfo& r, std::string_view name, const std::vector<Cause>& causes) {
-  json::Value st = schema::invalid_status(r.kind, r.group, name, causes);
+  return invalid_kind(r.kind, r.group, name, causes);
+}
+
+ApiError invalid_kind(std::string_view kind, std::string_view group, std::string_view name, const std::vector<Cause>& causes) {
+  json::Value st = schema::invalid_status(kind, group, name, causes);
   ApiError e(422, "Invalid", std::string(json::get_string(st, {"message"})));
   if (const auto* d = json::get_object(st, {"details"})) e.details = *d;
   return e;
 }
+
+ApiError invalid_options(std::string_view kind, const std::vector<Cause>& causes) { return invalid_kind(kind, "meta.k8s.io", "", causes); }
 
 ApiError bad_request(std::string message) { return ApiError(400, "BadRequest", std::move(message)); }
 
@@ -90,40 +105,38 @@ ApiError forbidden(const registry::ResourceInfo* r, std::string_view name, std::
 
 ApiError method_not_allowed() {
   ApiError e(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
-  e.show_empty_details = true;
+  e.empty_details = true;
   return e;
 }
 
-ApiError unsupported_media_type(std::string_view content_type, const std::vector<std::string>& accepted) {
+namespace {
+
+std::string comma_list(const std::vector<std::string>& media_types) {
   std::string list;
-  for (const auto& a : accepted) {
-    if (!list.empty()) list += ", ";
-    list += a;
-  }
+  for (const auto& a : media_types) list += (list.empty() ? "" : ", ") + a;
+  return list;
+}
+
+}  // namespace
+
+ApiError unsupported_media_type(std::string_view content_type, const std::vector<std::string>& accepted) {
   return ApiError(415, "UnsupportedMediaType",
-                  "the body of the request was in an unknown format - accepted media types include: " + list);
+                  "the body of the request was in an unknown format - accepted media types include: " + comma_list(accepted));
 }
 
 ApiError not_acceptable(const std::vector<std::string>& supported) {
-  std::string list;
-  for (const auto& a : supported) {
-    if (!list.empty()) list += ", ";
-    list += a;
-  }
-  return ApiError(406, "NotAcceptable", "only the following media types are accepted: " + list);
+  return ApiError(406, "NotAcceptable", "only the following media types are accepted: " + comma_list(supported));
 }
 
 ApiError route_not_acceptable(const std::vector<std::string>& produces) {
-  std::string list;
-  for (const auto& a : produces) list += (list.empty() ? "" : ", ") + a;
-  ApiError e(406, "NotAcceptable", "406: Not Acceptable\n\nAvailable representations: " + list);
-  e.show_empty_details = true;
+  ApiError e(406, "NotAcceptable", "406: Not Acceptable\n\nAvailable representations: " + comma_list(produces));
+  e.empty_details = true;
   return e;
 }
 
 ApiError route_unsupported_media_type() {
   ApiError e(415, "UnsupportedMediaType", "415: Unsupported Media Type");
-  e.show_empty_details = true;
+  e.empty_details = true;
   return e;
 }
 
@@ -148,7 +161,7 @@ ApiError unauthorized() { return ApiError(401, "Unauthorized", "Unauthorized"); 
 
 ApiError path_not_found() {
   ApiError e(404, "NotFound", "the server could not find the requested resource");
-  e.show_empty_details = true;
+  e.empty_details = true;
   return e;
 }
 

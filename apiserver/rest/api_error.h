@@ -22,8 +22,9 @@ class ApiError : public std::runtime_error {
   int code;
   std::string reason;
   json::Object details;  // name, group, kind, uid, causes, retryAfterSeconds
+  // Send "details":{} even when empty (errors.NewGenericServerResponse, apierrors.NewForbidden, ...).
+  bool empty_details = false;
   std::vector<std::string> headers;  // extra "Name: value" response headers (Retry-After)
-  bool show_empty_details = false;   // "details":{} when empty, as kube's generic server responses
 
   json::Value status() const;  // the Status object
 
@@ -37,9 +38,17 @@ ApiError not_found(const registry::ResourceInfo& r, std::string_view name);
 ApiError namespace_not_found(std::string_view ns);
 ApiError already_exists(const registry::ResourceInfo& r, std::string_view name);
 ApiError conflict(const registry::ResourceInfo& r, std::string_view name, std::string_view why);
+// A failed delete precondition, as the storage layer words it: "Operation cannot be fulfilled on
+// <Kind>[.<group>] \"<name>\": ..." with details kind = the Kind.
+ApiError precondition_failed(const registry::ResourceInfo& r, std::string_view name, std::string_view why);
 ApiError optimistic_lock_conflict(const registry::ResourceInfo& r, std::string_view name);
 // "<Kind> \"<name>\" is invalid: <cause>" / "...: [c1, c2]".
 ApiError invalid(const registry::ResourceInfo& r, std::string_view name, const std::vector<Cause>& causes);
+// The same for any kind (and group): "<Kind>[.<group>] \"<name>\" is invalid: ...".
+ApiError invalid_kind(std::string_view kind, std::string_view group, std::string_view name, const std::vector<Cause>& causes);
+// Invalid request options (ListOptions, CreateOptions, PatchOptions, DeleteOptions, ...):
+// "<Kind>.meta.k8s.io \"\" is invalid: <causes>", details group meta.k8s.io, kind <Kind>.
+ApiError invalid_options(std::string_view kind, const std::vector<Cause>& causes);
 ApiError bad_request(std::string message);
 ApiError forbidden(const registry::ResourceInfo* r, std::string_view name, std::string message);
 ApiError method_not_allowed();

@@ -100,6 +100,7 @@ std::vector<Subresource> subresources(const registry::ResourceInfo& r, const reg
   if (v.scale) out.push_back({"scale", "autoscaling", "v1", "Scale", rw});
   if (r.extra_subresources_token) out.push_back({"token", "authentication.k8s.io", "v1", "TokenRequest", {"create"}});
   if (r.finalize_subresource) out.push_back({"finalize", "", "", r.kind, {"update"}});
+  if (r.binding_subresource) out.push_back({"binding", "", "", "Binding", {"create"}});
   if (!r.crd)
     std::sort(out.begin(), out.end(), [](const Subresource& a, const Subresource& b) { return a.name < b.name; });
   return out;

@@ -1,16 +1,21 @@
 #include "apiserver/rest/handler.h"
 
+#include "apiserver/gofmt/json_syntax.h"
+#include "apiserver/patch/apply.h"
 #include "apiserver/protobuf/decode.h"
 #include "apiserver/rest/discovery.h"
 #include "apiserver/rest/negotiate.h"
+#include "apiserver/rest/pod_binding.h"
 #include "apiserver/rest/request_info.h"
 #include "apiserver/rest/scale.h"
 #include "apiserver/schema/status.h"
 #include "apiserver/swagger/v2.h"
 #include "apiserver/table/builtin_printers.h"
 #include "apiserver/table/table.h"
+#include "apiserver/typed/check.h"
 #include "runtime/json/yaml.h"
 #include "runtime/log/log.h"
+#include "runtime/meta/time.h"
 
 #include <algorithm>
 #include <chrono>
@@ -87,18 +92,82 @@ json::Value parse_json_body(const http::Request& req, std::string_view what) {
   throw unsupported_media_type(mt, {"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"});
 }
 
-void fill_write_options(WriteOptions& o, const http::Request& req, const http::Query& q, const User& user) {
-  o.user = user;
-  o.field_manager = std::string(q.get_or("fieldManager", ""));
-  if (o.field_manager.empty()) o.field_manager = default_manager(req);
-  if (auto dr = q.get("dryRun")) {
-    if (*dr != "All") throw bad_request("unsupported dry run value: \"" + std::string(*dr) + "\"");
-    o.dry_run = true;
+// The body of a create or update: a JSON body is first read as Go's decoder reads it, so a
+// syntax error is worded as kube-apiserver words it and repeated members are known (for
+// fieldValidation); YAML and protobuf bodies as parse_json_body.
+json::Value parse_object_body(const http::Request& req, std::string_view kind, WriteOptions& o) {
+  std::string mt = media_type(req.headers.get_or("Content-Type", "application/json"));
+  if (mt == "application/json" || mt.empty()) {
+    auto scan = gofmt::scan_json(req.body);
+    if (scan.syntax_error) {
+      std::string summary = req.body.empty() ? "<empty>" : req.body.size() > 30 ? req.body.substr(0, 30) + " ..." : req.body;
+      throw bad_request("the object provided is unrecognized (must be of type " + std::string(kind) +
+                        "): couldn't get version/kind; json parse error: " + *scan.syntax_error + " (" + summary + ")");
+    }
+    o.duplicate_fields = std::move(scan.duplicates);
   }
-  std::string fv(q.get_or("fieldValidation", "Warn"));
-  if (fv != "Ignore" && fv != "Warn" && fv != "Strict")
-    throw bad_request("fieldValidation must be one of Ignore, Warn or Strict, got \"" + fv + "\"");
-  o.field_validation = fv;
+  return parse_json_body(req, "request body");
+}
+
+// Create/Update/PatchOptions from the query, validated as apimachinery's ValidateCreateOptions,
+// ValidateUpdateOptions and ValidatePatchOptions word it (422, kind `options_kind`).
+void fill_write_options(WriteOptions& o, const http::Request& req, const http::Query& q, const User& user,
+                        std::string_view options_kind, std::optional<PatchType> patch = std::nullopt) {
+  std::vector<Cause> causes;
+  std::string manager(q.get_or("fieldManager", ""));
+  if (patch) {
+    if (*patch == PatchType::Apply && manager.empty())
+      causes.push_back(schema::field_required(FieldPath("fieldManager"), "is required for apply patch"));
+    if (*patch != PatchType::Apply && q.has("force"))
+      causes.push_back(schema::field_forbidden(FieldPath("force"), "may not be specified for non-apply patch"));
+  }
+  if (manager.size() > 128) causes.push_back(schema::field_too_long(FieldPath("fieldManager"), 128));
+  json::Array dry_run;
+  bool dry_run_ok = true;
+  for (const auto& [k, v] : q.items()) {
+    if (k != "dryRun") continue;
+    dry_run.emplace_back(v);
+    dry_run_ok = dry_run_ok && v == "All";
+  }
+  if (!dry_run_ok) causes.push_back(schema::field_not_supported(FieldPath("dryRun"), json::Value(dry_run), {"All"}));
+  std::string fv(q.get_or("fieldValidation", ""));
+  if (fv != "" && fv != "Ignore" && fv != "Warn" && fv != "Strict")
+    causes.push_back(schema::field_not_supported(FieldPath("fieldValidation"), json::Value(fv), {"", "Ignore", "Strict", "Warn"}));
+  if (!causes.empty()) throw invalid_options(options_kind, causes);
+  o.user = user;
+  o.field_manager = manager.empty() ? default_manager(req) : manager;
+  o.dry_run = !dry_run.empty();
+  o.field_validation = fv.empty() ? "Warn" : fv;
+}
+
+// ListOptions validation as apimachinery's ValidateListOptions words it (422, kind ListOptions).
+void validate_list_options(const http::Query& q, bool watch) {
+  std::vector<Cause> causes;
+  const FieldPath match_path("resourceVersionMatch");
+  std::string match(q.get_or("resourceVersionMatch", ""));
+  bool initial = q.has("sendInitialEvents");
+  bool has_continue = !q.get_or("continue", "").empty();
+  if (watch) {
+    if (initial && match != "NotOlderThan")
+      causes.push_back(schema::field_forbidden(match_path, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+    if (!match.empty()) {
+      if (!initial) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+      if (match != "NotOlderThan") causes.push_back(schema::field_not_supported(match_path, json::Value(match), {"NotOlderThan"}));
+      if (has_continue) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden when continue is provided"));
+    }
+  } else {
+    std::string rv(q.get_or("resourceVersion", ""));
+    if (!match.empty()) {
+      if (rv.empty()) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden unless resourceVersion is provided"));
+      if (has_continue) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden when continue is provided"));
+      if (match != "Exact" && match != "NotOlderThan")
+        causes.push_back(schema::field_not_supported(match_path, json::Value(match), {"Exact", "NotOlderThan", ""}));
+      if (match == "Exact" && rv == "0")
+        causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
+    }
+    if (initial) causes.push_back(schema::field_forbidden(FieldPath("sendInitialEvents"), "sendInitialEvents is forbidden for list"));
+  }
+  if (!causes.empty()) throw invalid_options("ListOptions", causes);
 }
 
 ListOptions list_options(const registry::ResourceInfo& r, const http::Query& q) {
@@ -106,14 +175,17 @@ ListOptions list_options(const registry::ResourceInfo& r, const http::Query& q) 
   try {
     lo.labels = meta::LabelSelector::parse(q.get_or("labelSelector", ""));
   } catch (const meta::SelectorError& e) {
-    throw bad_request(std::string("unable to parse requirement: ") + e.what());
+    throw bad_request(e.what());
   }
   try {
     lo.fields = meta::FieldSelector::parse(q.get_or("fieldSelector", ""));
   } catch (const meta::SelectorError& e) {
     throw bad_request(e.what());
   }
-  if (auto l = q.get("limit"); l && !l->empty()) {
+  lo.resource_version = std::string(q.get_or("resourceVersion", ""));
+  // resourceVersion=0 is served from kube-apiserver's watch cache, which has no pages: the
+  // limit is ignored and the whole list comes back.
+  if (auto l = q.get("limit"); l && !l->empty() && lo.resource_version != "0") {
     try {
       long long n = std::stoll(std::string(*l));
       if (n > 0) lo.limit = static_cast<std::size_t>(n);
@@ -122,16 +194,36 @@ ListOptions list_options(const registry::ResourceInfo& r, const http::Query& q) 
     }
   }
   lo.continue_token = std::string(q.get_or("continue", ""));
-  lo.resource_version = std::string(q.get_or("resourceVersion", ""));
   lo.resource_version_match = std::string(q.get_or("resourceVersionMatch", ""));
-  if (!lo.continue_token.empty() && !lo.resource_version_match.empty())
-    throw bad_request("resourceVersionMatch is forbidden when continue is provided");
   return lo;
 }
 
+// The stored text of an item without its leading "apiVersion" and "kind" members: kube-apiserver
+// lists built-in objects without them (they are the list's), custom resources with them.
+// Stored objects begin with those two members; anything else is kept whole.
+std::string_view without_type_meta(std::string_view item) {
+  auto skip_member = [](std::string_view s, std::string_view key) -> std::size_t {
+    // s starts at a member: "key":"value", ; returns the length through the comma, 0 if not.
+    std::string head = "\"" + std::string(key) + "\":\"";
+    if (s.substr(0, head.size()) != head) return 0;
+    for (std::size_t i = head.size(); i < s.size(); ++i) {
+      if (s[i] == '\\') return 0;  // escapes never occur in apiVersion/kind; keep it simple
+      if (s[i] == '"') return i + 1 < s.size() && s[i + 1] == ',' ? i + 2 : 0;
+    }
+    return 0;
+  };
+  if (item.empty() || item[0] != '{') return item;
+  std::size_t a = skip_member(item.substr(1), "apiVersion");
+  if (!a) return item;
+  std::size_t k = skip_member(item.substr(1 + a), "kind");
+  if (!k) return item;
+  return item.substr(1 + a + k);  // what follows "{" and the two members, without the "{"
+}
+
 // A list response: the envelope is serialised by Boost.JSON; each item is the stored
-// object's own serialisation, placed inside the envelope's (empty) items array.
-std::string serialize_list(const json::Value& envelope, const std::vector<std::shared_ptr<const std::string>>& items) {
+// object's own serialisation (for built-in kinds without apiVersion and kind), placed inside
+// the envelope's (empty) items array.
+std::string serialize_list(const json::Value& envelope, const std::vector<std::shared_ptr<const std::string>>& items, bool builtin) {
   std::string head = json::serialize(envelope);  // ends with "items":[]}
   const std::string tail = "]}";
   std::size_t total = head.size();
@@ -141,7 +233,9 @@ std::string serialize_list(const json::Value& envelope, const std::vector<std::s
   out.append(head, 0, head.size() - tail.size());
   for (std::size_t k = 0; k < items.size(); ++k) {
     if (k) out += ',';
-    out += *items[k];
+    std::string_view rest = builtin ? without_type_meta(*items[k]) : std::string_view(*items[k]);
+    if (rest.size() != items[k]->size()) out += '{';
+    out += rest;
   }
   out += tail;
   return out;
@@ -211,8 +305,10 @@ void Handler::operator()(http::Request& req, http::Reply& reply) {
   try {
     bool public_path = path == "/healthz" || path == "/livez" || path == "/readyz" || path == "/version" ||
                        starts_with(path, "/healthz/") || starts_with(path, "/livez/") || starts_with(path, "/readyz/");
-    std::optional<User> user = auth_ ? auth_(req) : std::optional<User>(User::system());
-    if (!user && !public_path) throw unauthorized();
+    std::optional<User> authenticated = auth_ ? auth_(req) : std::optional<User>(User::system());
+    if (!authenticated && !public_path) throw unauthorized();
+    User user = authenticated ? std::move(*authenticated) : User{"system:anonymous", "", {"system:unauthenticated"}, {}};
+    if (authorize_) authorize_(req, user);
     if (!public_path) {
       if (auto ms = faults_.latency_ms.load(); ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
       if (!starts_with(path, "/debug/")) {
@@ -221,7 +317,7 @@ void Handler::operator()(http::Request& req, http::Reply& reply) {
         if (f == 500) throw internal_error("injected fault");
       }
     }
-    handle(req, reply, user ? *user : User{"system:anonymous", "", {"system:unauthenticated"}});
+    handle(req, reply, user);
   } catch (const ApiError& e) {
     code = e.code;
     send_error(reply, e);
@@ -339,7 +435,8 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   if (!sub.empty()) {
     bool ok = (sub == "status" && vi->status_subresource) || (sub == "scale" && vi->scale) ||
               (sub == "finalize" && r->finalize_subresource) ||
-              (sub == "token" && r->extra_subresources_token && token_request_);
+              (sub == "token" && r->extra_subresources_token && token_request_) ||
+              (sub == "binding" && r->binding_subresource);
     if (!ok) throw path_not_found();
   } else if (!r->review && std::find(r->verbs.begin(), r->verbs.end(), ri.verb) == r->verbs.end()) {
     throw method_not_allowed();  // e.g. deletecollection of namespaces
@@ -362,6 +459,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
     return;
   }
   if (ri.verb == "list") {
+    validate_list_options(q, false);
     auto lo = list_options(rr, q);
     auto list_meta = [](const std::string& rv, const std::string& cont, const std::optional<std::int64_t>& remaining) {
       json::Object md{{"resourceVersion", rv}};
@@ -378,7 +476,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
       std::vector<std::shared_ptr<const std::string>> items;
       items.reserve(raw.items.size());
       for (const auto& i : raw.items) items.push_back(i.json);
-      send_body(reply, 200, serialize_list(envelope, items), "application/json");
+      send_body(reply, 200, serialize_list(envelope, items, !rr.crd), "application/json");
       return;
     }
     auto res = service_.list(t, lo);
@@ -395,6 +493,12 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
                                          {"metadata", md}, {"items", std::move(items)}});
       return;
     }
+    if (!rr.crd)
+      for (auto& i : res.items)
+        if (auto* o = i.if_object()) {
+          o->erase("apiVersion");
+          o->erase("kind");
+        }
     json::Value envelope = json::Object{{"kind", rr.list_kind}, {"apiVersion", rr.api_version(t.version)}, {"metadata", md},
                                         {"items", json::Array(res.items.begin(), res.items.end())}};
     send_value(reply, 200, envelope, acc);
@@ -410,30 +514,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
     w.bookmarks = parse_bool(q.get_or("allowWatchBookmarks", ""));
     std::string rv(q.get_or("resourceVersion", ""));
     bool send_initial = q.has("sendInitialEvents") ? parse_bool(q.get_or("sendInitialEvents", "")) : false;
-    std::string rvm(q.get_or("resourceVersionMatch", ""));
-    if (q.has("sendInitialEvents")) {
-      std::vector<Cause> causes;
-      if (rvm != "NotOlderThan")
-        causes.push_back(schema::field_forbidden(FieldPath("resourceVersionMatch"),
-                                                 "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
-      if (send_initial && !w.bookmarks)
-        causes.push_back(schema::field_forbidden(FieldPath("allowWatchBookmarks"), "allowWatchBookmarks required when sendInitialEvents is set"));
-      if (!causes.empty()) {
-        ApiError e(422, "Invalid", schema::format_invalid("ListOptions", "meta.k8s.io", "", causes));
-        e.details["group"] = "meta.k8s.io";
-        e.details["kind"] = "ListOptions";
-        e.with_causes(causes);
-        throw e;
-      }
-    } else if (!rvm.empty()) {
-      std::vector<Cause> causes{schema::field_forbidden(FieldPath("resourceVersionMatch"),
-                                                        "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided")};
-      ApiError e(422, "Invalid", schema::format_invalid("ListOptions", "meta.k8s.io", "", causes));
-      e.details["group"] = "meta.k8s.io";
-      e.details["kind"] = "ListOptions";
-      e.with_causes(causes);
-      throw e;
-    }
+    validate_list_options(q, true);
     if (send_initial) {
       w.initial_state = true;
       w.initial_events_end = true;
@@ -471,12 +552,27 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   if (rr.review) {
     if (ri.verb != "create" || !review_) throw method_not_allowed();
     json::Value body = parse_json_body(req, rr.kind);
-    json::Value out = review_(rr, body, user);
+    if (body.is_object()) {
+      // Decoded into the Go type (unknown members dropped) and, like any create, given its
+      // managedFields: the reviews that answer with the request (access and token reviews) show
+      // them. The fields are what differs from the type's zero value, whose spec is {}.
+      std::string api = rr.api_version(t.version);
+      if (const auto* m = typed::kind_message(api, rr.kind)) typed::check(body, *m);
+      WriteOptions o;
+      fill_write_options(o, req, q, user);
+      const json::Value zero = json::Object{{"spec", json::Object{}}};
+      patch::set_managed_fields(body, patch::update(&zero, body, o.field_manager, "Update", "", api, meta::Clock::now(),
+                                                    list_types_for(rr, t.version)));
+    }
+    json::Value out = review_(rr, t.ns, body, user);
     auto& o = out.as_object();
-    o["apiVersion"] = rr.api_version(t.version);
-    o["kind"] = rr.kind;
-    json::ensure_object(out, {"metadata"})["creationTimestamp"] = nullptr;
-    send_value(reply, 201, out, acc);
+    // Members in the order of the Go types: kind, apiVersion, metadata, spec, status.
+    json::Object head{{"kind", rr.kind}, {"apiVersion", rr.api_version(t.version)}};
+    for (auto k : {"metadata", "spec", "status"})
+      if (auto* v = o.if_contains(k)) head[k] = std::move(*v);
+    for (auto& [k, v] : o)
+      if (!head.contains(k)) head[k] = std::move(v);
+    send_value(reply, 201, head, acc);
     return;
   }
   if (ri.verb == "create" && sub == "token") {
@@ -488,19 +584,28 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
     return;
   }
   if (sub == "token") throw method_not_allowed();
+  if (sub == "binding") {
+    if (ri.verb != "create") throw method_not_allowed();
+    WriteOptions o;
+    fill_write_options(o, req, q, user, "CreateOptions");
+    bind_pod(service_, t, parse_json_body(req, "Binding"), o);
+    send_json(reply, 201, json::Object{{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::Object{}},
+                                        {"status", "Success"}, {"code", 201}});
+    return;
+  }
   if (ri.verb == "create") {
     if (!t.name.empty() && sub.empty()) throw method_not_allowed();
-    json::Value body = parse_json_body(req, "request body");
     WriteOptions o;
-    fill_write_options(o, req, q, user);
+    fill_write_options(o, req, q, user, "CreateOptions");
+    json::Value body = parse_object_body(req, rr.kind, o);
     auto res = service_.create(t, std::move(body), o);
     send_value(reply, 201, res.object, acc, o.warnings);
     return;
   }
   if (ri.verb == "update") {
-    json::Value body = parse_json_body(req, "request body");
     WriteOptions o;
-    fill_write_options(o, req, q, user);
+    fill_write_options(o, req, q, user, "UpdateOptions");
+    json::Value body = parse_object_body(req, sub == "scale" ? "Scale" : rr.kind, o);
     auto res = service_.update(t, std::move(body), o);
     send_value(reply, 200, res.object, acc, o.warnings);
     return;
@@ -517,11 +622,8 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
     else
       throw route_unsupported_media_type();
     WriteOptions o;
-    fill_write_options(o, req, q, user);
-    if (type == PatchType::Apply && q.get_or("fieldManager", "").empty())
-      throw bad_request("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch");
+    fill_write_options(o, req, q, user, "PatchOptions", type);
     bool force = parse_bool(q.get_or("force", ""));
-    if (force && type != PatchType::Apply) throw bad_request("force: Forbidden: may not be specified for non-apply patch");
     auto res = service_.patch(t, type, req.body, force, o);
     send_value(reply, res.created ? 201 : 200, res.object, acc, o.warnings);
     return;
@@ -529,6 +631,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   if (ri.verb == "delete" || ri.verb == "deletecollection") {
     DeleteOptions d;
     d.user = user;
+    json::Array dry_run;
     if (!req.body.empty()) {
       json::Value body = parse_json_body(req, "DeleteOptions");
       d.propagation = std::string(json::get_string(body, {"propagationPolicy"}));
@@ -536,13 +639,17 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
       d.precondition_uid = std::string(json::get_string(body, {"preconditions", "uid"}));
       d.precondition_rv = std::string(json::get_string(body, {"preconditions", "resourceVersion"}));
       if (const auto* dr = json::get_array(body, {"dryRun"}))
-        for (const auto& x : *dr)
-          if (x == "All") d.dry_run = true;
+        for (const auto& x : *dr) dry_run.push_back(x);
       if (const auto* od = json::find(body, {"orphanDependents"}); od && od->is_bool() && d.propagation.empty())
         d.propagation = od->get_bool() ? "Orphan" : "Background";
     }
     if (auto p = q.get("propagationPolicy")) d.propagation = std::string(*p);
-    if (auto dr = q.get("dryRun")) d.dry_run = *dr == "All";
+    for (const auto& [k, v] : q.items())
+      if (k == "dryRun") dry_run.emplace_back(v);
+    for (const auto& v : dry_run)
+      if (v != "All")
+        throw invalid_options("DeleteOptions", {schema::field_not_supported(FieldPath("dryRun"), json::Value(dry_run), {"All"})});
+    d.dry_run = !dry_run.empty();
     if (auto g = q.get("gracePeriodSeconds"); g && !g->empty()) d.grace_period = std::stoll(std::string(*g));
     if (ri.verb == "delete") {
       auto res = service_.remove(t, d);

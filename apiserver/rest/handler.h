@@ -30,9 +30,15 @@ class Handler {
   using TokenRequestFn =
       std::function<json::Value(const json::Value& service_account, const json::Value& request, const std::string& field_manager)>;
   void set_token_request(TokenRequestFn fn) { token_request_ = std::move(fn); }
-  // Access and token reviews (create-only resources answered by the server).
-  using ReviewFn = std::function<json::Value(const registry::ResourceInfo& r, const json::Value& request, const User& user)>;
+  // Access and token reviews (create-only resources answered by the server); `ns` is the
+  // namespace of the URL (LocalSubjectAccessReview).
+  using ReviewFn =
+      std::function<json::Value(const registry::ResourceInfo& r, std::string_view ns, const json::Value& request, const User& user)>;
   void set_review(ReviewFn fn) { review_ = std::move(fn); }
+  // Authorization, after authentication: may switch the user (impersonation); throws ApiError
+  // (403) when the request is not allowed. Unset: everything is allowed.
+  using AuthorizeFn = std::function<void(const http::Request& req, User& user)>;
+  void set_authorizer(AuthorizeFn fn) { authorize_ = std::move(fn); }
 
   void operator()(http::Request& req, http::Reply& reply);
 
@@ -51,6 +57,7 @@ class Handler {
   std::vector<ExtraRoute> extra_;
   TokenRequestFn token_request_;
   ReviewFn review_;
+  AuthorizeFn authorize_;
 };
 
 // Writes an ApiError as kube-apiserver does (Status body, code, Retry-After).

@@ -1,20 +1,14 @@
-// Extension points of the REST core: admission (webhooks), version conversion, users.
+// Extension points of the REST core: admission (webhooks), version conversion, write guards.
 #pragma once
 
 #include "apiserver/registry/resource.h"
+#include "apiserver/rest/user.h"
 #include "runtime/json/json.h"
 
 #include <string>
 #include <vector>
 
 namespace capstan::apiserver::rest {
-
-struct User {
-  std::string name;
-  std::string uid;
-  std::vector<std::string> groups;
-  static User system() { return {"system:apiserver", "", {"system:masters", "system:authenticated"}}; }
-};
 
 struct AdmissionAttributes {
   const registry::ResourceInfo* resource = nullptr;
@@ -44,6 +38,14 @@ class Converter {
   // Converts objects of `r` to `to_version` (objects already there are left alone). Throws
   // ApiError when a conversion webhook fails.
   virtual void convert(const registry::ResourceInfo& r, std::vector<json::Value*>& objects, std::string_view to_version) = 0;
+};
+
+// Checks a create or update against its final object, after mutating admission and before
+// validation: kube's RBAC storage refuses privilege escalation there. Throws ApiError.
+class WriteGuard {
+ public:
+  virtual ~WriteGuard() = default;
+  virtual void check(const AdmissionAttributes& a, const json::Value& obj) = 0;
 };
 
 }  // namespace capstan::apiserver::rest

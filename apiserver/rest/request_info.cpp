@@ -3,7 +3,6 @@
 #include "runtime/http/message.h"
 
 namespace capstan::apiserver::rest {
-namespace {
 
 std::vector<std::string> split_path(std::string_view path) {
   std::vector<std::string> out;
@@ -24,8 +23,6 @@ std::vector<std::string> split_path(std::string_view path) {
   }
   return out;
 }
-
-}  // namespace
 
 RequestInfo parse_request_info(std::string_view method, std::string_view path, bool watch_param) {
   RequestInfo ri;

@@ -23,4 +23,7 @@ struct RequestInfo {
 
 RequestInfo parse_request_info(std::string_view method, std::string_view path, bool watch_param);
 
+// The non-empty segments of a URL path, each percent-decoded.
+std::vector<std::string> split_path(std::string_view path);
+
 }  // namespace capstan::apiserver::rest

@@ -1,6 +1,9 @@
 #include "apiserver/rest/service.h"
 
 #include "apiserver/builtin/strategy.h"
+#include "apiserver/gofmt/json_syntax.h"
+#include "apiserver/rest/field_labels.h"
+#include "apiserver/rest/scale.h"
 #include "apiserver/patch/apply.h"
 #include "apiserver/schema/prune.h"
 #include "apiserver/schema/validate.h"
@@ -9,6 +12,8 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <cctype>
+#include <optional>
 #include <random>
 
 namespace capstan::apiserver::rest {
@@ -19,44 +24,47 @@ std::string encode_continue(std::int64_t rv, const std::string& start) {
   return meta::base64url_encode(json::serialize(o));
 }
 
-bool decode_continue(const std::string& token, std::int64_t& rv, std::string& start) {
+// storage.DecodeContinue: the token's resourceVersion and start key, or the error kube-apiserver
+// reports ("continue key is not valid: ...").
+std::optional<std::string> decode_continue(const std::string& token, std::int64_t& rv, std::string& start) {
+  const std::string invalid = "continue key is not valid";
   auto raw = meta::base64url_decode(token);
-  if (!raw) return false;
-  auto v = json::try_parse(*raw);
-  if (!v || !v->is_object()) return false;
-  rv = json::get_int(*v, {"rv"}).value_or(0);
-  start = json::get_string(*v, {"start"});
-  return json::get_string(*v, {"v"}) == "meta.k8s.io/v1";
+  if (!raw) {
+    std::size_t at = 0;
+    while (at < token.size() && (std::isalnum(static_cast<unsigned char>(token[at])) || token[at] == '-' || token[at] == '_')) ++at;
+    return invalid + ": illegal base64 data at input byte " + std::to_string(at);
+  }
+  if (auto err = gofmt::scan_json(*raw).syntax_error) return invalid + ": " + *err;
+  auto v = json::parse(*raw);
+  if (!v.is_object()) return invalid + ": json: cannot unmarshal " + std::string(json::go_type_name(v)) + " into Go value of type storage.continueToken";
+  auto field = [&](std::string_view name, bool integer) -> std::optional<std::string> {
+    const auto* f = json::find(v, {name});
+    if (!f || f->is_null()) return std::nullopt;
+    bool ok = integer ? (f->is_int64() || f->is_uint64()) : f->is_string();
+    if (ok) return std::nullopt;
+    return invalid + ": json: cannot unmarshal " + std::string(json::go_type_name(*f)) + " into Go struct field continueToken." +
+           std::string(name) + " of type " + (integer ? "int64" : "string");
+  };
+  for (auto [name, integer] : {std::pair{"v", false}, std::pair{"rv", true}, std::pair{"start", false}})
+    if (auto e = field(name, integer)) return e;
+  std::string version(json::get_string(v, {"v"}));
+  if (version != "meta.k8s.io/v1") return invalid + ": server does not recognize this encoded version " + version;
+  rv = json::get_int(v, {"rv"}).value_or(0);
+  start = json::get_string(v, {"start"});
+  if (rv == 0) return invalid + ": incorrect encoded start resourceVersion (version meta.k8s.io/v1)";
+  if (start.empty()) return invalid + ": encoded start key empty (version meta.k8s.io/v1)";
+  return std::nullopt;
 }
 
-std::optional<std::string> object_field(const registry::ResourceInfo& r, const json::Value& obj, std::string_view field) {
-  auto str = [&](json::Path p) -> std::optional<std::string> { return std::string(json::get_string(obj, p)); };
-  if (field == "metadata.name") return str({"metadata", "name"});
-  if (field == "metadata.namespace") return str({"metadata", "namespace"});
-  const std::string gr = r.group_resource();
-  if (gr == "pods") {
-    if (field == "spec.nodeName") return str({"spec", "nodeName"});
-    if (field == "spec.restartPolicy") return str({"spec", "restartPolicy"});
-    if (field == "spec.schedulerName") return str({"spec", "schedulerName"});
-    if (field == "spec.serviceAccountName") return str({"spec", "serviceAccountName"});
-    if (field == "status.phase") return str({"status", "phase"});
-    if (field == "status.podIP") return str({"status", "podIP"});
-    if (field == "status.nominatedNodeName") return str({"status", "nominatedNodeName"});
-  }
-  if (gr == "events" || gr == "events.events.k8s.io") {
-    static const char* const kInvolved[] = {"kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"};
-    for (auto k : kInvolved) {
-      if (field == std::string("involvedObject.") + k) return str({"involvedObject", k});
-      if (field == std::string("regarding.") + k) return str({"regarding", k});
-    }
-    if (field == "reason") return str({"reason"});
-    if (field == "type") return str({"type"});
-    if (field == "source") return str({"source", "component"});
-    if (field == "reportingComponent") return str({"reportingComponent"});
-  }
-  if (gr == "secrets" && field == "type") return str({"type"});
-  if (gr == "namespaces" && field == "status.phase") return str({"status", "phase"});
-  return std::nullopt;
+// The scale subresource's spec replicas of a custom resource: an int64 from 0 to MaxInt32
+// (the apiextensions validator's ValidateScaleSpec), reported under the path as the CRD writes it.
+void validate_scale_replicas(const json::Value& obj, const std::string& path, std::vector<Cause>& causes) {
+  const auto* v = dotted_find(obj, path);
+  if (!v || v->is_null()) return;
+  if (!v->is_int64()) return;  // the schema already reports a value of another type
+  std::int64_t n = v->get_int64();
+  if (n < 0) causes.push_back(schema::field_invalid(FieldPath(path), *v, "should be a non-negative integer"));
+  else if (n > 2147483647) causes.push_back(schema::field_invalid(FieldPath(path), *v, "should be less than or equal to 2147483647"));
 }
 
 }  // namespace
@@ -129,21 +137,11 @@ json::Value Service::to_version(const registry::ResourceInfo& r, json::Value obj
   return obj;
 }
 
-void Service::check_field_selector(const registry::ResourceInfo& r, const meta::FieldSelector& fs) {
-  json::Value probe = json::Object{};
-  for (const auto& t : fs.terms()) {
-    if (!object_field(r, probe, t.field)) {
-      if (r.crd) {
-        throw bad_request("field label not supported: " + t.field);
-      }
-      throw bad_request("field label not supported: " + t.field);
-    }
-  }
-}
+void Service::check_field_selector(const registry::ResourceInfo& r, const meta::FieldSelector& fs) { check_field_labels(r, fs); }
 
 bool Service::field_match(const registry::ResourceInfo& r, const json::Value& obj, const meta::FieldSelector& fs) {
   if (fs.empty()) return true;
-  return fs.matches([&](std::string_view f) { return object_field(r, obj, f); });
+  return fs.matches([&](std::string_view f) { return field_value(r, obj, f); });
 }
 
 json::Value Service::get(const Target& t) {
@@ -159,8 +157,9 @@ Service::RawList Service::list_raw(const Target& t, const ListOptions& o) {
   std::string after;
   if (!o.continue_token.empty()) {
     std::int64_t rv = 0;
-    if (!decode_continue(o.continue_token, rv, after))
-      throw bad_request("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
+    if (auto err = decode_continue(o.continue_token, rv, after)) throw bad_request("invalid continue token: " + *err);
+    if (!o.resource_version.empty() && o.resource_version != "0")
+      throw bad_request("specifying resource version is not allowed when using continue");
     if (rv < store_.oldest_rv() && rv < store_.current_rv()) {
       throw expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.");
     }
@@ -202,6 +201,8 @@ void Service::check_namespace_for_create(const registry::ResourceInfo& r, std::s
     ApiError e = forbidden(&r, "", "unable to create new content in namespace " + std::string(ns) +
                                         " because it is being terminated");
     e.details.erase("name");
+    // As NamespaceLifecycle admission says it: controllers recognise the cause and stop.
+    e.with_causes({Cause{"NamespaceTerminating", "metadata.namespace", "namespace " + std::string(ns) + " is being terminated"}});
     throw e;
   }
 }
@@ -229,8 +230,13 @@ void Service::validate_object(const registry::ResourceInfo& r, std::string_view 
     causes.push_back(std::move(c));
   if (r.crd) {
     const auto* v = r.version(version);
-    if (v && v->structural)
+    if (v && v->structural) {
+      std::size_t before = causes.size();
       for (auto& c : schema::validate_custom_resource(obj, *v->structural)) causes.push_back(std::move(c));
+      if (v->scale) validate_scale_replicas(obj, v->scale->spec_replicas_path, causes);
+      // CEL rules are not run on an object with schema errors; kube-apiserver says so.
+      if (causes.size() > before && schema::has_validation_rules(*v->structural)) causes.push_back(schema::rules_not_checked());
+    }
   } else {
     for (auto& c : strategy.validate(obj, old)) causes.push_back(std::move(c));
   }
@@ -247,13 +253,7 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
   if (t.subresource == "status" || t.subresource == "scale") throw method_not_allowed();
   auto& obj = body.as_object();
   std::string want_api = r.api_version(t.version);
-  std::string_view api = json::get_string(body, {"apiVersion"});
-  std::string_view kind = json::get_string(body, {"kind"});
-  if (kind.empty()) throw bad_request("Object 'Kind' is missing in '" + json::serialize(body).substr(0, 200) + "'");
-  if (api != want_api || kind != r.kind) {
-    throw bad_request("the API version in the data (" + std::string(api) + ") does not match the expected API version (" +
-                      want_api + ")");
-  }
+  check_body_type(r, t.version, body);
   decode_body(r, t.version, body, o);
   auto& md = json::ensure_object(body, {"metadata"});
   if (r.namespaced) {
@@ -306,6 +306,7 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
     admission_->mutate(a, &body, o.warnings);
     prepare_custom_resource(r, t.version, body, o, false);
   }
+  if (guard_) guard_->check(a, body);
   validate_object(r, t.version, body, nullptr);
   if (admission_) admission_->validate(a, &body, o.warnings);
 

@@ -32,6 +32,9 @@ struct WriteOptions {
   std::string field_validation = "Warn";  // Ignore | Warn | Strict
   User user = User::system();
   std::vector<std::string> warnings;      // filled in
+  // Members the request body repeats ("metadata.name"), found while reading it: reported as
+  // strict decoding errors or warnings per field_validation.
+  std::vector<std::string> duplicate_fields;
 };
 
 enum class PatchType { Json, Merge, Strategic, Apply };
@@ -67,6 +70,7 @@ class Service {
 
   void set_admission(Admission* a) { admission_ = a; }
   void set_converter(Converter* c) { converter_ = c; }
+  void set_write_guard(WriteGuard* g) { guard_ = g; }
   storage::Store& store() { return store_; }
   registry::Registry& registry() { return registry_; }
 
@@ -126,6 +130,9 @@ class Service {
   // handled as a ..."), a patched object (422 invalid `patch`), a server-side apply configuration
   // (500 "failed to create typed patch object").
   void decode_body(const registry::ResourceInfo& r, std::string_view version, json::Value& body, WriteOptions& o);
+  // The body of a create or update is of the URL's type: a built-in body's missing apiVersion
+  // and kind come from the URL, a body of another type is refused as kube's decoder refuses it.
+  void check_body_type(const registry::ResourceInfo& r, std::string_view version, json::Value& body);
   void decode_patched(const registry::ResourceInfo& r, std::string_view version, PatchType type,
                       const json::Value& patch_doc, json::Value& patched, WriteOptions& o);
   void check_apply(const registry::ResourceInfo& r, std::string_view version, const json::Value& doc);
@@ -135,6 +142,7 @@ class Service {
   registry::Registry& registry_;
   Admission* admission_ = nullptr;
   Converter* converter_ = nullptr;
+  WriteGuard* guard_ = nullptr;
 };
 
 // The list merge semantics for SSA / strategic merge of a resource version.

@@ -37,23 +37,85 @@ ApiError invalid_patch(const std::string& value, const std::string& detail) {
   return e;
 }
 
+// The package of the internal version a built-in group decodes into (the "core.ConfigMap" of
+// kube's conversion errors).
+std::string internal_package(std::string_view group) {
+  if (group.empty() || group == "events.k8s.io") return "core";
+  auto dot = group.find('.');
+  std::string_view head = dot == std::string_view::npos ? group : group.substr(0, dot);
+  if (group == "rbac.authorization.k8s.io") return "rbac";
+  return std::string(head);
+}
+
+std::string_view version_part(std::string_view api_version) {
+  auto slash = api_version.find('/');
+  return slash == std::string_view::npos ? api_version : api_version.substr(slash + 1);
+}
+
+std::string_view group_part(std::string_view api_version) {
+  auto slash = api_version.find('/');
+  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+}
+
 std::string gvk_string(const registry::ResourceInfo& r, std::string_view version) {
   return r.group + "/" + std::string(version) + ", Kind=" + r.kind;
 }
 
 }  // namespace
 
+void Service::check_body_type(const registry::ResourceInfo& r, std::string_view version, json::Value& body) {
+  std::string want_api = r.api_version(version);
+  auto& obj = body.as_object();
+  std::string api(json::get_string(body, {"apiVersion"}));
+  std::string kind(json::get_string(body, {"kind"}));
+  if (r.crd) {
+    if (kind.empty()) throw bad_request("Object 'Kind' is missing in '" + json::serialize(body).substr(0, 200) + "'");
+    if (api != want_api || kind != r.kind)
+      throw bad_request("the API version in the data (" + api + ") does not match the expected API version (" + want_api + ")");
+    return;
+  }
+  // The decoder defaults what the body leaves out from the URL's group, version and kind.
+  if (api.empty()) obj["apiVersion"] = api = want_api;
+  if (kind.empty()) obj["kind"] = kind = r.kind;
+  if (api == want_api && kind == r.kind) return;
+  std::string err;
+  auto other = registry_.find_kind(group_part(api), kind);
+  if (other && other->version(version_part(api)) && kind != r.kind) {
+    err = "converting (" + std::string(version_part(api)) + "." + kind + ") to (" + internal_package(r.group) + "." + r.kind +
+          "): unknown conversion";
+  } else if (other && other->version(version_part(api))) {
+    err = "the API version in the data (" + api + ") does not match the expected API version (" + want_api + ")";
+  } else {
+    err = "no kind \"" + kind + "\" is registered for version \"" + api + "\" in scheme \"pkg/runtime/scheme.go:111\"";
+  }
+  throw bad_request(kind + " in version \"" + std::string(version_part(api)) + "\" cannot be handled as a " + r.kind + ": " + err);
+}
+
 void Service::decode_body(const registry::ResourceInfo& r, std::string_view version, json::Value& body, WriteOptions& o) {
-  if (r.crd) return;  // custom resources are pruned and checked by their schema
-  auto issues = check_builtin(r, version, body, {});
   auto handled = [&](const std::string& what) {
     return bad_request(r.kind + " in version \"" + std::string(version) + "\" cannot be handled as a " + r.kind + ": " + what);
   };
+  std::vector<std::string> duplicates;
+  for (const auto& d : o.duplicate_fields) duplicates.push_back("duplicate field \"" + d + "\"");
+  if (r.crd) {  // custom resources are pruned and checked by their schema; repeated members still count
+    if (duplicates.empty() || o.field_validation == "Ignore") return;
+    if (o.field_validation == "Strict") throw handled(schema::strict_decoding_error_of(duplicates));
+    for (auto& d : duplicates) o.warnings.push_back(std::move(d));
+    return;
+  }
+  auto issues = check_builtin(r, version, body, {});
   if (auto err = typed::go_json_error(issues)) throw handled(*err);
   auto unknown = typed::unknown_fields(issues);
-  if (unknown.empty() || o.field_validation == "Ignore") return;
-  if (o.field_validation == "Strict") throw handled(schema::strict_decoding_error(unknown));
+  if ((unknown.empty() && duplicates.empty()) || o.field_validation == "Ignore") return;
+  if (o.field_validation == "Strict") {
+    std::vector<std::string> all;
+    for (const auto& u : unknown) all.push_back("unknown field \"" + u + "\"");
+    all.insert(all.end(), duplicates.begin(), duplicates.end());
+    throw handled(schema::strict_decoding_error_of(all));
+  }
   add_warnings(o, unknown);
+  for (auto& d : duplicates)
+    if (std::find(o.warnings.begin(), o.warnings.end(), d) == o.warnings.end()) o.warnings.push_back(std::move(d));
 }
 
 void Service::decode_patched(const registry::ResourceInfo& r, std::string_view version, PatchType type,

@@ -25,20 +25,21 @@ Service::DeleteResult Service::remove(const Target& t, const DeleteOptions& o) {
   const auto& r = *t.res;
   if (!t.subresource.empty()) throw method_not_allowed();
   if (!o.propagation.empty() && o.propagation != "Orphan" && o.propagation != "Background" && o.propagation != "Foreground") {
-    throw invalid(r, t.name, {schema::field_not_supported(FieldPath("propagationPolicy"), json::Value(o.propagation),
-                                                          {"Foreground", "Background", "Orphan", "nil"})});
+    throw invalid_options("DeleteOptions", {schema::field_not_supported(FieldPath("propagationPolicy"), json::Value(o.propagation),
+                                                                        {"Foreground", "Background", "Orphan", "nil"})});
   }
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
     auto current = store_.get(r.group_resource(), t.ns, t.name);
     if (!current) throw not_found(r, t.name);
     const json::Value& cur = *current.value;
     if (!o.precondition_uid.empty() && o.precondition_uid != meta::uid_of(cur)) {
-      throw conflict(r, t.name, "Precondition failed: UID in precondition: " + o.precondition_uid +
-                                    ", UID in object meta: " + std::string(meta::uid_of(cur)));
+      throw precondition_failed(r, t.name, "the UID in the precondition (" + o.precondition_uid + ") does not match the UID in record (" +
+                                               std::string(meta::uid_of(cur)) + "). The object might have been deleted and then recreated");
     }
     if (!o.precondition_rv.empty() && o.precondition_rv != std::to_string(current.rv)) {
-      throw conflict(r, t.name, "Precondition failed: ResourceVersion in precondition: " + o.precondition_rv +
-                                    ", ResourceVersion in object meta: " + std::to_string(current.rv));
+      throw precondition_failed(r, t.name, "the ResourceVersion in the precondition (" + o.precondition_rv +
+                                               ") does not match the ResourceVersion in record (" + std::to_string(current.rv) +
+                                               "). The object might have been modified");
     }
     json::Value old = to_version(r, cur, t.version);
     if (admission_) {

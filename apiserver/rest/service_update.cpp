@@ -36,7 +36,10 @@ ApiError patch_error(const json::PatchError& e) {
     return ApiError(500, "", e.status_message().empty() ? e.what() : e.status_message());
   }
   std::string msg = e.status_message().empty() ? e.what() : e.status_message();
-  return ApiError(e.code(), std::string(e.reason()), msg);
+  ApiError err(e.code(), std::string(e.reason()), msg);
+  // A patch that does not apply: errors.NewGenericServerResponse(422, ...), with empty details.
+  err.empty_details = e.kind() == json::PatchError::Kind::Invalid;
+  return err;
 }
 
 ApiError conflict_error(const patch::ConflictError& e) {
@@ -131,6 +134,7 @@ json::Value Service::prepare_update_object(const Target& t, const json::Value& o
     admission_->mutate(a, &next, o.warnings);
     prepare_custom_resource(r, t.version, next, o, true);
   }
+  if (guard_) guard_->check(a, next);
   validate_object(r, t.version, next, &old);
   if (admission_) admission_->validate(a, &next, o.warnings);
 
@@ -169,17 +173,11 @@ Service::WriteResult Service::commit_update(const Target& t, const storage::Obje
 Service::WriteResult Service::update(const Target& t, json::Value body, WriteOptions& o) {
   const auto& r = *t.res;
   if (!body.is_object()) throw bad_request("the body of the request was in an unknown format");
-  std::string want_api = r.api_version(t.version);
   if (t.subresource == "scale") {
     std::string_view kind = json::get_string(body, {"kind"});
     if (kind != "Scale") throw bad_request("the body of the request was in an unknown format");
   } else {
-    std::string_view api = json::get_string(body, {"apiVersion"});
-    std::string_view kind = json::get_string(body, {"kind"});
-    if (kind.empty()) throw bad_request("Object 'Kind' is missing in '" + json::serialize(body).substr(0, 200) + "'");
-    if (api != want_api || kind != r.kind)
-      throw bad_request("the API version in the data (" + std::string(api) + ") does not match the expected API version (" +
-                        want_api + ")");
+    check_body_type(r, t.version, body);
   }
   if (t.subresource != "scale") decode_body(r, t.version, body, o);
   std::string_view body_name = json::get_string(body, {"metadata", "name"});
@@ -196,8 +194,9 @@ Service::WriteResult Service::update(const Target& t, json::Value body, WriteOpt
     if (!current) throw not_found(r, t.name);
     if (!body_rv.empty() && body_rv != std::to_string(current.rv)) throw optimistic_lock_conflict(r, t.name);
     if (body_rv.empty() && !r.allow_unconditional_update && t.subresource.empty()) {
-      throw invalid(r, t.name, {schema::field_invalid_rendered(FieldPath("metadata").child("resourceVersion"), "0x0",
-                                                               "must be specified for an update")});
+      // The generic registry reports it against the resource (its "kind" is the resource name).
+      throw invalid_kind(r.resource, r.group, t.name,
+                         {schema::field_invalid(FieldPath("metadata").child("resourceVersion"), json::Value(0), "must be specified for an update")});
     }
     json::Value old = to_version(r, *current.value, t.version);
     json::Value next = body;
@@ -267,7 +266,12 @@ Service::WriteResult Service::patch(const Target& t, PatchType type, std::string
     bool managed_done = false;
     try {
       switch (type) {
-        case PatchType::Json: patched = json::apply_json_patch(base, doc); break;
+        case PatchType::Json:
+          if (!doc.is_array())
+            throw bad_request("error decoding patch: json: cannot unmarshal " + std::string(json::go_type_name(doc)) +
+                              " into Go value of type []handlers.jsonPatchOp");
+          patched = json::apply_json_patch(base, doc);
+          break;
         case PatchType::Merge: patched = json::apply_merge_patch(base, doc); break;
         case PatchType::Strategic: patched = patch::apply_strategic_merge_patch(base, doc, types); break;
         case PatchType::Apply: {
@@ -283,6 +287,11 @@ Service::WriteResult Service::patch(const Target& t, PatchType type, std::string
       throw conflict_error(e);
     } catch (const json::PatchError& e) {
       throw patch_error(e);
+    }
+    if (t.subresource.empty()) {
+      std::string_view pn = json::get_string(patched, {"metadata", "name"});
+      if (pn != t.name)
+        throw bad_request("the name of the object (" + std::string(pn) + ") does not match the name on the URL (" + t.name + ")");
     }
     if (t.subresource != "scale") decode_patched(r, t.version, type, doc, patched, o);
     std::string_view prv = json::get_string(patched, {"metadata", "resourceVersion"});

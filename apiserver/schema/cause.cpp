@@ -57,10 +57,10 @@ std::string error_body(std::string_view r, const BadValue& bad, std::string_view
     s = std::string(reason_string(r)) + ": ";
     const json::Value& v = bad.value;
     switch (v.kind()) {
-      case boost::json::kind::null: s += gofmt::quote("null"); break;
+      case boost::json::kind::null: s += "null"; break;  // json.Marshal(nil) since apimachinery 0.34
       case boost::json::kind::string: s += gofmt::quote(v.get_string()); break;
       case boost::json::kind::object:
-      case boost::json::kind::array: s += gofmt::sharp_v(v); break;
+      case boost::json::kind::array: s += gofmt::json_marshal(v); break;  // json.Marshal since apimachinery 0.34
       default: s += gofmt::format_v(v); break;
     }
   }

@@ -38,13 +38,11 @@ const std::set<std::string>& v3_types() {
   return t;
 }
 
+// A []string as field.ErrorBody renders it (json.Marshal since apimachinery 0.34).
 std::string go_string_slice(const std::vector<std::string>& v) {
-  std::string s = "[]string{";
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) s += ", ";
-    s += gofmt::quote(v[i]);
-  }
-  return s + "}";
+  json::Array a;
+  for (const auto& x : v) a.emplace_back(x);
+  return gofmt::json_marshal(a);
 }
 
 class Decoder {

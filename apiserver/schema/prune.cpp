@@ -297,10 +297,16 @@ std::vector<std::string> unknown_field_warnings(const std::vector<std::string>& 
 }
 
 std::string strict_decoding_error(const std::vector<std::string>& paths) {
+  std::vector<std::string> errors;
+  for (const auto& p : paths) errors.push_back(unknown_field_message(p));
+  return strict_decoding_error_of(errors);
+}
+
+std::string strict_decoding_error_of(const std::vector<std::string>& errors) {
   std::string s = "strict decoding error: ";
-  for (std::size_t i = 0; i < paths.size(); ++i) {
+  for (std::size_t i = 0; i < errors.size(); ++i) {
     if (i) s += ", ";
-    s += unknown_field_message(paths[i]);
+    s += errors[i];
   }
   return s;
 }

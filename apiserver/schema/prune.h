@@ -41,6 +41,8 @@ std::vector<std::string> unknown_field_warnings(const std::vector<std::string>& 
 //   strict decoding error: unknown field "spec.foo", unknown field "spec.bar"
 // (the 400 message for PATCH with fieldValidation=Strict).
 std::string strict_decoding_error(const std::vector<std::string>& paths);
+// The same from whole error texts (`unknown field "a"`, `duplicate field "b"`).
+std::string strict_decoding_error_of(const std::vector<std::string>& errors);
 
 // The 400 message for POST/PUT with fieldValidation=Strict (handlers' transformDecodeError):
 //   Certificate in version "v1" cannot be handled as a Certificate: strict decoding error: unknown field "spec.foo"

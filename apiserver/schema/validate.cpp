@@ -804,6 +804,20 @@ std::vector<Cause> validate_list_sets_and_maps(const json::Value& obj, const Sch
   return out;
 }
 
+bool has_validation_rules(const Schema& s) {
+  if (!s.x_validations.empty()) return true;
+  for (const auto& [_, p] : s.properties)
+    if (p && has_validation_rules(*p)) return true;
+  if (s.items && has_validation_rules(*s.items)) return true;
+  if (s.additional_properties.schema && has_validation_rules(*s.additional_properties.schema)) return true;
+  return false;
+}
+
+Cause rules_not_checked() {
+  return field_invalid(FieldPath("<nil>"), json::Value(nullptr),
+                       "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation");
+}
+
 std::vector<Cause> validate_custom_resource(const json::Value& obj, const Schema& schema) {
   std::vector<Cause> out = validate(obj, schema);
   auto embedded = validate_embedded_resources(obj, schema);

@@ -40,6 +40,13 @@ std::vector<Cause> validate_embedded_resources(const json::Value& obj, const Sch
 std::vector<Cause> validate_list_sets_and_maps(const json::Value& obj, const Schema& schema,
                                                const FieldPath& prefix = {});
 
+// Whether `schema` or any schema below it has x-kubernetes-validations (CEL) rules.
+bool has_validation_rules(const Schema& schema);
+
+// The cause kube-apiserver adds when schema errors kept it from running a CRD's CEL rules:
+//   <nil>: Invalid value: null: some validation rules were not checked because ...
+Cause rules_not_checked();
+
 // All of the above in the order customResourceStrategy.Validate appends them. Metadata validation
 // (ObjectMeta name/labels rules), CEL rules and scale checks are the caller's.
 std::vector<Cause> validate_custom_resource(const json::Value& obj, const Schema& schema);

@@ -28,14 +28,14 @@ const std::vector<Allowance>& allowlist() {
        "(targetCPUUtilizationPercentage and the annotations carrying other metrics) to be right"},
       {kDiscovery + "(core|aggregated v1) resource missing on the embedded server$",
        only_on_kube(R"(bindings|componentstatuses|replicationcontrollers(/scale|/status)?|)"
-                    R"(pods/(attach|binding|ephemeralcontainers|eviction|exec|log|portforward|proxy|resize)|)"
+                    R"(pods/(attach|ephemeralcontainers|eviction|exec|log|portforward|proxy|resize)|)"
                     R"(nodes/proxy|services/proxy)"),
-       "core resources not served: bindings and pods/binding (the workload simulator places pods, there is no scheduler), "
+       "core resources not served: bindings (the deprecated form of pods/binding, which is served), "
        "componentstatuses (deprecated), replicationcontrollers (no controller drives them); pods/attach, exec, log, "
        "portforward, proxy, nodes/proxy and services/proxy need a kubelet or a real endpoint; pods/eviction, "
        "ephemeralcontainers and resize are not implemented"},
       {"^discovery/AggregatedDiscovery/aggregated v1 resource (pods|nodes|services) subresource missing on the embedded server$",
-       only_on_kube("attach|binding|ephemeralcontainers|eviction|exec|log|portforward|proxy|resize"),
+       only_on_kube("attach|ephemeralcontainers|eviction|exec|log|portforward|proxy|resize"),
        "the same pod, node and service subresources as in legacy discovery (see the core resources' reason)"},
       {"^discovery/AggregatedDiscovery/aggregated storage\\.k8s\\.io/v1 resource missing on the embedded server$",
        only_on_kube("csidrivers|csinodes|csistoragecapacities|volumeattachments|volumeattributesclasses"),
@@ -46,9 +46,6 @@ const std::vector<Allowance>& allowlist() {
       {"^discovery/AggregatedDiscovery/aggregated admissionregistration\\.k8s\\.io/v1 resource missing on the embedded server$",
        only_on_kube("(validating|mutating)admissionpolic(ies|ybindings)"),
        "CEL admission policies are not implemented (admission webhooks are)"},
-      {"^discovery/AggregatedDiscovery/aggregated authorization\\.k8s\\.io/v1 resource missing on the embedded server$",
-       only_on_kube("localsubjectaccessreviews"),
-       "LocalSubjectAccessReview is not served yet (the access reviews come with RBAC enforcement)"},
   };
   return list;
 }

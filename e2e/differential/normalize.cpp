@@ -1,5 +1,6 @@
 #include "e2e/differential/normalize.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace capstan::e2e::diff {
@@ -139,9 +140,39 @@ void diff_into(const json::Value& a, const json::Value& b, const std::string& pa
   out.push_back(at + ": embedded " + brief(a) + ", kube " + brief(b));
 }
 
+// A 422 Invalid Status lists its causes in the order the server's validators ran (Go map
+// order in places); clients cannot rely on it. The causes are sorted and the message is
+// rebuilt from them, as field.ErrorList.ToAggregate builds it.
+void canonical_invalid(json::Value& v) {
+  auto* o = v.if_object();
+  if (!o || json::get_string(v, {"kind"}) != "Status" || json::get_string(v, {"reason"}) != "Invalid") return;
+  auto* details = o->if_contains("details");
+  auto* causes = details && details->is_object() ? details->as_object().if_contains("causes") : nullptr;
+  auto* message = o->if_contains("message");
+  if (!causes || !causes->is_array() || !message || !message->is_string()) return;
+  auto& list = causes->as_array();
+  std::sort(list.begin(), list.end(), [](const json::Value& a, const json::Value& b) { return json::serialize(a) < json::serialize(b); });
+  std::string text(message->get_string());
+  auto at = text.find(" is invalid: ");
+  if (at == std::string::npos) return;
+  std::vector<std::string> parts;
+  for (const auto& c : list) {
+    std::string field(json::get_string(c, {"field"})), msg(json::get_string(c, {"message"}));
+    std::string part = field.empty() ? msg : field + ": " + msg;
+    if (std::find(parts.begin(), parts.end(), part) == parts.end()) parts.push_back(part);
+  }
+  std::string joined = parts.size() == 1 ? parts[0] : "[";
+  if (parts.size() != 1) {
+    for (std::size_t i = 0; i < parts.size(); ++i) joined += (i ? ", " : "") + parts[i];
+    joined += "]";
+  }
+  *message = text.substr(0, at) + " is invalid: " + joined;
+}
+
 }  // namespace
 
 void normalize(json::Value& v, const Masks& extra) {
+  canonical_invalid(v);
   walk(v, extra);
   for (const auto& p : extra.mask) at_path(v, split_path(p), 0, false);
   for (const auto& p : extra.drop) at_path(v, split_path(p), 0, true);

@@ -47,6 +47,9 @@ class Discovery;
 struct ClientOptions {
   metrics::Registry* registry = nullptr;  // nullptr = metrics::Registry::global()
   int max_retries = 5;                    // Retry-After retries per request
+  // Log each distinct Warning header text once (client-go's WarningWriter Deduplicate), not
+  // on every response: for long-running clients of deprecated APIs (v1 Endpoints).
+  bool deduplicate_warnings = false;
   TokenSource::Options token;
   MapperOptions mapper;
 };

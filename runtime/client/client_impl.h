@@ -12,7 +12,9 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <stop_token>
 #include <string>
 #include <utility>
@@ -72,8 +74,8 @@ struct Client::Impl {
   // given back) when `cancel` fires meanwhile.
   void throttle(std::string_view method, http::Cancellation* cancel, const RequestInfo& info);
   void record(std::string_view method, int status, std::chrono::steady_clock::time_point start);
-  // Logs the response's Warning headers.
-  void log_warnings(const RequestInfo& info, const http::Headers& h) const;
+  // Logs the response's Warning headers (each text once with options.deduplicate_warnings).
+  void log_warnings(const RequestInfo& info, const http::Headers& h);
   // Whether a response is retried after its Retry-After (429 and 5xx with the header).
   static bool retryable(int status) { return status == 429 || status >= 500; }
 
@@ -88,6 +90,8 @@ struct Client::Impl {
   metrics::HistogramFamily* latency = nullptr;
   metrics::HistogramFamily* limiter_latency = nullptr;
   log::Logger logger;
+  std::mutex warnings_mu;
+  std::set<std::string, std::less<>> warnings_seen;
   std::unique_ptr<Discovery> discovery;
   std::unique_ptr<RestMapper> mapper;
 };

@@ -56,13 +56,17 @@ std::optional<std::int64_t> retry_after(const http::Headers& h) {
 
 }  // namespace
 
-void Client::Impl::log_warnings(const RequestInfo& info, const http::Headers& h) const {
+void Client::Impl::log_warnings(const RequestInfo& info, const http::Headers& h) {
   // `Warning: 299 - "text"` (deprecated APIs, unknown fields with fieldValidation=Warn).
   for (const auto& [name, value] : h.entries()) {
     if (!http::iequals(name, "Warning")) continue;
     std::string_view text = value;
     if (auto q = text.find('"'); q != std::string_view::npos && text.size() > q + 1 && text.back() == '"')
       text = text.substr(q + 1, text.size() - q - 2);
+    if (options.deduplicate_warnings) {
+      std::lock_guard<std::mutex> l(warnings_mu);
+      if (!warnings_seen.emplace(text).second) continue;
+    }
     logger.warn("the API server sent a warning", {{"request", info.describe()}, {"warning", text}});
   }
 }

@@ -437,7 +437,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   void on_read(beast::error_code ec) {
     if (ec) {
       if (ec == bhttp::error::body_limit) {
-        Response r(413, "request body too large", "text/plain");
+        Response r = server_->opts.body_too_large ? *server_->opts.body_too_large : Response(413, "request body too large", "text/plain");
         write_response(std::move(r), false, 11);
         return;
       }

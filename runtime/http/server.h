@@ -57,6 +57,9 @@ struct ServerOptions {
   int io_threads = 1;
   int handler_threads = 4;
   std::size_t body_limit = 64 * 1024 * 1024;
+  // The answer to a request whose body exceeds body_limit (the connection is closed after it);
+  // unset: 413 "request body too large" as text/plain.
+  std::optional<Response> body_too_large;
   std::size_t stream_buffer_limit = 64 * 1024 * 1024;  // bytes queued per stream before it is closed
 };
 

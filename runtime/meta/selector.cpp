@@ -1,7 +1,13 @@
 #include "runtime/meta/selector.h"
 
+#include "runtime/meta/names.h"
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <optional>
+#include <tuple>
 
 namespace capstan::meta {
 namespace {
@@ -30,88 +36,221 @@ std::vector<std::string_view> split_terms(std::string_view text) {
   return out;
 }
 
-bool valid_key(std::string_view k) {
-  if (k.empty() || k.size() > 317) return false;
-  for (char c : k) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '/')) return false;
-  }
-  return true;
+// ---- labels.Parse: a lexer and a recursive-descent parser with apimachinery's grammar ----
+
+enum class Tok { Error, EndOfString, ClosedPar, Comma, DoesNotExist, DoubleEquals, Equals, GreaterThan, Identifier, In,
+                 LessThan, NotEquals, NotIn, OpenPar };
+
+struct Item {
+  Tok tok;
+  std::string lit;
+};
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool is_special(char c) { return c == '=' || c == '!' || c == '(' || c == ')' || c == ',' || c == '>' || c == '<'; }
+
+std::optional<Tok> literal_token(std::string_view s) {
+  static const std::pair<std::string_view, Tok> table[] = {
+      {")", Tok::ClosedPar}, {",", Tok::Comma},       {"!", Tok::DoesNotExist}, {"==", Tok::DoubleEquals},
+      {"=", Tok::Equals},    {">", Tok::GreaterThan}, {"in", Tok::In},          {"<", Tok::LessThan},
+      {"!=", Tok::NotEquals}, {"notin", Tok::NotIn},  {"(", Tok::OpenPar}};
+  for (const auto& [text, tok] : table)
+    if (text == s) return tok;
+  return std::nullopt;
 }
 
-bool valid_value(std::string_view v) {
-  if (v.size() > 63) return false;
-  for (char c : v)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) return false;
-  return true;
+std::vector<Item> lex(std::string_view s) {
+  std::vector<Item> out;
+  std::size_t i = 0;
+  for (;;) {
+    while (i < s.size() && is_space(s[i])) ++i;
+    if (i >= s.size()) {
+      out.push_back({Tok::EndOfString, ""});
+      return out;
+    }
+    if (is_special(s[i])) {
+      // The longest run of special characters that is still a token.
+      std::string buf;
+      std::optional<Item> last;
+      while (i < s.size() && is_special(s[i])) {
+        buf += s[i];
+        if (auto t = literal_token(buf)) {
+          last = Item{*t, buf};
+          ++i;
+        } else if (last) {
+          break;
+        } else {
+          ++i;
+        }
+      }
+      out.push_back(last ? *last : Item{Tok::Error, "error expected: keyword found '" + buf + "'"});
+      continue;
+    }
+    std::size_t start = i;
+    while (i < s.size() && !is_special(s[i]) && !is_space(s[i])) ++i;
+    std::string word(s.substr(start, i - start));
+    auto t = literal_token(word);
+    out.push_back({t ? *t : Tok::Identifier, word});
+  }
 }
 
-Requirement parse_set_term(std::string_view term, std::size_t op_pos, std::size_t op_len, Requirement::Op op) {
-  Requirement r;
-  r.key = std::string(trim(term.substr(0, op_pos)));
-  r.op = op;
-  std::string_view rest = trim(term.substr(op_pos + op_len));
-  if (rest.size() < 2 || rest.front() != '(' || rest.back() != ')') {
-    throw SelectorError("unable to parse requirement: found '" + std::string(rest) + "', expected: '('");
-  }
-  rest = rest.substr(1, rest.size() - 2);
-  std::size_t start = 0;
-  while (start <= rest.size()) {
-    auto comma = rest.find(',', start);
-    auto v = trim(rest.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (!valid_value(v)) throw SelectorError("invalid label value: \"" + std::string(v) + "\"");
-    r.values.emplace_back(v);
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return r;
-}
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : items_(lex(text)) {}
 
-// Finds " in " / " notin " as whole words.
-std::size_t find_word(std::string_view term, std::string_view word) {
-  std::size_t pos = 0;
-  while ((pos = term.find(word, pos)) != std::string_view::npos) {
-    bool left = pos > 0 && std::isspace(static_cast<unsigned char>(term[pos - 1]));
-    std::size_t end = pos + word.size();
-    bool right = end < term.size() && (std::isspace(static_cast<unsigned char>(term[end])) || term[end] == '(');
-    if (left && right) return pos;
-    ++pos;
+  std::vector<Requirement> parse() {
+    std::vector<Requirement> reqs;
+    for (;;) {
+      auto [tok, lit] = peek();
+      if (tok == Tok::EndOfString) return reqs;
+      if (tok != Tok::Identifier && tok != Tok::DoesNotExist)
+        throw SelectorError("found '" + lit + "', expected: !, identifier, or 'end of string'");
+      try {
+        reqs.push_back(requirement());
+      } catch (const SelectorError& e) {
+        throw SelectorError(std::string("unable to parse requirement: ") + e.what());
+      }
+      auto [t, l] = next();
+      if (t == Tok::EndOfString) return reqs;
+      if (t != Tok::Comma) throw SelectorError("found '" + l + "', expected: ',' or 'end of string'");
+      auto [t2, l2] = peek();
+      if (t2 != Tok::Identifier && t2 != Tok::DoesNotExist) throw SelectorError("found '" + l2 + "', expected: identifier after ','");
+    }
   }
-  return std::string_view::npos;
-}
 
-Requirement parse_term(std::string_view term) {
-  if (term.empty()) throw SelectorError("found '', expected: identifier");
-  if (auto p = find_word(term, "notin"); p != std::string_view::npos) {
-    return parse_set_term(term, p, 5, Requirement::Op::NotIn);
+ private:
+  // In value positions the keywords are plain words.
+  static Item as_value(Item it) {
+    if (it.tok == Tok::In || it.tok == Tok::NotIn) it.tok = Tok::Identifier;
+    return it;
   }
-  if (auto p = find_word(term, "in"); p != std::string_view::npos) {
-    return parse_set_term(term, p, 2, Requirement::Op::In);
+  Item peek(bool values = true) const { return values ? as_value(items_[pos_]) : items_[pos_]; }
+  Item next(bool values = true) {
+    Item it = items_[pos_];
+    if (pos_ + 1 < items_.size()) ++pos_;
+    return values ? as_value(it) : it;
   }
-  Requirement r;
-  std::size_t p;
-  if ((p = term.find("!=")) != std::string_view::npos) {
-    r.op = Requirement::Op::NotEquals;
-    r.key = std::string(trim(term.substr(0, p)));
-    r.values.emplace_back(trim(term.substr(p + 2)));
-  } else if ((p = term.find("==")) != std::string_view::npos) {
-    r.op = Requirement::Op::Equals;
-    r.key = std::string(trim(term.substr(0, p)));
-    r.values.emplace_back(trim(term.substr(p + 2)));
-  } else if ((p = term.find('=')) != std::string_view::npos) {
-    r.op = Requirement::Op::Equals;
-    r.key = std::string(trim(term.substr(0, p)));
-    r.values.emplace_back(trim(term.substr(p + 1)));
-  } else if (term.front() == '!') {
-    r.op = Requirement::Op::DoesNotExist;
-    r.key = std::string(trim(term.substr(1)));
-  } else {
-    r.op = Requirement::Op::Exists;
-    r.key = std::string(term);
+
+  Requirement requirement() {
+    Requirement r;
+    bool not_exists = false;
+    Item first = next();
+    if (first.tok == Tok::DoesNotExist) {
+      not_exists = true;
+      first = next();
+    }
+    const auto& [tok, lit] = first;
+    if (tok != Tok::Identifier) throw SelectorError("found '" + lit + "', expected: identifier");
+    r.key = lit;
+    check_key(r.key);
+    auto following = peek().tok;
+    if (not_exists || following == Tok::EndOfString || following == Tok::Comma) {
+      r.op = not_exists ? Requirement::Op::DoesNotExist : Requirement::Op::Exists;
+      return r;
+    }
+    auto [op, oplit] = next(false);
+    switch (op) {
+      case Tok::In: r.op = Requirement::Op::In; break;
+      case Tok::NotIn: r.op = Requirement::Op::NotIn; break;
+      case Tok::Equals:
+      case Tok::DoubleEquals: r.op = Requirement::Op::Equals; break;
+      case Tok::NotEquals: r.op = Requirement::Op::NotEquals; break;
+      case Tok::GreaterThan: r.op = Requirement::Op::GreaterThan; break;
+      case Tok::LessThan: r.op = Requirement::Op::LessThan; break;
+      default: throw SelectorError("found '" + oplit + "', expected: in, notin, =, ==, !=, gt, lt");
+    }
+    if (r.op == Requirement::Op::In || r.op == Requirement::Op::NotIn) r.values = set_values();
+    else r.values = {exact_value()};
+    check_values(r);
+    return r;
   }
-  if (!valid_key(r.key)) throw SelectorError("invalid label key \"" + r.key + "\"");
-  for (const auto& v : r.values)
-    if (!valid_value(v)) throw SelectorError("invalid label value: \"" + v + "\"");
-  return r;
+
+  std::vector<std::string> set_values() {
+    Item open = next();
+    if (open.tok != Tok::OpenPar) throw SelectorError("found '" + open.lit + "' expected: '('");
+    auto [tok, lit] = peek();
+    std::vector<std::string> vals;
+    if (tok == Tok::ClosedPar) {
+      next();
+      return {""};
+    }
+    if (tok != Tok::Identifier && tok != Tok::Comma) throw SelectorError("found '" + lit + "', expected: ',', ')' or identifier");
+    for (;;) {
+      auto [t, l] = next();
+      if (t == Tok::Identifier) {
+        add(vals, l);
+        auto [t2, l2] = peek();
+        if (t2 == Tok::Comma) continue;
+        if (t2 == Tok::ClosedPar) break;
+        throw SelectorError("found '" + l2 + "', expected: ',' or ')'");
+      } else if (t == Tok::Comma) {
+        if (vals.empty()) add(vals, "");
+        auto t2 = peek().tok;
+        if (t2 == Tok::ClosedPar) {
+          add(vals, "");
+          break;
+        }
+        if (t2 == Tok::Comma) add(vals, "");
+      } else {
+        throw SelectorError("found '" + l + "', expected: ',', or identifier");
+      }
+    }
+    if (next().tok != Tok::ClosedPar) throw SelectorError("found '" + lit + "', expected: ')'");
+    std::sort(vals.begin(), vals.end());
+    return vals;
+  }
+
+  std::string exact_value() {
+    auto t = peek().tok;
+    if (t == Tok::EndOfString || t == Tok::Comma) return "";
+    auto [tok, lit] = next();
+    if (tok == Tok::Identifier) return lit;
+    throw SelectorError("found '" + lit + "', expected: identifier");
+  }
+
+  static void add(std::vector<std::string>& vals, const std::string& v) {
+    if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
+  }
+
+  // The parser checks the key with no field path (field.Error renders ": Invalid value: ..."),
+  // then labels.NewRequirement the values under "values[i][key]".
+  static void check_key(const std::string& key) {
+    auto errs = names::qualified_name(key);
+    if (!errs.empty()) throw SelectorError(": Invalid value: " + quote(key) + ": " + join(errs));
+  }
+  static void check_values(const Requirement& r) {
+    std::vector<std::string> errs;
+    if (r.op == Requirement::Op::GreaterThan || r.op == Requirement::Op::LessThan) {
+      char* end = nullptr;
+      errno = 0;
+      std::strtoll(r.values[0].c_str(), &end, 10);
+      if (r.values[0].empty() || *end != '\0' || errno == ERANGE)
+        errs.push_back("values[0]: Invalid value: " + quote(r.values[0]) + ": for 'Gt', 'Lt' operators, the value must be an integer");
+    }
+    for (std::size_t i = 0; i < r.values.size(); ++i) {
+      auto m = names::label_value(r.values[i]);
+      if (!m.empty()) errs.push_back("values[" + std::to_string(i) + "][" + r.key + "]: Invalid value: " + quote(r.values[i]) + ": " + join(m));
+    }
+    if (errs.size() == 1) throw SelectorError(errs[0]);
+    if (!errs.empty()) throw SelectorError("[" + join(errs, ", ") + "]");
+  }
+  static std::string quote(const std::string& s) { return "\"" + s + "\""; }
+  static std::string join(const std::vector<std::string>& v, std::string_view sep = "; ") {
+    std::string out;
+    for (const auto& x : v) out += (out.empty() ? "" : std::string(sep)) + x;
+    return out;
+  }
+
+  std::vector<Item> items_;
+  std::size_t pos_ = 0;
+};
+
+std::optional<long long> as_integer(const std::string& s) {
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0' || errno == ERANGE) return std::nullopt;
+  return v;
 }
 
 bool matches_req(const Requirement& r, const Labels& labels) {
@@ -125,6 +264,13 @@ bool matches_req(const Requirement& r, const Labels& labels) {
     case Requirement::Op::NotIn: return !in_values();
     case Requirement::Op::Exists: return has;
     case Requirement::Op::DoesNotExist: return !has;
+    case Requirement::Op::GreaterThan:
+    case Requirement::Op::LessThan: {
+      if (!has) return false;
+      auto have = as_integer(it->second), want = as_integer(r.values.at(0));
+      if (!have || !want) return false;
+      return r.op == Requirement::Op::GreaterThan ? *have > *want : *have < *want;
+    }
   }
   return false;
 }
@@ -133,9 +279,7 @@ bool matches_req(const Requirement& r, const Labels& labels) {
 
 LabelSelector LabelSelector::parse(std::string_view text) {
   LabelSelector s;
-  text = trim(text);
-  if (text.empty()) return s;
-  for (auto term : split_terms(text)) s.reqs_.push_back(parse_term(term));
+  s.reqs_ = Parser(text).parse();
   return s;
 }
 
@@ -190,6 +334,8 @@ std::string LabelSelector::str() const {
       case Requirement::Op::NotEquals: out += r.key + "!=" + r.values.at(0); break;
       case Requirement::Op::Exists: out += r.key; break;
       case Requirement::Op::DoesNotExist: out += "!" + r.key; break;
+      case Requirement::Op::GreaterThan: out += r.key + ">" + r.values.at(0); break;
+      case Requirement::Op::LessThan: out += r.key + "<" + r.values.at(0); break;
       case Requirement::Op::In:
       case Requirement::Op::NotIn: {
         out += r.key + (r.op == Requirement::Op::In ? " in (" : " notin (");

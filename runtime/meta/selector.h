@@ -22,7 +22,7 @@ class SelectorError : public std::invalid_argument {
 };
 
 struct Requirement {
-  enum class Op { Equals, NotEquals, In, NotIn, Exists, DoesNotExist };
+  enum class Op { Equals, NotEquals, In, NotIn, Exists, DoesNotExist, GreaterThan, LessThan };
   std::string key;
   Op op = Op::Exists;
   std::vector<std::string> values;
@@ -31,7 +31,8 @@ struct Requirement {
 class LabelSelector {
  public:
   LabelSelector() = default;  // matches everything
-  // Parses "a=b,c!=d,e in (x,y),f notin (z),g,!h"; throws SelectorError naming the bad term.
+  // Parses "a=b,c!=d,e in (x,y),f notin (z),g,!h,i>5" with the grammar and the error messages
+  // of k8s.io/apimachinery/pkg/labels.Parse; throws SelectorError.
   static LabelSelector parse(std::string_view text);
   // Builds from a metav1.LabelSelector JSON object; throws SelectorError on unknown operators.
   // An absent selector or an empty object {} matches everything.

@@ -38,6 +38,43 @@ TEST(LabelSelector, FromJson) {
   EXPECT_THROW(LabelSelector::from_json(&bad), SelectorError);
 }
 
+// The messages kube-apiserver 1.37 answers for bad ?labelSelector= values (seen in the
+// differential suite), and what labels.Parse accepts besides the common forms.
+std::string parse_error(std::string_view text) {
+  try {
+    LabelSelector::parse(text);
+  } catch (const SelectorError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(LabelSelector, ErrorsAreApimachinerysWords) {
+  EXPECT_EQ(parse_error("env===prod"), "unable to parse requirement: found '=', expected: identifier");
+  EXPECT_EQ(parse_error("a b"), "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt");
+  EXPECT_EQ(parse_error("env in prod"), "unable to parse requirement: found 'prod' expected: '('");
+  EXPECT_EQ(parse_error("!"), "unable to parse requirement: found '', expected: identifier");
+  EXPECT_EQ(parse_error("a=b c"), "found 'c', expected: ',' or 'end of string'");
+  EXPECT_EQ(parse_error("a=b,"), "found '', expected: identifier after ','");
+  EXPECT_EQ(parse_error(")"), "found ')', expected: !, identifier, or 'end of string'");
+  EXPECT_EQ(parse_error("a in (x y)"), "unable to parse requirement: found 'y', expected: ',' or ')'");
+  EXPECT_EQ(parse_error("-a=b"), "unable to parse requirement: : Invalid value: \"-a\": name part must consist of alphanumeric "
+                                 "characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. "
+                                 "'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+                                 "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')");
+  EXPECT_EQ(parse_error("a>x"), "unable to parse requirement: values[0]: Invalid value: \"x\": for 'Gt', 'Lt' operators, the value must be an integer");
+}
+
+TEST(LabelSelector, KeywordsAreValuesInValuePositionsAndGtLtCompareNumbers) {
+  auto s = LabelSelector::parse("mode in (in,notin), n>3, m<10, !gone");
+  EXPECT_TRUE(s.matches(Labels{{"mode", "in"}, {"n", "4"}, {"m", "9"}}));
+  EXPECT_FALSE(s.matches(Labels{{"mode", "in"}, {"n", "3"}, {"m", "9"}}));
+  EXPECT_FALSE(s.matches(Labels{{"mode", "notin"}, {"n", "4"}, {"m", "x"}}));
+  EXPECT_FALSE(s.matches(Labels{{"mode", "in"}, {"n", "4"}, {"m", "9"}, {"gone", ""}}));
+  EXPECT_TRUE(LabelSelector::parse("a in ()").matches(Labels{{"a", ""}}));
+  EXPECT_TRUE(LabelSelector::parse("a=").matches(Labels{{"a", ""}}));
+}
+
 TEST(FieldSelector, ParseAndMatch) {
   auto s = FieldSelector::parse("metadata.name=a,metadata.namespace!=kube-system");
   auto get = [](std::string_view f) -> std::optional<std::string> {

@@ -244,7 +244,7 @@ TEST(CertificateValidation, SecretTemplate) {
                      "character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
                      "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"}));
   EXPECT_EQ(errors(R"({"secretTemplate": {"labels": {"a/b/c": "x"}}})"),
-            Strings{"spec.secretTemplate.labels: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric "
+            Strings{"spec.secretTemplate.labels: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric "
                     "characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  "
                     "or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') "
                     "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"});

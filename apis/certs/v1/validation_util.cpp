@@ -2,6 +2,7 @@
 
 #include "apis/certs/v1/group.h"
 #include "apis/certs/v1/codec.h"
+#include "runtime/meta/names.h"
 #include "runtime/meta/time.h"
 
 #include <arpa/inet.h>
@@ -12,62 +13,7 @@
 namespace capstan::apis::certs::v1::vutil {
 namespace {
 
-constexpr std::string_view kSubdomainFmt = R"([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)";
-constexpr std::string_view kQualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-constexpr std::string_view kLabelValueFmt = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 constexpr std::size_t kTotalAnnotationSizeLimit = 256 * 1024;
-
-// validation.RegexError.
-std::string regex_error(std::string_view msg, std::string_view fmt, std::initializer_list<std::string_view> examples) {
-  std::string s(msg);
-  s += " (e.g. ";
-  bool first = true;
-  for (auto e : examples) {
-    if (!first) s += " or ";
-    first = false;
-    s += "'";
-    s += e;
-    s += "', ";
-  }
-  s += "regex used for validation is '";
-  s += fmt;
-  s += "')";
-  return s;
-}
-
-std::string max_len_error(std::size_t n) { return "must be no more than " + std::to_string(n) + " characters"; }
-
-bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-
-// [a-z0-9]([-a-z0-9]*[a-z0-9])?
-bool is_dns_label(std::string_view s) {
-  if (s.empty() || !lower_alnum(s.front()) || !lower_alnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return lower_alnum(c) || c == '-'; });
-}
-
-bool is_subdomain(std::string_view s) {
-  if (s.empty()) return false;
-  std::size_t start = 0;
-  while (true) {
-    auto dot = s.find('.', start);
-    if (!is_dns_label(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start))) return false;
-    if (dot == std::string_view::npos) return true;
-    start = dot + 1;
-  }
-}
-
-// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
-bool is_qualified_name_part(std::string_view s) {
-  if (s.empty() || !alnum(s.front()) || !alnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
-}
-
-std::string qualified_name_regex_error() {
-  return regex_error(
-      "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-      kQualifiedNameFmt, {"MyName", "my.name", "123-abc"});
-}
 
 // ---- net/mail (the subset of RFC 5322 Go's ParseAddress implements) ---------------------------
 
@@ -192,47 +138,9 @@ bool truthy(const json::Object& o, std::string_view key) {
 
 json::Value jstr(std::string_view s) { return json::Value(json::String(s)); }
 
-std::vector<std::string> dns1123_subdomain_errors(std::string_view value) {
-  std::vector<std::string> errs;
-  if (value.size() > 253) errs.push_back(max_len_error(253));
-  if (!is_subdomain(value))
-    errs.push_back(regex_error("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-                               "and must start and end with an alphanumeric character",
-                               kSubdomainFmt, {"example.com"}));
-  return errs;
-}
-
-std::vector<std::string> qualified_name_errors(std::string_view value) {
-  std::vector<std::string> errs;
-  std::string_view name = value;
-  auto slash = value.find('/');
-  if (slash != std::string_view::npos) {
-    if (value.find('/', slash + 1) != std::string_view::npos) {
-      errs.push_back("a qualified name " + qualified_name_regex_error() +
-                     " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
-      return errs;
-    }
-    std::string_view prefix = value.substr(0, slash);
-    name = value.substr(slash + 1);
-    if (prefix.empty()) errs.push_back("prefix part must be non-empty");
-    else
-      for (const auto& m : dns1123_subdomain_errors(prefix)) errs.push_back("prefix part " + m);
-  }
-  if (name.empty()) errs.push_back("name part must be non-empty");
-  else if (name.size() > 63) errs.push_back("name part " + max_len_error(63));
-  if (!is_qualified_name_part(name)) errs.push_back("name part " + qualified_name_regex_error());
-  return errs;
-}
-
-std::vector<std::string> label_value_errors(std::string_view value) {
-  std::vector<std::string> errs;
-  if (value.size() > 63) errs.push_back(max_len_error(63));
-  if (!value.empty() && !is_qualified_name_part(value))
-    errs.push_back(regex_error("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-                               "and must start and end with an alphanumeric character",
-                               kLabelValueFmt, {"MyValue", "my_value", "12345"}));
-  return errs;
-}
+std::vector<std::string> dns1123_subdomain_errors(std::string_view value) { return meta::names::dns1123_subdomain(value); }
+std::vector<std::string> qualified_name_errors(std::string_view value) { return meta::names::qualified_name(value); }
+std::vector<std::string> label_value_errors(std::string_view value) { return meta::names::label_value(value); }
 
 void validate_labels(const json::Object& labels, const FieldPath& path, Causes& out) {
   for (const auto& kv : labels) {
