@@ -10,6 +10,7 @@
 #include "apiserver/auth/tokens.h"
 #include "apiserver/patch/apply.h"
 #include "apiserver/patch/managed_fields.h"
+#include "apiserver/typed/value_structs.h"
 #include "apiserver/registry/resource.h"
 #include "apiserver/rest/api_error.h"
 #include "apiserver/rest/handler.h"
@@ -192,9 +193,9 @@ json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Va
   md["namespace"] = c.ns;
   md["uid"] = rest::new_uid();
   md["creationTimestamp"] = meta::format_rfc3339(now);
-  // Recorded against the zero TokenRequest, as kube-apiserver does: its spec (a struct, not a
-  // pointer) exists there already, so only the fields the request set are the manager's.
-  const json::Value zero = json::Object{{"metadata", json::Object{}}, {"spec", json::Object{}}, {"status", json::Object{}}};
+  // Recorded against the zero TokenRequest, as kube-apiserver's field manager does: its spec (a
+  // struct held by value) exists there already, so only the fields the request set are the manager's.
+  const json::Value zero = typed::zero_object(api_version, "TokenRequest");
   patch::set_managed_fields(out, patch::update(&zero, decoded, field_manager, "Update", "token", api_version, now,
                                                *patch::builtin_list_types(api_version, "TokenRequest")));
   auto& spec = json::ensure_object(out, {"spec"});
@@ -297,10 +298,11 @@ void ApiServer::start() {
   ho.port = port;
   ho.handler_threads = s.opts.handler_threads;
   ho.io_threads = 1;  // one reactor thread: a second only contends on epoll; handlers run on the pool
-  // kube-apiserver's --max-request-body-bytes default (3 MiB), with its answer.
-  ho.body_limit = 3 * 1024 * 1024;
-  ho.body_too_large = http::Response(
-      413, json::serialize(ApiError(413, "RequestEntityTooLarge", "Request entity too large: limit is 3145728").status()), "application/json");
+  // kube-apiserver's --max-request-body-bytes (3 MiB): the handler answers 413 for a body over it.
+  // As Go's server does, up to 256 KiB more are still read (so the client sees the answer
+  // rather than a reset); past that the connection is answered and closed mid-body.
+  ho.body_limit = rest::kMaxRequestBodyBytes + 256 * 1024;
+  ho.body_too_large = http::Response(413, json::serialize(rest::request_too_large().status()), "application/json");
   http::ServerTls tls;
   tls.cert_pem = serving.certificate.to_pem();
   tls.key_pem = serving.key.to_pem(pki::KeyEncoding::PKCS8);

@@ -31,8 +31,8 @@ TEST(ServiceValidation, SeveralPortsNeedUniqueNames) {
   EXPECT_EQ(create_errors("services", svc("{ports: [{port: 80, name: web}, {port: 81, name: web}]}")),
             Errors{"spec.ports[1].name: Duplicate value: \"web\""});
   EXPECT_EQ(create_errors("services", svc("{ports: [{port: 80, name: a}, {port: 80, name: b}]}")),
-            Errors{"spec.ports[1]: Duplicate value: core.ServicePort{Name:\"\", Protocol:\"TCP\", AppProtocol:(*string)(nil), "
-                   "Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:\"\"}, NodePort:0}"});
+            Errors{"spec.ports[1]: Duplicate value: {\"Name\":\"\",\"Protocol\":\"TCP\",\"AppProtocol\":null,\"Port\":80,\"TargetPort\":0,"
+                   "\"NodePort\":0}"});
   EXPECT_EQ(create_errors("services", svc("{ports: [{port: 80, name: a}, {port: 80, name: b, protocol: UDP}]}")), Errors{});
 }
 

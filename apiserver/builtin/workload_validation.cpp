@@ -96,9 +96,9 @@ void deployment_strategy(const json::Value& obj, Causes& out) {
   } else if (type == "RollingUpdate") {
     if (!has_ru) out.push_back(schema::field_required(path.child("rollingUpdate"), "this should be defaulted and never be nil"));
   } else {
-    // field.NotSupported with the strategy struct: %#v of apps.DeploymentStrategy. The
-    // rollingUpdate pointer prints as an address in Go; the nil form is shown either way.
-    std::string rendered = "apps.DeploymentStrategy{Type:" + gofmt::quote(type) + ", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}";
+    // field.NotSupported with the internal apps.DeploymentStrategy struct, json.Marshal'ed (no
+    // json tags: Go field names); the rollingUpdate shown as its nil form.
+    std::string rendered = "{\"Type\":" + gofmt::json_marshal(json::Value(type)) + ",\"RollingUpdate\":null}";
     std::string body = "Unsupported value: " + rendered + ": supported values: \"Recreate\", \"RollingUpdate\"";
     out.push_back(Cause{std::string(schema::reason::kNotSupported), path.str(), body});
   }

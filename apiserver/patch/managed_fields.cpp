@@ -100,6 +100,9 @@ std::vector<ManagedFieldsEntry> decode_managed_fields(const json::Value* managed
 json::Array encode_managed_fields(std::vector<ManagedFieldsEntry> entries) {
   entries.erase(std::remove_if(entries.begin(), entries.end(), [](const ManagedFieldsEntry& e) { return e.fields.empty(); }),
                 entries.end());
+  // kube's scale handler converts a Scale's managed fields back to the parent's without a time.
+  for (auto& e : entries)
+    if (e.subresource == "scale") e.time.reset();
   std::stable_sort(entries.begin(), entries.end(), [](const ManagedFieldsEntry& p, const ManagedFieldsEntry& q) {
     if (p.operation != q.operation) return p.operation < q.operation;
     if (seconds_of(p.time) != seconds_of(q.time)) return seconds_of(p.time) < seconds_of(q.time);

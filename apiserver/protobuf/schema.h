@@ -33,10 +33,14 @@ enum class Card : std::uint8_t {
 enum Flag : std::uint8_t {
   kNoFlags = 0,
   // The Go field is a pointer (*int32, *bool, *string) or has no `omitempty`: a zero value on the
-  // wire is meaningful and kept in the JSON. Without it, zero scalars are dropped.
+  // wire is meaningful and kept in the JSON. Without it, zero scalars are dropped. On a list or
+  // map field: no `omitempty`, so a nil list or map is serialised as null.
   kKeepZero = 1,
   // The Go field is embedded with `json:",inline"`: its members are merged into the parent object.
   kInline = 2,
+  // A struct field held by value (not a pointer; `default: {}` in kube's OpenAPI): every decoded
+  // object has it, {} when empty, and kube-apiserver always serialises it (e.g. "status": {}).
+  kValue = 4,
 };
 
 // Messages whose JSON form is not an object.
@@ -64,6 +68,7 @@ struct Field {
 
   constexpr bool keep_zero() const { return (flags & kKeepZero) != 0; }
   constexpr bool inlined() const { return (flags & kInline) != 0; }
+  constexpr bool by_value() const { return (flags & kValue) != 0; }
 };
 
 struct Message {

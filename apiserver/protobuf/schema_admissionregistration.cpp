@@ -19,7 +19,7 @@ PB_MESSAGE(kRuleWithOperations, ADMREG "RuleWithOperations",
 PB_MESSAGE(kMatchCondition, ADMREG "MatchCondition", str(1, "name", kKeepZero), str(2, "expression", kKeepZero));
 PB_MESSAGE(kValidatingWebhook, ADMREG "ValidatingWebhook",
            str(1, "name", kKeepZero),
-           msg(2, "clientConfig", kWebhookClientConfig),
+           msg(2, "clientConfig", kWebhookClientConfig, kValue),
            list(msg(3, "rules", kRuleWithOperations)),
            str(4, "failurePolicy", kKeepZero),
            str(9, "matchPolicy", kKeepZero),
@@ -27,11 +27,11 @@ PB_MESSAGE(kValidatingWebhook, ADMREG "ValidatingWebhook",
            msg(10, "objectSelector", kLabelSelector),
            str(6, "sideEffects", kKeepZero),
            i32(7, "timeoutSeconds", kKeepZero),
-           list(str(8, "admissionReviewVersions")),
+           list(str(8, "admissionReviewVersions", kKeepZero)),
            list(msg(11, "matchConditions", kMatchCondition)));
 PB_MESSAGE(kMutatingWebhook, ADMREG "MutatingWebhook",
            str(1, "name", kKeepZero),
-           msg(2, "clientConfig", kWebhookClientConfig),
+           msg(2, "clientConfig", kWebhookClientConfig, kValue),
            list(msg(3, "rules", kRuleWithOperations)),
            str(4, "failurePolicy", kKeepZero),
            str(9, "matchPolicy", kKeepZero),
@@ -39,13 +39,13 @@ PB_MESSAGE(kMutatingWebhook, ADMREG "MutatingWebhook",
            msg(11, "objectSelector", kLabelSelector),
            str(6, "sideEffects", kKeepZero),
            i32(7, "timeoutSeconds", kKeepZero),
-           list(str(8, "admissionReviewVersions")),
+           list(str(8, "admissionReviewVersions", kKeepZero)),
            str(10, "reinvocationPolicy", kKeepZero),
            list(msg(12, "matchConditions", kMatchCondition)));
 PB_MESSAGE(kValidatingWebhookConfiguration, ADMREG "ValidatingWebhookConfiguration",
-           msg(1, "metadata", kObjectMeta), list(msg(2, "webhooks", kValidatingWebhook)));
+           msg(1, "metadata", kObjectMeta, kValue), list(msg(2, "webhooks", kValidatingWebhook)));
 PB_MESSAGE(kMutatingWebhookConfiguration, ADMREG "MutatingWebhookConfiguration",
-           msg(1, "metadata", kObjectMeta), list(msg(2, "webhooks", kMutatingWebhook)));
+           msg(1, "metadata", kObjectMeta, kValue), list(msg(2, "webhooks", kMutatingWebhook)));
 
 #undef ADMREG
 

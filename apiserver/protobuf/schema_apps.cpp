@@ -13,8 +13,8 @@ PB_MESSAGE(kDeploymentStrategy, APPS "DeploymentStrategy",
 PB_MESSAGE(kDeploymentSpec, APPS "DeploymentSpec",
            i32(1, "replicas", kKeepZero),
            msg(2, "selector", kLabelSelector),
-           msg(3, "template", kPodTemplateSpec),
-           msg(4, "strategy", kDeploymentStrategy),
+           msg(3, "template", kPodTemplateSpec, kValue),
+           msg(4, "strategy", kDeploymentStrategy, kValue),
            i32(5, "minReadySeconds"),
            i32(6, "revisionHistoryLimit", kKeepZero),
            boolean(7, "paused"),
@@ -32,7 +32,7 @@ PB_MESSAGE(kDeploymentStatus, APPS "DeploymentStatus",
            list(msg(6, "conditions", kDeploymentCondition)),
            i32(8, "collisionCount", kKeepZero));
 PB_MESSAGE(kDeployment, APPS "Deployment",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kDeploymentSpec), msg(3, "status", kDeploymentStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kDeploymentSpec, kValue), msg(3, "status", kDeploymentStatus, kValue));
 
 // --- StatefulSet -------------------------------------------------------------------------------------
 PB_MESSAGE(kRollingUpdateStatefulSetStrategy, APPS "RollingUpdateStatefulSetStrategy",
@@ -45,11 +45,11 @@ PB_MESSAGE(kStatefulSetOrdinals, APPS "StatefulSetOrdinals", i32(1, "start", kKe
 PB_MESSAGE(kStatefulSetSpec, APPS "StatefulSetSpec",
            i32(1, "replicas", kKeepZero),
            msg(2, "selector", kLabelSelector),
-           msg(3, "template", kPodTemplateSpec),
+           msg(3, "template", kPodTemplateSpec, kValue),
            list(msg(4, "volumeClaimTemplates", kPersistentVolumeClaim)),
            str(5, "serviceName"),
            str(6, "podManagementPolicy"),
-           msg(7, "updateStrategy", kStatefulSetUpdateStrategy),
+           msg(7, "updateStrategy", kStatefulSetUpdateStrategy, kValue),
            i32(8, "revisionHistoryLimit", kKeepZero),
            i32(9, "minReadySeconds"),
            msg(10, "persistentVolumeClaimRetentionPolicy", kStatefulSetPersistentVolumeClaimRetentionPolicy),
@@ -69,7 +69,7 @@ PB_MESSAGE(kStatefulSetStatus, APPS "StatefulSetStatus",
            list(msg(10, "conditions", kStatefulSetCondition)),
            i32(11, "availableReplicas", kKeepZero));
 PB_MESSAGE(kStatefulSet, APPS "StatefulSet",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kStatefulSetSpec), msg(3, "status", kStatefulSetStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kStatefulSetSpec, kValue), msg(3, "status", kStatefulSetStatus, kValue));
 
 // --- DaemonSet ---------------------------------------------------------------------------------------
 PB_MESSAGE(kRollingUpdateDaemonSet, APPS "RollingUpdateDaemonSet",
@@ -78,8 +78,8 @@ PB_MESSAGE(kDaemonSetUpdateStrategy, APPS "DaemonSetUpdateStrategy",
            str(1, "type"), msg(2, "rollingUpdate", kRollingUpdateDaemonSet));
 PB_MESSAGE(kDaemonSetSpec, APPS "DaemonSetSpec",
            msg(1, "selector", kLabelSelector),
-           msg(2, "template", kPodTemplateSpec),
-           msg(3, "updateStrategy", kDaemonSetUpdateStrategy),
+           msg(2, "template", kPodTemplateSpec, kValue),
+           msg(3, "updateStrategy", kDaemonSetUpdateStrategy, kValue),
            i32(4, "minReadySeconds"),
            i32(6, "revisionHistoryLimit", kKeepZero));
 PB_MESSAGE(kDaemonSetCondition, APPS "DaemonSetCondition",
@@ -97,12 +97,12 @@ PB_MESSAGE(kDaemonSetStatus, APPS "DaemonSetStatus",
            i32(9, "collisionCount", kKeepZero),
            list(msg(10, "conditions", kDaemonSetCondition)));
 PB_MESSAGE(kDaemonSet, APPS "DaemonSet",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kDaemonSetSpec), msg(3, "status", kDaemonSetStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kDaemonSetSpec, kValue), msg(3, "status", kDaemonSetStatus, kValue));
 
 // --- ReplicaSet, ControllerRevision ------------------------------------------------------------------
 PB_MESSAGE(kReplicaSetSpec, APPS "ReplicaSetSpec",
            i32(1, "replicas", kKeepZero), i32(4, "minReadySeconds"), msg(2, "selector", kLabelSelector),
-           msg(3, "template", kPodTemplateSpec));
+           msg(3, "template", kPodTemplateSpec, kValue));
 PB_MESSAGE(kReplicaSetCondition, APPS "ReplicaSetCondition",
            str(1, "type", kKeepZero), str(2, "status", kKeepZero), msg(3, "lastTransitionTime", kTime),
            str(4, "reason"), str(5, "message"));
@@ -111,10 +111,10 @@ PB_MESSAGE(kReplicaSetStatus, APPS "ReplicaSetStatus",
            i32(5, "availableReplicas"), i64(3, "observedGeneration"),
            list(msg(6, "conditions", kReplicaSetCondition)));
 PB_MESSAGE(kReplicaSet, APPS "ReplicaSet",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kReplicaSetSpec), msg(3, "status", kReplicaSetStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kReplicaSetSpec, kValue), msg(3, "status", kReplicaSetStatus, kValue));
 
 PB_MESSAGE(kControllerRevision, APPS "ControllerRevision",
-           msg(1, "metadata", kObjectMeta), msg(2, "data", kRawExtension), i64(3, "revision", kKeepZero));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "data", kRawExtension), i64(3, "revision", kKeepZero));
 
 #undef APPS
 

@@ -9,12 +9,12 @@ namespace capstan::apiserver::protobuf::schema {
 PB_MESSAGE(kScaleSpec, AUTOSCALING "ScaleSpec", i32(1, "replicas"));
 PB_MESSAGE(kScaleStatus, AUTOSCALING "ScaleStatus", i32(1, "replicas", kKeepZero), str(2, "selector"));
 PB_MESSAGE(kScale, AUTOSCALING "Scale",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kScaleSpec), msg(3, "status", kScaleStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kScaleSpec, kValue), msg(3, "status", kScaleStatus, kValue));
 
 PB_MESSAGE(kCrossVersionObjectReference, AUTOSCALING "CrossVersionObjectReference",
            str(1, "kind", kKeepZero), str(2, "name", kKeepZero), str(3, "apiVersion"));
 PB_MESSAGE(kHorizontalPodAutoscalerSpec, AUTOSCALING "HorizontalPodAutoscalerSpec",
-           msg(1, "scaleTargetRef", kCrossVersionObjectReference),
+           msg(1, "scaleTargetRef", kCrossVersionObjectReference, kValue),
            i32(2, "minReplicas", kKeepZero),
            i32(3, "maxReplicas", kKeepZero),
            i32(4, "targetCPUUtilizationPercentage", kKeepZero));
@@ -25,8 +25,8 @@ PB_MESSAGE(kHorizontalPodAutoscalerStatus, AUTOSCALING "HorizontalPodAutoscalerS
            i32(4, "desiredReplicas", kKeepZero),
            i32(5, "currentCPUUtilizationPercentage", kKeepZero));
 PB_MESSAGE(kHorizontalPodAutoscaler, AUTOSCALING "HorizontalPodAutoscaler",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kHorizontalPodAutoscalerSpec),
-           msg(3, "status", kHorizontalPodAutoscalerStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kHorizontalPodAutoscalerSpec, kValue),
+           msg(3, "status", kHorizontalPodAutoscalerStatus, kValue));
 
 #undef AUTOSCALING
 

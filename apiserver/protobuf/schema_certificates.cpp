@@ -22,8 +22,8 @@ PB_MESSAGE(kCertificateSigningRequestCondition, CERTS "CertificateSigningRequest
 PB_MESSAGE(kCertificateSigningRequestStatus, CERTS "CertificateSigningRequestStatus",
            list(msg(1, "conditions", kCertificateSigningRequestCondition)), bytes(2, "certificate"));
 PB_MESSAGE(kCertificateSigningRequest, CERTS "CertificateSigningRequest",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kCertificateSigningRequestSpec),
-           msg(3, "status", kCertificateSigningRequestStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kCertificateSigningRequestSpec, kValue),
+           msg(3, "status", kCertificateSigningRequestStatus, kValue));
 
 #undef CERTS
 

@@ -22,13 +22,13 @@ PB_MESSAGE(kTypedObjectReference, CORE "TypedObjectReference",
 
 // --- ConfigMap, Secret, Namespace, ServiceAccount ----------------------------------------------------
 PB_MESSAGE(kConfigMap, CORE "ConfigMap",
-           msg(1, "metadata", kObjectMeta),
+           msg(1, "metadata", kObjectMeta, kValue),
            boolean(4, "immutable", kKeepZero),
            map_of(str(2, "data")),
            map_of(bytes(3, "binaryData")));
 
 PB_MESSAGE(kSecret, CORE "Secret",
-           msg(1, "metadata", kObjectMeta),
+           msg(1, "metadata", kObjectMeta, kValue),
            boolean(5, "immutable", kKeepZero),
            map_of(bytes(2, "data")),
            map_of(str(4, "stringData")),
@@ -41,10 +41,10 @@ PB_MESSAGE(kNamespaceCondition, CORE "NamespaceCondition",
 PB_MESSAGE(kNamespaceStatus, CORE "NamespaceStatus",
            str(1, "phase"), list(msg(2, "conditions", kNamespaceCondition)));
 PB_MESSAGE(kNamespace, CORE "Namespace",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kNamespaceSpec), msg(3, "status", kNamespaceStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kNamespaceSpec, kValue), msg(3, "status", kNamespaceStatus, kValue));
 
 PB_MESSAGE(kServiceAccount, CORE "ServiceAccount",
-           msg(1, "metadata", kObjectMeta),
+           msg(1, "metadata", kObjectMeta, kValue),
            list(msg(2, "secrets", kObjectReference)),
            list(msg(3, "imagePullSecrets", kLocalObjectReference)),
            boolean(4, "automountServiceAccountToken", kKeepZero));
@@ -86,9 +86,9 @@ PB_MESSAGE(kLoadBalancerIngress, CORE "LoadBalancerIngress",
            str(1, "ip"), str(2, "hostname"), str(3, "ipMode", kKeepZero), list(msg(4, "ports", kPortStatus)));
 PB_MESSAGE(kLoadBalancerStatus, CORE "LoadBalancerStatus", list(msg(1, "ingress", kLoadBalancerIngress)));
 PB_MESSAGE(kServiceStatus, CORE "ServiceStatus",
-           msg(1, "loadBalancer", kLoadBalancerStatus), list(msg(2, "conditions", kCondition)));
+           msg(1, "loadBalancer", kLoadBalancerStatus, kValue), list(msg(2, "conditions", kCondition)));
 PB_MESSAGE(kService, CORE "Service",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kServiceSpec), msg(3, "status", kServiceStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kServiceSpec, kValue), msg(3, "status", kServiceStatus, kValue));
 
 // --- Container: environment, resources, mounts, probes, security ------------------------------------
 PB_MESSAGE(kContainerPort, CORE "ContainerPort",
@@ -194,7 +194,7 @@ PB_MESSAGE(kContainer, CORE "Container",
            list(msg(6, "ports", kContainerPort)),
            list(msg(19, "envFrom", kEnvFromSource)),
            list(msg(7, "env", kEnvVar)),
-           msg(8, "resources", kResourceRequirements),
+           msg(8, "resources", kResourceRequirements, kValue),
            list(msg(23, "resizePolicy", kContainerResizePolicy)),
            str(24, "restartPolicy", kKeepZero),
            list(msg(9, "volumeMounts", kVolumeMount)),
@@ -253,12 +253,12 @@ PB_MESSAGE(kVolumeProjection, CORE "VolumeProjection",
            msg(4, "serviceAccountToken", kServiceAccountTokenProjection),
            msg(5, "clusterTrustBundle", kClusterTrustBundleProjection));
 PB_MESSAGE(kProjectedVolumeSource, CORE "ProjectedVolumeSource",
-           list(msg(1, "sources", kVolumeProjection)), i32(2, "defaultMode", kKeepZero));
+           list(msg(1, "sources", kVolumeProjection, kKeepZero)), i32(2, "defaultMode", kKeepZero));
 PB_MESSAGE(kCSIVolumeSource, CORE "CSIVolumeSource",
            str(1, "driver", kKeepZero), boolean(2, "readOnly", kKeepZero), str(3, "fsType", kKeepZero),
            map_of(str(4, "volumeAttributes")), msg(5, "nodePublishSecretRef", kLocalObjectReference));
 PB_MESSAGE(kPersistentVolumeClaimTemplate, CORE "PersistentVolumeClaimTemplate",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kPersistentVolumeClaimSpec));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kPersistentVolumeClaimSpec, kValue));
 PB_MESSAGE(kEphemeralVolumeSource, CORE "EphemeralVolumeSource",
            msg(1, "volumeClaimTemplate", kPersistentVolumeClaimTemplate));
 PB_MESSAGE(kImageVolumeSource, CORE "ImageVolumeSource", str(1, "reference"), str(2, "pullPolicy"));
@@ -277,7 +277,7 @@ PB_MESSAGE(kISCSIVolumeSource, CORE "ISCSIVolumeSource",
 PB_MESSAGE(kGlusterfsVolumeSource, CORE "GlusterfsVolumeSource",
            str(1, "endpoints", kKeepZero), str(2, "path", kKeepZero), boolean(3, "readOnly"));
 PB_MESSAGE(kRBDVolumeSource, CORE "RBDVolumeSource",
-           list(str(1, "monitors")), str(2, "image", kKeepZero), str(3, "fsType"), str(4, "pool"), str(5, "user"),
+           list(str(1, "monitors", kKeepZero)), str(2, "image", kKeepZero), str(3, "fsType"), str(4, "pool"), str(5, "user"),
            str(6, "keyring"), msg(7, "secretRef", kLocalObjectReference), boolean(8, "readOnly"));
 PB_MESSAGE(kFlexVolumeSource, CORE "FlexVolumeSource",
            str(1, "driver", kKeepZero), str(2, "fsType"), msg(3, "secretRef", kLocalObjectReference),
@@ -286,7 +286,7 @@ PB_MESSAGE(kCinderVolumeSource, CORE "CinderVolumeSource",
            str(1, "volumeID", kKeepZero), str(2, "fsType"), boolean(3, "readOnly"),
            msg(4, "secretRef", kLocalObjectReference));
 PB_MESSAGE(kCephFSVolumeSource, CORE "CephFSVolumeSource",
-           list(str(1, "monitors")), str(2, "path"), str(3, "user"), str(4, "secretFile"),
+           list(str(1, "monitors", kKeepZero)), str(2, "path"), str(3, "user"), str(4, "secretFile"),
            msg(5, "secretRef", kLocalObjectReference), boolean(6, "readOnly"));
 PB_MESSAGE(kFlockerVolumeSource, CORE "FlockerVolumeSource", str(1, "datasetName"), str(2, "datasetUUID"));
 PB_MESSAGE(kFCVolumeSource, CORE "FCVolumeSource",
@@ -352,9 +352,9 @@ PB_MESSAGE(kNodeSelectorRequirement, CORE "NodeSelectorRequirement",
 PB_MESSAGE(kNodeSelectorTerm, CORE "NodeSelectorTerm",
            list(msg(1, "matchExpressions", kNodeSelectorRequirement)),
            list(msg(2, "matchFields", kNodeSelectorRequirement)));
-PB_MESSAGE(kNodeSelector, CORE "NodeSelector", list(msg(1, "nodeSelectorTerms", kNodeSelectorTerm)));
+PB_MESSAGE(kNodeSelector, CORE "NodeSelector", list(msg(1, "nodeSelectorTerms", kNodeSelectorTerm, kKeepZero)));
 PB_MESSAGE(kPreferredSchedulingTerm, CORE "PreferredSchedulingTerm",
-           i32(1, "weight", kKeepZero), msg(2, "preference", kNodeSelectorTerm));
+           i32(1, "weight", kKeepZero), msg(2, "preference", kNodeSelectorTerm, kValue));
 PB_MESSAGE(kNodeAffinity, CORE "NodeAffinity",
            msg(1, "requiredDuringSchedulingIgnoredDuringExecution", kNodeSelector),
            list(msg(2, "preferredDuringSchedulingIgnoredDuringExecution", kPreferredSchedulingTerm)));
@@ -366,7 +366,7 @@ PB_MESSAGE(kPodAffinityTerm, CORE "PodAffinityTerm",
            list(str(5, "matchLabelKeys")),
            list(str(6, "mismatchLabelKeys")));
 PB_MESSAGE(kWeightedPodAffinityTerm, CORE "WeightedPodAffinityTerm",
-           i32(1, "weight", kKeepZero), msg(2, "podAffinityTerm", kPodAffinityTerm));
+           i32(1, "weight", kKeepZero), msg(2, "podAffinityTerm", kPodAffinityTerm, kValue));
 PB_MESSAGE(kPodAffinity, CORE "PodAffinity",
            list(msg(1, "requiredDuringSchedulingIgnoredDuringExecution", kPodAffinityTerm)),
            list(msg(2, "preferredDuringSchedulingIgnoredDuringExecution", kWeightedPodAffinityTerm)));
@@ -419,7 +419,7 @@ PB_MESSAGE(kPodResourceClaim, CORE "PodResourceClaim",
 PB_MESSAGE(kPodSpec, CORE "PodSpec",
            list(msg(1, "volumes", kVolume)),
            list(msg(20, "initContainers", kContainer)),
-           list(msg(2, "containers", kContainer)),
+           list(msg(2, "containers", kContainer, kKeepZero)),
            list(msg(34, "ephemeralContainers", kEphemeralContainer)),
            str(3, "restartPolicy"),
            i64(4, "terminationGracePeriodSeconds", kKeepZero),
@@ -482,8 +482,8 @@ PB_MESSAGE(kResourceHealth, CORE "ResourceHealth", str(1, "resourceID", kKeepZer
 PB_MESSAGE(kResourceStatus, CORE "ResourceStatus", str(1, "name", kKeepZero), list(msg(2, "resources", kResourceHealth)));
 PB_MESSAGE(kContainerStatus, CORE "ContainerStatus",
            str(1, "name", kKeepZero),
-           msg(2, "state", kContainerState),
-           msg(3, "lastState", kContainerState),
+           msg(2, "state", kContainerState, kValue),
+           msg(3, "lastState", kContainerState, kValue),
            boolean(4, "ready", kKeepZero),
            i32(5, "restartCount", kKeepZero),
            str(6, "image", kKeepZero),
@@ -516,10 +516,10 @@ PB_MESSAGE(kPodStatus, CORE "PodStatus",
            list(msg(15, "resourceClaimStatuses", kPodResourceClaimStatus)));
 
 PB_MESSAGE(kPod, CORE "Pod",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kPodSpec), msg(3, "status", kPodStatus));
-PB_MESSAGE(kPodTemplateSpec, CORE "PodTemplateSpec", msg(1, "metadata", kObjectMeta), msg(2, "spec", kPodSpec));
-PB_MESSAGE(kPodTemplate, CORE "PodTemplate", msg(1, "metadata", kObjectMeta), msg(2, "template", kPodTemplateSpec));
-PB_MESSAGE(kBinding, CORE "Binding", msg(1, "metadata", kObjectMeta), msg(2, "target", kObjectReference));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kPodSpec, kValue), msg(3, "status", kPodStatus, kValue));
+PB_MESSAGE(kPodTemplateSpec, CORE "PodTemplateSpec", msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kPodSpec, kValue));
+PB_MESSAGE(kPodTemplate, CORE "PodTemplate", msg(1, "metadata", kObjectMeta, kValue), msg(2, "template", kPodTemplateSpec, kValue));
+PB_MESSAGE(kBinding, CORE "Binding", msg(1, "metadata", kObjectMeta, kValue), msg(2, "target", kObjectReference, kValue));
 
 // --- ReplicationController ---------------------------------------------------------------------------
 PB_MESSAGE(kReplicationControllerSpec, CORE "ReplicationControllerSpec",
@@ -533,8 +533,8 @@ PB_MESSAGE(kReplicationControllerStatus, CORE "ReplicationControllerStatus",
            i32(5, "availableReplicas"), i64(3, "observedGeneration"),
            list(msg(6, "conditions", kReplicationControllerCondition)));
 PB_MESSAGE(kReplicationController, CORE "ReplicationController",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kReplicationControllerSpec),
-           msg(3, "status", kReplicationControllerStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kReplicationControllerSpec, kValue),
+           msg(3, "status", kReplicationControllerStatus, kValue));
 
 // --- ResourceQuota, LimitRange -----------------------------------------------------------------------
 PB_MESSAGE(kScopedResourceSelectorRequirement, CORE "ScopedResourceSelectorRequirement",
@@ -546,7 +546,7 @@ PB_MESSAGE(kResourceQuotaSpec, CORE "ResourceQuotaSpec",
 PB_MESSAGE(kResourceQuotaStatus, CORE "ResourceQuotaStatus",
            map_of(msg(1, "hard", kQuantity)), map_of(msg(2, "used", kQuantity)));
 PB_MESSAGE(kResourceQuota, CORE "ResourceQuota",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kResourceQuotaSpec), msg(3, "status", kResourceQuotaStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kResourceQuotaSpec, kValue), msg(3, "status", kResourceQuotaStatus, kValue));
 
 PB_MESSAGE(kLimitRangeItem, CORE "LimitRangeItem",
            str(1, "type", kKeepZero),
@@ -555,8 +555,8 @@ PB_MESSAGE(kLimitRangeItem, CORE "LimitRangeItem",
            map_of(msg(4, "default", kQuantity)),
            map_of(msg(5, "defaultRequest", kQuantity)),
            map_of(msg(6, "maxLimitRequestRatio", kQuantity)));
-PB_MESSAGE(kLimitRangeSpec, CORE "LimitRangeSpec", list(msg(1, "limits", kLimitRangeItem)));
-PB_MESSAGE(kLimitRange, CORE "LimitRange", msg(1, "metadata", kObjectMeta), msg(2, "spec", kLimitRangeSpec));
+PB_MESSAGE(kLimitRangeSpec, CORE "LimitRangeSpec", list(msg(1, "limits", kLimitRangeItem, kKeepZero)));
+PB_MESSAGE(kLimitRange, CORE "LimitRange", msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kLimitRangeSpec, kValue));
 
 // --- PersistentVolumeClaim ---------------------------------------------------------------------------
 PB_MESSAGE(kVolumeResourceRequirements, CORE "VolumeResourceRequirements",
@@ -564,7 +564,7 @@ PB_MESSAGE(kVolumeResourceRequirements, CORE "VolumeResourceRequirements",
 PB_MESSAGE(kPersistentVolumeClaimSpec, CORE "PersistentVolumeClaimSpec",
            list(str(1, "accessModes")),
            msg(4, "selector", kLabelSelector),
-           msg(2, "resources", kVolumeResourceRequirements),
+           msg(2, "resources", kVolumeResourceRequirements, kValue),
            str(3, "volumeName"),
            str(5, "storageClassName", kKeepZero),
            str(6, "volumeMode", kKeepZero),
@@ -584,8 +584,8 @@ PB_MESSAGE(kPersistentVolumeClaimStatus, CORE "PersistentVolumeClaimStatus",
            str(8, "currentVolumeAttributesClassName", kKeepZero),
            msg(9, "modifyVolumeStatus", kModifyVolumeStatus));
 PB_MESSAGE(kPersistentVolumeClaim, CORE "PersistentVolumeClaim",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kPersistentVolumeClaimSpec),
-           msg(3, "status", kPersistentVolumeClaimStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kPersistentVolumeClaimSpec, kValue),
+           msg(3, "status", kPersistentVolumeClaimStatus, kValue));
 
 // --- Endpoints ---------------------------------------------------------------------------------------
 PB_MESSAGE(kEndpointAddress, CORE "EndpointAddress",
@@ -596,17 +596,17 @@ PB_MESSAGE(kEndpointPort, CORE "EndpointPort",
 PB_MESSAGE(kEndpointSubset, CORE "EndpointSubset",
            list(msg(1, "addresses", kEndpointAddress)), list(msg(2, "notReadyAddresses", kEndpointAddress)),
            list(msg(3, "ports", kEndpointPort)));
-PB_MESSAGE(kEndpoints, CORE "Endpoints", msg(1, "metadata", kObjectMeta), list(msg(2, "subsets", kEndpointSubset)));
+PB_MESSAGE(kEndpoints, CORE "Endpoints", msg(1, "metadata", kObjectMeta, kValue), list(msg(2, "subsets", kEndpointSubset)));
 
 // --- Event -----------------------------------------------------------------------------------------
 PB_MESSAGE(kEventSource, CORE "EventSource", str(1, "component"), str(2, "host"));
 PB_MESSAGE(kEventSeries, CORE "EventSeries", i32(1, "count"), msg(2, "lastObservedTime", kMicroTime));
 PB_MESSAGE(kEvent, CORE "Event",
-           msg(1, "metadata", kObjectMeta),
-           msg(2, "involvedObject", kObjectReference),
+           msg(1, "metadata", kObjectMeta, kValue),
+           msg(2, "involvedObject", kObjectReference, kValue),
            str(3, "reason"),
            str(4, "message"),
-           msg(5, "source", kEventSource),
+           msg(5, "source", kEventSource, kValue),
            msg(6, "firstTimestamp", kTime),
            msg(7, "lastTimestamp", kTime),
            i32(8, "count"),
@@ -620,7 +620,7 @@ PB_MESSAGE(kEvent, CORE "Event",
 
 // TopologySelectorTerm (StorageClass.allowedTopologies).
 PB_MESSAGE(kTopologySelectorLabelRequirement, CORE "TopologySelectorLabelRequirement",
-           str(1, "key", kKeepZero), list(str(2, "values")));
+           str(1, "key", kKeepZero), list(str(2, "values", kKeepZero)));
 PB_MESSAGE(kTopologySelectorTerm, CORE "TopologySelectorTerm",
            list(msg(1, "matchLabelExpressions", kTopologySelectorLabelRequirement)));
 

@@ -10,8 +10,8 @@ PB_MESSAGE(kEndpointConditions, DISCOVERY "EndpointConditions",
 PB_MESSAGE(kForZone, DISCOVERY "ForZone", str(1, "name", kKeepZero));
 PB_MESSAGE(kEndpointHints, DISCOVERY "EndpointHints", list(msg(1, "forZones", kForZone)));
 PB_MESSAGE(kSliceEndpoint, DISCOVERY "Endpoint",
-           list(str(1, "addresses")),
-           msg(2, "conditions", kEndpointConditions),
+           list(str(1, "addresses", kKeepZero)),
+           msg(2, "conditions", kEndpointConditions, kValue),
            str(3, "hostname", kKeepZero),
            msg(4, "targetRef", kObjectReference),
            map_of(str(5, "deprecatedTopology")),
@@ -22,10 +22,10 @@ PB_MESSAGE(kSliceEndpointPort, DISCOVERY "EndpointPort",
            str(1, "name", kKeepZero), str(2, "protocol", kKeepZero), i32(3, "port", kKeepZero),
            str(4, "appProtocol", kKeepZero));
 PB_MESSAGE(kEndpointSlice, DISCOVERY "EndpointSlice",
-           msg(1, "metadata", kObjectMeta),
+           msg(1, "metadata", kObjectMeta, kValue),
            str(4, "addressType", kKeepZero),
-           list(msg(2, "endpoints", kSliceEndpoint)),
-           list(msg(3, "ports", kSliceEndpointPort)));
+           list(msg(2, "endpoints", kSliceEndpoint, kKeepZero)),
+           list(msg(3, "ports", kSliceEndpointPort, kKeepZero)));
 
 #undef DISCOVERY
 

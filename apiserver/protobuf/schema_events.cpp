@@ -7,18 +7,18 @@ namespace capstan::apiserver::protobuf::schema {
 
 PB_MESSAGE(kEventsEventSeries, EVENTS "EventSeries", i32(1, "count", kKeepZero), msg(2, "lastObservedTime", kMicroTime));
 PB_MESSAGE(kEventsEvent, EVENTS "Event",
-           msg(1, "metadata", kObjectMeta),
+           msg(1, "metadata", kObjectMeta, kValue),
            msg(2, "eventTime", kMicroTime),
            msg(3, "series", kEventsEventSeries),
            str(4, "reportingController"),
            str(5, "reportingInstance"),
            str(6, "action"),
            str(7, "reason"),
-           msg(8, "regarding", kObjectReference),
+           msg(8, "regarding", kObjectReference, kValue),
            msg(9, "related", kObjectReference),
            str(10, "note"),
            str(11, "type"),
-           msg(12, "deprecatedSource", kEventSource),
+           msg(12, "deprecatedSource", kEventSource, kValue),
            msg(13, "deprecatedFirstTimestamp", kTime),
            msg(14, "deprecatedLastTimestamp", kTime),
            i32(15, "deprecatedCount"));

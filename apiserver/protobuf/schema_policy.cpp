@@ -19,10 +19,10 @@ PB_MESSAGE(kPodDisruptionBudgetStatus, POLICY "PodDisruptionBudgetStatus",
            i32(6, "expectedPods", kKeepZero),
            list(msg(7, "conditions", kCondition)));
 PB_MESSAGE(kPodDisruptionBudget, POLICY "PodDisruptionBudget",
-           msg(1, "metadata", kObjectMeta), msg(2, "spec", kPodDisruptionBudgetSpec),
-           msg(3, "status", kPodDisruptionBudgetStatus));
+           msg(1, "metadata", kObjectMeta, kValue), msg(2, "spec", kPodDisruptionBudgetSpec, kValue),
+           msg(3, "status", kPodDisruptionBudgetStatus, kValue));
 
-PB_MESSAGE(kEviction, POLICY "Eviction", msg(1, "metadata", kObjectMeta), msg(2, "deleteOptions", kDeleteOptions));
+PB_MESSAGE(kEviction, POLICY "Eviction", msg(1, "metadata", kObjectMeta, kValue), msg(2, "deleteOptions", kDeleteOptions));
 
 #undef POLICY
 

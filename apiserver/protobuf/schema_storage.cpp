@@ -6,7 +6,7 @@ namespace capstan::apiserver::protobuf::schema {
 #define STORAGE "k8s.io.api.storage.v1."
 
 PB_MESSAGE(kStorageClass, STORAGE "StorageClass",
-           msg(1, "metadata", kObjectMeta),
+           msg(1, "metadata", kObjectMeta, kValue),
            str(2, "provisioner", kKeepZero),
            map_of(str(3, "parameters")),
            str(4, "reclaimPolicy", kKeepZero),

@@ -45,8 +45,12 @@ void check(const Message& m, std::set<const Message*>& seen) {
     } else if (m.special == Special::None) {
       EXPECT_TRUE(lower_camel(f.json)) << "JSON name '" << f.json << "'";
     }
-    if (f.keep_zero()) {
-      EXPECT_NE(f.type, Type::Message) << "kKeepZero applies to scalars";
+    if (f.keep_zero() && f.card == Card::Single) {
+      EXPECT_NE(f.type, Type::Message) << "kKeepZero applies to scalars, lists and maps";
+    }
+    if (f.by_value()) {
+      EXPECT_EQ(f.type, Type::Message) << "kValue applies to structs";
+      EXPECT_EQ(f.card, Card::Single);
     }
     if (f.message) check(*f.message, seen);
   }

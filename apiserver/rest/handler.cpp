@@ -7,6 +7,7 @@
 #include "apiserver/rest/negotiate.h"
 #include "apiserver/rest/pod_binding.h"
 #include "apiserver/rest/request_info.h"
+#include "apiserver/rest/resource_version.h"
 #include "apiserver/rest/scale.h"
 #include "apiserver/schema/status.h"
 #include "apiserver/swagger/v2.h"
@@ -241,15 +242,12 @@ std::string serialize_list(const json::Value& envelope, const std::vector<std::s
   return out;
 }
 
+// A malformed resourceVersion on a get or watch: kube-apiserver answers 500 with the parse error
+// (the storage layer's, with no reason).
 std::int64_t parse_rv(std::string_view s) {
-  try {
-    std::size_t used = 0;
-    long long v = std::stoll(std::string(s), &used);
-    if (used != s.size() || v < 0) throw std::invalid_argument("rv");
-    return v;
-  } catch (...) {
-    throw bad_request("invalid resource version \"" + std::string(s) + "\"");
-  }
+  auto parsed = parse_resource_version(s);
+  if (!parsed.value) throw ApiError(500, "", parsed.error);
+  return *parsed.value;
 }
 
 // Whether kube-apiserver serves group `g` itself (the core group, apps, ...) rather than
@@ -281,6 +279,10 @@ ApiError not_acceptable_for(const registry::ResourceInfo& r, std::string_view ve
 
 }  // namespace
 
+ApiError request_too_large() {
+  return ApiError(413, "RequestEntityTooLarge", "Request entity too large: limit is " + std::to_string(kMaxRequestBodyBytes));
+}
+
 void send_error(http::Reply& reply, const ApiError& e) {
   http::Response r(e.code, json::serialize(e.status()), "application/json");
   r.headers.set("Cache-Control", "no-cache, private");
@@ -309,6 +311,7 @@ void Handler::operator()(http::Request& req, http::Reply& reply) {
     if (!authenticated && !public_path) throw unauthorized();
     User user = authenticated ? std::move(*authenticated) : User{"system:anonymous", "", {"system:unauthenticated"}, {}};
     if (authorize_) authorize_(req, user);
+    if (req.body.size() > kMaxRequestBodyBytes) throw request_too_large();
     if (!public_path) {
       if (auto ms = faults_.latency_ms.load(); ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
       if (!starts_with(path, "/debug/")) {
@@ -447,6 +450,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   const auto& rr = *r;
 
   if (ri.verb == "get") {
+    if (auto rv = q.get("resourceVersion"); rv && !rv->empty()) parse_rv(*rv);
     json::Value obj = service_.get(t);
     if (sub == "scale") obj = to_scale(rr, t.version, obj);
     if (acc.kind == Accepted::Kind::Table && sub.empty()) {
@@ -517,20 +521,13 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
     validate_list_options(q, true);
     if (send_initial) {
       w.initial_state = true;
-      w.initial_events_end = true;
+      // The initial-events-end bookmark is a bookmark: only for watches that allow them.
+      w.initial_events_end = w.bookmarks;
     } else if (rv.empty() || rv == "0") {
       w.initial_state = true;
     } else {
       w.from_rv = parse_rv(rv);
-      // A resourceVersion from the future: wait briefly for it, as the watch cache does.
-      for (int i = 0; i < 30 && w.from_rv > service_.store().current_rv(); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      if (w.from_rv > service_.store().current_rv()) {
-        ApiError e(504, "Timeout", "Too large resource version: " + rv + ", current: " + std::to_string(service_.store().current_rv()));
-        e.details["causes"] = json::Array{json::Object{{"reason", "ResourceVersionTooLarge"}, {"message", "Too large resource version"}}};
-        e.details["retryAfterSeconds"] = 1;
-        throw e;
-      }
+      service_.wait_for_resource_version(w.from_rv);  // a resourceVersion from the future
     }
     if (auto ts = q.get("timeoutSeconds"); ts && !ts->empty()) {
       try {
@@ -559,7 +556,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
       std::string api = rr.api_version(t.version);
       if (const auto* m = typed::kind_message(api, rr.kind)) typed::check(body, *m);
       WriteOptions o;
-      fill_write_options(o, req, q, user);
+      fill_write_options(o, req, q, user, "CreateOptions");
       const json::Value zero = json::Object{{"spec", json::Object{}}};
       patch::set_managed_fields(body, patch::update(&zero, body, o.field_manager, "Update", "", api, meta::Clock::now(),
                                                     list_types_for(rr, t.version)));

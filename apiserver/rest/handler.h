@@ -15,6 +15,10 @@ namespace capstan::apiserver::rest {
 
 using Authenticator = std::function<std::optional<User>(const http::Request&)>;
 
+// kube-apiserver's --max-request-body-bytes default, and its answer to a larger body.
+inline constexpr std::size_t kMaxRequestBodyBytes = 3 * 1024 * 1024;
+ApiError request_too_large();
+
 // Extra routes (e.g. /debug/capstan/...) tried before the resource routes; return false
 // when the path is not theirs.
 using ExtraRoute = std::function<bool(const http::Request&, const User&, http::Reply&)>;

@@ -3,10 +3,12 @@
 #include "apiserver/builtin/strategy.h"
 #include "apiserver/gofmt/json_syntax.h"
 #include "apiserver/rest/field_labels.h"
+#include "apiserver/rest/resource_version.h"
 #include "apiserver/rest/scale.h"
 #include "apiserver/patch/apply.h"
 #include "apiserver/schema/prune.h"
 #include "apiserver/schema/validate.h"
+#include "apiserver/typed/value_structs.h"
 #include "runtime/meta/base64.h"
 #include "runtime/meta/time.h"
 
@@ -15,6 +17,7 @@
 #include <cctype>
 #include <optional>
 #include <random>
+#include <thread>
 
 namespace capstan::apiserver::rest {
 namespace {
@@ -168,6 +171,27 @@ Service::RawList Service::list_raw(const Target& t, const ListOptions& o) {
   if (!o.labels.empty() || !o.fields.empty()) {
     filter = [&](const storage::Object& obj) { return o.labels.matches(*obj.value) && field_match(r, *obj.value, o.fields); };
   }
+  std::int64_t want_rv = 0;
+  if (!o.resource_version.empty()) {
+    auto parsed = parse_resource_version(o.resource_version);
+    if (!parsed.value) throw bad_request("invalid resource version: " + parsed.error);
+    want_rv = *parsed.value;
+    if (want_rv > store_.current_rv()) wait_for_resource_version(want_rv);
+  }
+  if (o.resource_version_match == "Exact" && want_rv > 0 && want_rv != store_.current_rv()) {
+    // The list as it was at that resourceVersion (pagination is not offered at a past one).
+    std::vector<storage::Object> then;
+    try {
+      then = store_.list_at(r.group_resource(), t.ns, want_rv);
+    } catch (const storage::TooOldError&) {
+      throw expired("The resourceVersion for the provided list is too old.");
+    }
+    RawList out;
+    out.resource_version = std::to_string(want_rv);
+    for (auto& obj : then)
+      if (!filter || filter(obj)) out.items.push_back(std::move(obj));
+    return out;
+  }
   auto page = store_.list(r.group_resource(), t.ns, after, o.limit, filter);
   RawList out;
   out.resource_version = std::to_string(page.rv);
@@ -177,6 +201,15 @@ Service::RawList Service::list_raw(const Target& t, const ListOptions& o) {
     if (o.labels.empty() && o.fields.empty()) out.remaining = page.remaining;
   }
   return out;
+}
+
+void Service::wait_for_resource_version(std::int64_t rv) {
+  for (int i = 0; i < 30 && rv > store_.current_rv(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  if (rv <= store_.current_rv()) return;
+  ApiError e(504, "Timeout", "Too large resource version: " + std::to_string(rv) + ", current: " + std::to_string(store_.current_rv()));
+  e.details["causes"] = json::Array{json::Object{{"reason", "ResourceVersionTooLarge"}, {"message", "Too large resource version"}}};
+  e.details["retryAfterSeconds"] = 1;
+  throw e;
 }
 
 ListResult Service::list(const Target& t, const ListOptions& o) {
@@ -255,6 +288,7 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
   std::string want_api = r.api_version(t.version);
   check_body_type(r, t.version, body);
   decode_body(r, t.version, body, o);
+  if (!r.crd) typed::fill_value_structs(body, want_api, r.kind);
   auto& md = json::ensure_object(body, {"metadata"});
   if (r.namespaced) {
     std::string_view body_ns = json::get_string(body, {"metadata", "namespace"});
@@ -290,6 +324,7 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
   if (r.has_status(t.version)) obj.erase("status");  // status is written through /status only
 
   builtin::strategy_for(r.group_resource()).prepare_create(body);
+  if (!r.crd) typed::fill_value_structs(body, want_api, r.kind);  // again: status was reset
   prepare_custom_resource(r, t.version, body, o, false);
 
   AdmissionAttributes a;
@@ -311,9 +346,11 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
   if (admission_) admission_->validate(a, &body, o.warnings);
 
   const auto& types = list_types_for(r, t.version);
-  if (!managed_fields_set)
-    patch::set_managed_fields(body, patch::update(nullptr, body, o.field_manager, "Update", "", want_api,
-                                                  meta::Clock::now(), types));
+  if (!managed_fields_set) {
+    // Compared with the type's zero value, as kube's field manager compares a new object.
+    const json::Value zero = r.crd ? json::Value(json::Object{}) : typed::zero_object(want_api, r.kind);
+    patch::set_managed_fields(body, patch::update(&zero, body, o.field_manager, "Update", "", want_api, meta::Clock::now(), types));
+  }
   builtin::strategy_for(r.group_resource()).prepare_create_server_owned(body);
   drop_empty_metadata(body);
   json::Value stored = to_version(r, std::move(body), r.storage_version().name);

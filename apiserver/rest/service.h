@@ -86,6 +86,10 @@ class Service {
   };
   RawList list_raw(const Target& t, const ListOptions& o);
 
+  // Waits briefly for the store to reach resourceVersion `rv` (as the watch cache waits for a
+  // resourceVersion from the future); throws kube's 504 "Too large resource version" otherwise.
+  void wait_for_resource_version(std::int64_t rv);
+
   struct WriteResult {
     json::Value object;
     bool created = false;

@@ -5,6 +5,7 @@
 #include "apiserver/patch/strategic.h"
 #include "apiserver/rest/scale.h"
 #include "apiserver/rest/service.h"
+#include "apiserver/typed/value_structs.h"
 #include "runtime/json/patch.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/object.h"
@@ -114,8 +115,10 @@ json::Value Service::prepare_update_object(const Target& t, const json::Value& o
     }
   }
 
-  // The type's strategy governs the main resource; subresource writes were merged above.
-  if (t.subresource.empty()) builtin::strategy_for(r.group_resource()).prepare_update(next, old);
+  // The parent's strategy governs the main resource and its scale; other subresource writes were
+  // merged above.
+  if (t.subresource.empty() || t.subresource == "scale") builtin::strategy_for(r.group_resource()).prepare_update(next, old);
+  if (!r.crd) typed::fill_value_structs(next, want_api, r.kind);
   prepare_custom_resource(r, t.version, next, o, true);
 
   AdmissionAttributes a;
@@ -149,7 +152,9 @@ json::Value Service::prepare_update_object(const Target& t, const json::Value& o
   }
   if (!managed_fields_set) {
     const auto& types = list_types_for(r, t.version);
-    patch::set_managed_fields(next, patch::update(&old, next, o.field_manager, "Update", t.subresource, want_api,
+    json::Value before = old;  // objects stored before by-value structs were filled in lack them
+    if (!r.crd) typed::fill_value_structs(before, want_api, r.kind);
+    patch::set_managed_fields(next, patch::update(&before, next, o.field_manager, "Update", t.subresource, want_api,
                                                   meta::Clock::now(), types));
   }
   drop_empty_metadata(next);
@@ -204,9 +209,7 @@ Service::WriteResult Service::update(const Target& t, json::Value body, WriteOpt
       next = old;
       apply_scale(r, t.version, next, body);
     }
-    Target tt = t;
-    if (t.subresource == "scale") tt.subresource.clear();
-    json::Value prepared = prepare_update_object(tt, old, std::move(next), o, false);
+    json::Value prepared = prepare_update_object(t, old, std::move(next), o, false);
     if (o.dry_run) return {to_version(r, std::move(prepared), t.version), false};
     try {
       auto res = commit_update(t, current, std::move(prepared));
@@ -297,14 +300,12 @@ Service::WriteResult Service::patch(const Target& t, PatchType type, std::string
     std::string_view prv = json::get_string(patched, {"metadata", "resourceVersion"});
     if (!prv.empty() && prv != std::to_string(current.rv)) throw optimistic_lock_conflict(r, t.name);
     json::Value next = std::move(patched);
-    Target tt = t;
     if (t.subresource == "scale") {
       json::Value obj = old;
       apply_scale(r, t.version, obj, next);
       next = std::move(obj);
-      tt.subresource.clear();
     }
-    json::Value prepared = prepare_update_object(tt, old, std::move(next), o, managed_done);
+    json::Value prepared = prepare_update_object(t, old, std::move(next), o, managed_done);
     if (o.dry_run) return {to_version(r, std::move(prepared), t.version), false};
     try {
       auto res = commit_update(t, current, std::move(prepared));

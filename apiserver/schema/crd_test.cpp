@@ -146,7 +146,7 @@ TEST(SchemaCrd, StatusConditionsListMap) {
             (Strings{R"(status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown")",
                      R"(status.conditions[1].lastTransitionTime: Invalid value: "now": status.conditions[1].lastTransitionTime in body must be of type date-time: "now")",
                      "status.conditions[1].observedGeneration: Invalid value: -1: status.conditions[1].observedGeneration in body should be greater than or equal to 0",
-                     R"(status.conditions[1]: Duplicate value: map[string]interface {}{"type":"Ready"})"}));
+                     R"(status.conditions[1]: Duplicate value: {"type":"Ready"})"}));
 }
 
 TEST(SchemaCrd, CrdCreateRejectsNonStructuralSchema) {

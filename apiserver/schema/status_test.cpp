@@ -45,7 +45,7 @@ TEST(SchemaStatus, FieldErrorBodies) {
   EXPECT_EQ(field_forbidden(p, "nope").error(), "spec: Forbidden: nope");
   EXPECT_EQ(field_invalid(p, json::Value(1.5), "x").error(), "spec: Invalid value: 1.5: x");
   EXPECT_EQ(field_invalid(p, json::Value(true), "x").error(), "spec: Invalid value: true: x");
-  EXPECT_EQ(field_invalid(p, json::Value(), "x").error(), R"(spec: Invalid value: "null": x)");
+  EXPECT_EQ(field_invalid(p, json::Value(), "x").error(), R"(spec: Invalid value: null: x)");
   EXPECT_EQ(field_invalid(FieldPath(), json::Value(""), "x").error(), R"(<nil>: Invalid value: "": x)");
   EXPECT_EQ(FieldPath("spec").child("items").index(2).child("name").str(), "spec.items[2].name");
   EXPECT_EQ(FieldPath("x").child("properties").key("spec").str(), "x.properties[spec]");

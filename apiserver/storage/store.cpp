@@ -1,8 +1,10 @@
 #include "apiserver/storage/store.h"
 
 #include "runtime/log/log.h"
+#include "runtime/meta/object.h"
 
 #include <algorithm>
+#include <map>
 
 namespace capstan::apiserver::storage {
 namespace {
@@ -237,6 +239,28 @@ std::vector<std::shared_ptr<const Event>> Store::backlog_locked(const std::strin
     for (; it != history_.end(); ++it)
       if (resource == "*" || (*it)->resource == resource) out.push_back(*it);
   }
+  return out;
+}
+
+std::vector<Object> Store::list_at(const std::string& resource, std::string_view ns, std::int64_t rv) const {
+  std::shared_lock l(mu_);
+  if (rv < rv_ && rv < compacted_rv_) throw TooOldError(rv, compacted_rv_ + 1);
+  std::map<std::string, Object> objects;
+  for (auto& [_, o] : snapshot(resource, ns)) objects.emplace(object_key(meta::namespace_of(*o), meta::name_of(*o)), std::move(o));
+  // Undo what happened after rv, newest first.
+  for (auto it = history_.rbegin(); it != history_.rend() && (*it)->rv > rv; ++it) {
+    const Event& e = **it;
+    if (e.resource != resource || !e.object) continue;
+    std::string_view ens = meta::namespace_of(*e.object);
+    if (!ns.empty() && ens != ns) continue;
+    std::string key = object_key(ens, meta::name_of(*e.object));
+    if (e.type == EventType::Added) objects.erase(key);
+    else if (e.type == EventType::Modified && e.previous) objects[key] = e.previous;
+    else if (e.type == EventType::Deleted) objects[key] = e.object;
+  }
+  std::vector<Object> out;
+  out.reserve(objects.size());
+  for (auto& [_, o] : objects) out.push_back(std::move(o));
   return out;
 }
 

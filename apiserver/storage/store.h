@@ -114,6 +114,11 @@ class Store {
                              bool initial = false, std::string_view initial_ns = {});
   void unwatch(std::uint64_t id);
 
+  // The objects of `resource` in `ns` ("" = all) as they were at `rv`, in key order: the current
+  // ones with the retained history after `rv` undone (a list with resourceVersionMatch=Exact).
+  // TooOldError when `rv` is older than that history.
+  std::vector<Object> list_at(const std::string& resource, std::string_view ns, std::int64_t rv) const;
+
   // Forgets the whole event history (like an etcd compaction): watches resuming from an
   // older rv get 410 Gone.
   void compact();

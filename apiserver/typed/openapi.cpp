@@ -101,7 +101,12 @@ class Generator {
   }
 
   json::Value field_schema(const schema::Field& f, const patch::FieldPath& path) {
-    if (f.card == schema::Card::Single) return value_schema(f, path);
+    if (f.card == schema::Card::Single) {
+      json::Value v = value_schema(f, path);
+      // A struct held by value: kube's OpenAPI gives it `default: {}`.
+      if (f.by_value() && v.is_object()) v.as_object()["default"] = json::Object{};
+      return v;
+    }
     if (f.card == schema::Card::Map) {
       patch::FieldPath p = path;
       p.emplace_back("*");

@@ -13,7 +13,7 @@ TEST(TypedOpenApi, DeploymentComponentsReferenceEachOtherAsKubeOpenApiNamesThem)
   EXPECT_EQ(json::serialize(*json::find(d, {"x-kubernetes-group-version-kind"})),
             R"([{"group":"apps","kind":"Deployment","version":"v1"}])");
   EXPECT_EQ(json::serialize(*json::find(d, {"properties", "spec"})),
-            R"({"allOf":[{"$ref":"#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec"}]})");
+            R"({"allOf":[{"$ref":"#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec"}],"default":{}})");
   EXPECT_EQ(json::get_string(d, {"properties", "kind", "type"}), "string");
   const auto& spec = schemas.at("io.k8s.api.apps.v1.DeploymentSpec");
   EXPECT_EQ(json::serialize(*json::find(spec, {"properties", "replicas"})), R"({"type":"integer","format":"int32"})");

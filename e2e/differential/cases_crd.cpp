@@ -51,7 +51,7 @@ DIFF_CASE(crd, ValidationErrors) {
 
 DIFF_CASE(crd, StatusAndScaleSubresourcesAndGeneration) {
   install_gadgets(s);
-  auto created = s.send("create", {.method = "POST", .path = kGadgets, .body = gadget("g", R"({"size":1,"replicas":1})")});
+  auto created = s.send("create", {.method = "POST", .path = kGadgets, .body = gadget("g", R"({"size":5,"replicas":1})")});
   s.send("status written through the main resource is ignored",
          {.method = "PATCH", .path = kGadgets + "/g", .body = R"({"status":{"phase":"Up"},"spec":{"size":2}})",
           .content_type = "application/merge-patch+json"});

@@ -32,6 +32,9 @@ struct ClusterOptions {
   // shorten: with this set it runs without one (--watch-cache=false), so every resume goes to
   // etcd. (Without it, a resourceVersion older than the cache's window still reaches etcd.)
   bool compactable_history = false;
+  // Kube only: resources served without a watch cache (--watch-cache-sizes=RESOURCE#0), so a
+  // resume from an old resourceVersion of theirs reaches etcd's history.
+  std::vector<std::string> uncached_resources;
   // Embedded only: a durable store in this directory (etcd is always durable).
   std::string data_dir;
 };

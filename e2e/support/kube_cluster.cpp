@@ -138,6 +138,11 @@ void KubeCluster::start_apiserver(bool keep_port) {
                "--profiling=false",
                "--v=1"};
     if (opts_.compactable_history) po.args.push_back("--watch-cache=false");
+    if (!opts_.uncached_resources.empty()) {
+      std::string sizes;
+      for (const auto& r : opts_.uncached_resources) sizes += (sizes.empty() ? "" : ",") + r + "#0";
+      po.args.push_back("--watch-cache-sizes=" + sizes);
+    }
     po.stdout_path = dir_ + "/apiserver.out";
     po.stderr_path = dir_ + "/apiserver.log";
     apiserver_ = std::make_unique<Process>(po);
