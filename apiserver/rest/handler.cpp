@@ -384,7 +384,10 @@ bool Handler::handle_non_resource(http::Request& req, http::Reply& reply) {
   }
   if (starts_with(path, "/openapi/v3/")) {
     auto doc = openapi_.document(std::string_view(path).substr(12));
-    if (!doc) throw path_not_found();
+    if (!doc) {
+      send_body(reply, 404, "", "");  // kube-apiserver's OpenAPI handler: no body at all
+      return true;
+    }
     send_body(reply, 200, *doc, "application/json");
     return true;
   }
@@ -576,7 +579,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
     json::Value sa = service_.get(Target{r, t.version, t.ns, t.name, ""});
     json::Value body = parse_json_body(req, "TokenRequest");
     WriteOptions o;
-    fill_write_options(o, req, q, user);
+    fill_write_options(o, req, q, user, "CreateOptions");
     send_value(reply, 201, token_request_(sa, body, o.field_manager), acc);
     return;
   }

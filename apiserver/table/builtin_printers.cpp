@@ -13,6 +13,7 @@ const std::vector<printers::Entry>& registry() {
     printers::add_others(e);
     printers::add_nodes(e);
     printers::add_storage(e);
+    printers::add_autoscaling(e);
     return e;
   }();
   return entries;

@@ -428,5 +428,19 @@ TEST(PrinterMisc, PriorityClassesPodTemplatesAndCustomResourceDefinitions) {
             R"x(["gadgets.example.com","Namespaced","v1,v2(storage)","2026-01-10T11:58:00Z","example.com","Gadget","gd,gdt",true])x");
 }
 
+TEST(PrinterAutoscaling, HorizontalPodAutoscalers) {
+  EXPECT_EQ(column_names("autoscaling", "horizontalpodautoscalers"),
+            (std::vector<std::string>{"Name", "Reference", "Targets", "MinPods", "MaxPods", "Replicas", "Age"}));
+  EXPECT_EQ(cells("autoscaling", "horizontalpodautoscalers", R"({"metadata":{"name":"web"},
+    "spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"minReplicas":2,"maxReplicas":5,"metrics":[
+      {"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":80}}},
+      {"type":"Pods","pods":{"metric":{"name":"qps"},"target":{"type":"AverageValue","averageValue":"10"}}},
+      {"type":"External","external":{"metric":{"name":"q"},"target":{"type":"Value","value":"3"}}}]},
+    "status":{"currentReplicas":3,"currentMetrics":[{"type":"Resource","resource":{"name":"cpu","current":{"averageUtilization":41}}}]}})"),
+            R"(["web","Deployment/web","cpu: 41%/80%, <unknown>/10 + 1 more...","2",5,3,"<unknown>"])");
+  EXPECT_EQ(cells("autoscaling", "horizontalpodautoscalers", R"({"metadata":{"name":"bare"},"spec":{"maxReplicas":1}})"),
+            R"(["bare","/","<none>","<unset>",1,0,"<unknown>"])");
+}
+
 }  // namespace
 }  // namespace capstan::apiserver::table

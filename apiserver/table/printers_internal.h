@@ -62,5 +62,7 @@ inline std::string str_or_unset(const json::Value& obj, json::Path path) {
 
 // Cluster-scoped configuration: persistentvolumes, storageclasses (builtin_storage.cpp).
 void add_storage(std::vector<Entry>& out);
+// horizontalpodautoscalers (builtin_autoscaling.cpp).
+void add_autoscaling(std::vector<Entry>& out);
 
 }  // namespace capstan::apiserver::table::printers

@@ -22,7 +22,7 @@ const std::vector<Allowance>& allowlist() {
        "x-kubernetes-validations (CEL) rules are not evaluated by the embedded server yet (issue 13); schema errors and "
        "the rules-not-checked cause match"},
       {"^watch/AResourceVersionOlderThanTheHistoryIsGone/watch from resourceVersion 1$",
-       "^/0/object/message: embedded \"too old resource version: <n> \(<n>\)\", kube \"The resourceVersion for the provided watch is too old\.\"$",
+       R"re(^/0/object/message: embedded "too old resource version: <n> \(<n>\)", kube "The resourceVersion for the provided watch is too old\."$)re",
        "both answer 410 Expired; the embedded server words it as kube-apiserver's watch cache does, this kube path (a "
        "resource without watch cache) as etcd's watcher does"},
       {"^validation/FieldValidationStrictWarnIgnore/Strict on a merge patch$",
