@@ -8,6 +8,9 @@
 #include "apiserver/auth/request_authorizer.h"
 #include "apiserver/auth/reviews.h"
 #include "apiserver/auth/tokens.h"
+#include "apiserver/patch/apply.h"
+#include "apiserver/patch/managed_fields.h"
+#include "apiserver/typed/value_structs.h"
 #include "apiserver/registry/resource.h"
 #include "apiserver/rest/api_error.h"
 #include "apiserver/rest/handler.h"
@@ -19,6 +22,7 @@
 #include "apiserver/system/crd_controller.h"
 #include "apiserver/system/gc_controller.h"
 #include "apiserver/system/namespace_controller.h"
+#include "apiserver/system/root_ca_publisher.h"
 #include "apiserver/system/serviceaccount_controller.h"
 #include "runtime/client/config.h"
 #include "runtime/http/server.h"
@@ -57,6 +61,7 @@ struct ApiServer::Impl {
   std::unique_ptr<system::GcController> gc;
   std::unique_ptr<system::NamespaceController> namespaces;
   std::unique_ptr<system::ServiceAccountController> service_accounts;
+  std::unique_ptr<system::RootCaPublisher> root_ca;
   std::unique_ptr<simulator::WorkloadSimulator> workloads;
   bool started = false;
 
@@ -64,7 +69,7 @@ struct ApiServer::Impl {
   void bootstrap();
   std::optional<rest::User> authenticate(const http::Request& req) const;
   bool debug_route(const http::Request& req, const rest::User& user, http::Reply& reply);
-  json::Value token_request(const json::Value& sa, const json::Value& req) const;
+  json::Value token_request(const json::Value& sa, const json::Value& req, const std::string& field_manager) const;
   void make_authorizer();
 };
 
@@ -156,7 +161,7 @@ bool ApiServer::Impl::debug_route(const http::Request& req, const rest::User& us
   throw path_not_found();
 }
 
-json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Value& req) const {
+json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Value& req, const std::string& field_manager) const {
   using namespace std::chrono;
   auth::TokenClaims c;
   c.ns = json::get_string(sa, {"metadata", "namespace"});
@@ -165,8 +170,11 @@ json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Va
   if (const auto* aud = json::get_array(req, {"spec", "audiences"}))
     for (const auto& a : *aud)
       if (a.is_string()) c.audiences.emplace_back(a.get_string());
-  if (c.audiences.empty()) c.audiences.push_back("https://kubernetes.default.svc");
+  if (c.audiences.empty()) c.audiences.emplace_back(auth::kServiceAccountIssuer);
   std::int64_t ttl = json::get_int(req, {"spec", "expirationSeconds"}).value_or(3600);
+  // The request as decoded (expirationSeconds defaulted) is what the manager is recorded for.
+  json::Value decoded = req.is_object() ? req : json::Value(json::Object{});
+  json::ensure_object(decoded, {"spec"})["expirationSeconds"] = ttl;
   if (ttl < 600) {
     throw invalid(*registry->find_group_resource("serviceaccounts"), c.service_account,
                   {schema::field_invalid(schema::FieldPath("spec").child("expirationSeconds"), json::Value(ttl),
@@ -175,19 +183,26 @@ json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Va
   auto now = system_clock::now();
   c.issued_at = duration_cast<seconds>(now.time_since_epoch()).count();
   c.expires_at = c.issued_at + ttl;
-  json::Value out = req.is_object() ? req : json::Value(json::Object{});
+  const std::string api_version = "authentication.k8s.io/v1";
+  json::Value out = decoded;
   auto& o = out.as_object();
-  o["apiVersion"] = "authentication.k8s.io/v1";
+  o["apiVersion"] = api_version;
   o["kind"] = "TokenRequest";
   auto& md = json::ensure_object(out, {"metadata"});
   md["name"] = c.service_account;
   md["namespace"] = c.ns;
+  md["uid"] = rest::new_uid();
   md["creationTimestamp"] = meta::format_rfc3339(now);
+  // Recorded against the zero TokenRequest, as kube-apiserver's field manager does: its spec (a
+  // struct held by value) exists there already, so only the fields the request set are the manager's.
+  const json::Value zero = typed::zero_object(api_version, "TokenRequest");
+  patch::set_managed_fields(out, patch::update(&zero, decoded, field_manager, "Update", "token", api_version, now,
+                                               *patch::builtin_list_types(api_version, "TokenRequest")));
   auto& spec = json::ensure_object(out, {"spec"});
   json::Array aud;
   for (const auto& a : c.audiences) aud.emplace_back(a);
   spec["audiences"] = std::move(aud);
-  spec["expirationSeconds"] = ttl;
+  if (!spec.contains("boundObjectRef")) spec["boundObjectRef"] = nullptr;
   o["status"] = json::Object{{"token", tokens->issue(c)}, {"expirationTimestamp", meta::format_rfc3339(now + seconds(ttl))}};
   return out;
 }
@@ -254,14 +269,17 @@ void ApiServer::start() {
   s.gc = std::make_unique<system::GcController>(*s.service);
   s.namespaces = std::make_unique<system::NamespaceController>(*s.service);
   s.service_accounts = std::make_unique<system::ServiceAccountController>(*s.service, *s.tokens, s.ca_pem);
+  s.root_ca = std::make_unique<system::RootCaPublisher>(*s.service, s.ca_pem);
   s.gc->start();
   s.namespaces->start();
   s.service_accounts->start();
+  s.root_ca->start();
 
   s.handler = std::make_unique<rest::Handler>(*s.service, *s.watches, *s.openapi,
                                               [&s](const http::Request& r) { return s.authenticate(r); }, s.faults);
   s.handler->add_route([&s](const http::Request& r, const rest::User& u, http::Reply& reply) { return s.debug_route(r, u, reply); });
-  s.handler->set_token_request([&s](const json::Value& sa, const json::Value& req) { return s.token_request(sa, req); });
+  s.handler->set_token_request(
+      [&s](const json::Value& sa, const json::Value& req, const std::string& manager) { return s.token_request(sa, req, manager); });
   s.handler->set_review([&s](const registry::ResourceInfo& r, std::string_view ns, const json::Value& req, const rest::User& u) {
     return s.reviews->answer(r, ns, req, u);
   });
@@ -317,6 +335,7 @@ void ApiServer::stop() {
   if (s.workloads) s.workloads->stop();  // a client of ours: before the server goes
   if (s.watches) s.watches->stop();
   if (s.http) s.http->stop();
+  if (s.root_ca) s.root_ca->stop();
   if (s.service_accounts) s.service_accounts->stop();
   if (s.namespaces) s.namespaces->stop();
   if (s.gc) s.gc->stop();
@@ -325,6 +344,7 @@ void ApiServer::stop() {
   s.http.reset();
   s.handler.reset();
   s.workloads.reset();
+  s.root_ca.reset();
   s.service_accounts.reset();
   s.namespaces.reset();
   s.gc.reset();

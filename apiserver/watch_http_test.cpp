@@ -185,14 +185,15 @@ TEST_F(WatchHttp, AStreamingListSendsTheObjectsThenTheInitialEventsEndBookmark) 
                    "&allowWatchBookmarks=true",
                    [](const Events& e) { return has_type(e, "BOOKMARK"); }, 5s);
   EXPECT_EQ(got.status, 200);
-  ASSERT_EQ(got.events.size(), 4u);
+  ASSERT_FALSE(got.events.empty());
   std::set<std::string> names;
-  for (int i = 0; i < 3; ++i) {
+  for (std::size_t i = 0; i + 1 < got.events.size(); ++i) {
     EXPECT_EQ(type_of(got.events[i]), "ADDED");
-    names.insert(std::string(name_of(got.events[i])));
+    // The root CA publisher's ConfigMap may be there already, as in any cluster.
+    if (name_of(got.events[i]) != "kube-root-ca.crt") names.insert(std::string(name_of(got.events[i])));
   }
   EXPECT_EQ(names, (std::set<std::string>{"x", "y", "z"}));
-  const auto& end = got.events[3];
+  const auto& end = got.events.back();
   EXPECT_EQ(type_of(end), "BOOKMARK");
   EXPECT_EQ(json::get_string(end, {"object", "metadata", "annotations", "k8s.io/initial-events-end"}), "true");
   EXPECT_GE(rv_of(end), max_rv);

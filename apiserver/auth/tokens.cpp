@@ -52,7 +52,7 @@ std::string TokenIssuer::issue(const TokenClaims& c) const {
   json::Object header{{"alg", "HS256"}, {"typ", "JWT"}};
   json::Array aud;
   for (const auto& a : c.audiences) aud.emplace_back(a);
-  json::Object payload{{"iss", "https://kubernetes.default.svc"},
+  json::Object payload{{"iss", kServiceAccountIssuer},
                        {"sub", "system:serviceaccount:" + c.ns + ":" + c.service_account},
                        {"aud", aud},
                        {"iat", c.issued_at},

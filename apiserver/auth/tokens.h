@@ -6,9 +6,14 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace capstan::apiserver::auth {
+
+// The tokens' issuer (kube-apiserver's --service-account-issuer as clusters commonly set it),
+// which is also the audience a TokenRequest without audiences gets (--api-audiences' default).
+inline constexpr std::string_view kServiceAccountIssuer = "https://kubernetes.default.svc.cluster.local";
 
 struct TokenClaims {
   std::string ns;

@@ -76,12 +76,12 @@ class NoStrategy : public Strategy {};
 class NamespaceStrategy : public Strategy {
  public:
   std::string_view name_rule() const override { return "label"; }
-  void prepare_create(json::Value& obj) override {
+  // The label is a default (set when the request is decoded), so the creator owns it.
+  void prepare_create(json::Value& obj) override { label_name(obj); }
+  void prepare_create_server_owned(json::Value& obj) override {
     auto& o = obj.as_object();
-    auto& spec = child(o, "spec");
-    spec["finalizers"] = json::Array{"kubernetes"};
+    child(o, "spec")["finalizers"] = json::Array{"kubernetes"};
     child(o, "status")["phase"] = "Active";
-    label_name(obj);
   }
   void prepare_update(json::Value& obj, const json::Value& old) override {
     // spec.finalizers change only through /finalize; status only through /status.
@@ -93,8 +93,10 @@ class NamespaceStrategy : public Strategy {
  private:
   static void label_name(json::Value& obj) {
     auto& md = json::ensure_object(obj, {"metadata"});
-    auto& labels = child(md, "labels");
-    labels["kubernetes.io/metadata.name"] = md["name"];
+    // A copy first: Boost.JSON's operator[] may reallocate the object, even for a key it has,
+    // which would leave a reference into it (`labels`) dangling.
+    json::Value name = md["name"];
+    child(md, "labels")["kubernetes.io/metadata.name"] = std::move(name);
   }
 };
 

@@ -17,6 +17,9 @@ class Strategy {
   virtual ~Strategy() = default;
   // Fills defaults on a new object (after the generic metadata handling).
   virtual void prepare_create(json::Value& obj) {}
+  // Sets what kube-apiserver's PrepareForCreate sets, which it does after recording the
+  // creator's managed fields (so they are not the creator's): a Namespace's finalizers and phase.
+  virtual void prepare_create_server_owned(json::Value& obj) {}
   // Fills defaults / carries over server-owned fields from `old` on update.
   virtual void prepare_update(json::Value& obj, const json::Value& old) {}
   // Type-specific validation; `old` is null on create.

@@ -121,7 +121,15 @@ std::vector<ResourceInfo> builtin_resources() {
     out.push_back(std::move(r));
   }
   for (auto& r : out) {
-    if (r.resource == "serviceaccounts") r.extra_subresources_token = true;
+    if (r.group_resource() == "serviceaccounts") r.extra_subresources_token = true;
+    if (r.group_resource() == "pods") r.binding_subresource = true;
+    if (r.group_resource() == "namespaces") {
+      r.finalize_subresource = true;
+      r.verbs = {"create", "delete", "get", "list", "patch", "update", "watch"};  // no deletecollection
+    }
+    if (r.group_resource() == "events.events.k8s.io") r.stored_as = "/v1/Event";
+    if (r.group_resource() == "customresourcedefinitions.apiextensions.k8s.io")
+      r.stored_as = "apiextensions.k8s.io/v1beta1/CustomResourceDefinition";
   }
   return out;
 }

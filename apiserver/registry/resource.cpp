@@ -1,6 +1,9 @@
 #include "apiserver/registry/resource.h"
 
 #include "apiserver/registry/builtin.h"
+#include "runtime/meta/base64.h"
+
+#include <openssl/sha.h>
 
 #include <algorithm>
 #include <cctype>
@@ -31,6 +34,13 @@ const VersionInfo& ResourceInfo::preferred_version() const {
 bool ResourceInfo::has_status(std::string_view v) const {
   const auto* vi = version(v);
   return vi && vi->status_subresource;
+}
+
+std::string ResourceInfo::storage_version_hash() const {
+  std::string gvk = stored_as.empty() ? group + "/" + storage_version().name + "/" + kind : stored_as;
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(gvk.data()), gvk.size(), digest);
+  return meta::base64_encode(std::string_view(reinterpret_cast<const char*>(digest), 8));
 }
 
 Registry::Registry() {

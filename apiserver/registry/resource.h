@@ -61,6 +61,12 @@ struct ResourceInfo {
   json::Value conversion_webhook;         // spec.conversion.webhook of the CRD
   bool preserve_unknown_fields = false;
   bool extra_subresources_token = false;  // serviceaccounts/token
+  bool finalize_subresource = false;      // namespaces/finalize
+  bool binding_subresource = false;       // pods/binding (the scheduler's write)
+  // kube-apiserver's storage version as "group/version/Kind" when it is not this resource's
+  // own (events.k8s.io Events are stored as core v1 Events, CRDs still as v1beta1); "" for its
+  // own storage version.
+  std::string stored_as;
   bool review = false;                    // create-only, computed by the server (access reviews)
 
   // "configmaps", "deployments.apps": the storage key and kubectl's group-resource name.
@@ -72,6 +78,9 @@ struct ResourceInfo {
   // "Deployment.apps", "ConfigMap": the qualified kind used in Invalid messages.
   std::string qualified_kind() const { return group.empty() ? kind : kind + "." + group; }
   bool has_status(std::string_view version) const;
+  // Discovery's storageVersionHash: base64 of the first 8 bytes of SHA-256 over the storage
+  // version's "group/version/Kind", as kube-apiserver computes it.
+  std::string storage_version_hash() const;
 };
 
 using ResourcePtr = std::shared_ptr<const ResourceInfo>;

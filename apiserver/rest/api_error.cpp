@@ -104,26 +104,40 @@ ApiError forbidden(const registry::ResourceInfo* r, std::string_view name, std::
 }
 
 ApiError method_not_allowed() {
-  return ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+  ApiError e(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+  e.empty_details = true;
+  return e;
 }
 
-ApiError unsupported_media_type(std::string_view content_type, const std::vector<std::string>& accepted) {
+namespace {
+
+std::string comma_list(const std::vector<std::string>& media_types) {
   std::string list;
-  for (const auto& a : accepted) {
-    if (!list.empty()) list += ", ";
-    list += a;
-  }
+  for (const auto& a : media_types) list += (list.empty() ? "" : ", ") + a;
+  return list;
+}
+
+}  // namespace
+
+ApiError unsupported_media_type(std::string_view content_type, const std::vector<std::string>& accepted) {
   return ApiError(415, "UnsupportedMediaType",
-                  "the body of the request was in an unknown format - accepted media types include: " + list);
+                  "the body of the request was in an unknown format - accepted media types include: " + comma_list(accepted));
 }
 
 ApiError not_acceptable(const std::vector<std::string>& supported) {
-  std::string list;
-  for (const auto& a : supported) {
-    if (!list.empty()) list += ", ";
-    list += a;
-  }
-  return ApiError(406, "NotAcceptable", "only the following media types are accepted: " + list);
+  return ApiError(406, "NotAcceptable", "only the following media types are accepted: " + comma_list(supported));
+}
+
+ApiError route_not_acceptable(const std::vector<std::string>& produces) {
+  ApiError e(406, "NotAcceptable", "406: Not Acceptable\n\nAvailable representations: " + comma_list(produces));
+  e.empty_details = true;
+  return e;
+}
+
+ApiError route_unsupported_media_type() {
+  ApiError e(415, "UnsupportedMediaType", "415: Unsupported Media Type");
+  e.empty_details = true;
+  return e;
 }
 
 ApiError expired(std::string message) { return ApiError(410, "Expired", std::move(message)); }
@@ -147,6 +161,7 @@ ApiError unauthorized() { return ApiError(401, "Unauthorized", "Unauthorized"); 
 
 ApiError path_not_found() {
   ApiError e(404, "NotFound", "the server could not find the requested resource");
+  e.empty_details = true;
   return e;
 }
 

@@ -54,12 +54,22 @@ ApiError forbidden(const registry::ResourceInfo* r, std::string_view name, std::
 ApiError method_not_allowed();
 ApiError unsupported_media_type(std::string_view content_type, const std::vector<std::string>& accepted);
 ApiError not_acceptable(const std::vector<std::string>& supported);
+// What go-restful answers on kube-apiserver's own routes (built-in resources, /api, /api/v1,
+// /apis/G/V of built-in groups, /version) when Accept names nothing the route produces, or a
+// PATCH's Content-Type nothing it consumes.
+ApiError route_not_acceptable(const std::vector<std::string>& produces);
+ApiError route_unsupported_media_type();
 ApiError expired(std::string message);
 ApiError too_many_requests(int retry_after_seconds);
 ApiError internal_error(std::string message);
 ApiError service_unavailable(std::string message);
 ApiError unauthorized();
 ApiError path_not_found();  // "the server could not find the requested resource"
+// kube-apiserver's answer to a path none of its handlers serves (an unknown group, a custom
+// resource group's unknown version or resource): the text "404 page not found", no Status.
+struct PageNotFound : std::exception {
+  const char* what() const noexcept override { return "404 page not found"; }
+};
 ApiError timeout(std::string message);
 
 }  // namespace capstan::apiserver

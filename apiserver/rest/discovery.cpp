@@ -28,7 +28,9 @@ int group_rank(std::string_view g) {
                                       "coordination.k8s.io",
                                       "node.k8s.io",
                                       "discovery.k8s.io",
-                                      "flowcontrol.apiserver.k8s.io"};
+                                      "flowcontrol.apiserver.k8s.io",
+                                      "resource.k8s.io",
+                                      "storagemigration.k8s.io"};
   for (int i = 0; i < static_cast<int>(std::size(order)); ++i)
     if (g == order[i]) return i;
   return 1000;
@@ -81,9 +83,63 @@ json::Value group_json(const GroupView& g) {
   return json::Object{{"name", g.name}, {"versions", versions}, {"preferredVersion", group_version(g.name, g.versions.front())}};
 }
 
-const std::vector<std::string> kSubresourceVerbs = {"get", "patch", "update"};
+// A subresource as discovery lists it. `group`/`version` name its response kind when that is
+// another group's (Scale, TokenRequest); "" for the resource's own kind.
+struct Subresource {
+  std::string name;
+  std::string group, version, kind;
+  std::vector<std::string> verbs;
+};
+
+// The subresources served for `r` at `v`, in kube-apiserver's order: a custom resource's
+// status then scale; a built-in's sorted by name (its REST storage map's order).
+std::vector<Subresource> subresources(const registry::ResourceInfo& r, const registry::VersionInfo& v) {
+  const std::vector<std::string> rw = {"get", "patch", "update"};
+  std::vector<Subresource> out;
+  if (v.status_subresource) out.push_back({"status", "", "", r.kind, rw});
+  if (v.scale) out.push_back({"scale", "autoscaling", "v1", "Scale", rw});
+  if (r.extra_subresources_token) out.push_back({"token", "authentication.k8s.io", "v1", "TokenRequest", {"create"}});
+  if (r.finalize_subresource) out.push_back({"finalize", "", "", r.kind, {"update"}});
+  if (r.binding_subresource) out.push_back({"binding", "", "", "Binding", {"create"}});
+  if (!r.crd)
+    std::sort(out.begin(), out.end(), [](const Subresource& a, const Subresource& b) { return a.name < b.name; });
+  return out;
+}
+
+// Aggregated discovery's responseKind. Built-in resources leave group and version empty for
+// their own kind (kube fills them from the resource's APIResource, where they are unset);
+// custom resources name them.
+json::Value response_kind(const registry::ResourceInfo& r, std::string_view version, const std::string& group,
+                          const std::string& kind_version, const std::string& kind) {
+  if (!group.empty() || !kind_version.empty()) return json::Object{{"group", group}, {"version", kind_version}, {"kind", kind}};
+  if (r.crd) return json::Object{{"group", r.group}, {"version", version}, {"kind", kind}};
+  return json::Object{{"group", ""}, {"version", ""}, {"kind", kind}};
+}
+
+// The members legacy and aggregated discovery share for a resource.
+void names_and_verbs(json::Object& o, const registry::ResourceInfo& r) {
+  o["verbs"] = strings(r.verbs);
+  if (!r.short_names.empty()) o["shortNames"] = strings(r.short_names);
+  if (!r.categories.empty()) o["categories"] = strings(r.categories);
+}
 
 }  // namespace
+
+json::Value server_version() {
+  return json::Object{{"major", "1"},
+                      {"minor", "37"},
+                      {"emulationMajor", "1"},
+                      {"emulationMinor", "37"},
+                      {"minCompatibilityMajor", "1"},
+                      {"minCompatibilityMinor", "36"},
+                      {"gitVersion", "v1.37.0-capstan"},
+                      {"gitCommit", "capstan"},
+                      {"gitTreeState", "clean"},
+                      {"buildDate", "2026-12-01T00:00:00Z"},
+                      {"goVersion", "go1.26.0"},
+                      {"compiler", "gc"},
+                      {"platform", "linux/amd64"}};
+}
 
 json::Value api_versions(const std::string& server_address) {
   return json::Object{{"kind", "APIVersions"},
@@ -124,27 +180,16 @@ std::optional<json::Value> api_resource_list(const registry::Registry& reg, std:
       o["singularName"] = r->singular;
       o["namespaced"] = r->namespaced;
       o["kind"] = r->kind;
-      o["verbs"] = strings(r->verbs);
-      if (!r->short_names.empty()) o["shortNames"] = strings(r->short_names);
-      if (!r->categories.empty()) o["categories"] = strings(r->categories);
+      names_and_verbs(o, *r);
+      if (!r->review) o["storageVersionHash"] = r->storage_version_hash();  // reviews are never stored
       resources.push_back(std::move(o));
-      if (v->status_subresource) {
-        resources.push_back(json::Object{{"name", r->resource + "/status"}, {"singularName", ""}, {"namespaced", r->namespaced},
-                                         {"kind", r->kind}, {"verbs", strings(kSubresourceVerbs)}});
-      }
-      if (v->scale) {
-        resources.push_back(json::Object{{"name", r->resource + "/scale"}, {"singularName", ""}, {"namespaced", r->namespaced},
-                                         {"group", "autoscaling"}, {"version", "v1"}, {"kind", "Scale"},
-                                         {"verbs", strings(kSubresourceVerbs)}});
-      }
-      if (r->extra_subresources_token) {
-        resources.push_back(json::Object{{"name", r->resource + "/token"}, {"singularName", ""}, {"namespaced", r->namespaced},
-                                         {"group", "authentication.k8s.io"}, {"version", "v1"}, {"kind", "TokenRequest"},
-                                         {"verbs", json::Array{"create"}}});
-      }
-      if (r->group_resource() == "pods") {
-        resources.push_back(json::Object{{"name", "pods/binding"}, {"singularName", ""}, {"namespaced", true},
-                                         {"kind", "Binding"}, {"verbs", json::Array{"create"}}});
+      for (const auto& sub : subresources(*r, *v)) {
+        json::Object so{{"name", r->resource + "/" + sub.name}, {"singularName", ""}, {"namespaced", r->namespaced}};
+        if (!sub.group.empty()) so["group"] = sub.group;
+        if (!sub.version.empty()) so["version"] = sub.version;
+        so["kind"] = sub.kind;
+        so["verbs"] = strings(sub.verbs);
+        resources.push_back(std::move(so));
       }
     }
   }
@@ -165,35 +210,24 @@ json::Value aggregated_discovery(const registry::Registry& reg, bool core, std::
         if (!v || !v->served) continue;
         json::Object o;
         o["resource"] = r->resource;
-        o["responseKind"] = json::Object{{"group", r->group}, {"version", ver}, {"kind", r->kind}};
+        o["responseKind"] = response_kind(*r, ver, "", "", r->kind);
         o["scope"] = r->namespaced ? "Namespaced" : "Cluster";
         o["singularResource"] = r->singular;
-        o["verbs"] = strings(r->verbs);
-        if (!r->short_names.empty()) o["shortNames"] = strings(r->short_names);
-        if (!r->categories.empty()) o["categories"] = strings(r->categories);
+        names_and_verbs(o, *r);
         json::Array subs;
-        if (v->status_subresource)
-          subs.push_back(json::Object{{"subresource", "status"},
-                                      {"responseKind", json::Object{{"group", r->group}, {"version", ver}, {"kind", r->kind}}},
-                                      {"verbs", strings(kSubresourceVerbs)}});
-        if (v->scale)
-          subs.push_back(json::Object{{"subresource", "scale"},
-                                      {"responseKind", json::Object{{"group", "autoscaling"}, {"version", "v1"}, {"kind", "Scale"}}},
-                                      {"verbs", strings(kSubresourceVerbs)}});
-        if (r->extra_subresources_token)
-          subs.push_back(json::Object{{"subresource", "token"},
-                                      {"responseKind", json::Object{{"group", "authentication.k8s.io"}, {"version", "v1"}, {"kind", "TokenRequest"}}},
-                                      {"verbs", json::Array{"create"}}});
-        if (r->group_resource() == "pods")
-          subs.push_back(json::Object{{"subresource", "binding"},
-                                      {"responseKind", json::Object{{"group", ""}, {"version", "v1"}, {"kind", "Binding"}}},
-                                      {"verbs", json::Array{"create"}}});
+        for (const auto& sub : subresources(*r, *v))
+          subs.push_back(json::Object{{"subresource", sub.name},
+                                      {"responseKind", response_kind(*r, ver, sub.group, sub.version, sub.kind)},
+                                      {"verbs", strings(sub.verbs)}});
         if (!subs.empty()) o["subresources"] = std::move(subs);
         resources.push_back(std::move(o));
       }
       versions.push_back(json::Object{{"version", ver}, {"resources", resources}, {"freshness", "Current"}});
     }
-    items.push_back(json::Object{{"metadata", json::Object{{"name", g.name}, {"creationTimestamp", nullptr}}}, {"versions", versions}});
+    // The core group's name is "", which metadata omits.
+    json::Object md;
+    if (!g.name.empty()) md["name"] = g.name;
+    items.push_back(json::Object{{"metadata", std::move(md)}, {"versions", versions}});
   }
   return json::Object{{"kind", "APIGroupDiscoveryList"}, {"apiVersion", "apidiscovery.k8s.io/" + std::string(version)},
                       {"metadata", json::Object{}}, {"items", items}};

@@ -10,6 +10,7 @@
 
 namespace capstan::apiserver::rest {
 
+json::Value server_version();  // /version, as kube-apiserver 1.37 answers (its emulation fields too)
 json::Value api_versions(const std::string& server_address);             // /api
 json::Value api_group_list(const registry::Registry& reg);              // /apis
 std::optional<json::Value> api_group(const registry::Registry& reg, std::string_view group);  // /apis/G

@@ -18,6 +18,7 @@
 #include "runtime/log/log.h"
 #include "runtime/meta/time.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -249,6 +250,33 @@ std::int64_t parse_rv(std::string_view s) {
   return *parsed.value;
 }
 
+// Whether kube-apiserver serves group `g` itself (the core group, apps, ...) rather than
+// through its apiextensions server (custom resources): that decides how a missing version
+// or resource under it is answered.
+bool builtin_group(const registry::Registry& reg, std::string_view g) {
+  if (g.empty()) return true;
+  for (const auto& r : reg.all())
+    if (r->group == g && !r->crd) return true;
+  return false;
+}
+
+[[noreturn]] void group_path_not_found(const registry::Registry& reg, std::string_view group) {
+  if (builtin_group(reg, group)) throw path_not_found();
+  throw PageNotFound();
+}
+
+const std::vector<std::string> kRepresentations = {"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"};
+
+// The 406 for an Accept that names nothing servable: go-restful's on kube-apiserver's own
+// routes (a list route also produces the watch streams), the handler's own for custom resources.
+ApiError not_acceptable_for(const registry::ResourceInfo& r, std::string_view verb, std::string_view subresource) {
+  if (r.crd) return not_acceptable(kRepresentations);
+  auto produces = kRepresentations;
+  if (subresource.empty() && (verb == "list" || verb == "watch"))
+    produces.insert(produces.end(), {"application/json;stream=watch", "application/vnd.kubernetes.protobuf;stream=watch"});
+  return route_not_acceptable(produces);
+}
+
 }  // namespace
 
 ApiError request_too_large() {
@@ -296,6 +324,9 @@ void Handler::operator()(http::Request& req, http::Reply& reply) {
   } catch (const ApiError& e) {
     code = e.code;
     send_error(reply, e);
+  } catch (const PageNotFound& e) {
+    code = 404;
+    send_body(reply, 404, std::string(e.what()) + "\n", "text/plain; charset=utf-8");
   } catch (const std::exception& e) {
     code = 500;
     log::error("request failed", {{"method", req.method}, {"path", path}, {"error", e.what()}});
@@ -329,14 +360,14 @@ bool Handler::handle_non_resource(http::Request& req, http::Reply& reply) {
     return true;
   }
   if (path == "/version") {
-    send_json(reply, 200,
-              json::Object{{"major", "1"}, {"minor", "32"}, {"gitVersion", "v1.32.0-capstan"}, {"gitCommit", "capstan"},
-                           {"gitTreeState", "clean"}, {"buildDate", "2026-12-01T00:00:00Z"}, {"goVersion", "go1.23.0"},
-                           {"compiler", "gc"}, {"platform", "linux/amd64"}});
+    auto acc = negotiate(accept, false);
+    if (!acc.acceptable || acc.kind == Accepted::Kind::Yaml) throw route_not_acceptable({"application/json"});
+    send_json(reply, 200, server_version());
     return true;
   }
   if (path == "/api" || path == "/apis") {
     auto acc = negotiate(accept, true);
+    if (!acc.acceptable) throw path == "/api" ? route_not_acceptable(kRepresentations) : not_acceptable(kRepresentations);
     if (acc.kind == Accepted::Kind::Discovery) {
       send_body(reply, 200, json::serialize(aggregated_discovery(reg, path == "/api", acc.version)),
                 acc.version == "v2" ? kDiscoveryV2 : kDiscoveryV2beta1);
@@ -353,7 +384,10 @@ bool Handler::handle_non_resource(http::Request& req, http::Reply& reply) {
   }
   if (starts_with(path, "/openapi/v3/")) {
     auto doc = openapi_.document(std::string_view(path).substr(12));
-    if (!doc) throw path_not_found();
+    if (!doc) {
+      send_body(reply, 404, "", "");  // kube-apiserver's OpenAPI handler: no body at all
+      return true;
+    }
     send_body(reply, 200, *doc, "application/json");
     return true;
   }
@@ -367,27 +401,32 @@ bool Handler::handle_non_resource(http::Request& req, http::Reply& reply) {
   // /apis/GROUP and /api/v1, /apis/GROUP/VERSION (discovery documents).
   RequestInfo ri = parse_request_info(req.method, path, false);
   if (ri.is_resource) return false;
+  bool acceptable = negotiate(accept, true).acceptable;
   if (ri.prefix == "apis" && !path.empty()) {
     std::string_view rest = std::string_view(path).substr(6);
     auto slash = rest.find('/');
     if (slash == std::string_view::npos) {
       auto g = api_group(reg, rest);
-      if (!g) throw path_not_found();
+      if (!g) throw PageNotFound();
+      if (!acceptable) throw not_acceptable(kRepresentations);
       send_json(reply, 200, *g);
       return true;
     }
-    auto l = api_resource_list(reg, rest.substr(0, slash), rest.substr(slash + 1));
-    if (!l) throw path_not_found();
+    std::string_view group = rest.substr(0, slash);
+    auto l = api_resource_list(reg, group, rest.substr(slash + 1));
+    if (!l) group_path_not_found(reg, group);
+    if (!acceptable) throw builtin_group(reg, group) ? route_not_acceptable(kRepresentations) : not_acceptable(kRepresentations);
     send_json(reply, 200, *l);
     return true;
   }
   if (ri.prefix == "api" && !ri.version.empty()) {
     auto l = api_resource_list(reg, "", ri.version);
     if (!l) throw path_not_found();
+    if (!acceptable) throw route_not_acceptable(kRepresentations);
     send_json(reply, 200, *l);
     return true;
   }
-  throw path_not_found();
+  throw PageNotFound();
 }
 
 void Handler::handle_resource(http::Request& req, http::Reply& reply, const User& user) {
@@ -395,20 +434,22 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   bool watch_param = parse_bool(q.get_or("watch", ""));
   RequestInfo ri = parse_request_info(req.method, req.path(), watch_param);
   auto r = service_.registry().find(ri.group, ri.version, ri.resource);
-  if (!r) throw path_not_found();
+  if (!r) group_path_not_found(service_.registry(), ri.group);
   if (!r->namespaced && !ri.ns.empty()) throw path_not_found();
   const auto* vi = r->version(ri.version);
   const std::string& sub = ri.subresource;
   if (!sub.empty()) {
     bool ok = (sub == "status" && vi->status_subresource) || (sub == "scale" && vi->scale) ||
-              (sub == "finalize" && r->group_resource() == "namespaces") ||
+              (sub == "finalize" && r->finalize_subresource) ||
               (sub == "token" && r->extra_subresources_token && token_request_) ||
-              (sub == "binding" && r->group_resource() == "pods");
+              (sub == "binding" && r->binding_subresource);
     if (!ok) throw path_not_found();
+  } else if (!r->review && std::find(r->verbs.begin(), r->verbs.end(), ri.verb) == r->verbs.end()) {
+    throw method_not_allowed();  // e.g. deletecollection of namespaces
   }
   Target t{r, ri.version, ri.ns, ri.name, sub};
   auto acc = negotiate(req.headers.get_or("Accept", ""), false);
-  if (!acc.acceptable) throw not_acceptable({"application/json", "application/yaml", "application/vnd.kubernetes.protobuf"});
+  if (!acc.acceptable) throw not_acceptable_for(*r, ri.verb, sub);
   const auto& rr = *r;
 
   if (ri.verb == "get") {
@@ -537,7 +578,9 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
   if (ri.verb == "create" && sub == "token") {
     json::Value sa = service_.get(Target{r, t.version, t.ns, t.name, ""});
     json::Value body = parse_json_body(req, "TokenRequest");
-    send_value(reply, 201, token_request_(sa, body), acc);
+    WriteOptions o;
+    fill_write_options(o, req, q, user, "CreateOptions");
+    send_value(reply, 201, token_request_(sa, body, o.field_manager), acc);
     return;
   }
   if (sub == "token") throw method_not_allowed();
@@ -574,9 +617,10 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
     else if (mt == "application/merge-patch+json") type = PatchType::Merge;
     else if (mt == "application/strategic-merge-patch+json") type = PatchType::Strategic;
     else if (mt == "application/apply-patch+yaml") type = PatchType::Apply;
+    else if (rr.crd)
+      throw unsupported_media_type(mt, {"application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"});
     else
-      throw unsupported_media_type(mt, {"application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml",
-                                        "application/strategic-merge-patch+json"});
+      throw route_unsupported_media_type();
     WriteOptions o;
     fill_write_options(o, req, q, user, "PatchOptions", type);
     bool force = parse_bool(q.get_or("force", ""));

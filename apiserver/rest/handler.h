@@ -29,8 +29,10 @@ class Handler {
   void set_server_address(std::string a) { server_address_ = std::move(a); }
   void set_ready_check(std::function<bool()> fn) { ready_ = std::move(fn); }
   void add_route(ExtraRoute r) { extra_.push_back(std::move(r)); }
-  // serviceaccounts/NAME/token: issues a token for the (existing) ServiceAccount.
-  using TokenRequestFn = std::function<json::Value(const json::Value& service_account, const json::Value& request)>;
+  // serviceaccounts/NAME/token: issues a token for the (existing) ServiceAccount; the answer
+  // records `field_manager` in its managedFields as kube-apiserver does.
+  using TokenRequestFn =
+      std::function<json::Value(const json::Value& service_account, const json::Value& request, const std::string& field_manager)>;
   void set_token_request(TokenRequestFn fn) { token_request_ = std::move(fn); }
   // Access and token reviews (create-only resources answered by the server); `ns` is the
   // namespace of the URL (LocalSubjectAccessReview).

@@ -88,13 +88,15 @@ void OpenApi::rebuild_locked() {
         st["patch"] = operation("patch", *r, ver, "patch", true);
         paths[base + "/{name}/status"] = std::move(st);
       }
-      if (vi && vi->structural) kinds.push_back({r->kind, vi->structural});
+      if (vi && vi->structural) kinds.push_back({r->kind, vi->structural, r->resource});
     }
     json::Value doc = schema::openapi_document(group, version, kinds);
     doc.as_object()["paths"] = std::move(paths);
     auto& schemas = doc.as_object()["components"].as_object()["schemas"].as_object();
-    for (auto& [r, ver] : list)
+    for (auto& [r, ver] : list) {
       if (!r->crd) typed::add_kind_schemas(schemas, r->group, ver, r->kind);
+      else if (r->version(ver)->structural) typed::add_meta_schemas(schemas);
+    }
     for (const auto& kv : schemas) all_schemas[kv.key()] = kv.value();
     std::string text = json::serialize(doc);
     hashes_[gv] = hex_hash(text);

@@ -351,6 +351,7 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
     const json::Value zero = r.crd ? json::Value(json::Object{}) : typed::zero_object(want_api, r.kind);
     patch::set_managed_fields(body, patch::update(&zero, body, o.field_manager, "Update", "", want_api, meta::Clock::now(), types));
   }
+  builtin::strategy_for(r.group_resource()).prepare_create_server_owned(body);
   drop_empty_metadata(body);
   json::Value stored = to_version(r, std::move(body), r.storage_version().name);
   if (o.dry_run) return {to_version(r, std::move(stored), t.version), true};

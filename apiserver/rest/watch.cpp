@@ -154,6 +154,12 @@ class WatchHub::Client : public storage::Watcher {
     if (initial_end) md["annotations"] = json::Object{{"k8s.io/initial-events-end", "true"}};
     const auto& r = *req_.target.res;
     json::Value obj = json::Object{{"kind", r.kind}, {"apiVersion", r.api_version(req_.target.version)}, {"metadata", std::move(md)}};
+    // As every event, in the representation asked for (a Table's row of an empty object).
+    switch (req_.format) {
+      case WatchRequest::Format::Json: break;
+      case WatchRequest::Format::Metadata: obj = table::partial_object_metadata(obj); break;
+      case WatchRequest::Format::Table: obj = table_->next(obj, meta::Clock::now()); break;
+    }
     write(line_of("BOOKMARK", std::move(obj)));
     last_bookmark_ = std::chrono::steady_clock::now();
   }

@@ -1,5 +1,7 @@
 #include "apiserver/schema/openapi.h"
 
+#include <algorithm>
+
 namespace capstan::apiserver::schema {
 namespace {
 
@@ -14,6 +16,46 @@ constexpr std::string_view kKindDescription =
 constexpr std::string_view kMetadataDescription =
     "Standard object's metadata. More info: "
     "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
+constexpr std::string_view kListMetadataDescription =
+    "Standard list metadata. More info: "
+    "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
+// An embedded resource's (x-kubernetes-embedded-resource) apiVersion and kind are worded apart.
+constexpr std::string_view kEmbeddedApiVersionDescription =
+    "apiVersion defines the versioned schema of this representation of an object. More info: "
+    "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";
+constexpr std::string_view kEmbeddedKindDescription =
+    "kind is a string value representing the type of this object. In CamelCase. More info: "
+    "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
+constexpr std::string_view kMetaRef = "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.";
+
+json::Value string_property(std::string_view description) { return json::Object{{"description", description}, {"type", "string"}}; }
+
+// A reference as kube-openapi writes one in v3: a one-element allOf beside the description.
+json::Value meta_ref(std::string_view type, std::string_view description) {
+  return json::Object{{"description", description}, {"allOf", json::Array{json::Object{{"$ref", std::string(kMetaRef) + std::string(type)}}}}};
+}
+
+// What the apiextensions server adds to every x-kubernetes-embedded-resource object below the
+// root: apiVersion, kind and metadata, with apiVersion and kind required.
+void add_embedded_properties(json::Value& v) {
+  auto* o = v.if_object();
+  if (!o) return;
+  if (auto* props = o->if_contains("properties"); props && props->is_object())
+    for (auto& kv : props->as_object()) add_embedded_properties(kv.value());
+  if (auto* items = o->if_contains("items")) add_embedded_properties(*items);
+  if (auto* ap = o->if_contains("additionalProperties")) add_embedded_properties(*ap);
+  auto* embedded = o->if_contains("x-kubernetes-embedded-resource");
+  if (!embedded || *embedded != json::Value(true)) return;
+  auto& p = (*o)["properties"];
+  if (!p.is_object()) p = json::Object{};
+  p.as_object()["apiVersion"] = string_property(kEmbeddedApiVersionDescription);
+  p.as_object()["kind"] = string_property(kEmbeddedKindDescription);
+  p.as_object()["metadata"] = meta_ref("ObjectMeta", kMetadataDescription);
+  auto& req = (*o)["required"];
+  if (!req.is_array()) req = json::Array{};
+  for (const char* k : {"kind", "apiVersion"})
+    if (std::find(req.as_array().begin(), req.as_array().end(), json::Value(k)) == req.as_array().end()) req.as_array().emplace_back(k);
+}
 
 json::Value number(double d) {
   if (d == static_cast<double>(static_cast<std::int64_t>(d)) && d > -9.2e18 && d < 9.2e18) {
@@ -124,9 +166,12 @@ json::Value openapi_component(const Schema& schema, std::string_view group, std:
   auto& props = o["properties"];
   if (!props.is_object()) props = json::Object{};
   auto& p = props.get_object();
-  if (!p.contains("apiVersion")) p["apiVersion"] = json::Object{{"description", kApiVersionDescription}, {"type", "string"}};
-  if (!p.contains("kind")) p["kind"] = json::Object{{"description", kKindDescription}, {"type", "string"}};
-  if (!p.contains("metadata")) p["metadata"] = json::Object{{"description", kMetadataDescription}, {"type", "object"}};
+  // Whatever the CRD declares for them, as the apiextensions server publishes them.
+  p["metadata"] = meta_ref("ObjectMeta", kMetadataDescription);
+  p["apiVersion"] = string_property(kApiVersionDescription);
+  p["kind"] = string_property(kKindDescription);
+  for (auto& kv : p)
+    if (kv.key() != "metadata") add_embedded_properties(kv.value());
   o["x-kubernetes-group-version-kind"] = json::Array{gvk(group, version, kind)};
   return v;
 }
@@ -142,11 +187,13 @@ json::Value openapi_document(std::string_view group, std::string_view version, c
     list["type"] = "object";
     list["required"] = json::Array{"items"};
     json::Object lp;
-    lp["apiVersion"] = json::Object{{"description", kApiVersionDescription}, {"type", "string"}};
-    lp["items"] = json::Object{{"description", "List of " + k.kind + "s."}, {"type", "array"},
+    lp["apiVersion"] = string_property(kApiVersionDescription);
+    lp["items"] = json::Object{{"description", "List of " + k.plural +
+                                                   ". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md"},
+                               {"type", "array"},
                                {"items", json::Object{{"$ref", "#/components/schemas/" + name}}}};
-    lp["kind"] = json::Object{{"description", kKindDescription}, {"type", "string"}};
-    lp["metadata"] = json::Object{{"description", "Standard list metadata."}, {"type", "object"}};
+    lp["kind"] = string_property(kKindDescription);
+    lp["metadata"] = meta_ref("ListMeta", kListMetadataDescription);
     list["properties"] = std::move(lp);
     list["x-kubernetes-group-version-kind"] = json::Array{gvk(group, version, list_kind)};
     comps[openapi_component_name(group, version, list_kind)] = std::move(list);

@@ -19,14 +19,17 @@ json::Value to_openapi(const Schema& schema);
 // certs.capstan.dev/v1/Certificate -> dev.capstan.certs.v1.Certificate.
 std::string openapi_component_name(std::string_view group, std::string_view version, std::string_view kind);
 
-// The root schema of a kind: to_openapi(schema) plus apiVersion/kind/metadata properties when the
-// CRD does not declare them, and "x-kubernetes-group-version-kind":[{group, kind, version}].
+// The root schema of a kind as the apiextensions server publishes it: to_openapi(schema) with
+// its apiVersion, kind and metadata (a reference to ObjectMeta) properties set whatever the CRD
+// declares, those three added to every embedded resource below (x-kubernetes-embedded-resource),
+// and "x-kubernetes-group-version-kind":[{group, kind, version}].
 json::Value openapi_component(const Schema& schema, std::string_view group, std::string_view version,
                               std::string_view kind);
 
 struct OpenAPIKind {
   std::string kind;
   SchemaPtr schema;
+  std::string plural;  // the resource name, which the list's items description names
 };
 
 // A whole per-group-version document: {"openapi":"3.0.0","info":{...},"paths":{},

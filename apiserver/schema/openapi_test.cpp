@@ -38,12 +38,27 @@ TEST(SchemaOpenAPI, ComponentCarriesGvkAndTypeMeta) {
   EXPECT_TRUE(o.at("properties").get_object().contains("apiVersion"));
   EXPECT_TRUE(o.at("properties").get_object().contains("metadata"));
   EXPECT_EQ(o.at("properties").get_object().at("kind").get_object().at("type"), json::Value("string"));
+  EXPECT_EQ(json::serialize(o.at("properties").get_object().at("metadata").get_object().at("allOf")),
+            R"([{"$ref":"#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}])");
 
-  json::Value doc = openapi_document("certs.capstan.dev", "v1", {{"Certificate", s}});
+  json::Value doc = openapi_document("certs.capstan.dev", "v1", {{"Certificate", s, "certificates"}});
   const auto& schemas = doc.get_object().at("components").get_object().at("schemas").get_object();
   EXPECT_TRUE(schemas.contains("dev.capstan.certs.v1.Certificate"));
   EXPECT_TRUE(schemas.contains("dev.capstan.certs.v1.CertificateList"));
   EXPECT_EQ(doc.get_object().at("openapi"), json::Value("3.0.0"));
+  EXPECT_EQ(json::get_string(schemas.at("dev.capstan.certs.v1.CertificateList"), {"properties", "items", "description"}),
+            "List of certificates. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md");
+}
+
+TEST(SchemaOpenAPI, EmbeddedResourcesGetTypeMetaAndObjectMeta) {
+  auto s = S(R"({"type":"object","properties":{"spec":{"type":"object","properties":{
+      "template":{"type":"object","x-kubernetes-embedded-resource":true,"x-kubernetes-preserve-unknown-fields":true}}}}})");
+  json::Value c = openapi_component(*s, "example.com", "v1", "Thing");
+  const auto* t = json::find(c, {"properties", "spec", "properties", "template"});
+  ASSERT_TRUE(t);
+  EXPECT_EQ(json::serialize(*json::find(*t, {"required"})), R"(["kind","apiVersion"])");
+  EXPECT_EQ(json::get_string(*t, {"properties", "kind", "type"}), "string");
+  EXPECT_TRUE(json::find(*t, {"properties", "metadata", "allOf"}));
 }
 
 }  // namespace

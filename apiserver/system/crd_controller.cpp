@@ -34,6 +34,8 @@ registry::ResourceInfo resource_from_crd(const json::Value& crd) {
   r.categories = strings_of(crd, {"spec", "names", "categories"});
   r.has_generation = true;
   r.crd = true;
+  // The custom resource handler's verbs, in the order its discovery lists them.
+  r.verbs = {"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"};
   r.crd_name = json::get_string(crd, {"metadata", "name"});
   r.allow_unconditional_update = false;
   r.conversion_strategy = json::get_string(crd, {"spec", "conversion", "strategy"}, "None");

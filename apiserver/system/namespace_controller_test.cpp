@@ -127,5 +127,19 @@ TEST(NamespaceControllerStartup, TerminatingNamespaceFoundAtStartIsFinished) {
   late.stop();
 }
 
+// As kube-apiserver: the label is a default (the creator's field), finalizers and phase are
+// set after the creator's managed fields were recorded.
+TEST(NamespaceCreate, IsLabelledWithItsNameAndTheCreatorOwnsOnlyTheLabel) {
+  Env env;
+  auto ns = env.create_namespace("labelled");
+  EXPECT_EQ(json::get_string(ns, {"metadata", "labels", "kubernetes.io/metadata.name"}), "labelled");
+  EXPECT_EQ(json::serialize(*json::find(ns, {"spec"})), R"({"finalizers":["kubernetes"]})");
+  EXPECT_EQ(json::get_string(ns, {"status", "phase"}), "Active");
+  const auto* mf = json::get_array(ns, {"metadata", "managedFields"});
+  ASSERT_TRUE(mf && mf->size() == 1);
+  EXPECT_EQ(json::serialize(*json::find(mf->at(0), {"fieldsV1"})),
+            R"({"f:metadata":{"f:labels":{".":{},"f:kubernetes.io/metadata.name":{}}}})");
+}
+
 }  // namespace
 }  // namespace capstan::apiserver::system

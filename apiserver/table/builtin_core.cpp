@@ -418,25 +418,14 @@ Row secret_row(const json::Value& s, meta::TimePoint now) {
   return row;
 }
 
+// kube 1.37 prints no Secrets column any more.
 Row serviceaccount_row(const json::Value& sa, meta::TimePoint now) {
   Row row = named_row(sa);
-  row.cells.emplace_back(static_cast<std::int64_t>(size_at(sa, {"secrets"})));
   row.cells.emplace_back(age_of(sa, now));
   return row;
 }
 
 // ---- persistentvolumeclaims -------------------------------------------------------------------
-
-std::string access_modes_string(const json::Value& pvc) {
-  auto modes = strings_at(pvc, {"status", "accessModes"});
-  auto has = [&](std::string_view m) { return std::find(modes.begin(), modes.end(), m) != modes.end(); };
-  std::vector<std::string> out;
-  if (has("ReadWriteOnce")) out.push_back("RWO");
-  if (has("ReadOnlyMany")) out.push_back("ROX");
-  if (has("ReadWriteMany")) out.push_back("RWX");
-  if (has("ReadWriteOncePod")) out.push_back("RWOP");
-  return join(out, ",");
-}
 
 Row pvc_row(const json::Value& pvc, meta::TimePoint now) {
   Row row = named_row(pvc);
@@ -445,26 +434,19 @@ Row pvc_row(const json::Value& pvc, meta::TimePoint now) {
   std::string volume = str_at(pvc, {"spec", "volumeName"});
   std::string capacity, access_modes;
   if (!volume.empty()) {
-    access_modes = access_modes_string(pvc);
+    access_modes = access_modes_at(pvc, {"status", "accessModes"});
     const auto* q = json::find(pvc, {"status", "capacity", "storage"});
     capacity = q && q->is_string() ? std::string(q->get_string()) : "0";
   }
-  std::string storage_class;
-  if (const auto* ann = json::find(pvc, {"metadata", "annotations", "volume.beta.kubernetes.io/storage-class"});
-      ann && ann->is_string())
-    storage_class = std::string(ann->get_string());
-  else
-    storage_class = str_at(pvc, {"spec", "storageClassName"});
-  const auto* vac = json::find(pvc, {"spec", "volumeAttributesClassName"});
-  const auto* mode = json::find(pvc, {"spec", "volumeMode"});
+  std::string storage_class = storage_class_of(pvc);
   row.cells.emplace_back(phase);
   row.cells.emplace_back(volume);
   row.cells.emplace_back(capacity);
   row.cells.emplace_back(access_modes);
   row.cells.emplace_back(storage_class);
-  row.cells.emplace_back(vac && vac->is_string() ? std::string(vac->get_string()) : "<unset>");
+  row.cells.emplace_back(str_or_unset(pvc, {"spec", "volumeAttributesClassName"}));
   row.cells.emplace_back(age_of(pvc, now));
-  row.cells.emplace_back(mode && mode->is_string() ? std::string(mode->get_string()) : "<unset>");
+  row.cells.emplace_back(str_or_unset(pvc, {"spec", "volumeMode"}));
   return row;
 }
 
@@ -644,19 +626,7 @@ void add_core(std::vector<Entry>& out) {
                               age_column()},
                              secret_row)});
   out.push_back(
-      {"", "serviceaccounts",
-       FnConverter({name_column(),
-                    column("Secrets", "string",
-                           "Secrets is a list of the secrets in the same namespace that pods running using this "
-                           "ServiceAccount are allowed to use. Pods are only limited to this list if this service "
-                           "account has a \"kubernetes.io/enforce-mountable-secrets\" annotation set to \"true\". The "
-                           "\"kubernetes.io/enforce-mountable-secrets\" annotation is deprecated since v1.32. Prefer "
-                           "separate namespaces to isolate access to mounted secrets. This field should not be used to "
-                           "find auto-generated service account token secrets for use outside of pods. Instead, tokens "
-                           "can be requested directly using the TokenRequest API, or service account token secrets can "
-                           "be manually created. More info: https://kubernetes.io/docs/concepts/configuration/secret"),
-                    age_column()},
-                   serviceaccount_row)});
+      {"", "serviceaccounts", FnConverter({name_column(), age_column()}, serviceaccount_row)});
   out.push_back({"", "persistentvolumeclaims", FnConverter(pvc_columns(), pvc_row)});
   out.push_back({"", "events", FnConverter(event_columns(), event_row)});
   out.push_back({"events.k8s.io", "events", FnConverter(event_columns(), event_row)});

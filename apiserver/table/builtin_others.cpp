@@ -1,7 +1,9 @@
 // Printers for policy, coordination.k8s.io, discovery.k8s.io, networking.k8s.io,
-// rbac.authorization.k8s.io and admissionregistration.k8s.io resources.
+// rbac.authorization.k8s.io, admissionregistration.k8s.io, scheduling.k8s.io and
+// apiextensions.k8s.io resources.
 #include "apiserver/table/printers_internal.h"
 
+#include <algorithm>
 
 namespace capstan::apiserver::table::printers {
 namespace {
@@ -209,9 +211,77 @@ std::vector<ColumnDefinition> webhook_columns() {
   };
 }
 
+// ---- priorityclasses --------------------------------------------------------------------------
+
+Row priorityclass_row(const json::Value& pc, meta::TimePoint now) {
+  Row row = named_row(pc);
+  row.cells.emplace_back(int_at(pc, {"value"}));
+  row.cells.emplace_back(json::get_bool(pc, {"globalDefault"}));
+  row.cells.emplace_back(age_of(pc, now));
+  row.cells.emplace_back(str_at(pc, {"preemptionPolicy"}));
+  return row;
+}
+
+std::vector<ColumnDefinition> priorityclass_columns() {
+  return {
+      name_column(),
+      column("Value", "integer",
+             "value represents the integer value of this priority class. This is the actual priority that pods "
+             "receive when they have the name of this class in their pod spec."),
+      column("Global-Default", "boolean",
+             "globalDefault specifies whether this PriorityClass should be considered as the default priority for "
+             "pods that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. "
+             "However, if more than one PriorityClasses exists with their `globalDefault` field set to true, the "
+             "smallest value of such global default PriorityClasses will be used as the default priority."),
+      age_column(),
+      column("PreemptionPolicy", "string",
+             "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, "
+             "PreemptLowerPriority. Defaults to PreemptLowerPriority if unset."),
+  };
+}
+
+// ---- customresourcedefinitions (the apiextensions server's own table convertor) ---------------
+
+Row crd_row(const json::Value& crd, meta::TimePoint) {
+  Row row = named_row(crd);
+  std::vector<std::string> versions;
+  if (const auto* vs = json::get_array(crd, {"spec", "versions"}))
+    for (const auto& v : *vs)
+      if (json::get_bool(v, {"served"}))
+        versions.push_back(str_at(v, {"name"}) + (json::get_bool(v, {"storage"}) ? "(storage)" : ""));
+  std::sort(versions.begin(), versions.end());
+  bool established = false;
+  if (const auto* conds = json::get_array(crd, {"status", "conditions"}))
+    for (const auto& c : *conds)
+      established |= str_at(c, {"type"}) == "Established" && str_at(c, {"status"}) == "True";
+  row.cells.emplace_back(str_at(crd, {"spec", "scope"}));
+  row.cells.emplace_back(join(versions, ","));
+  row.cells.emplace_back(created_at(crd));
+  row.cells.emplace_back(str_at(crd, {"spec", "group"}));
+  row.cells.emplace_back(str_at(crd, {"spec", "names", "kind"}));
+  row.cells.emplace_back(join(strings_at(crd, {"spec", "names", "shortNames"}), ","));
+  row.cells.emplace_back(established);
+  return row;
+}
+
+std::vector<ColumnDefinition> crd_columns() {
+  return {
+      name_column(),
+      column("Scope", "string", "Cluster/Namespaced"),
+      column("Versions", "string", "Served versions"),
+      column("Created At", "date", kCreationTimestampDescription),
+      column("Group", "string", "API group", 1),
+      column("Kind", "string", "CustomResource kind", 1),
+      column("ShortNames", "string", "Short names", 1),
+      column("Established", "boolean", "Established status", 1),
+  };
+}
+
 }  // namespace
 
 void add_others(std::vector<Entry>& out) {
+  out.push_back({"scheduling.k8s.io", "priorityclasses", FnConverter(priorityclass_columns(), priorityclass_row)});
+  out.push_back({"apiextensions.k8s.io", "customresourcedefinitions", FnConverter(crd_columns(), crd_row)});
   out.push_back({"policy", "poddisruptionbudgets",
                  FnConverter({name_column(),
                               column("Min Available", "string", "The minimum number of pods that must be available."),
@@ -235,12 +305,15 @@ void add_others(std::vector<Entry>& out) {
                            "addressType specifies the type of address carried by this EndpointSlice. All addresses in "
                            "this slice must be the same type. This field is immutable after creation. The following "
                            "address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: "
-                           "Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name."),
+                           "Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name. (Deprecated) The "
+                           "EndpointSlice controller only generates, and kube-proxy only processes, slices of "
+                           "addressType \"IPv4\" and \"IPv6\". No semantics are defined for the \"FQDN\" type."),
                     column("Ports", "string",
                            "ports specifies the list of network ports exposed by each endpoint in this slice. Each port "
-                           "must have a unique name. When ports is empty, it indicates that there are no defined ports. "
-                           "When a port is defined with a nil port value, it indicates \"all ports\". Each slice may "
-                           "include a maximum of 100 ports."),
+                           "must have a unique name. Each slice may include a maximum of 100 ports. Services always "
+                           "have at least 1 port, so EndpointSlices generated by the EndpointSlice controller will "
+                           "likewise always have at least 1 port. EndpointSlices used for other purposes may have an "
+                           "empty ports list."),
                     column("Endpoints", "string",
                            "endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of "
                            "1000 endpoints."),
@@ -266,22 +339,22 @@ void add_others(std::vector<Entry>& out) {
       {"networking.k8s.io", "networkpolicies",
        FnConverter({name_column(),
                     column("Pod-Selector", "string",
-                           "Selects the pods to which this NetworkPolicy object applies.  The array of ingress rules is "
-                           "applied to any pods selected by this field. Multiple network policies can select the same "
-                           "set of pods.  In this case, the ingress rules for each are combined additively. This field "
-                           "is NOT optional and follows standard label selector semantics. An empty podSelector "
-                           "matches all pods in this namespace."),
+                           "podSelector selects the pods to which this NetworkPolicy object applies. The array of rules "
+                           "is applied to any pods selected by this field. An empty selector matches all pods in the "
+                           "policy's namespace. Multiple network policies can select the same set of pods. In this "
+                           "case, the ingress rules for each are combined additively. This field is optional. If it is "
+                           "not specified, it defaults to an empty selector."),
                     age_column()},
                    networkpolicy_row)});
   out.push_back({"rbac.authorization.k8s.io", "rolebindings",
                  FnConverter(binding_columns("roleBinding",
-                                             "RoleRef can reference a Role in the current namespace or a ClusterRole "
+                                             "roleRef can reference a Role in the current namespace or a ClusterRole "
                                              "in the global namespace. If the RoleRef cannot be resolved, the "
                                              "Authorizer must return an error."),
                              binding_row)});
   out.push_back({"rbac.authorization.k8s.io", "clusterrolebindings",
                  FnConverter(binding_columns("clusterRoleBinding",
-                                             "RoleRef can only reference a ClusterRole in the global namespace. If the "
+                                             "roleRef can only reference a ClusterRole in the global namespace. If the "
                                              "RoleRef cannot be resolved, the Authorizer must return an error."),
                              binding_row)});
   out.push_back({"admissionregistration.k8s.io", "mutatingwebhookconfigurations",

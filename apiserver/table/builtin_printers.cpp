@@ -12,6 +12,8 @@ const std::vector<printers::Entry>& registry() {
     printers::add_workloads(e);
     printers::add_others(e);
     printers::add_nodes(e);
+    printers::add_storage(e);
+    printers::add_autoscaling(e);
     return e;
   }();
   return entries;

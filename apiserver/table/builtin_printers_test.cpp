@@ -250,7 +250,7 @@ TEST(PrinterMisc, CoreSimpleKinds) {
   EXPECT_EQ(cells("", "secrets", R"({"metadata":{"name":"tls"},"type":"kubernetes.io/tls","data":{"tls.crt":"","tls.key":""}})"),
             R"(["tls","kubernetes.io/tls",2,"<unknown>"])");
   EXPECT_EQ(cells("", "secrets", R"({"metadata":{"name":"plain"}})"), R"(["plain","Opaque",0,"<unknown>"])");
-  EXPECT_EQ(cells("", "serviceaccounts", R"({"metadata":{"name":"default"}})"), R"(["default",0,"<unknown>"])");
+  EXPECT_EQ(cells("", "serviceaccounts", R"({"metadata":{"name":"default"}})"), R"(["default","<unknown>"])");
   EXPECT_EQ(column_names("", "secrets"), (std::vector<std::string>{"Name", "Type", "Data", "Age"}));
 }
 
@@ -330,7 +330,6 @@ TEST(PrinterMisc, NetworkingPolicyCoordinationRbacAdmission) {
 TEST(PrinterDefault, KindsWithoutPrinters) {
   for (auto [group, resource] : {std::pair{"rbac.authorization.k8s.io", "roles"},
                                  std::pair{"rbac.authorization.k8s.io", "clusterroles"},
-                                 std::pair{"apiextensions.k8s.io", "customresourcedefinitions"},
                                  std::pair{"example.com", "widgets"}}) {
     EXPECT_EQ(builtin_converter(group, resource), nullptr) << resource;
     EXPECT_EQ(&converter_for(group, resource), &default_converter()) << resource;
@@ -340,9 +339,9 @@ TEST(PrinterDefault, KindsWithoutPrinters) {
   EXPECT_EQ(cols[1].name, "Created At");
   EXPECT_EQ(cols[1].type, "date");
   EXPECT_EQ(cols[1].description, kCreationTimestampDescription);
-  EXPECT_EQ(cells("apiextensions.k8s.io", "customresourcedefinitions",
-                  R"({"metadata":{"name":"certificates.certs.capstan.dev","creationTimestamp":"2026-01-02T03:04:05+01:00"}})"),
-            R"(["certificates.certs.capstan.dev","2026-01-02T02:04:05Z"])");
+  EXPECT_EQ(cells("rbac.authorization.k8s.io", "clusterroles",
+                  R"({"metadata":{"name":"view","creationTimestamp":"2026-01-02T03:04:05+01:00"}})"),
+            R"(["view","2026-01-02T02:04:05Z"])");
   EXPECT_EQ(cells("rbac.authorization.k8s.io", "roles", R"({"metadata":{"name":"r"}})"),
             R"(["r","0001-01-01T00:00:00Z"])");
 }
@@ -397,6 +396,50 @@ TEST(PrinterControllerRevision, ControllerAndRevision) {
   EXPECT_EQ(cells("apps", "controllerrevisions", R"({"metadata": {"name": "orphan", "creationTimestamp": "2026-01-10T11:58:00Z"},
     "revision": 1})"),
             R"(["orphan","<none>",1,"2m"])");
+}
+
+TEST(PrinterStorage, PersistentVolumesAndStorageClasses) {
+  EXPECT_EQ(column_names("", "persistentvolumes"),
+            (std::vector<std::string>{"Name", "Capacity", "Access Modes", "Reclaim Policy", "Status", "Claim", "StorageClass",
+                                      "VolumeAttributesClass", "Reason", "Age", "VolumeMode*"}));
+  EXPECT_EQ(cells("", "persistentvolumes", R"({"metadata":{"name":"pv1","creationTimestamp":"2026-01-10T11:58:00Z"},
+    "spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteMany","ReadWriteOnce"],"persistentVolumeReclaimPolicy":"Retain",
+            "claimRef":{"namespace":"ns","name":"data"},"storageClassName":"fast"},"status":{"phase":"Bound"}})"),
+            R"(["pv1","1Gi","RWO,RWX","Retain","Bound","ns/data","fast","<unset>","","2m","<unset>"])");
+  EXPECT_EQ(cells("storage.k8s.io", "storageclasses", R"({"metadata":{"name":"std"},"provisioner":"example.com/disk"})"),
+            R"(["std","example.com/disk","Delete","Immediate",false,"<unknown>"])");
+}
+
+TEST(PrinterMisc, PriorityClassesPodTemplatesAndCustomResourceDefinitions) {
+  EXPECT_EQ(cells("scheduling.k8s.io", "priorityclasses", R"({"metadata":{"name":"high"},"value":1000,"globalDefault":true,
+    "preemptionPolicy":"Never"})"),
+            R"(["high",1000,true,"<unknown>","Never"])");
+  EXPECT_EQ(column_names("", "podtemplates"), (std::vector<std::string>{"Name", "Containers", "Images", "Pod Labels"}));
+  EXPECT_EQ(cells("", "podtemplates", R"({"metadata":{"name":"t"},"template":{"metadata":{"labels":{"b":"2","a":"1"}},
+    "spec":{"containers":[{"name":"app","image":"nginx"}]}}})"),
+            R"(["t","app","nginx","a=1,b=2"])");
+  EXPECT_EQ(column_names("apiextensions.k8s.io", "customresourcedefinitions"),
+            (std::vector<std::string>{"Name", "Scope", "Versions", "Created At", "Group*", "Kind*", "ShortNames*", "Established*"}));
+  EXPECT_EQ(cells("apiextensions.k8s.io", "customresourcedefinitions", R"({"metadata":{"name":"gadgets.example.com",
+    "creationTimestamp":"2026-01-10T11:58:00Z"},"spec":{"group":"example.com","scope":"Namespaced",
+    "names":{"kind":"Gadget","shortNames":["gd","gdt"]},
+    "versions":[{"name":"v2","served":true,"storage":true},{"name":"v1","served":true},{"name":"v0","served":false}]},
+    "status":{"conditions":[{"type":"Established","status":"True"}]}})"),
+            R"x(["gadgets.example.com","Namespaced","v1,v2(storage)","2026-01-10T11:58:00Z","example.com","Gadget","gd,gdt",true])x");
+}
+
+TEST(PrinterAutoscaling, HorizontalPodAutoscalers) {
+  EXPECT_EQ(column_names("autoscaling", "horizontalpodautoscalers"),
+            (std::vector<std::string>{"Name", "Reference", "Targets", "MinPods", "MaxPods", "Replicas", "Age"}));
+  EXPECT_EQ(cells("autoscaling", "horizontalpodautoscalers", R"({"metadata":{"name":"web"},
+    "spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"minReplicas":2,"maxReplicas":5,"metrics":[
+      {"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":80}}},
+      {"type":"Pods","pods":{"metric":{"name":"qps"},"target":{"type":"AverageValue","averageValue":"10"}}},
+      {"type":"External","external":{"metric":{"name":"q"},"target":{"type":"Value","value":"3"}}}]},
+    "status":{"currentReplicas":3,"currentMetrics":[{"type":"Resource","resource":{"name":"cpu","current":{"averageUtilization":41}}}]}})"),
+            R"(["web","Deployment/web","cpu: 41%/80%, <unknown>/10 + 1 more...","2",5,3,"<unknown>"])");
+  EXPECT_EQ(cells("autoscaling", "horizontalpodautoscalers", R"({"metadata":{"name":"bare"},"spec":{"maxReplicas":1}})"),
+            R"(["bare","/","<none>","<unset>",1,0,"<unknown>"])");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Printers for apps (deployments, statefulsets, replicasets, daemonsets) and batch (jobs, cronjobs).
+// Printers for podtemplates, apps (deployments, statefulsets, replicasets, daemonsets) and batch
+// (jobs, cronjobs).
 #include "apiserver/table/printers_internal.h"
 
 namespace capstan::apiserver::table::printers {
@@ -11,6 +12,15 @@ void add_containers(Row& row, const json::Value& obj, json::Path containers_path
   auto [names, images] = layout_containers(json::get_array(obj, containers_path));
   row.cells.emplace_back(names);
   row.cells.emplace_back(images);
+}
+
+// ---- podtemplates ------------------------------------------------------------------------------
+
+Row podtemplate_row(const json::Value& pt, meta::TimePoint) {
+  Row row = named_row(pt);
+  add_containers(row, pt, {"template", "spec", "containers"});
+  row.cells.emplace_back(format_labels(json::get_object(pt, {"template", "metadata", "labels"})));
+  return row;
 }
 
 // ---- deployments ------------------------------------------------------------------------------
@@ -33,15 +43,16 @@ std::vector<ColumnDefinition> deployment_columns() {
       name_column(),
       column("Ready", "string", "Number of the pod with ready state"),
       column("Up-to-date", "string",
-             "Total number of non-terminated pods targeted by this deployment that have the desired template spec."),
+             "Total number of non-terminating pods targeted by this deployment that have the desired template spec."),
       column("Available", "string",
-             "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment."),
+             "Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this "
+             "deployment."),
       age_column(),
       column("Containers", "string", kContainersDescription, 1),
       column("Images", "string", kImagesDescription, 1),
       column("Selector", "string",
              "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones "
-             "affected by this deployment.",
+             "affected by this deployment. It must match the pod template's labels.",
              1),
   };
 }
@@ -84,23 +95,20 @@ std::vector<ColumnDefinition> replicaset_columns() {
   return {
       name_column(),
       column("Desired", "integer",
-             "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero "
-             "and unspecified. Defaults to 1. More info: "
-             "https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/"
-             "#what-is-a-replicationcontroller"),
+             "Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and "
+             "unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset"),
       column("Current", "integer",
-             "Replicas is the most recently observed number of replicas. More info: "
-             "https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller/"
-             "#what-is-a-replicationcontroller"),
+             "Replicas is the most recently observed number of non-terminating pods. More info: "
+             "https://kubernetes.io/docs/concepts/workloads/controllers/replicaset"),
       column("Ready", "integer",
-             "readyReplicas is the number of pods targeted by this ReplicaSet controller with a Ready Condition."),
+             "The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition."),
       age_column(),
       column("Containers", "string", kContainersDescription, 1),
       column("Images", "string", kImagesDescription, 1),
       column("Selector", "string",
-             "Selector is a label query over pods that should match the replica count. If the selector is empty, "
-             "it is defaulted to the labels present on the pod template. Label keys and values that must match in "
-             "order to be controlled by this replica set. More info: "
+             "Selector is a label query over pods that should match the replica count. Label keys and values that "
+             "must match in order to be controlled by this replica set. It must match the pod template's labels. "
+             "More info: "
              "https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
              1),
   };
@@ -146,8 +154,8 @@ std::vector<ColumnDefinition> daemonset_columns() {
       column("Containers", "string", kContainersDescription, 1),
       column("Images", "string", kImagesDescription, 1),
       column("Selector", "string",
-             "A label query over pods that are managed by the daemon set. Must match in order to be controlled. If "
-             "empty, defaulted to labels on Pod template. More info: "
+             "A label query over pods that are managed by the daemon set. Must match in order to be controlled. It "
+             "must match the pod template's labels. More info: "
              "https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
              1),
   };
@@ -265,6 +273,11 @@ std::vector<ColumnDefinition> cronjob_columns() {
 }  // namespace
 
 void add_workloads(std::vector<Entry>& out) {
+  out.push_back({"", "podtemplates",
+                 FnConverter({name_column(), column("Containers", "string", kContainersDescription),
+                              column("Images", "string", kImagesDescription),
+                              column("Pod Labels", "string", "The labels for the pod template.")},
+                             podtemplate_row)});
   out.push_back({"apps", "deployments", FnConverter(deployment_columns(), deployment_row)});
   out.push_back({"apps", "statefulsets", FnConverter(statefulset_columns(), statefulset_row)});
   out.push_back({"apps", "replicasets", FnConverter(replicaset_columns(), replicaset_row)});

@@ -1,5 +1,7 @@
 #include "apiserver/table/converter.h"
 
+#include "apiserver/table/printer_util.h"
+
 namespace capstan::apiserver::table {
 
 // metav1.ObjectMeta{}.SwaggerDoc() as compiled into Kubernetes 1.32.
@@ -32,11 +34,7 @@ DefaultConverter::DefaultConverter()
 Row DefaultConverter::row(const json::Value& obj, meta::TimePoint) const {
   Row r;
   r.cells.emplace_back(json::get_string(obj, {"metadata", "name"}));
-  // m.GetCreationTimestamp().Time.UTC().Format(time.RFC3339); the zero time when unset.
-  std::string created = "0001-01-01T00:00:00Z";
-  if (auto t = meta::parse_rfc3339(json::get_string(obj, {"metadata", "creationTimestamp"})))
-    created = meta::format_rfc3339(*t);
-  r.cells.emplace_back(created);
+  r.cells.emplace_back(created_at(obj));
   return r;
 }
 

@@ -26,6 +26,29 @@ std::string age_of(const json::Value& obj, meta::TimePoint now) {
   return since(json::get_string(obj, {"metadata", "creationTimestamp"}), now);
 }
 
+std::string created_at(const json::Value& obj) {
+  if (auto t = timestamp_at(obj, {"metadata", "creationTimestamp"})) return meta::format_rfc3339(*t);
+  return "0001-01-01T00:00:00Z";
+}
+
+std::string access_modes_at(const json::Value& obj, json::Path path) {
+  auto modes = strings_at(obj, path);
+  auto has = [&](std::string_view m) { return std::find(modes.begin(), modes.end(), m) != modes.end(); };
+  std::vector<std::string> out;
+  if (has("ReadWriteOnce")) out.push_back("RWO");
+  if (has("ReadOnlyMany")) out.push_back("ROX");
+  if (has("ReadWriteMany")) out.push_back("RWX");
+  if (has("ReadWriteOncePod")) out.push_back("RWOP");
+  return join(out, ",");
+}
+
+std::string storage_class_of(const json::Value& obj) {
+  if (const auto* ann = json::find(obj, {"metadata", "annotations", "volume.beta.kubernetes.io/storage-class"});
+      ann && ann->is_string())
+    return std::string(ann->get_string());
+  return str_at(obj, {"spec", "storageClassName"});
+}
+
 std::optional<meta::TimePoint> timestamp_at(const json::Value& obj, json::Path path) {
   auto s = json::get_string(obj, path);
   if (s.empty()) return std::nullopt;

@@ -26,6 +26,15 @@ std::string age_of(const json::Value& obj, meta::TimePoint now);
 // Parsed timestamp at `path`, if present and valid.
 std::optional<meta::TimePoint> timestamp_at(const json::Value& obj, json::Path path);
 
+// metav1.Time.UTC().Format(time.RFC3339) of metadata.creationTimestamp: "0001-01-01T00:00:00Z"
+// when unset (the "Created At" cells).
+std::string created_at(const json::Value& obj);
+
+// helper.GetAccessModesAsString of the access modes at `path`: "RWO,ROX,RWX,RWOP" as present.
+std::string access_modes_at(const json::Value& obj, json::Path path);
+// helper.GetPersistentVolume(Claim)Class: the beta annotation, else spec.storageClassName.
+std::string storage_class_of(const json::Value& obj);
+
 // labels.FormatLabels: "a=b,c=d" sorted by key, "<none>" when empty or absent.
 std::string format_labels(const json::Object* labels);
 

@@ -54,4 +54,15 @@ inline std::string or_default(std::string s, std::string_view fallback) {
   return s.empty() ? std::string(fallback) : s;
 }
 
+// An optional string field (a Go *string): its value, "<unset>" when absent.
+inline std::string str_or_unset(const json::Value& obj, json::Path path) {
+  const auto* v = json::find(obj, path);
+  return v && v->is_string() ? std::string(v->get_string()) : "<unset>";
+}
+
+// Cluster-scoped configuration: persistentvolumes, storageclasses (builtin_storage.cpp).
+void add_storage(std::vector<Entry>& out);
+// horizontalpodautoscalers (builtin_autoscaling.cpp).
+void add_autoscaling(std::vector<Entry>& out);
+
 }  // namespace capstan::apiserver::table::printers

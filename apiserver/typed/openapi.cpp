@@ -162,6 +162,13 @@ std::string definition_name(const schema::Message& m) {
   return std::string(n);
 }
 
+void add_meta_schemas(json::Object& schemas) {
+  // ObjectMeta's lists (ownerReferences, managedFields, finalizers) as any kind's metadata has them.
+  Generator g(schemas, *patch::builtin_list_types("v1", "ConfigMap"));
+  g.component(schema::kObjectMeta, {"metadata"});
+  if (!schemas.contains(kListMeta)) schemas[kListMeta] = list_meta_schema();
+}
+
 bool add_kind_schemas(json::Object& schemas, std::string_view group, std::string_view version, std::string_view kind) {
   std::string api_version = group.empty() ? std::string(version) : std::string(group) + "/" + std::string(version);
   const auto* m = kind_message(api_version, kind);
@@ -171,7 +178,7 @@ bool add_kind_schemas(json::Object& schemas, std::string_view group, std::string
   std::string name = g.component(*m, {});
   schemas[name].as_object()["x-kubernetes-group-version-kind"] = gvk(group, version, kind);
 
-  if (!schemas.contains(kListMeta)) schemas[kListMeta] = list_meta_schema();
+  add_meta_schemas(schemas);
   std::string list_name = name + "List";
   json::Object props;
   props["apiVersion"] = type_meta_property();

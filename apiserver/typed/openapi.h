@@ -22,4 +22,8 @@ std::string definition_name(const protobuf::schema::Message& m);
 // reach, to `schemas` (a components.schemas object). Returns false when no table describes the kind.
 bool add_kind_schemas(json::Object& schemas, std::string_view group, std::string_view version, std::string_view kind);
 
+// Adds ObjectMeta (with every schema it reaches) and ListMeta, which the components of a custom
+// resource reference.
+void add_meta_schemas(json::Object& schemas);
+
 }  // namespace capstan::apiserver::typed

@@ -59,26 +59,69 @@ DIFF_CASE(discovery, LegacyDiscovery) {
   s.send("an unknown group version", {.path = "/apis/apps/v7"});
 }
 
+// `v` with `member` removed from each element of its array at `list`.
+json::Value without_member(json::Value v, json::Path list, std::string_view member) {
+  if (auto* items = json::find(v, list); items && items->is_array())
+    for (auto& e : items->as_array())
+      if (auto* o = e.if_object()) o->erase(member);
+  return v;
+}
+
+// Aggregated discovery's resources of one group version, resource by resource: each entry
+// without its subresources, then the subresources as a collection of their own.
+void compare_aggregated_resources(Session& s, const std::string& label, const Answer& a, const json::Value* embedded,
+                                  const json::Value* kube) {
+  auto pick = [](const json::Value* v) { return v ? json::Value(json::Object{{"resources", *v}}) : json::Value(nullptr); };
+  Answer whole = a;
+  whole.embedded = pick(embedded);
+  whole.kube = pick(kube);
+  Answer entries = whole;
+  entries.embedded = without_member(*whole.embedded, {"resources"}, "subresources");
+  entries.kube = without_member(*whole.kube, {"resources"}, "subresources");
+  compare_collections(s, label, entries, {"resources"}, {"resource"});
+  auto e = by_key(json::find(*whole.embedded, {"resources"}), {"resource"});
+  auto k = by_key(json::find(*whole.kube, {"resources"}), {"resource"});
+  for (const auto& [name, entry] : k) {
+    auto it = e.find(name);
+    if (it == e.end()) continue;
+    Answer subs = a;
+    subs.embedded = it->second;
+    subs.kube = entry;
+    if (!json::find(it->second, {"subresources"}) && !json::find(entry, {"subresources"})) continue;
+    compare_collections(s, label + " " + name + " subresource", subs, {"subresources"}, {"subresource"});
+  }
+}
+
 DIFF_CASE(discovery, AggregatedDiscovery) {
   install_gadgets(s);
   const std::string v2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
   auto apis = s.send("/apis aggregated status", {.path = "/apis", .accept = v2}, Compare{.body = false, .headers = {"Content-Type"}});
-  compare_collections(s, "aggregated group", apis, {"items"}, {"metadata", "name"});
   auto core = s.send("/api aggregated status", {.path = "/api", .accept = v2}, Compare{.body = false, .headers = {"Content-Type"}});
-  if (core.embedded && core.kube) {
-    // The core group's one version, resource by resource.
-    auto resources = [](const json::Value& v) {
-      const auto* items = json::get_array(v, {"items"});
-      if (!items || items->empty()) return json::Value(nullptr);
-      const auto* versions = json::get_array(items->at(0), {"versions"});
-      if (!versions || versions->empty()) return json::Value(nullptr);
-      const auto* r = json::find(versions->at(0), {"resources"});
-      return r ? json::Value(json::Object{{"resources", *r}}) : json::Value(nullptr);
-    };
-    Answer reshaped = core;
-    reshaped.embedded = resources(*core.embedded);
-    reshaped.kube = resources(*core.kube);
-    compare_collections(s, "aggregated core resource", reshaped, {"resources"}, {"resource"});
+  // Each group: its metadata and version names, then each version's resources.
+  for (const auto& [label, answer] : {std::pair{std::string("aggregated group"), apis}, std::pair{std::string("aggregated core group"), core}}) {
+    if (!answer.embedded || !answer.kube) continue;
+    auto eg = by_key(json::find(*answer.embedded, {"items"}), {"metadata", "name"});
+    auto kg = by_key(json::find(*answer.kube, {"items"}), {"metadata", "name"});
+    Answer groups = answer;
+    json::Array e_items, k_items;
+    for (const auto& [_, g] : eg) e_items.push_back(without_member(g, {"versions"}, "resources"));
+    for (const auto& [_, g] : kg) k_items.push_back(without_member(g, {"versions"}, "resources"));
+    groups.embedded = json::Value(json::Object{{"items", e_items}});
+    groups.kube = json::Value(json::Object{{"items", k_items}});
+    compare_collections(s, label, groups, {"items"}, {"metadata", "name"});
+    for (const auto& [group, kube_group] : kg) {
+      auto it = eg.find(group);
+      if (it == eg.end()) continue;
+      auto ev = by_key(json::find(it->second, {"versions"}), {"version"});
+      auto kv = by_key(json::find(kube_group, {"versions"}), {"version"});
+      for (const auto& [version, kube_version] : kv) {
+        auto e = ev.find(version);
+        if (e == ev.end()) continue;
+        std::string gv = group.empty() ? version : group + "/" + version;
+        compare_aggregated_resources(s, "aggregated " + gv + " resource", answer, json::find(e->second, {"resources"}),
+                                     json::find(kube_version, {"resources"}));
+      }
+    }
   }
 }
 
@@ -106,13 +149,16 @@ DIFF_CASE(discovery, TablesOfBuiltInResources) {
   s.send("deployments", {.path = "/apis/apps/v1/namespaces/{ns}/deployments", .accept = table}, ages);
   s.send("namespaces, one", {.path = "/api/v1/namespaces/{ns}", .accept = table}, ages);
   s.send("with includeObject=Object", {.path = "/api/v1/namespaces/{ns}/configmaps/t?includeObject=Object", .accept = table}, ages);
-  s.send("Table alone, refused for a watch-list", {.path = "/api/v1/namespaces/{ns}/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1",
-                                                   .accept = "application/json;as=Table;v=v1;g=meta.k8s.io"},
-         ages);
+  s.watch("a watch-list as Table alone", {.path = "/api/v1/namespaces/{ns}/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1",
+                                          .accept = "application/json;as=Table;v=v1;g=meta.k8s.io"},
+          std::chrono::seconds(3), ages);
   s.send("an Accept nobody serves", {.path = "/api/v1/namespaces/{ns}/configmaps/t", .accept = "application/xml"});
   s.kubectl("kubectl get cm", {"get", "cm", "-n", "{ns}", "-l", "app=table"});
   s.kubectl("kubectl get deploy -o wide", {"get", "deploy", "-n", "{ns}", "-o", "wide"});
-  s.kubectl("kubectl describe cm", {"describe", "cm", "t", "-n", "{ns}"});
+  // One key: describe prints Data in Go's (random) map order.
+  s.setup({.method = "POST", .path = "/api/v1/namespaces/{ns}/configmaps",
+           .body = R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"described"},"data":{"only":"1"}})"});
+  s.kubectl("kubectl describe cm", {"describe", "cm", "described", "-n", "{ns}"});
   s.kubectl("kubectl get a missing one", {"get", "cm", "missing", "-n", "{ns}"});
 }
 

@@ -15,7 +15,15 @@ const std::regex& time_re() {
   return re;
 }
 
+// A PEM block (certificates, keys): each server has its own CA, so its kube-root-ca.crt and
+// token Secrets' ca.crt always differ.
+const std::regex& pem_re() {
+  static const std::regex re("-----BEGIN ([A-Z ]+)-----[^-]*-----END [A-Z ]+-----\\n?");
+  return re;
+}
+
 std::string mask_string(std::string s, const Masks& m) {
+  if (s.find("-----BEGIN ") != std::string::npos) s = std::regex_replace(s, pem_re(), "<$1>");
   s = std::regex_replace(s, uid_re(), "<uid>");
   s = std::regex_replace(s, time_re(), "<time>");
   for (const auto& [re, rep] : m.text) s = std::regex_replace(s, re, rep);

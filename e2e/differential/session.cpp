@@ -36,6 +36,9 @@ void Session::begin(const std::string& group, const std::string& name) {
   std::string ns = "diff-" + std::to_string(++namespaces_);
   set_both("ns", ns);
   setup({.method = "POST", .path = "/api/v1/namespaces", .body = R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + ns + "\"}}"});
+  // What both servers' controllers publish in every namespace, so that lists of ConfigMaps do
+  // not depend on which server's controller was quicker.
+  wait_for("/api/v1/namespaces/{ns}/configmaps/kube-root-ca.crt");
 }
 
 void Session::fail(const std::string& error) {

@@ -48,7 +48,8 @@ class Session {
  public:
   Session(Target& embedded, Target& kube, const TempDir& dir);
 
-  // Starts a case: a fresh namespace on both servers, available as {ns}.
+  // Starts a case: a fresh namespace on both servers, available as {ns}, once both have
+  // published kube-root-ca.crt in it.
   void begin(const std::string& group, const std::string& name);
   void fail(const std::string& error);  // the case threw
 
