@@ -6,7 +6,7 @@ bin="$build/bin/capstan"
 echo "== embedded API server"
 "$build/bin/apiserver_bench" "$bin"
 echo
-echo "== informers: capstan vs @kubernetes/client-node"
+echo "== informers: capstan vs @kubernetes/client-node, client-go and controller-runtime"
 "$build/bin/informer_bench" "$build" "$(cd "$(dirname "$0")/.." && pwd)"
 echo
 echo "== the idle manager"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds Capstan's pinned test tools (tools/go.mod is the one place their versions live) from
 # the Go module proxy into .tools/bin, reusing Go's module and build caches. A tool is rebuilt
-# only when tools/ or the Go version changed since it was last built (a stamp per tool).
+# only when the pins (tools/go.mod, go.sum), its own sources in tools/ or the Go version changed
+# since it was last built (a stamp per tool).
 #
 #   scripts/tools.sh            build what is missing or stale
-#   scripts/tools.sh NAME...    only these (kube-apiserver, etcd, ...)
+#   scripts/tools.sh NAME...    only these (kube-apiserver, etcd, informer-peer-client-go, ...)
 #   CAPSTAN_TOOLS_DIR=DIR       build into DIR/bin instead of .tools/bin
 #
 # A tool that fails to build stops the run with the Go compiler's own output and the
@@ -35,13 +36,17 @@ declare -A PKG=(
   [kube-apiserver]="k8s.io/kubernetes/cmd/kube-apiserver"
   [kube-controller-manager]="k8s.io/kubernetes/cmd/kube-controller-manager"
   [etcd]="./etcd"
+  [informer-peer-client-go]="./informer-peers/clientgo"
+  [informer-peer-controller-runtime]="./informer-peers/controllerruntime"
 )
 declare -A LDFLAGS=(
   [kube-apiserver]="$kube_ldflags"
   [kube-controller-manager]="$kube_ldflags"
   [etcd]=""
+  [informer-peer-client-go]=""
+  [informer-peer-controller-runtime]=""
 )
-ORDER=(etcd kube-apiserver kube-controller-manager)
+ORDER=(etcd kube-apiserver kube-controller-manager informer-peer-client-go informer-peer-controller-runtime)
 
 wanted=("$@")
 ((${#wanted[@]})) || wanted=("${ORDER[@]}")
@@ -49,13 +54,20 @@ for name in "${wanted[@]}"; do
   [ -n "${PKG[$name]:-}" ] || { echo "tools: unknown tool '$name' (known: ${ORDER[*]})" >&2; exit 2; }
 done
 
-# What a build depends on: the pins, our own sources for the tools, the Go version, the flags.
+# What a build depends on: the pins, the Go version, the flags and, for a tool of ours
+# (./DIR/...), the sources under its top folder in tools/ (so editing one tool's sources
+# leaves the other tools' stamps alone).
 stamp_of() {
   {
     go version
     echo "${PKG[$1]} ${LDFLAGS[$1]}"
     cat "$tools_src/go.mod" "$tools_src/go.sum"
-    find "$tools_src" -name '*.go' -print0 | sort -z | xargs -0 cat
+    case "${PKG[$1]}" in
+      ./*)
+        local top="${PKG[$1]#./}"
+        find "$tools_src/${top%%/*}" -name '*.go' -print0 | sort -z | xargs -0 cat
+        ;;
+    esac
   } | sha256sum | cut -d' ' -f1
 }
 
