@@ -183,6 +183,7 @@ json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Va
   auto now = system_clock::now();
   c.issued_at = duration_cast<seconds>(now.time_since_epoch()).count();
   c.expires_at = c.issued_at + ttl;
+  c.id = rest::new_uid();
   const std::string api_version = "authentication.k8s.io/v1";
   json::Value out = decoded;
   auto& o = out.as_object();

@@ -125,8 +125,10 @@ std::string evaluation_error(const json::Value* spec) {
 }  // namespace
 
 rest::User service_account_user(const TokenClaims& c) {
-  return rest::User{"system:serviceaccount:" + c.ns + ":" + c.service_account, c.uid,
-                    {"system:serviceaccounts", "system:serviceaccounts:" + c.ns, "system:authenticated"}, {}};
+  rest::User u{"system:serviceaccount:" + c.ns + ":" + c.service_account, c.uid,
+               {"system:serviceaccounts", "system:serviceaccounts:" + c.ns, "system:authenticated"}, {}};
+  if (!c.id.empty()) u.extra[std::string(kCredentialIdExtra)] = {"JTI=" + c.id};
+  return u;
 }
 
 json::Value Reviews::answer(const registry::ResourceInfo& r, std::string_view ns, const json::Value& request, const rest::User& user) const {

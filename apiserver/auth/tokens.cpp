@@ -59,6 +59,10 @@ std::string TokenIssuer::issue(const TokenClaims& c) const {
                        {"exp", c.expires_at},
                        {"kubernetes.io", json::Object{{"namespace", c.ns},
                                                       {"serviceaccount", json::Object{{"name", c.service_account}, {"uid", c.uid}}}}}};
+  if (!c.id.empty()) {
+    payload["jti"] = c.id;
+    payload["nbf"] = c.issued_at;
+  }
   std::string signing = meta::base64url_encode(json::serialize(header)) + "." + meta::base64url_encode(json::serialize(payload));
   return signing + "." + meta::base64url_encode(hmac(key_, signing));
 }
@@ -85,6 +89,7 @@ std::optional<TokenClaims> TokenIssuer::verify(std::string_view token) const {
       if (a.is_string()) c.audiences.emplace_back(a.get_string());
   c.issued_at = json::get_int(*v, {"iat"}).value_or(0);
   c.expires_at = json::get_int(*v, {"exp"}).value_or(0);
+  c.id = json::get_string(*v, {"jti"});
   auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   if (c.expires_at && now >= c.expires_at) return std::nullopt;
   if (c.ns.empty() || c.service_account.empty()) return std::nullopt;

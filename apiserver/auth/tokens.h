@@ -22,7 +22,13 @@ struct TokenClaims {
   std::vector<std::string> audiences;
   std::int64_t issued_at = 0;       // unix seconds
   std::int64_t expires_at = 0;
+  // The token's own id (the JWT "jti"): bound tokens from a TokenRequest carry one, legacy
+  // Secret tokens do not. It reaches the user as the credential-id extra "JTI=<jti>".
+  std::string id;
 };
+
+// The user extra kube-apiserver gives a request authenticated by a token with a "jti".
+inline constexpr std::string_view kCredentialIdExtra = "authentication.kubernetes.io/credential-id";
 
 class TokenIssuer {
  public:

@@ -141,13 +141,7 @@ std::chrono::milliseconds DeploymentController::reconcile(const Key& k) {
 void DeploymentController::wake_owners_of_orphan(const Key& k) {
   auto rs = api_.get(kReplicaSets, k.ns, k.name);
   if (!rs || has_controller(*rs) || meta::is_deleting(*rs)) return;
-  for (const auto& d : api_.list(kDeployments, k.ns)) {
-    try {
-      auto sel = meta::LabelSelector::from_json(json::find(*d, {"spec", "selector"}));
-      if (!sel.empty() && sel.matches(*rs)) loop_.enqueue(Key{kDeployments, k.ns, std::string(meta::name_of(*d))});
-    } catch (const meta::SelectorError&) {
-    }
-  }
+  for (auto& name : owners_selecting(api_, kDeployments, *rs)) loop_.enqueue(Key{kDeployments, k.ns, std::move(name)});
 }
 
 void DeploymentController::wake_recreate_owner(const Key& k) {

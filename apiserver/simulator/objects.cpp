@@ -217,6 +217,18 @@ std::vector<Object> claim(Api& w, const std::string& resource, const json::Value
   return out;
 }
 
+std::vector<std::string> owners_selecting(Api& w, const std::string& owner_resource, const json::Value& orphan) {
+  std::vector<std::string> out;
+  for (const auto& owner : w.list(owner_resource, meta::namespace_of(orphan))) {
+    try {
+      auto sel = meta::LabelSelector::from_json(json::find(*owner, {"spec", "selector"}));
+      if (!sel.empty() && sel.matches(orphan)) out.emplace_back(meta::name_of(*owner));
+    } catch (const meta::SelectorError&) {
+    }
+  }
+  return out;
+}
+
 std::vector<Key> controller_keys(const Event& e, std::string_view owner_kind, const std::string& owner_resource,
                                  const std::string& orphan_resource) {
   std::vector<Key> out;

@@ -77,6 +77,10 @@ bool has_controller(const json::Value& obj);
 std::vector<Object> claim(Api& w, const std::string& resource, const json::Value& owner,
                                    const meta::LabelSelector& selector, bool can_adopt,
                                    const std::function<bool(const json::Value&)>& member = {});
+// The names of the `owner_resource` objects in `orphan`'s namespace whose selector matches it
+// (the candidates to adopt an object that has no controller). An owner with an empty or
+// unparsable selector adopts nothing.
+std::vector<std::string> owners_selecting(Api& w, const std::string& owner_resource, const json::Value& orphan);
 
 // Watch-event mapping: keys of `owner_resource` for the controllers of kind `owner_kind`
 // named by the event's object and its previous state. With `orphan_resource`, an object

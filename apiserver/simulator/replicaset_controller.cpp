@@ -92,13 +92,7 @@ void ReplicaSetController::start() {
 void ReplicaSetController::wake_owners_of_orphan(const Key& k) {
   auto pod = api_.get(kPods, k.ns, k.name);
   if (!pod || has_controller(*pod) || meta::is_deleting(*pod)) return;
-  for (const auto& rs : api_.list(kReplicaSets, k.ns)) {
-    try {
-      auto sel = meta::LabelSelector::from_json(json::find(*rs, {"spec", "selector"}));
-      if (!sel.empty() && sel.matches(*pod)) loop_.enqueue(Key{kReplicaSets, k.ns, std::string(meta::name_of(*rs))});
-    } catch (const meta::SelectorError&) {
-    }
-  }
+  for (auto& name : owners_selecting(api_, kReplicaSets, *pod)) loop_.enqueue(Key{kReplicaSets, k.ns, std::move(name)});
 }
 
 std::chrono::milliseconds ReplicaSetController::reconcile(const Key& k) {

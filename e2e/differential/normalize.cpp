@@ -169,10 +169,26 @@ void canonical_invalid(json::Value& v) {
   *message = text.substr(0, at) + " is invalid: " + joined;
 }
 
+// A SelfSubjectRulesReview lists the rules in the order the authorizer visited the bindings;
+// kube-apiserver visits them from its informer cache in Go map order, so the order changes from
+// one request to the next. The rules are compared as sets.
+void canonical_rules_review(json::Value& v) {
+  if (json::get_string(v, {"kind"}) != "SelfSubjectRulesReview") return;
+  auto* status = v.as_object().if_contains("status");
+  if (!status || !status->is_object()) return;
+  for (const char* key : {"resourceRules", "nonResourceRules"}) {
+    auto* rules = status->as_object().if_contains(key);
+    if (!rules || !rules->is_array()) continue;
+    auto& list = rules->as_array();
+    std::sort(list.begin(), list.end(), [](const json::Value& a, const json::Value& b) { return json::serialize(a) < json::serialize(b); });
+  }
+}
+
 }  // namespace
 
 void normalize(json::Value& v, const Masks& extra) {
   canonical_invalid(v);
+  canonical_rules_review(v);
   walk(v, extra);
   for (const auto& p : extra.mask) at_path(v, split_path(p), 0, false);
   for (const auto& p : extra.drop) at_path(v, split_path(p), 0, true);

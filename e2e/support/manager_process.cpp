@@ -25,29 +25,38 @@ ManagerProcess::~ManagerProcess() {
 }
 
 void ManagerProcess::start() {
-  metrics_port_ = free_port();
-  health_port_ = free_port();
-  if (!webhook_port_) webhook_port_ = free_port();
-  Process::Options po;
-  po.args = {capstan_bin(),
-             "manager",
-             "--kubeconfig=" + kubeconfig_,
-             "--metrics-bind-address=127.0.0.1:" + std::to_string(metrics_port_),
-             "--health-probe-bind-address=127.0.0.1:" + std::to_string(health_port_),
-             "--webhook-port=" + std::to_string(webhook_port_),
-             "--webhook-cert-dir=" + cert_dir_};
-  bool solver_port_given = false;
-  for (const auto& a : extra_) {
-    po.args.push_back(a);
-    solver_port_given |= a.rfind("--acme-http01-solver-port", 0) == 0;
+  // Another process may take a port between free_port() and the manager's bind: then the
+  // manager exits naming the address, and it is started again on fresh ports.
+  const bool webhook_port_given = webhook_port_ != 0;
+  for (int attempt = 1;; ++attempt) {
+    metrics_port_ = free_port();
+    health_port_ = free_port();
+    if (!webhook_port_given) webhook_port_ = free_port();
+    Process::Options po;
+    po.args = {capstan_bin(),
+               "manager",
+               "--kubeconfig=" + kubeconfig_,
+               "--metrics-bind-address=127.0.0.1:" + std::to_string(metrics_port_),
+               "--health-probe-bind-address=127.0.0.1:" + std::to_string(health_port_),
+               "--webhook-port=" + std::to_string(webhook_port_),
+               "--webhook-cert-dir=" + cert_dir_};
+    bool solver_port_given = false;
+    for (const auto& a : extra_) {
+      po.args.push_back(a);
+      solver_port_given |= a.rfind("--acme-http01-solver-port", 0) == 0;
+    }
+    // Never the fixed default: tests run managers side by side.
+    if (!solver_port_given) po.args.push_back("--acme-http01-solver-port=" + std::to_string(free_port()));
+    po.stdout_path = dir_ + "/" + tag_ + ".out";
+    po.stderr_path = dir_ + "/" + tag_ + ".log";
+    proc_ = std::make_unique<Process>(po);
+    bool up = eventually([&] { return !proc_->running() || http_get(health_port_, "/healthz").first == 200; }, std::chrono::seconds(20));
+    if (up && proc_->running()) return;
+    std::string log = read_file(po.stderr_path);
+    proc_->stop(std::chrono::seconds(10));
+    if (attempt < 3 && log.find("Address already in use") != std::string::npos) continue;
+    throw std::runtime_error("capstan manager did not start: " + log);
   }
-  // Never the fixed default: tests run managers side by side.
-  if (!solver_port_given) po.args.push_back("--acme-http01-solver-port=" + std::to_string(free_port()));
-  po.stdout_path = dir_ + "/" + tag_ + ".out";
-  po.stderr_path = dir_ + "/" + tag_ + ".log";
-  proc_ = std::make_unique<Process>(po);
-  bool up = eventually([&] { return !proc_->running() || http_get(health_port_, "/healthz").first == 200; }, std::chrono::seconds(20));
-  if (!up || !proc_->running()) throw std::runtime_error("capstan manager did not start: " + read_file(po.stderr_path));
 }
 
 int ManagerProcess::stop() { return proc_ ? proc_->stop(std::chrono::seconds(15)) : -1; }

@@ -80,6 +80,11 @@ class InformerTest : public ::testing::Test {
   void SetUp() override {
     for (const char* ns : {"a", "b"})
       client().create(kNamespaces, "", json::Object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::Object{{"name", ns}}}});
+    // As in a real cluster, every namespace gets the published "kube-root-ca.crt"; the tests
+    // start once it is there so that what an informer lists and is told is settled.
+    for (const char* ns : {"a", "b"})
+      ASSERT_TRUE(eventually([&] { return client().list(kConfigMaps, ns, {.field_selector = "metadata.name=kube-root-ca.crt"}).items.size() == 1; }, 10s))
+          << "kube-root-ca.crt in namespace " << ns;
   }
   client::Client& client() { return cluster_.client(); }
   integration::TestCluster cluster_;
@@ -107,7 +112,7 @@ TEST_F(InformerTest, TheFactorySharesOneInformerPerResourceAndScope) {
   // An informer asked for after the start runs at once.
   Informer& late = f.informer({.gvr = kConfigMaps, .ns = "b"});
   EXPECT_TRUE(late.wait_for_sync(10s));
-  EXPECT_EQ(keys_of(one), (std::vector<std::string>{"a/x"}));
+  EXPECT_EQ(keys_of(one), (std::vector<std::string>{"a/kube-root-ca.crt", "a/x"}));
   f.stop();
 }
 
@@ -124,9 +129,9 @@ TEST_F(InformerTest, NamespaceAndLabelSelectorsNarrowWhatIsCachedAndTold) {
   webs.start();
   ASSERT_TRUE(in_a.wait_for_sync(10s));
   ASSERT_TRUE(webs.wait_for_sync(10s));
-  EXPECT_EQ(keys_of(in_a), (std::vector<std::string>{"a/db", "a/web"}));
+  EXPECT_EQ(keys_of(in_a), (std::vector<std::string>{"a/db", "a/kube-root-ca.crt", "a/web"}));
   EXPECT_EQ(keys_of(webs), (std::vector<std::string>{"a/web", "b/web"}));
-  EXPECT_EQ(seen_a.initial, (std::set<std::string>{"a/db", "a/web"}));
+  EXPECT_EQ(seen_a.initial, (std::set<std::string>{"a/db", "a/kube-root-ca.crt", "a/web"}));
   EXPECT_EQ(seen_webs.initial, (std::set<std::string>{"a/web", "b/web"}));
 
   // Watch events are narrowed the same way.
@@ -174,7 +179,7 @@ TEST_F(InformerTest, TheRelistAfterGoneReportsWhatChangedMeanwhile) {
   std::sort(events.begin(), events.end());
   EXPECT_EQ(events, (std::vector<std::string>{"add:a/added", "delete:a/removed", "update:a/changed:" + changed_rv + "->" + new_rv}));
   EXPECT_EQ(seen.initial.count("a/added"), 0u) << "a relist's adds are not initial ones";
-  EXPECT_EQ(keys_of(inf), (std::vector<std::string>{"a/added", "a/changed", "a/kept"}));
+  EXPECT_EQ(keys_of(inf), (std::vector<std::string>{"a/added", "a/changed", "a/kept", "a/kube-root-ca.crt"}));
   EXPECT_GE(inf.stats().relists_after_gone, 1u);
   inf.stop();
 }
