@@ -48,7 +48,7 @@ int manager_command(const std::vector<std::string>& args) {
   std::string lease_id = "capstan-manager", lease_ns, cluster_resource_ns, acme_service = "capstan-acme-solver";
   std::string metrics_cert_dir, gitops_storage = "/tmp/capstan-gitops";
   bool leader_elect = false, metrics_secure = false;
-  std::chrono::milliseconds lease_duration{15000}, renew_deadline{10000}, retry_period{2000};
+  std::chrono::milliseconds lease_duration{15000}, renew_deadline{10000}, retry_period{2000}, reconcile_timeout{0};
   long long webhook_port = 9443, burst = 30, verbosity = 0, acme_port = 8089;
   double qps = 20;
   FlagSet fs("capstan manager");
@@ -71,6 +71,10 @@ int manager_command(const std::vector<std::string>& args) {
                 "how long the leader retries renewing before it gives up leading", "10s");
   fs.add_custom("leader-elect-retry-period", duration(&retry_period, "leader-elect-retry-period"),
                 "the pause between acquisition and renewal attempts", "2s");
+  fs.add_custom("reconcile-timeout", duration(&reconcile_timeout, "reconcile-timeout"),
+                "time budget of one reconcile: past it the reconcile is cancelled and retried with backoff, and the "
+                "controller's other objects are never held back by it",
+                "5m");
   fs.add_string("metrics-bind-address", &metrics, "address of the Prometheus metrics endpoint (\"0\" disables)");
   fs.add_bool("metrics-secure", &metrics_secure, "serve the metrics endpoint over HTTPS instead of HTTP");
   fs.add_string("metrics-cert-dir", &metrics_cert_dir,
@@ -107,6 +111,7 @@ int manager_command(const std::vector<std::string>& args) {
   ro.manager.metrics_cert_dir = metrics_cert_dir;
   if (!metrics_cert_dir.empty() && !metrics_secure) throw UsageError("--metrics-cert-dir needs --metrics-secure");
   ro.manager.health_probe_bind_address = health;
+  ro.manager.reconcile_timeout = reconcile_timeout;
   ro.manager.leader_election.enabled = leader_elect;
   ro.manager.leader_election.id = lease_id;
   ro.manager.leader_election.ns = lease_ns.empty() ? pod_namespace() : lease_ns;

@@ -16,6 +16,8 @@ namespace {
 // The process exits within this of SIGTERM: the reconciles' grace period (8 s by default),
 // then the lease, caches and servers; past it the manager's watchdog ends the process.
 constexpr std::chrono::milliseconds kShutdownDeadline{9500};
+// --reconcile-timeout's default, for `capstan dev` too.
+constexpr std::chrono::milliseconds kReconcileTimeout{300000};
 
 // The manager's leader election over a coordination.k8s.io Lease.
 class LeaseElection : public controller::LeaderElection {
@@ -92,6 +94,7 @@ std::vector<std::string> split_csv(std::string_view s) {
 int run_controllers(client::Client& client, const RunOptions& o) {
   controller::ManagerOptions mo = o.manager;
   if (mo.shutdown_deadline.count() == 0) mo.shutdown_deadline = kShutdownDeadline;
+  if (mo.reconcile_timeout.count() == 0) mo.reconcile_timeout = kReconcileTimeout;
   controller::Manager mgr(client, mo);
   if (o.manager.leader_election.enabled)
     mgr.set_leader_election(std::make_unique<LeaseElection>(client, o.manager.leader_election));

@@ -118,6 +118,40 @@ Schema& Schema::pattern(std::string_view regex) {
   return *this;
 }
 
+Schema& Schema::minimum(std::int64_t n) {
+  o()["minimum"] = n;
+  return *this;
+}
+
+Schema& Schema::maximum(std::int64_t n) {
+  o()["maximum"] = n;
+  return *this;
+}
+
+Schema& Schema::min_items(std::int64_t n) {
+  o()["minItems"] = n;
+  return *this;
+}
+
+Schema& Schema::max_items(std::int64_t n) {
+  o()["maxItems"] = n;
+  return *this;
+}
+
+Schema& Schema::max_properties(std::int64_t n) {
+  o()["maxProperties"] = n;
+  return *this;
+}
+
+Schema& Schema::rule(std::string_view cel, std::string_view message, std::string_view field_path) {
+  auto& rules = o()["x-kubernetes-validations"];
+  if (!rules.is_array()) rules = json::Array();
+  json::Object r{{"rule", cel}, {"message", message}};
+  if (!field_path.empty()) r["fieldPath"] = field_path;
+  rules.get_array().emplace_back(std::move(r));
+  return *this;
+}
+
 Schema& Schema::list_type(std::string_view type) {
   o()["x-kubernetes-list-type"] = type;
   return *this;
@@ -129,6 +163,14 @@ Schema& Schema::list_map(std::initializer_list<std::string_view> keys) {
   for (auto k : keys) a.emplace_back(k);
   o()["x-kubernetes-list-map-keys"] = std::move(a);
   return *this;
+}
+
+Schema object_name(std::string_view description) { return std::move(Schema::string(description).min_length(1).max_length(253)); }
+
+Schema namespace_name(std::string_view description) { return std::move(Schema::string(description).min_length(1).max_length(63)); }
+
+Schema observed_generation() {
+  return std::move(Schema::integer("The metadata.generation last reconciled.", "int64").minimum(0));
 }
 
 Schema root(std::string_view api_version, std::string_view description, const Schema& spec, const Schema& status) {
@@ -145,16 +187,16 @@ Schema root(std::string_view api_version, std::string_view description, const Sc
 Schema conditions(std::string_view description, std::string_view types, bool observed_generation) {
   auto item =
       Schema::object("A condition of the resource.")
-          .property("type", Schema::string(std::string("Type of the condition: ") + std::string(types) + "."))
+          .property("type", Schema::string(std::string("Type of the condition: ") + std::string(types) + ".").max_length(316))
           .property("status", Schema::string_enum({"True", "False", "Unknown"}, "Status of the condition: True, False or Unknown."))
-          .property("reason", Schema::string("Machine-readable reason for the last transition, in CamelCase."))
-          .property("message", Schema::string("Human-readable details of the last transition."))
+          .property("reason", Schema::string("Machine-readable reason for the last transition, in CamelCase.").max_length(1024))
+          .property("message", Schema::string("Human-readable details of the last transition.").max_length(32768))
           .property("lastTransitionTime", Schema::date_time("When the status last changed."));
   if (observed_generation)
     item.property("observedGeneration",
-                  Schema::integer("The metadata.generation the condition was set from; older means out of date.", "int64"));
+                  Schema::integer("The metadata.generation the condition was set from; older means out of date.", "int64").minimum(0));
   item.required({"status", "type"});
-  return std::move(Schema::array(item, description).list_map({"type"}));
+  return std::move(Schema::array(item, description).list_map({"type"}).max_items(32));
 }
 
 }  // namespace capstan::apis::openapi

@@ -43,6 +43,15 @@ class Schema {
   Schema& max_length(std::int64_t n);
   Schema& min_length(std::int64_t n);
   Schema& pattern(std::string_view regex);  // ECMA 262, as kube-apiserver checks it
+  Schema& minimum(std::int64_t n);
+  Schema& maximum(std::int64_t n);
+  Schema& range(std::int64_t min, std::int64_t max) { return minimum(min).maximum(max); }
+  Schema& min_items(std::int64_t n);
+  Schema& max_items(std::int64_t n);
+  Schema& max_properties(std::int64_t n);
+  // An x-kubernetes-validations CEL rule on this node (`self` is its value); `field_path`, when
+  // given, names the member the error is reported on (".replicas").
+  Schema& rule(std::string_view cel, std::string_view message, std::string_view field_path = {});
   Schema& list_type(std::string_view type);
   // x-kubernetes-list-type: map keyed by `keys`.
   Schema& list_map(std::initializer_list<std::string_view> keys);
@@ -54,6 +63,13 @@ class Schema {
   json::Object& o() { return v_.get_object(); }
   json::Value v_;
 };
+
+// Names as Kubernetes bounds them: an object's name (a DNS subdomain, 1-253 characters) and a
+// namespace's (a DNS label, 1-63 characters).
+Schema object_name(std::string_view description);
+Schema namespace_name(std::string_view description);
+// metadata.generation as status reports it back (observedGeneration).
+Schema observed_generation();
 
 // {apiVersion, kind, metadata, spec, status} of a kind served as `api_version`; spec is required.
 Schema root(std::string_view api_version, std::string_view description, const Schema& spec, const Schema& status);

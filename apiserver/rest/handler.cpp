@@ -10,6 +10,7 @@
 #include "apiserver/rest/resource_version.h"
 #include "apiserver/rest/scale.h"
 #include "apiserver/schema/status.h"
+#include "apiserver/storage/store.h"
 #include "apiserver/swagger/v2.h"
 #include "apiserver/table/builtin_printers.h"
 #include "apiserver/table/table.h"
@@ -324,6 +325,10 @@ void Handler::operator()(http::Request& req, http::Reply& reply) {
   } catch (const ApiError& e) {
     code = e.code;
     send_error(reply, e);
+  } catch (const storage::TooLargeError& e) {
+    // Not an API status of kube-apiserver's own: etcd's error, passed on as an unknown 500.
+    code = 500;
+    send_error(reply, ApiError(500, "", e.what()));
   } catch (const PageNotFound& e) {
     code = 404;
     send_body(reply, 404, std::string(e.what()) + "\n", "text/plain; charset=utf-8");

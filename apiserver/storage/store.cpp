@@ -121,6 +121,20 @@ void Store::apply(Event e) {
   }
 }
 
+namespace {
+
+// What kube-apiserver passes on: etcd's refusal over its request limit, or, over the gRPC
+// client's 2 MiB message limit, the client's own error (the request never leaves it).
+void check_size(const std::string& resource, const std::string& key, const Object& o) {
+  std::size_t size = o.json->size() + resource.size() + key.size();
+  if (size > kMaxGrpcMessageBytes)
+    throw TooLargeError("rpc error: code = ResourceExhausted desc = trying to send message larger than max (" + std::to_string(size) +
+                        " vs. " + std::to_string(kMaxGrpcMessageBytes) + ")");
+  if (size > kMaxObjectBytes) throw TooLargeError("etcdserver: request is too large");
+}
+
+}  // namespace
+
 Object Store::create(const std::string& resource, json::Value obj) {
   std::unique_lock l(mu_);
   std::string key = key_of(obj);
@@ -131,6 +145,7 @@ Object Store::create(const std::string& resource, json::Value obj) {
   e.rv = rv_ + 1;
   e.resource = resource;
   e.object = make_object(std::move(obj), e.rv);
+  check_size(resource, key, e.object);
   Object out = e.object;
   apply(std::move(e));
   return out;
@@ -145,6 +160,7 @@ Object Store::write_locked(const std::string& resource, const Object& current, j
   e.rv = rv_ + 1;
   e.resource = resource;
   e.object = make_object(std::move(candidate), e.rv);
+  check_size(resource, object_key(meta::namespace_of(*e.object), meta::name_of(*e.object)), e.object);
   e.previous = current;
   Object out = e.object;
   apply(std::move(e));

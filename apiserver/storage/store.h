@@ -34,6 +34,17 @@ class StaleError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// A write whose stored form exceeds kMaxObjectBytes.
+class TooLargeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// etcd's --max-request-bytes default (1.5 MiB): kube-apiserver cannot store an object whose
+// write request is larger, whatever its type; the embedded store keeps the same bound on an
+// object's serialised form and key.
+inline constexpr std::size_t kMaxObjectBytes = 1536 * 1024;
+// kube-apiserver's etcd client refuses to send a gRPC message over 2 MiB.
+inline constexpr std::size_t kMaxGrpcMessageBytes = 2 * 1024 * 1024;
 // A watch asked to start before the retained history.
 class TooOldError : public std::runtime_error {
  public:

@@ -82,7 +82,7 @@ class Reconciler {
 
     std::vector<PoolNodes> wanted;
     for (const auto& p : pools) {
-      PoolNodes pn{std::string(p.object->name()), p.spec.replicas, {}, p.spec.broker, p.spec.controller};
+      PoolNodes pn{std::string(p.object->name()), static_cast<std::int32_t>(p.spec.replicas), {}, p.spec.broker, p.spec.controller};
       const json::Value pool = p.object->value();  // value() parses: keep it while reading into it
       if (const auto* ids = json::get_array(pool, {"status", "nodeIds"}))
         for (const auto& id : *ids)
@@ -151,10 +151,19 @@ class Reconciler {
       return;
     }
     bool broker = false, controller = false;
+    std::int64_t nodes = 0;
     for (const auto& p : pools) {
+      auto pool_errors = v1::validate_node_pool(p.object->name(), p.spec);
+      errors.insert(errors.end(), pool_errors.begin(), pool_errors.end());
+      if (!pool_errors.empty()) continue;
+      nodes += p.spec.replicas;
       broker |= p.spec.broker && p.spec.replicas > 0;
       controller |= p.spec.controller && p.spec.replicas > 0;
     }
+    // Checked before any node is planned: a hostile count must cost nothing but this condition.
+    if (nodes > v1::kMaxNodes)
+      errors.push_back("the KafkaNodePools of the cluster have " + std::to_string(nodes) + " nodes; at most " +
+                       std::to_string(v1::kMaxNodes) + " are supported");
     if (!controller) errors.push_back("the cluster needs at least one node with the controller role");
     if (!broker) errors.push_back("the cluster needs at least one node with the broker role");
   }

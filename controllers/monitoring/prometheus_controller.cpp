@@ -124,7 +124,16 @@ controller::Result reconcile_prometheus(Env& env, const controller::Request& req
     in.service_monitors = select.pick(env.service_monitors, spec.service_monitor_selector, spec.service_monitor_namespace_selector);
     in.pod_monitors = select.pick(env.pod_monitors, spec.pod_monitor_selector, spec.pod_monitor_namespace_selector);
     auto rules = select.pick(env.rules, spec.rule_selector, spec.rule_namespace_selector);
-    auto bins = pack_rule_files(rule_files(rules));
+    auto files = rule_files(rules);
+    for (const auto& [index, why] : files.rejected) {
+      const auto& rule = rules[index];
+      std::string message = "PrometheusRule " + std::string(meta::namespace_of(rule)) + "/" + std::string(meta::name_of(rule)) +
+                            " is not loaded by Prometheus " + request.key() + ": " + why;
+      ctx.log.warn("rule rejected", {{"rule", std::string(meta::namespace_of(rule)) + "/" + std::string(meta::name_of(rule))},
+                                     {"reason", why}});
+      env.event(rule, events::kWarning, v1::reason::kRuleRejected, message);
+    }
+    auto bins = pack_rule_files(files.files);
     std::vector<std::string> configmaps;
     for (std::size_t i = 0; i < bins.size(); ++i) {
       configmaps.push_back(rule_configmap_name(request.name, i));
@@ -148,7 +157,7 @@ controller::Result reconcile_prometheus(Env& env, const controller::Request& req
     set_condition(obj, v1::condition::kReconciled, "True", "", "");
     ctx.log.debug("reconciled", {{"serviceMonitors", std::to_string(in.service_monitors.size())},
                                  {"podMonitors", std::to_string(in.pod_monitors.size())},
-                                 {"rules", std::to_string(rules.size())}});
+                                 {"rules", std::to_string(rules.size() - files.rejected.size())}});
   } catch (const std::exception& e) {
     std::string message = std::string("reconciling Prometheus ") + request.key() + ": " + e.what();
     set_condition(obj, v1::condition::kReconciled, "False", v1::reason::kReconcileError, message);

@@ -6,15 +6,22 @@
 
 namespace capstan::monitoring {
 
-std::map<std::string, std::string> rule_files(const std::vector<json::Value>& rules) {
-  std::map<std::string, std::string> out;
-  for (const auto& r : rules) {
+RuleFiles rule_files(const std::vector<json::Value>& rules, std::size_t max_bytes) {
+  RuleFiles out;
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    const auto& r = rules[i];
     std::string name = std::string(json::get_string(r, {"metadata", "namespace"})) + "-" +
                        std::string(json::get_string(r, {"metadata", "name"})) + "-" +
                        std::string(json::get_string(r, {"metadata", "uid"})) + ".yaml";
     const json::Value* groups = json::find(r, {"spec", "groups"});
     json::Object doc{{"groups", groups && groups->is_array() ? *groups : json::Value(json::Array())}};
-    out[name] = json::to_yaml(doc);
+    std::string content = json::to_yaml(doc);
+    if (name.size() + content.size() > max_bytes) {
+      out.rejected.emplace_back(i, "its rule file is " + std::to_string(name.size() + content.size()) +
+                                       " bytes, more than a rule ConfigMap holds (" + std::to_string(max_bytes) + ")");
+      continue;
+    }
+    out.files[std::move(name)] = std::move(content);
   }
   return out;
 }

@@ -14,8 +14,15 @@ namespace capstan::monitoring {
 
 inline constexpr std::size_t kMaxRuleConfigMapBytes = 512 * 1024;
 
-// file name -> content, for the selected PrometheusRule objects.
-std::map<std::string, std::string> rule_files(const std::vector<json::Value>& rules);
+struct RuleFiles {
+  std::map<std::string, std::string> files;  // file name -> content
+  // The PrometheusRules left out, by index in the input, with why: a rule file that no
+  // ConfigMap can hold costs that PrometheusRule its place, never the Prometheus its reconcile.
+  std::vector<std::pair<std::size_t, std::string>> rejected;
+};
+
+// The rule files of the selected PrometheusRule objects; a file over `max_bytes` is rejected.
+RuleFiles rule_files(const std::vector<json::Value>& rules, std::size_t max_bytes = kMaxRuleConfigMapBytes);
 
 // The files packed into ConfigMap data maps (at least one, possibly empty: Prometheus always
 // mounts its first rule ConfigMap). Throws std::length_error naming a file bigger than a

@@ -1,6 +1,7 @@
 #include "runtime/controller/controller.h"
 
 #include "runtime/client/cancel.h"
+#include "runtime/controller/watchdog.h"
 #include "runtime/metrics/registry.h"
 
 #include <random>
@@ -53,6 +54,9 @@ Controller::Controller(ControllerOptions options, Reconciler reconciler)
   panics_ = &reg.counter("controller_runtime_reconcile_panics_total", "Total number of reconciliation panics per controller",
                          {"controller"})
                  .with({opts_.name});
+  timeouts_ = &reg.counter("capstan_reconcile_timeouts_total", "Reconciles cancelled for running past their time budget per controller",
+                           {"controller"})
+                   .with({opts_.name});
   time_ = &reg.histogram("controller_runtime_reconcile_time_seconds", "Length of time per reconciliation per controller",
                          {"controller"}, reconcile_buckets())
                .with({opts_.name});
@@ -92,7 +96,8 @@ void Controller::add_worker_if_needed() {
   // wait for it (and a worker is being started by whoever holds it anyway).
   std::unique_lock<std::mutex> l(workers_mu_, std::try_to_lock);
   if (!l.owns_lock() || !started_ || queue_.shutting_down()) return;
-  if (static_cast<int>(workers_.size()) >= std::max(1, opts_.max_concurrent_reconciles)) return;
+  if (static_cast<int>(workers_.size()) >= std::max(1, opts_.max_concurrent_reconciles) + std::min(stuck_.load(), kMaxExtraWorkers))
+    return;
   ++idle_;  // counted from now, so the next add does not start another for the same key
   workers_.emplace_back([this] { worker(); });
 }
@@ -139,11 +144,30 @@ void Controller::process(const std::string& key) {
   ctx.controller = opts_.name;
   ctx.reconcile_id = reconcile_id();
   ctx.log = log::Logger({{"controller", opts_.name}, {"namespace", req.ns}, {"name", req.name}, {"reconcileID", ctx.reconcile_id}});
-  ctx.stop = stop_.get_token();
+  // This reconcile's own cancellation: the controller's stop, or its time budget running out.
+  std::stop_source own;
+  std::stop_callback follow_controller(stop_.get_token(), [&own] { own.request_stop(); });
+  ctx.stop = own.get_token();
   // The reconciler's API calls on this thread end when the controller cancels it.
   client::CancelScope cancel_scope(ctx.stop);
   active_gauge_->set(++active_);
   auto t0 = std::chrono::steady_clock::now();
+  std::atomic<bool> timed_out{false}, stuck{false};
+  Watchdog::Id budget = 0, grace = 0;
+  if (opts_.reconcile_timeout.count() > 0) {
+    budget = Watchdog::global().watch(t0 + opts_.reconcile_timeout, [&] {
+      timed_out = true;
+      ctx.log.error("reconcile ran past its time budget; cancelling it",
+                    {{"budget", std::to_string(opts_.reconcile_timeout.count()) + "ms"}});
+      own.request_stop();
+    });
+    grace = Watchdog::global().watch(t0 + opts_.reconcile_timeout + opts_.stuck_grace, [&] {
+      stuck = true;
+      ++stuck_;
+      ctx.log.error("reconcile has not returned since it was cancelled; another worker takes the controller's other keys");
+      add_worker_if_needed();
+    });
+  }
   Result res;
   enum { Ok, Failed, Terminal } outcome = Ok;
   try {
@@ -153,12 +177,22 @@ void Controller::process(const std::string& key) {
     ctx.log.error("reconcile failed terminally; not retrying", {{"error", e.what()}});
   } catch (const std::exception& e) {
     outcome = Failed;
-    if (ctx.stop.stop_requested()) ctx.log.info("reconcile cancelled: the controller is stopping", {{"error", e.what()}});
+    if (timed_out) ctx.log.error("reconcile cancelled past its time budget; will retry with backoff", {{"error", e.what()}});
+    else if (ctx.stop.stop_requested()) ctx.log.info("reconcile cancelled: the controller is stopping", {{"error", e.what()}});
     else ctx.log.error("reconcile failed; will retry with backoff", {{"error", e.what()}});
   } catch (...) {
     outcome = Failed;
     panics_->inc();
     ctx.log.error("reconcile threw a non-standard exception; will retry with backoff");
+  }
+  if (budget) {
+    Watchdog::global().cancel(budget);
+    Watchdog::global().cancel(grace);
+  }
+  if (stuck) --stuck_;
+  if (timed_out) {
+    timeouts_->inc();
+    if (outcome == Ok) outcome = Failed;  // whatever it returned, it did not finish its work in time
   }
   time_->observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   active_gauge_->set(--active_);

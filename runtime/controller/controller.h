@@ -7,6 +7,14 @@
 // workers take no new key (keys still queued are dropped: the objects' state lives in the API
 // and the next start or leader lists them again), running reconciles get a grace period to
 // finish, and then are cancelled (Context::stop fires and their API calls fail at once).
+//
+// A time budget per reconcile (reconcile_timeout): past it the reconcile is cancelled the
+// same way and counted as failed (backoff, capstan_reconcile_timeouts_total). One that does not
+// return even then (a loop that makes no API call) keeps its key, but after the grace the
+// controller gets a further worker, so its other keys go on being reconciled; at most
+// kMaxExtraWorkers such stuck reconciles are covered. An extra worker stays once started (the
+// workqueue still never hands one key to two workers): after a stuck reconcile returns, up to
+// MaxConcurrentReconciles + the most reconciles ever stuck at once may run together.
 #pragma once
 
 #include "runtime/controller/reconcile.h"
@@ -37,7 +45,12 @@ struct ControllerOptions {
   std::string name;
   int max_concurrent_reconciles = 1;
   metrics::Registry* registry = nullptr;  // nullptr = the global registry
+  std::chrono::milliseconds reconcile_timeout{0};  // 0 = no budget
+  // How long past its budget a cancelled reconcile may take to return before it counts as stuck.
+  std::chrono::milliseconds stuck_grace{10000};
 };
+
+inline constexpr int kMaxExtraWorkers = 4;
 
 class Controller {
  public:
@@ -86,10 +99,11 @@ class Controller {
   std::vector<std::thread> workers_;
   std::atomic<int> active_{0};
   std::atomic<int> idle_{0};  // workers waiting in get()
+  std::atomic<int> stuck_{0};  // reconciles past budget and grace: each allows one more worker
   std::atomic<std::uint64_t> reconciles_{0};
   bool started_ = false;
 
-  metrics::Counter *success_, *error_, *requeue_, *requeue_after_, *errors_total_, *terminal_, *panics_;
+  metrics::Counter *success_, *error_, *requeue_, *requeue_after_, *errors_total_, *terminal_, *panics_, *timeouts_;
   metrics::Histogram* time_;
   metrics::Gauge *active_gauge_, *max_gauge_;
 };

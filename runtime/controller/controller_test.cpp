@@ -219,6 +219,68 @@ TEST(Controller, ACancelledReconcileThatThrowsIsNotRetried) {
   EXPECT_EQ(c.queue().waiting_len(), 0u);
 }
 
+// A reconcile past its budget is cancelled and retried with backoff; the controller's other
+// keys are reconciled meanwhile.
+TEST(Controller, AReconcilePastItsBudgetIsCancelledAndRetried) {
+  metrics::Registry reg;
+  std::atomic<int> slow_calls{0}, fast_calls{0};
+  std::atomic<bool> saw_cancel{false};
+  ControllerOptions o{"budgeted", 1, &reg};
+  o.reconcile_timeout = 100ms;
+  Controller c(o, [&](const Request& r, Context& ctx) -> Result {
+    if (r.name == "fast") {
+      ++fast_calls;
+      return Result::done();
+    }
+    if (++slow_calls > 1) return Result::done();  // the retry finishes in time
+    auto until = std::chrono::steady_clock::now() + 20s;
+    while (!ctx.stop.stop_requested() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(1ms);
+    saw_cancel = ctx.stop.stop_requested() && client::CancelScope::current().stop_requested();
+    throw std::runtime_error("cancelled");
+  });
+  c.enqueue({"ns", "slow"});
+  c.start();
+  ASSERT_TRUE(wait_until([&] { return slow_calls.load() == 1; }));
+  c.enqueue({"ns", "fast"});
+  ASSERT_TRUE(wait_until([&] { return slow_calls.load() == 2 && fast_calls.load() == 1; }));
+  EXPECT_TRUE(saw_cancel.load());
+  EXPECT_FALSE(c.cancelled()) << "only the one reconcile was cancelled";
+  auto text = metrics::render(reg);
+  EXPECT_NE(text.find("capstan_reconcile_timeouts_total{controller=\"budgeted\"} 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("controller_runtime_reconcile_errors_total{controller=\"budgeted\"} 1"), std::string::npos) << text;
+  c.stop(1s);
+}
+
+// A reconcile that ignores its cancellation (a loop making no API call) keeps its key, but
+// after the grace another worker takes the controller's other keys.
+TEST(Controller, AStuckReconcileDoesNotHoldBackTheOtherKeys) {
+  metrics::Registry reg;
+  std::atomic<bool> release{false};
+  std::atomic<int> others{0};
+  ControllerOptions o{"stuck", 1, &reg};
+  o.reconcile_timeout = 50ms;
+  o.stuck_grace = 50ms;
+  Controller c(o, [&](const Request& r, Context&) -> Result {
+    if (r.name != "loop") {
+      ++others;
+      return Result::done();
+    }
+    auto until = std::chrono::steady_clock::now() + 20s;
+    while (!release && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(1ms);
+    return Result::done();
+  });
+  c.enqueue({"ns", "loop"});
+  c.start();
+  std::this_thread::sleep_for(20ms);
+  for (int i = 0; i < 5; ++i) c.enqueue({"ns", "other-" + std::to_string(i)});
+  EXPECT_TRUE(wait_until([&] { return others.load() == 5; }, 5s)) << "the other keys waited for the stuck one";
+  release = true;
+  ASSERT_TRUE(wait_until([&] { return c.reconciles() == 6; }));
+  auto text = metrics::render(reg);
+  EXPECT_NE(text.find("capstan_reconcile_timeouts_total{controller=\"stuck\"} 1"), std::string::npos) << text;
+  c.stop(1s);
+}
+
 TEST(Controller, JsonLogsOfAReconcileCarryItsFields) {
   Controller c({"logging", 1, nullptr}, [&](const Request&, Context& ctx) {
     ctx.log.info("reconciling widget", {{"step", "one"}});

@@ -79,6 +79,8 @@ struct ManagerOptions {
   std::function<void(int code)> exit_process;     // default: std::_Exit
   LeaderElectionOptions leader_election;
   metrics::Registry* registry = nullptr;          // nullptr = the global registry
+  // Every controller's time budget per reconcile unless its options set one (0 = none).
+  std::chrono::milliseconds reconcile_timeout{0};
 };
 
 class Manager {

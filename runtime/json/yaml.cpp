@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -47,7 +48,39 @@ std::optional<Value> as_yaml_number(const std::string& s) {
   return std::nullopt;
 }
 
-Value convert(const YAML::Node& n) {
+// What reading one YAML stream may build. yaml-cpp shares an anchored node between its aliases,
+// but the JSON made from it is a tree: a few hundred bytes of nested aliases ("billion laughs")
+// would expand to gigabytes. Legitimate YAML has fewer values than bytes, so the budget is a
+// multiple of the input's size, with a floor for small documents and a ceiling for all.
+class Budget {
+ public:
+  Budget(std::string_view what, std::size_t input_bytes)
+      : what_(what),
+        max_values_(std::min(kMaxYamlValues, std::max<std::size_t>(10'000, 4 * input_bytes))),
+        max_bytes_(std::min(kMaxYamlExpandedBytes, std::max<std::size_t>(1 << 20, 4 * input_bytes))),
+        values_left_(max_values_),
+        bytes_left_(max_bytes_) {}
+
+  void value(std::size_t scalar_bytes, std::size_t depth) {
+    if (depth > kMaxYamlDepth)
+      throw ParseError("parsing " + what_ + ": nested more than " + std::to_string(kMaxYamlDepth) + " levels deep");
+    if (values_left_ == 0 || scalar_bytes > bytes_left_)
+      throw ParseError("parsing " + what_ + ": it expands to more than " + std::to_string(max_values_) + " values or " +
+                       std::to_string(max_bytes_) + " bytes of scalars (the limits for its size; nested YAML aliases?)");
+    --values_left_;
+    bytes_left_ -= scalar_bytes;
+  }
+
+ private:
+  std::string what_;
+  std::size_t max_values_;
+  std::size_t max_bytes_;
+  std::size_t values_left_;
+  std::size_t bytes_left_;
+};
+
+Value convert(const YAML::Node& n, Budget& budget, std::size_t depth) {
+  budget.value(n.IsScalar() ? n.Scalar().size() : 0, depth);
   switch (n.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -66,19 +99,27 @@ Value convert(const YAML::Node& n) {
     case YAML::NodeType::Sequence: {
       Array a;
       a.reserve(n.size());
-      for (const auto& e : n) a.push_back(convert(e));
+      for (const auto& e : n) a.push_back(convert(e, budget, depth + 1));
       return a;
     }
     case YAML::NodeType::Map: {
       Object o;
       o.reserve(n.size());
       for (const auto& kv : n) {
-        o[kv.first.as<std::string>()] = convert(kv.second);
+        auto key = kv.first.as<std::string>();
+        budget.value(key.size(), depth + 1);
+        o[key] = convert(kv.second, budget, depth + 1);
       }
       return o;
     }
   }
   return nullptr;
+}
+
+void check_size(std::string_view text, std::string_view what) {
+  if (text.size() > kMaxYamlBytes)
+    throw ParseError("parsing " + std::string(what) + ": " + std::to_string(text.size()) + " bytes is over the limit of " +
+                     std::to_string(kMaxYamlBytes));
 }
 
 bool plain_safe(std::string_view s) {
@@ -225,18 +266,24 @@ void emit(std::string& out, const Value& v, int indent) {
 }  // namespace
 
 Value from_yaml(std::string_view text, std::string_view what) {
+  check_size(text, what);
   try {
-    return convert(YAML::Load(std::string(text)));
+    Budget budget(what, text.size());
+    return convert(YAML::Load(std::string(text)), budget, 0);
   } catch (const YAML::Exception& e) {
     throw ParseError("parsing " + std::string(what) + ": " + e.what());
   }
 }
 
 std::vector<Value> from_yaml_documents(std::string_view text, std::string_view what) {
+  check_size(text, what);
   std::vector<Value> docs;
   try {
+    // One budget for the stream: aliases cannot cross documents, but many small documents
+    // are bounded by the stream's size all the same.
+    Budget budget(what, text.size());
     for (const auto& node : YAML::LoadAll(std::string(text))) {
-      Value v = convert(node);
+      Value v = convert(node, budget, 0);
       if (v.is_null()) continue;
       docs.push_back(std::move(v));
     }

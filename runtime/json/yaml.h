@@ -5,11 +5,21 @@
 
 #include "runtime/json/json.h"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace capstan::json {
+
+// Bounds on what reading YAML may cost (ParseError naming the input beyond them):
+// the input's size, how deeply values nest, and how many values and scalar bytes the
+// JSON made from it may hold once aliases are expanded (at most 4x the input's size
+// with a floor of 10,000 values / 1 MiB, and these ceilings).
+inline constexpr std::size_t kMaxYamlBytes = 64 * 1024 * 1024;
+inline constexpr std::size_t kMaxYamlDepth = 256;
+inline constexpr std::size_t kMaxYamlValues = 8 * 1024 * 1024;
+inline constexpr std::size_t kMaxYamlExpandedBytes = 256 * 1024 * 1024;
 
 // Parses one YAML document into JSON; throws ParseError naming `what` on bad input.
 Value from_yaml(std::string_view text, std::string_view what = "YAML document");

@@ -38,5 +38,45 @@ TEST(Yaml, KubectlShape) {
 
 TEST(Yaml, BadInputThrowsParseError) { EXPECT_THROW(from_yaml("a: [1, 2", "manifest.yaml"), ParseError); }
 
+// A "billion laughs" of under 400 bytes: nine levels of nine aliases would be 387 million values.
+TEST(Yaml, NestedAliasesAreRefusedBeforeTheyExpand) {
+  std::string doc = "a: &a [x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'i'; ++c) {
+    std::string prev(1, static_cast<char>(c - 1));
+    doc += std::string(1, c) + ": &" + c + " [*" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev +
+           ", *" + prev + ", *" + prev + ", *" + prev + "]\n";
+  }
+  try {
+    from_yaml(doc, "Kustomization flux-system/apps: apps/bomb.yaml");
+    FAIL() << "expanded";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("parsing Kustomization flux-system/apps: apps/bomb.yaml: it expands to more than 10000 values"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(from_yaml_documents(doc + "---\nk: v\n", "stream"), ParseError);
+}
+
+TEST(Yaml, ModestAliasUseStillReads) {
+  auto v = from_yaml("base: &b {image: nginx, replicas: 2}\none: *b\ntwo: *b\n");
+  EXPECT_EQ(json::get_string(v, {"two", "image"}), "nginx");
+}
+
+TEST(Yaml, DepthAndSizeAreBounded) {
+  std::string deep(300, '[');
+  deep += std::string(300, ']');
+  EXPECT_THROW(from_yaml(deep, "deep"), ParseError);
+  std::string nested;
+  for (int i = 0; i < 200; ++i) nested += std::string(static_cast<std::size_t>(i) * 2, ' ') + "k:\n";
+  EXPECT_NO_THROW(from_yaml(nested, "200 levels"));
+  std::string big(kMaxYamlBytes + 1, '#');
+  try {
+    from_yaml(big, "big.yaml");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("big.yaml: 67108865 bytes is over the limit of 67108864"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace capstan::json

@@ -105,13 +105,17 @@ Certificate self_signed_ca(const std::string& common_name, std::chrono::seconds 
   CertificateTemplate t;
   t.subject.common_name = common_name;
   t.is_ca = true;
-  return sign(t, key.public_key(), nullptr, key, duration);
+  SignOptions o;
+  o.backdate = kInfrastructureBackdate;
+  return sign(t, key.public_key(), nullptr, key, duration, o);
 }
 
 KeyAndCertificate issue(const CertificateTemplate& tmpl, const Certificate& ca, const PrivateKey& ca_key,
                         std::chrono::seconds duration, KeyAlgorithm algorithm, int size) {
   PrivateKey key = PrivateKey::generate(algorithm, size);
-  Certificate cert = sign(tmpl, key.public_key(), &ca, ca_key, duration);
+  SignOptions o;
+  o.backdate = kInfrastructureBackdate;
+  Certificate cert = sign(tmpl, key.public_key(), &ca, ca_key, duration, o);
   return {std::move(key), std::move(cert)};
 }
 

@@ -52,6 +52,12 @@ Certificate sign_csr(const CertificateRequest& csr, const CsrSigningSpec& spec,
                      const Certificate* issuer, const PrivateKey& issuer_key,
                      const SignOptions& options = {});
 
+// The helpers below make the process's own infrastructure certificates (API server, webhook
+// and metrics serving, clients). They are backdated by kInfrastructureBackdate: a TLS peer
+// verifying with OpenSSL's default time (time(NULL), glibc's coarse clock, a few ms behind) or
+// with a slightly slow clock would otherwise see a certificate made this second as not yet valid.
+inline constexpr std::chrono::seconds kInfrastructureBackdate{60};
+
 // A self-signed CA: CN=common_name, isCA, usages digital signature + key encipherment +
 // cert sign.
 Certificate self_signed_ca(const std::string& common_name, std::chrono::seconds duration,

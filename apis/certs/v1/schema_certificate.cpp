@@ -12,14 +12,14 @@ namespace {
 Schema subject() {
   return std::move(
       Schema::object("Subject attributes of the certificate other than the common name (RFC 5280 4.1.2.6).")
-          .property("organizations", Schema::strings("Organizations (O)."))
-          .property("countries", Schema::strings("Countries (C), as two-letter codes."))
-          .property("organizationalUnits", Schema::strings("Organizational units (OU)."))
-          .property("localities", Schema::strings("Cities (L)."))
-          .property("provinces", Schema::strings("States or provinces (ST)."))
-          .property("streetAddresses", Schema::strings("Street addresses."))
-          .property("postalCodes", Schema::strings("Postal codes."))
-          .property("serialNumber", Schema::string("Subject serial number.")));
+          .property("organizations", Schema::strings("Organizations (O).").max_items(64))
+          .property("countries", Schema::strings("Countries (C), as two-letter codes.").max_items(64))
+          .property("organizationalUnits", Schema::strings("Organizational units (OU).").max_items(64))
+          .property("localities", Schema::strings("Cities (L).").max_items(64))
+          .property("provinces", Schema::strings("States or provinces (ST).").max_items(64))
+          .property("streetAddresses", Schema::strings("Street addresses.").max_items(64))
+          .property("postalCodes", Schema::strings("Postal codes.").max_items(64))
+          .property("serialNumber", Schema::string("Subject serial number.").max_length(64)));
 }
 
 Schema private_key() {
@@ -41,24 +41,27 @@ Schema spec() {
   return std::move(
       Schema::object("Desired state of the Certificate.")
           .property("secretName", Schema::string("Name of the Secret, in the Certificate's namespace, that receives the "
-                                                 "private key (tls.key), certificate chain (tls.crt) and CA (ca.crt)."))
+                                                 "private key (tls.key), certificate chain (tls.crt) and CA (ca.crt).")
+                                      .max_length(253))
           .property("secretTemplate",
                     Schema::object("Labels and annotations copied onto the Secret.")
-                        .property("annotations", Schema::string_map("Annotations to set on the Secret."))
-                        .property("labels", Schema::string_map("Labels to set on the Secret.")))
+                        .property("annotations", Schema::string_map("Annotations to set on the Secret.").max_properties(64))
+                        .property("labels", Schema::string_map("Labels to set on the Secret.").max_properties(64)))
           .property("issuerRef", openapi::issuer_ref())
           .property("commonName", Schema::string("Subject common name (at most 64 characters). TLS clients ignore it when "
                                                  "any subject alternative name is set."))
           .property("subject", subject())
-          .property("dnsNames", Schema::strings("DNS subject alternative names."))
-          .property("ipAddresses", Schema::strings("IP address subject alternative names."))
-          .property("uris", Schema::strings("URI subject alternative names."))
-          .property("emailAddresses", Schema::strings("Email subject alternative names."))
+          .property("dnsNames", Schema::array(Schema::string().max_length(253), "DNS subject alternative names.").max_items(256))
+          .property("ipAddresses", Schema::array(Schema::string().max_length(45), "IP address subject alternative names.").max_items(256))
+          .property("uris", Schema::array(Schema::string().max_length(2048), "URI subject alternative names.").max_items(256))
+          .property("emailAddresses", Schema::array(Schema::string().max_length(254), "Email subject alternative names.").max_items(256))
           .property("duration", Schema::string("Requested lifetime as a Go duration (e.g. 2160h); the issuer may ignore "
-                                               "it. Default 2160h (90 days), minimum 1h."))
+                                               "it. Default 2160h (90 days), minimum 1h.")
+                                    .max_length(64))
           .property("renewBefore", Schema::string("Renew this long before expiry (Go duration, minimum 5m, less than the "
                                                   "lifetime). Default: a third of the issued lifetime. Cannot be set "
-                                                  "with renewBeforePercentage."))
+                                                  "with renewBeforePercentage.")
+                                       .max_length(64))
           .property("renewBeforePercentage",
                     Schema::integer("Like renewBefore, as a percentage of the issued lifetime, in (0, 100). Cannot be set "
                                     "with renewBefore.",

@@ -19,7 +19,8 @@ Schema spec() {
   return std::move(
       Schema::object("Desired state of the CertificateRequest; immutable once created.")
           .property("request", Schema::bytes("The PEM-encoded PKCS#10 certificate signing request (base64 in JSON). Its "
-                                             "key usages and isCA must match the fields below when both are set."))
+                                             "key usages and isCA must match the fields below when both are set.")
+                                  .max_length(256 * 1024))
           .property("issuerRef", ref)
           .property("duration", Schema::string("Requested lifetime as a Go duration; the issuer may ignore it."))
           .property("isCA", Schema::boolean("Request a CA certificate; adds the cert sign usage."))
@@ -27,7 +28,7 @@ Schema spec() {
                                               "signature and key encipherment."))
           .property("username", Schema::string("User who created the request; set by the webhook."))
           .property("uid", Schema::string("UID of the user who created the request; set by the webhook."))
-          .property("groups", Schema::strings("Groups of the user who created the request; set by the webhook."))
+          .property("groups", Schema::strings("Groups of the user who created the request; set by the webhook.").max_items(1024))
           .property("extra", Schema::map(Schema::strings(), "Extra attributes of the user who created the request; set "
                                                             "by the webhook."))
           .required({"issuerRef", "request"}));

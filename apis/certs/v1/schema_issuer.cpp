@@ -12,7 +12,7 @@ namespace {
 Schema self_signed() {
   return std::move(Schema::object("Sign each certificate with its own private key.")
                        .property("crlDistributionPoints", Schema::strings("CRL distribution point URLs to put in the "
-                                                                          "certificates.")));
+                                                                          "certificates.").max_items(64)));
 }
 
 Schema ca() {
@@ -20,10 +20,10 @@ Schema ca() {
       Schema::object("Sign with a CA key pair stored in a Secret.")
           .property("secretName", Schema::string("Secret (kubernetes.io/tls, with tls.crt and tls.key) holding the CA. "
                                                  "For a ClusterIssuer it is read from the cluster resource namespace."))
-          .property("crlDistributionPoints", Schema::strings("CRL distribution point URLs to put in the certificates."))
-          .property("ocspServers", Schema::strings("OCSP server URLs to put in the certificates."))
+          .property("crlDistributionPoints", Schema::strings("CRL distribution point URLs to put in the certificates.").max_items(64))
+          .property("ocspServers", Schema::strings("OCSP server URLs to put in the certificates.").max_items(64))
           .property("issuingCertificateURLs",
-                    Schema::strings("URLs of the issuing certificate, put in the Authority Information Access extension."))
+                    Schema::strings("URLs of the issuing certificate, put in the Authority Information Access extension.").max_items(64))
           .required({"secretName"}));
 }
 
@@ -51,8 +51,8 @@ Schema solver() {
           .property("selector",
                     Schema::object("Which certificates this solver applies to; empty means all.")
                         .property("matchLabels", Schema::string_map("Labels the Certificate must have."))
-                        .property("dnsNames", Schema::strings("DNS names this solver is for (exact match)."))
-                        .property("dnsZones", Schema::strings("DNS zones this solver is for (the name or a subdomain).")))
+                        .property("dnsNames", Schema::strings("DNS names this solver is for (exact match).").max_items(64))
+                        .property("dnsZones", Schema::strings("DNS zones this solver is for (the name or a subdomain).").max_items(64)))
           .property("http01", Schema::object("Solve HTTP-01 challenges.").property("ingress", http01_ingress()))
           .property("dns01", Schema::open_object("DNS-01 solvers (cert-manager's schema) are kept but not supported.")));
 }
@@ -74,7 +74,7 @@ Schema acme() {
                                           .max_length(64))
           .property("disableAccountKeyGeneration",
                     Schema::boolean("Use the key already in privateKeySecretRef instead of generating one."))
-          .property("solvers", Schema::array(solver(), "Challenge solvers, chosen per DNS name by their selectors."))
+          .property("solvers", Schema::array(solver(), "Challenge solvers, chosen per DNS name by their selectors.").max_items(64))
           .required({"privateKeySecretRef", "server"}));
 }
 

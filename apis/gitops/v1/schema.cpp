@@ -12,7 +12,7 @@ using openapi::Schema;
 // Flux's pattern for metav1.Duration fields.
 constexpr std::string_view kDurationPattern = R"(^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$)";
 
-Schema duration(std::string_view description) { return std::move(Schema::string(description).pattern(kDurationPattern)); }
+Schema duration(std::string_view description) { return std::move(Schema::string(description).pattern(kDurationPattern).max_length(64)); }
 
 Schema reconcile_request_status() {
   return Schema::string("The last value of the reconcile.gitops.capstan.dev/requestedAt annotation that was handled.");
@@ -22,16 +22,17 @@ Schema git_repository_spec() {
   return std::move(
       Schema::object("What to fetch and how often.")
           .property("url", Schema::string("The repository URL: http(s)://, git:// or file://.")
-                               .pattern(R"(^(http|https|git|file)://.*$)"))
+                               .pattern(R"(^(http|https|git|file)://.*$)")
+                               .max_length(2048))
           .property("interval", duration("How often to look for new commits on the ref, e.g. 1m."))
           .property("timeout", duration("Bound of one Git operation (ls-remote, fetch). Default 60s."))
           .property("ref",
                     Schema::object("The Git reference to follow; precedence commit > name > tag > branch. Default: branch master.")
-                        .property("branch", Schema::string("Branch to follow."))
-                        .property("tag", Schema::string("Tag to check out."))
+                        .property("branch", Schema::string("Branch to follow.").max_length(255))
+                        .property("tag", Schema::string("Tag to check out.").max_length(255))
                         .property("commit", Schema::string("Commit SHA-1 to check out (40 hex digits).")
                                                 .pattern("^[0-9a-f]{40}$"))
-                        .property("name", Schema::string("Full reference name to follow, e.g. refs/pull/420/head.")))
+                        .property("name", Schema::string("Full reference name to follow, e.g. refs/pull/420/head.").max_length(255)))
           .property("suspend", Schema::boolean("Stop reconciling this repository (the last artifact stays available)."))
           .required({"url", "interval"}));
 }
@@ -39,7 +40,7 @@ Schema git_repository_spec() {
 Schema git_repository_status() {
   return std::move(
       Schema::object("What was last fetched.")
-          .property("observedGeneration", Schema::integer("The metadata.generation last reconciled.", "int64"))
+          .property("observedGeneration", openapi::observed_generation())
           .property("conditions", openapi::conditions("Conditions: Ready, Reconciling, Stalled, ArtifactInStorage.",
                                                       "Ready, Reconciling, Stalled, ArtifactInStorage", true))
           .property("artifact",
@@ -54,8 +55,8 @@ Schema git_repository_status() {
 
 Schema object_ref(std::string_view description) {
   return std::move(Schema::object(description)
-                       .property("name", Schema::string("Name of the object."))
-                       .property("namespace", Schema::string("Namespace of the object; defaults to the referrer's."))
+                       .property("name", openapi::object_name("Name of the object."))
+                       .property("namespace", openapi::namespace_name("Namespace of the object; defaults to the referrer's."))
                        .required({"name"}));
 }
 
@@ -64,27 +65,28 @@ Schema kustomization_spec() {
       Schema::object("What to apply from which source, and how.")
           .property("sourceRef", Schema::object("The source of the manifests.")
                                      .property("kind", Schema::string_enum({"GitRepository"}, "Kind of the source."))
-                                     .property("name", Schema::string("Name of the source."))
-                                     .property("namespace", Schema::string("Namespace of the source; defaults to the Kustomization's."))
+                                     .property("name", openapi::object_name("Name of the source."))
+                                     .property("namespace", openapi::namespace_name("Namespace of the source; defaults to the Kustomization's."))
                                      .required({"kind", "name"}))
           .property("interval", duration("How often to re-apply (and so undo drift), e.g. 10m."))
           .property("retryInterval", duration("How soon to retry after a failure. Default: interval."))
           .property("timeout", duration("Bound of one build and apply. Default: interval."))
           .property("path", Schema::string("Directory in the source holding the manifests (a kustomization.yaml or plain "
-                                           "YAML files, read recursively). Default: the repository root."))
+                                           "YAML files, read recursively). Default: the repository root.")
+                                .max_length(4096))
           .property("prune", Schema::boolean("Delete the objects this Kustomization applied before and no longer finds in the "
                                              "source, and every object it applied when it is deleted."))
-          .property("targetNamespace", Schema::string("Namespace set on every namespaced object (overrides the manifests').")
-                                           .max_length(63))
+          .property("targetNamespace", openapi::namespace_name("Namespace set on every namespaced object (overrides the manifests')."))
           .property("suspend", Schema::boolean("Stop applying (objects already applied stay as they are)."))
           .property("dependsOn", Schema::array(object_ref("A Kustomization that must be Ready first."),
-                                               "Kustomizations that must be Ready before this one applies."))
+                                               "Kustomizations that must be Ready before this one applies.")
+                                 .max_items(64))
           .property("commonMetadata",
                     Schema::object("Labels and annotations added to every object applied.")
-                        .property("labels", Schema::string_map("Labels added to every object."))
-                        .property("annotations", Schema::string_map("Annotations added to every object.")))
-          .property("namePrefix", Schema::string("Prefix added to every object's name."))
-          .property("nameSuffix", Schema::string("Suffix added to every object's name."))
+                        .property("labels", Schema::string_map("Labels added to every object.").max_properties(64))
+                        .property("annotations", Schema::string_map("Annotations added to every object.").max_properties(64)))
+          .property("namePrefix", Schema::string("Prefix added to every object's name.").min_length(1).max_length(200))
+          .property("nameSuffix", Schema::string("Suffix added to every object's name.").min_length(1).max_length(200))
           .required({"sourceRef", "interval", "prune"}));
 }
 
@@ -95,7 +97,7 @@ Schema kustomization_status() {
                    .required({"id", "v"});
   return std::move(
       Schema::object("What was last applied.")
-          .property("observedGeneration", Schema::integer("The metadata.generation last reconciled.", "int64"))
+          .property("observedGeneration", openapi::observed_generation())
           .property("conditions",
                     openapi::conditions("Conditions: Ready, Reconciling, Stalled.", "Ready, Reconciling, Stalled", true))
           .property("lastAppliedRevision", Schema::string("The source revision last applied successfully."))

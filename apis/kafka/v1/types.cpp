@@ -54,7 +54,7 @@ KafkaSpec parse_kafka_spec(const json::Value& kafka) {
 
 NodePoolSpec parse_node_pool_spec(const json::Value& pool) {
   NodePoolSpec s;
-  if (const auto* r = json::find(pool, {"spec", "replicas"}); r && r->is_int64()) s.replicas = static_cast<std::int32_t>(r->as_int64());
+  if (const auto* r = json::find(pool, {"spec", "replicas"}); r && r->is_int64()) s.replicas = r->as_int64();
   if (const auto* roles = json::get_array(pool, {"spec", "roles"}))
     for (const auto& r : *roles) {
       if (r.is_string() && r.get_string() == "broker") s.broker = true;
@@ -96,6 +96,14 @@ std::vector<std::string> validate_kafka(const KafkaSpec& spec) {
         break;
       }
   }
+  return errors;
+}
+
+std::vector<std::string> validate_node_pool(std::string_view name, const NodePoolSpec& spec) {
+  std::vector<std::string> errors;
+  if (spec.replicas < 0 || spec.replicas > kMaxNodes)
+    errors.push_back("KafkaNodePool " + std::string(name) + " spec.replicas: Invalid value: " + std::to_string(spec.replicas) +
+                     ": must be between 0 and " + std::to_string(kMaxNodes));
   return errors;
 }
 

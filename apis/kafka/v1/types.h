@@ -53,8 +53,12 @@ struct Storage {
   bool delete_claim = false;
 };
 
+// A pool's and a cluster's node count at most (the CRD's maximum for spec.replicas): each node
+// is a Pod, a ConfigMap and a claim, and its configuration lists every controller.
+inline constexpr std::int64_t kMaxNodes = 1000;
+
 struct NodePoolSpec {
-  std::int32_t replicas = 0;
+  std::int64_t replicas = 0;  // as written (range-checked by validate_node_pool)
   bool broker = false, controller = false;
   Storage storage;
   std::optional<json::Value> resources;
@@ -65,5 +69,7 @@ NodePoolSpec parse_node_pool_spec(const json::Value& pool);
 
 // Strimzi's checks the CRD schema cannot express; each message names the field.
 std::vector<std::string> validate_kafka(const KafkaSpec& spec);
+// The pool's own rules, each error prefixed "KafkaNodePool <name> spec.<field>".
+std::vector<std::string> validate_node_pool(std::string_view name, const NodePoolSpec& spec);
 
 }  // namespace capstan::apis::kafka::v1

@@ -28,6 +28,8 @@ inline constexpr std::string_view kNoPodReady = "NoPodReady";
 inline constexpr std::string_view kSomePodsNotReady = "SomePodsNotReady";
 inline constexpr std::string_view kReconcileError = "ReconcileError";
 inline constexpr std::string_view kPaused = "Paused";
+// A selected PrometheusRule left out of a Prometheus (its rule file fits no ConfigMap).
+inline constexpr std::string_view kRuleRejected = "RuleRejected";
 }  // namespace reason
 
 }  // namespace capstan::apis::monitoring::v1

@@ -12,46 +12,46 @@ using openapi::Schema;
 // Prometheus durations (model.Duration), as prometheus-operator's CRDs check them.
 constexpr std::string_view kDurationPattern = R"(^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$)";
 
-Schema duration(std::string_view description) { return std::move(Schema::string(description).pattern(kDurationPattern)); }
+Schema duration(std::string_view description) { return std::move(Schema::string(description).pattern(kDurationPattern).max_length(64)); }
 
 Schema label_selector(std::string_view description) {
   auto requirement = Schema::object("A label selector requirement.")
-                         .property("key", Schema::string("The label key."))
-                         .property("operator", Schema::string("In, NotIn, Exists or DoesNotExist."))
-                         .property("values", Schema::strings("Values for In and NotIn."))
+                         .property("key", Schema::string("The label key.").max_length(317))
+                         .property("operator", Schema::string_enum({"In", "NotIn", "Exists", "DoesNotExist"}, "In, NotIn, Exists or DoesNotExist."))
+                         .property("values", Schema::strings("Values for In and NotIn.").max_items(256))
                          .required({"key", "operator"});
   return std::move(Schema::object(description)
-                       .property("matchLabels", Schema::string_map("Labels that must all match."))
-                       .property("matchExpressions", Schema::array(requirement, "Requirements that must all hold.")));
+                       .property("matchLabels", Schema::string_map("Labels that must all match.").max_properties(64))
+                       .property("matchExpressions", Schema::array(requirement, "Requirements that must all hold.").max_items(64)));
 }
 
 Schema namespace_selector() {
   return std::move(Schema::object("Namespaces to look in: matchNames, or any; default the monitor's own namespace.")
                        .property("any", Schema::boolean("Every namespace."))
-                       .property("matchNames", Schema::strings("Names of the namespaces.")));
+                       .property("matchNames", Schema::array(openapi::namespace_name("A namespace."), "Names of the namespaces.").max_items(1024)));
 }
 
 Schema relabelings(std::string_view description) {
   auto config = Schema::object("A Prometheus relabel_config.")
-                    .property("sourceLabels", Schema::strings("Labels whose values are concatenated."))
+                    .property("sourceLabels", Schema::strings("Labels whose values are concatenated.").max_items(64))
                     .property("separator", Schema::string("Separator of the concatenation (default ;)."))
                     .property("targetLabel", Schema::string("Label the result is written to."))
-                    .property("regex", Schema::string("Regular expression matched against the concatenation."))
-                    .property("modulus", Schema::integer("Modulus of the hash (hashmod).", "int64"))
+                    .property("regex", Schema::string("Regular expression matched against the concatenation.").max_length(4096))
+                    .property("modulus", Schema::integer("Modulus of the hash (hashmod).", "int64").minimum(1))
                     .property("replacement", Schema::string("Replacement value (default $1)."))
                     .property("action", Schema::string_enum({"replace", "Replace", "keep", "Keep", "drop", "Drop", "hashmod",
                                                              "HashMod", "labelmap", "LabelMap", "labeldrop", "LabelDrop",
                                                              "labelkeep", "LabelKeep", "lowercase", "Lowercase", "uppercase",
                                                              "Uppercase", "keepequal", "KeepEqual", "dropequal", "DropEqual"},
                                                             "Relabel action (default replace)."));
-  return Schema::array(config, description);
+  return std::move(Schema::array(config, description).max_items(256));
 }
 
 // The members ServiceMonitor endpoints and PodMonitor podMetricsEndpoints share.
 Schema endpoint(std::string_view description, bool pod) {
   auto e = Schema::object(description);
   e.property("port", Schema::string(pod ? "Name of the pod port." : "Name of the Service port."));
-  if (pod) e.property("portNumber", Schema::integer("Number of the pod port (when it has no name).", "int32"));
+  if (pod) e.property("portNumber", Schema::integer("Number of the pod port (when it has no name).", "int32").range(1, 65535));
   e.property("targetPort", Schema::int_or_string("Name or number of the target port of the pod."));
   e.property("path", Schema::string("HTTP path of the metrics (default /metrics)."))
       .property("scheme", Schema::string_enum({"http", "https", "HTTP", "HTTPS"}, "HTTP scheme of the scrape."))
@@ -78,13 +78,13 @@ Schema monitor_spec(bool pod) {
       .property("jobLabel", Schema::string(pod ? "Pod label whose value becomes the job label."
                                                : "Service label whose value becomes the job label (default: the Service name)."))
       .property("podTargetLabels", Schema::strings("Pod labels copied onto the targets."))
-      .property("sampleLimit", Schema::integer("Samples per scrape above which the scrape fails.", "int64"))
-      .property("targetLimit", Schema::integer("Targets above which the scrape fails.", "int64"));
+      .property("sampleLimit", Schema::integer("Samples per scrape above which the scrape fails.", "int64").minimum(0))
+      .property("targetLimit", Schema::integer("Targets above which the scrape fails.", "int64").minimum(0));
   if (pod) {
-    s.property("podMetricsEndpoints", Schema::array(endpoint("A pod endpoint to scrape.", true), "The pod endpoints to scrape."));
+    s.property("podMetricsEndpoints", Schema::array(endpoint("A pod endpoint to scrape.", true), "The pod endpoints to scrape.").max_items(64));
   } else {
     s.property("targetLabels", Schema::strings("Service labels copied onto the targets."))
-        .property("endpoints", Schema::array(endpoint("A Service endpoint to scrape.", false), "The Service endpoints to scrape."))
+        .property("endpoints", Schema::array(endpoint("A Service endpoint to scrape.", false), "The Service endpoints to scrape.").max_items(64))
         .required({"selector"});
   }
   return s;
@@ -102,23 +102,24 @@ Schema rule_groups() {
                   .property("expr", Schema::int_or_string("PromQL expression."))
                   .property("for", duration("How long the alert must hold before it fires."))
                   .property("keep_firing_for", duration("How long the alert keeps firing after it stopped holding."))
-                  .property("labels", Schema::string_map("Labels added to the series or alerts."))
-                  .property("annotations", Schema::string_map("Annotations of the alerts."))
-                  .required({"expr"});
+                  .property("labels", Schema::string_map("Labels added to the series or alerts.").max_properties(64))
+                  .property("annotations", Schema::string_map("Annotations of the alerts.").max_properties(64))
+                  .required({"expr"})
+                  .rule("has(self.record) != has(self.alert)", "a rule has either record (a recording rule) or alert (an alerting rule)");
   auto group = Schema::object("A group of rules evaluated together.")
                    .property("name", Schema::string("Name of the group, unique in the object.").min_length(1))
                    .property("interval", duration("Evaluation interval of the group."))
                    .property("query_offset", duration("Offset of the evaluation timestamp."))
-                   .property("limit", Schema::integer("Series or alerts above which evaluation fails."))
-                   .property("labels", Schema::string_map("Labels added to every rule of the group."))
-                   .property("rules", Schema::array(rule, "The rules."))
+                   .property("limit", Schema::integer("Series or alerts above which evaluation fails.").minimum(0))
+                   .property("labels", Schema::string_map("Labels added to every rule of the group.").max_properties(64))
+                   .property("rules", Schema::array(rule, "The rules.").max_items(1024))
                    .required({"name"});
-  return std::move(Schema::object("The rule groups.").property("groups", Schema::array(group, "The rule groups.").list_map({"name"})));
+  return std::move(Schema::object("The rule groups.").property("groups", Schema::array(group, "The rule groups.").list_map({"name"}).max_items(256)));
 }
 
 Schema prometheus_spec() {
   auto remote_write = Schema::object("A remote write endpoint.")
-                          .property("url", Schema::string("URL of the endpoint."))
+                          .property("url", Schema::string("URL of the endpoint.").min_length(1).max_length(2048))
                           .property("name", Schema::string("Name of the queue, unique per Prometheus."))
                           .property("remoteTimeout", duration("Timeout of a request (default 30s)."))
                           .required({"url"});
@@ -126,12 +127,12 @@ Schema prometheus_spec() {
       Schema::object("The desired Prometheus deployment and what it selects.")
           .property("version", Schema::string("Prometheus version, e.g. v3.13.2; used for the image tag."))
           .property("image", Schema::string("Container image (overrides version)."))
-          .property("replicas", Schema::integer("Replicas of the StatefulSet (default 1).", "int32"))
+          .property("replicas", Schema::integer("Replicas of the StatefulSet (default 1).", "int32").range(0, 100))
           .property("paused", Schema::boolean("Stop reconciling the objects of this Prometheus."))
-          .property("serviceAccountName", Schema::string("ServiceAccount the pods run as."))
+          .property("serviceAccountName", openapi::object_name("ServiceAccount the pods run as."))
           .property("resources", Schema::open_object("Resource requests and limits of the prometheus container."))
-          .property("nodeSelector", Schema::string_map("Node selector of the pods."))
-          .property("tolerations", Schema::array(Schema::open_object("A toleration."), "Tolerations of the pods."))
+          .property("nodeSelector", Schema::string_map("Node selector of the pods.").max_properties(64))
+          .property("tolerations", Schema::array(Schema::open_object("A toleration."), "Tolerations of the pods.").max_items(64))
           .property("podMetadata", Schema::object("Labels and annotations of the pods.")
                                        .property("labels", Schema::string_map("Labels of the pods."))
                                        .property("annotations", Schema::string_map("Annotations of the pods.")))
@@ -140,7 +141,7 @@ Schema prometheus_spec() {
           .property("scrapeInterval", duration("Default scrape interval (default 30s)."))
           .property("scrapeTimeout", duration("Default scrape timeout."))
           .property("evaluationInterval", duration("Rule evaluation interval (default 30s)."))
-          .property("externalLabels", Schema::string_map("Labels added to every series and alert leaving this Prometheus."))
+          .property("externalLabels", Schema::string_map("Labels added to every series and alert leaving this Prometheus.").max_properties(64))
           .property("replicaExternalLabelName", Schema::string("External label naming the replica (default prometheus_replica)."))
           .property("prometheusExternalLabelName", Schema::string("External label naming this Prometheus (default prometheus)."))
           .property("serviceMonitorSelector", label_selector("ServiceMonitors to use: {} all, absent none."))
@@ -149,10 +150,10 @@ Schema prometheus_spec() {
           .property("podMonitorNamespaceSelector", label_selector("Namespaces of the PodMonitors: {} all, absent own."))
           .property("ruleSelector", label_selector("PrometheusRules to load: {} all, absent none."))
           .property("ruleNamespaceSelector", label_selector("Namespaces of the PrometheusRules: {} all, absent own."))
-          .property("remoteWrite", Schema::array(remote_write, "Remote write endpoints."))
+          .property("remoteWrite", Schema::array(remote_write, "Remote write endpoints.").max_items(32))
           .property("logLevel", Schema::string_enum({"", "debug", "info", "warn", "error"}, "Log level of Prometheus."))
           .property("logFormat", Schema::string_enum({"", "logfmt", "json"}, "Log format of Prometheus."))
-          .property("enableFeatures", Schema::strings("Prometheus feature flags (--enable-feature)."))
+          .property("enableFeatures", Schema::strings("Prometheus feature flags (--enable-feature).").max_items(64).list_type("set"))
           .property("externalUrl", Schema::string("URL Prometheus is reachable at from outside."))
           .property("routePrefix", Schema::string("Prefix of the web routes."))
           .property("portName", Schema::string("Name of the web port (default web).")));

@@ -163,7 +163,7 @@ spec:
       labels: {severity: page}
       annotations: {summary: 'web {{ $labels.instance }} is down'}
 )");
-  auto files = rule_files({rule});
+  auto files = rule_files({rule}).files;
   ASSERT_EQ(files.size(), 1u);
   ASSERT_TRUE(files.contains("shop-web-u-1234.yaml"));
   EXPECT_EQ(promtool("rules", "shop-web-u-1234.yaml", files.at("shop-web-u-1234.yaml")), "") << files.at("shop-web-u-1234.yaml");
@@ -177,6 +177,23 @@ spec:
   EXPECT_TRUE(bins[1].contains("b.yaml"));
   EXPECT_EQ(pack_rule_files({}).size(), 1u);
   EXPECT_THROW(pack_rule_files({{"huge.yaml", std::string(600, 'x')}}, 512), std::length_error);
+}
+
+TEST(RuleFiles, AFileNoConfigMapHoldsRejectsThatRuleOnly) {
+  auto rule = [](std::string name, std::size_t expr_bytes) {
+    return json::Value(json::Object{
+        {"metadata", json::Object{{"namespace", "shop"}, {"name", name}, {"uid", "u"}}},
+        {"spec", json::Object{{"groups", json::Array{json::Object{
+                                             {"name", "g"},
+                                             {"rules", json::Array{json::Object{{"record", "r"}, {"expr", std::string(expr_bytes, '1')}}}}}}}}}});
+  };
+  auto out = rule_files({rule("small", 10), rule("huge", 1400 * 1024), rule("other", 10)});
+  EXPECT_EQ(out.files.size(), 2u);
+  EXPECT_TRUE(out.files.contains("shop-small-u.yaml"));
+  EXPECT_TRUE(out.files.contains("shop-other-u.yaml"));
+  ASSERT_EQ(out.rejected.size(), 1u);
+  EXPECT_EQ(out.rejected[0].first, 1u);
+  EXPECT_NE(out.rejected[0].second.find("more than a rule ConfigMap holds (524288)"), std::string::npos) << out.rejected[0].second;
 }
 
 }  // namespace
