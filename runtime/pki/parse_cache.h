@@ -4,6 +4,10 @@
 // reconcile. Parsed objects are immutable and shared, so the same PEM text gives the same
 // object back. Failures are not cached.
 //
+// Bounded in bytes as well as in entries: the inputs come from Secrets and requests anyone with
+// write access can fill (1 MiB each), so the cache holds at most kMaxCachedBytes of input text
+// and never caches one input over kMaxCachedInputBytes (a real certificate chain is a few KiB).
+//
 //   static pki::ParseCache<PrivateKey> keys(512);
 //   PrivateKey k = keys.get_or_parse(pem, [&] { return slow_parse(pem); });
 #pragma once
@@ -17,6 +21,9 @@
 #include <utility>
 
 namespace capstan::pki {
+
+inline constexpr std::size_t kMaxCachedBytes = 4 * 1024 * 1024;
+inline constexpr std::size_t kMaxCachedInputBytes = 64 * 1024;
 
 template <typename T>
 class ParseCache {
@@ -33,11 +40,14 @@ class ParseCache {
       }
     }
     T parsed = parse();  // outside the lock: parsing is the slow part
+    if (input.size() > kMaxCachedInputBytes) return parsed;
     std::lock_guard<std::mutex> lock(mu_);
     if (index_.find(std::string(input)) == index_.end()) {
       order_.emplace_front(std::string(input), parsed);
       index_.emplace(order_.front().first, order_.begin());
-      if (order_.size() > capacity_) {
+      bytes_ += input.size();
+      while (order_.size() > capacity_ || bytes_ > kMaxCachedBytes) {
+        bytes_ -= order_.back().first.size();
         index_.erase(order_.back().first);
         order_.pop_back();
       }
@@ -55,6 +65,7 @@ class ParseCache {
   const std::size_t capacity_;
   mutable std::mutex mu_;
   std::list<Entry> order_;  // most recently used first
+  std::size_t bytes_ = 0;   // input text held
   std::unordered_map<std::string, typename std::list<Entry>::iterator> index_;
 };
 

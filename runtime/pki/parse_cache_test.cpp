@@ -24,6 +24,26 @@ TEST(ParseCache, ParsesOnceAndEvictsTheLeastRecentlyUsed) {
   EXPECT_EQ(cache.size(), 2u);
 }
 
+// Hostile inputs (1 MiB Secrets) cannot make the cache hold gigabytes.
+TEST(ParseCache, HoldsABoundedNumberOfBytes) {
+  ParseCache<int> cache(512);
+  int parses = 0;
+  std::string big(kMaxCachedInputBytes + 1, 'x');
+  cache.get_or_parse(big, [&] { return ++parses; });
+  cache.get_or_parse(big, [&] { return ++parses; });
+  EXPECT_EQ(parses, 2) << "an input over kMaxCachedInputBytes is not cached";
+  EXPECT_EQ(cache.size(), 0u);
+  for (int i = 0; i < 100; ++i) {
+    std::string in(kMaxCachedInputBytes, static_cast<char>('a' + i % 26));
+    in += std::to_string(i);
+    in.resize(kMaxCachedInputBytes);
+    in[0] = static_cast<char>(i);
+    cache.get_or_parse(in, [] { return 1; });
+  }
+  EXPECT_LE(cache.size() * kMaxCachedInputBytes, kMaxCachedBytes);
+  EXPECT_GT(cache.size(), 0u);
+}
+
 TEST(ParseCache, FailuresAreNotCached) {
   ParseCache<int> cache(4);
   EXPECT_THROW(cache.get_or_parse("x", []() -> int { throw std::runtime_error("bad"); }), std::runtime_error);

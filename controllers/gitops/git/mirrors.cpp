@@ -72,14 +72,23 @@ class DeadlineScope {
 };
 
 // Returning non-zero from a progress callback makes libgit2 abandon the transfer: this catches a
-// server that keeps sending (progress or pack data) past the deadline.
+// server that keeps sending (progress or pack data) past the deadline, and a repository bigger
+// than a mirror may grow by in one fetch (the disk of the manager is shared by every source).
 int cancel_after_deadline(void* payload) {
   if (!static_cast<const Deadline*>(payload)->passed()) return 0;
   libgit2().git_error_set_str(GIT_ERROR_NET, "transfer cancelled at the deadline");
   return GIT_EUSER;
 }
 int on_sideband(const char*, int, void* payload) { return cancel_after_deadline(payload); }
-int on_transfer(const git_indexer_progress*, void* payload) { return cancel_after_deadline(payload); }
+int on_transfer(const git_indexer_progress* p, void* payload) {
+  if (p->received_bytes > kMaxFetchBytes || p->total_objects > kMaxFetchObjects) {
+    libgit2().git_error_set_str(GIT_ERROR_NET, ("the fetch is over the limit of " + std::to_string(kMaxFetchBytes >> 20) + " MiB or " +
+                                                std::to_string(kMaxFetchObjects) + " objects; transfer cancelled")
+                                                   .c_str());
+    return GIT_EUSER;
+  }
+  return cancel_after_deadline(payload);
+}
 
 // ---------------------------------------------------------------------------------------------
 // A plain TCP stream for libgit2 whose connect, reads and writes give up at the deadline of the

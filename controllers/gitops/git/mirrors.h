@@ -48,6 +48,11 @@ class GitError : public std::runtime_error {
   int code_;
 };
 
+// Bounds on one fetch into a mirror (pack bytes received, objects in the pack); a bigger
+// transfer is cancelled with an error naming the limit.
+inline constexpr std::size_t kMaxFetchBytes = std::size_t{512} << 20;
+inline constexpr unsigned kMaxFetchObjects = 2'000'000;
+
 // Bounds on what files() returns; exceeding one is an error naming the limit.
 struct Limits {
   std::size_t max_file_bytes = 4 << 20;
