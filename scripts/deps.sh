@@ -9,7 +9,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   # libraries
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
-  libssl-dev libsimdjson-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
+  libssl-dev libsimdjson-dev libspdlog-dev libfmt-dev libyaml-cpp-dev libre2-dev
   libgit2-dev libsqlite3-dev
   # tests and benchmarks
   googletest libgtest-dev libgmock-dev libbenchmark-dev

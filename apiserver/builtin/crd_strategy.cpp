@@ -98,4 +98,20 @@ std::vector<schema::Cause> CrdStrategy::validate(const json::Value& obj, const j
   return out;
 }
 
+std::vector<std::string> CrdStrategy::warnings(const json::Value& obj, const json::Value*) {
+  std::vector<std::string> out;
+  std::string_view name = json::get_string(obj, {"metadata", "name"});
+  const auto* versions = json::get_array(obj, {"spec", "versions"});
+  if (!versions) return out;
+  for (std::size_t i = 0; i < versions->size(); ++i) {
+    const auto* s = json::find((*versions)[i], {"schema", "openAPIV3Schema"});
+    if (!s) continue;
+    schema::ParseOptions po;
+    po.path = FieldPath("spec").child("versions").index(i).child("schema").child("openAPIV3Schema").str();
+    for (auto& note : schema::parse(*s, po).not_evaluated)
+      out.push_back("CustomResourceDefinition \"" + std::string(name) + "\": " + note);
+  }
+  return out;
+}
+
 }  // namespace capstan::apiserver::builtin

@@ -24,6 +24,8 @@ class Strategy {
   virtual void prepare_update(json::Value& obj, const json::Value& old) {}
   // Type-specific validation; `old` is null on create.
   virtual std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) { return {}; }
+  // Warnings (the Warning response header) for a valid object on create/update.
+  virtual std::vector<std::string> warnings(const json::Value& obj, const json::Value* old) { return {}; }
   // How metadata.name is validated: "subdomain" (default), "label", "dns1035", "path".
   virtual std::string_view name_rule() const { return "subdomain"; }
 };

@@ -6,6 +6,7 @@
 #include "apiserver/rest/resource_version.h"
 #include "apiserver/rest/scale.h"
 #include "apiserver/patch/apply.h"
+#include "apiserver/schema/cel_validate.h"
 #include "apiserver/schema/prune.h"
 #include "apiserver/schema/validate.h"
 #include "apiserver/typed/value_structs.h"
@@ -255,7 +256,7 @@ void Service::prepare_custom_resource(const registry::ResourceInfo& r, std::stri
 }
 
 void Service::validate_object(const registry::ResourceInfo& r, std::string_view version, const json::Value& obj,
-                              const json::Value* old) {
+                              const json::Value* old, std::vector<std::string>& warnings) {
   std::vector<Cause> causes;
   auto& strategy = builtin::strategy_for(r.group_resource());
   std::string_view name = json::get_string(obj, {"metadata", "name"});
@@ -264,14 +265,24 @@ void Service::validate_object(const registry::ResourceInfo& r, std::string_view 
   if (r.crd) {
     const auto* v = r.version(version);
     if (v && v->structural) {
-      std::size_t before = causes.size();
       for (auto& c : schema::validate_custom_resource(obj, *v->structural)) causes.push_back(std::move(c));
       if (v->scale) validate_scale_replicas(obj, v->scale->spec_replicas_path, causes);
-      // CEL rules are not run on an object with schema errors; kube-apiserver says so.
-      if (causes.size() > before && schema::has_validation_rules(*v->structural)) causes.push_back(schema::rules_not_checked());
+      // customResourceStrategy: CEL rules run unless an error so far is a blocking one (a wrong
+      // type, a missing required field, an enum or size violation); then kube says so instead.
+      if (schema::has_validation_rules(*v->structural)) {
+        if (schema::has_blocking_error(causes)) {
+          causes.push_back(schema::rules_not_checked());
+        } else {
+          auto cel = schema::validate_rules(obj, old, *v->structural);
+          for (auto& c : cel.errors) causes.push_back(std::move(c));
+          for (auto& w : cel.warnings) warnings.push_back(std::move(w));
+        }
+      }
     }
   } else {
     for (auto& c : strategy.validate(obj, old)) causes.push_back(std::move(c));
+    if (causes.empty())
+      for (auto& w : strategy.warnings(obj, old)) warnings.push_back(std::move(w));
   }
   if (!causes.empty()) throw invalid(r, name, causes);
 }
@@ -342,7 +353,7 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
     prepare_custom_resource(r, t.version, body, o, false);
   }
   if (guard_) guard_->check(a, body);
-  validate_object(r, t.version, body, nullptr);
+  validate_object(r, t.version, body, nullptr, o.warnings);
   if (admission_) admission_->validate(a, &body, o.warnings);
 
   const auto& types = list_types_for(r, t.version);

@@ -126,8 +126,10 @@ class Service {
   WriteResult commit_update(const Target& t, const storage::Object& current, json::Value next);
   void prepare_custom_resource(const registry::ResourceInfo& r, std::string_view version, json::Value& obj,
                                WriteOptions& o, bool is_patch);
+  // Throws the 422 for an invalid object; adds warnings (ratcheted CEL failures, a CRD's rules
+  // that are not evaluated here) to `warnings`.
   void validate_object(const registry::ResourceInfo& r, std::string_view version, const json::Value& obj,
-                       const json::Value* old);
+                       const json::Value* old, std::vector<std::string>& warnings);
   void check_namespace_for_create(const registry::ResourceInfo& r, std::string_view ns);
   // Built-in kinds decoded as their Go structs (service_decode.cpp): unknown members dropped and
   // reported per o.field_validation, wrong types refused. A create/update body (400 "... cannot be

@@ -138,7 +138,7 @@ json::Value Service::prepare_update_object(const Target& t, const json::Value& o
     prepare_custom_resource(r, t.version, next, o, true);
   }
   if (guard_) guard_->check(a, next);
-  validate_object(r, t.version, next, &old);
+  validate_object(r, t.version, next, &old, o.warnings);
   if (admission_) admission_->validate(a, &next, o.warnings);
 
   if (r.has_generation || r.crd) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "apiserver/schema/regex.h"
+#include "runtime/cel/cel.h"
 #include "runtime/json/json.h"
 
 #include <cstdint>
@@ -18,6 +19,20 @@ namespace capstan::apiserver::schema {
 
 struct Schema;
 using SchemaPtr = std::shared_ptr<const Schema>;
+
+// One x-kubernetes-validations rule, compiled when the schema is parsed (cel_rules.h).
+struct CelRule {
+  std::string rule;
+  std::string message;             // as written (trimmed when used)
+  std::string message_expression;
+  std::string reason;              // FieldValueInvalid (default), Forbidden, Required, Duplicate
+  std::string field_path;          // fieldPath normalised to a field.Path string ("replicas", "m[k]")
+  std::shared_ptr<const cel::Program> program;             // null: not evaluated (see unsupported)
+  std::shared_ptr<const cel::Program> message_program;     // null: no or unsupported messageExpression
+  bool uses_old_self = false;      // a transition rule: runs only on update with an old value
+  std::string unsupported;         // why the rule is not evaluated here
+  std::string schema_path;         // spec.versions[0].schema.openAPIV3Schema...x-kubernetes-validations[0]
+};
 
 // additionalProperties: absent, a boolean, or a schema.
 struct AdditionalProperties {
@@ -64,7 +79,8 @@ struct Schema {
   std::optional<std::string> x_list_type;
   std::vector<std::string> x_list_map_keys;
   std::optional<std::string> x_map_type;
-  json::Array x_validations;  // kept for publishing; CEL rules are not evaluated here
+  json::Array x_validations;  // as written, for publishing
+  std::vector<CelRule> x_rules;  // the same rules compiled (cel_rules.h); evaluated by cel_validate.h
 
   // --- kept verbatim for publishing
   std::optional<json::Value> example;

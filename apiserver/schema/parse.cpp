@@ -1,6 +1,7 @@
 #include "apiserver/schema/parse.h"
 
 #include "apiserver/gofmt/gofmt.h"
+#include "apiserver/schema/cel_rules.h"
 #include "apiserver/schema/formats.h"
 #include "apiserver/schema/prune.h"
 #include "apiserver/schema/validate.h"
@@ -51,6 +52,7 @@ class Decoder {
 
   std::vector<Cause> decode_errors;
   std::vector<Cause> schema_errors;
+  std::vector<std::string> not_evaluated;  // CEL rules outside the supported subset
 
   SchemaPtr decode(const json::Value& v, const FieldPath& p, const Ssv& ssv, bool is_root) {
     auto s = std::make_shared<Schema>();
@@ -351,7 +353,8 @@ class Decoder {
         }
       }
     }
-    // x-kubernetes-validations: the static checks (CEL compilation is not done here)
+    compile_rules(*s, p, not_evaluated);
+    // x-kubernetes-validations: the static checks
     for (std::size_t i = 0; i < s->x_validations.size(); ++i) {
       const auto& rv = s->x_validations[i];
       if (!rv.is_object()) continue;
@@ -614,6 +617,7 @@ ParseResult parse(const json::Value& openapi_v3_schema, const ParseOptions& opti
     errs.insert(errs.end(), derrs.begin(), derrs.end());
   }
   errs.insert(errs.end(), dec.schema_errors.begin(), dec.schema_errors.end());
+  res.not_evaluated = std::move(dec.not_evaluated);
   return res;
 }
 

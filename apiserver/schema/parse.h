@@ -26,6 +26,9 @@ struct ParseOptions {
 struct ParseResult {
   SchemaPtr schema;           // the parsed tree (also set when there are errors, best effort)
   std::vector<Cause> errors;  // empty when the schema is structural and valid
+  // x-kubernetes-validations rules (or messageExpressions) outside the CEL subset this server
+  // evaluates, one line each: "<schema path>: rule "..." is not evaluated by the embedded API server: <reason>".
+  std::vector<std::string> not_evaluated;
 
   bool ok() const { return schema && errors.empty(); }
 };

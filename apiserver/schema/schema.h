@@ -2,6 +2,8 @@
 #pragma once
 
 #include "apiserver/schema/cause.h"
+#include "apiserver/schema/cel_rules.h"
+#include "apiserver/schema/cel_validate.h"
 #include "apiserver/schema/defaults.h"
 #include "apiserver/schema/model.h"
 #include "apiserver/schema/openapi.h"

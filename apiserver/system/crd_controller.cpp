@@ -2,9 +2,14 @@
 
 #include "apiserver/builtin/crd_strategy.h"
 #include "apiserver/patch/list_types.h"
+#include "apiserver/schema/cel_rules.h"
 #include "apiserver/schema/parse.h"
 #include "apiserver/table/crd_columns.h"
+#include "runtime/log/log.h"
 #include "runtime/meta/object.h"
+
+#include <mutex>
+#include <set>
 
 namespace capstan::apiserver::system {
 namespace {
@@ -17,6 +22,24 @@ std::vector<std::string> strings_of(const json::Value& obj, json::Path p) {
     for (const auto& s : *a)
       if (s.is_string()) out.emplace_back(s.get_string());
   return out;
+}
+
+// Logs each CEL rule the embedded server does not evaluate once per process (a CRD is registered
+// again on every update and restart; the warning should not repeat every time).
+void log_unevaluated_rules(std::string_view crd, const schema::Schema& s) {
+  static std::mutex mu;
+  static std::set<std::string> logged;
+  std::vector<const schema::CelRule*> rules;
+  schema::collect_unevaluated(s, rules);
+  for (const auto* r : rules) {
+    std::string key = std::string(crd) + "\n" + r->schema_path + "\n" + r->rule;
+    {
+      std::lock_guard lock(mu);
+      if (logged.size() > 10000 || !logged.insert(key).second) continue;
+    }
+    log::warn("CEL validation rule is not evaluated by the embedded API server",
+              {{"crd", crd}, {"path", r->schema_path}, {"rule", r->rule}, {"reason", r->unsupported}});
+  }
 }
 
 }  // namespace
@@ -55,6 +78,7 @@ registry::ResourceInfo resource_from_crd(const json::Value& crd) {
         schema::ParseOptions po;
         po.path = "spec.versions[" + std::to_string(i) + "].schema.openAPIV3Schema";
         vi.structural = schema::parse_or_throw(*s, po);
+        log_unevaluated_rules(r.crd_name, *vi.structural);
         vi.list_types = patch::schema_list_types(*s);
       }
       if (const auto* pc = json::find(v, {"additionalPrinterColumns"})) vi.printer_columns = *pc;

@@ -17,13 +17,6 @@ const std::string kDiscovery = "^discovery/(Legacy|Aggregated)Discovery/";
 
 const std::vector<Allowance>& allowlist() {
   static const std::vector<Allowance> list = {
-      {"^crd/ValidationErrors/a CEL rule across fields fails$", "",
-       "x-kubernetes-validations (CEL) rules are not evaluated by the embedded server yet (issue 13): it stores what kube "
-       "refuses"},
-      {"^crd/ValidationErrors/minimum and maximum$",
-       R"re(^/message: embedded |^/details/causes/\d+/(message|field): embedded ("Invalid value: null: some validation rules were not checked|"<nil>", kube "spec\.replicas"))re",
-       "x-kubernetes-validations (CEL) rules are not evaluated by the embedded server yet (issue 13): kube reports the "
-       "rule's failure where the embedded server says the rules were not checked; the schema errors match"},
       {"^watch/AResourceVersionOlderThanTheHistoryIsGone/watch from resourceVersion 1$",
        R"re(^/0/object/message: embedded "too old resource version: <n> \(<n>\)", kube "The resourceVersion for the provided watch is too old\."$)re",
        "both answer 410 Expired; the embedded server words it as kube-apiserver's watch cache does, this kube path (a "

@@ -61,11 +61,38 @@ DIFF_CASE(crd, StatusAndScaleSubresourcesAndGeneration) {
   s.send("a metadata change keeps the generation", {.method = "PATCH", .path = kGadgets + "/g", .body = R"({"metadata":{"labels":{"a":"b"}}})",
                                                     .content_type = "application/merge-patch+json"});
   s.send("scale", {.path = kGadgets + "/g/scale"});
-  // Within the CEL rule replicas <= size (size is 2 by now), which the embedded server does not evaluate yet.
+  // Within the CEL rule replicas <= size (size is 2 by now); the next one breaks it, and the
+  // rule refuses the scale (422) as it would refuse the same write to the resource.
   s.send("scale up", {.method = "PATCH", .path = kGadgets + "/g/scale", .body = R"({"spec":{"replicas":2}})",
                       .content_type = "application/merge-patch+json"});
+  s.send("scale up beyond the CEL rule", {.method = "PATCH", .path = kGadgets + "/g/scale", .body = R"({"spec":{"replicas":3}})",
+                                          .content_type = "application/merge-patch+json"});
   s.send("after scaling", {.path = kGadgets + "/g"});
   s.send("status of a missing object", {.path = kGadgets + "/missing/status"});
+}
+
+DIFF_CASE(crd, CelRules) {
+  install_widgets(s);
+  const std::string widgets = "/apis/diff.example.com/v1/namespaces/{ns}/widgets";
+  auto widget = [](const std::string& name, const std::string& spec) {
+    return R"({"apiVersion":"diff.example.com/v1","kind":"Widget","metadata":{"name":")" + name + R"("},"spec":)" + spec + "}";
+  };
+  s.send("every rule holds", {.method = "POST", .path = widgets, .body = widget("w", R"({"mode":"fast","min":1,"max":5,"label":"wide","tags":["a"]})")});
+  s.send("a messageExpression", {.method = "POST", .path = widgets, .body = widget("m", R"({"min":7,"max":5,"label":"wm"})")});
+  s.send("a failing messageExpression falls back", {.method = "POST", .path = widgets, .body = widget("m2", R"({"min":7,"max":5})")});
+  s.send("a rule on a string without a message", {.method = "POST", .path = widgets, .body = widget("l", R"({"min":1,"max":1,"label":"narrow"})")});
+  s.send("a reason and a fieldPath", {.method = "POST", .path = widgets, .body = widget("f", R"({"min":1,"max":1,"forbidden":"x"})")});
+  s.send("macros and matches", {.method = "POST", .path = widgets, .body = widget("t", R"({"min":1,"max":1,"tags":["ok","Not-OK"]})")});
+  s.send("a missing field is an evaluation error", {.method = "POST", .path = widgets, .body = widget("e", R"({"min":1})")});
+  s.send("several rules fail at once", {.method = "POST", .path = widgets, .body = widget("s", R"({"min":3,"max":2,"label":"x","forbidden":"y"})")});
+  s.send("the transition rule refuses a change", {.method = "PATCH", .path = widgets + "/w", .body = R"({"spec":{"mode":"slow"}})",
+                                                  .content_type = "application/merge-patch+json"});
+  s.send("other fields may change", {.method = "PATCH", .path = widgets + "/w", .body = R"({"spec":{"max":6}})",
+                                     .content_type = "application/merge-patch+json"});
+  s.send("a transition rule does not run when the old value is absent",
+         {.method = "POST", .path = widgets, .body = widget("n", R"({"min":1,"max":1})")});
+  s.send("setting the field later", {.method = "PATCH", .path = widgets + "/n", .body = R"({"spec":{"mode":"any"}})",
+                                     .content_type = "application/merge-patch+json"});
 }
 
 DIFF_CASE(crd, PrinterColumnsAndOpenApi) {

@@ -29,7 +29,33 @@ const char* kGadgetCrd = R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"Cust
        "free":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}},
      "status":{"type":"object","properties":{"phase":{"type":"string"},"readyReplicas":{"type":"integer"}}}}}}}]}})";
 
+const char* kWidgetCrd = R"J({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+ "metadata":{"name":"widgets.diff.example.com"},
+ "spec":{"group":"diff.example.com","scope":"Namespaced",
+  "names":{"plural":"widgets","singular":"widget","kind":"Widget"},
+  "versions":[{"name":"v1","served":true,"storage":true,
+   "schema":{"openAPIV3Schema":{"type":"object",
+    "properties":{
+     "spec":{"type":"object",
+      "x-kubernetes-validations":[
+       {"rule":"self.min <= self.max","messageExpression":"'min exceeds max in ' + self.label"},
+       {"rule":"!has(self.forbidden)","message":"must not be set","reason":"FieldValueForbidden","fieldPath":".forbidden"},
+       {"rule":"self.tags.all(t, t.matches('^[a-z]+$')) && size(self.tags) == size(self.tags.filter(t, true))","message":"tags are lower-case words"}],
+      "properties":{
+       "mode":{"type":"string","x-kubernetes-validations":[{"rule":"self == oldSelf","message":"mode is immutable"}]},
+       "min":{"type":"integer"},
+       "max":{"type":"integer"},
+       "label":{"type":"string","maxLength":20,"x-kubernetes-validations":[{"rule":"self.startsWith('w')"}]},
+       "forbidden":{"type":"string","maxLength":20},
+       "tags":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":20},"default":[]}}}}}}}]}})J";
+
 }  // namespace
+
+void install_widgets(Session& s) {
+  s.setup({.method = "PATCH", .path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.diff.example.com?fieldManager=diff&force=true",
+           .body = kWidgetCrd, .content_type = "application/apply-patch+yaml"});
+  s.wait_for("/apis/diff.example.com/v1/widgets", std::chrono::seconds(30));
+}
 
 void install_gadgets(Session& s) {
   s.setup({.method = "PATCH", .path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.diff.example.com?fieldManager=diff&force=true",

@@ -10,4 +10,9 @@ namespace capstan::e2e::diff {
 
 void install_gadgets(Session& s);
 
+// Widget (diff.example.com/v1): CEL rules of every kind the embedded server evaluates, a
+// transition rule (self == oldSelf), a messageExpression, a reason with a fieldPath, and a rule
+// on a scalar.
+void install_widgets(Session& s);
+
 }  // namespace capstan::e2e::diff
