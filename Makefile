@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: deps build dev test unit e2e bench manifests clean
+.PHONY: deps build dev test unit e2e bench soak manifests clean
 
 deps:
 	@./scripts/deps.sh
@@ -31,6 +31,10 @@ manifests: build
 
 bench: build
 	./bench/run.sh $(BUILD)
+
+# Minutes of churn across every controller; RSS, threads, fds and queue depths must stay flat.
+soak: build
+	./bench/soak.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

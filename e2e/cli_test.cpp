@@ -23,6 +23,9 @@ TEST(CliE2E, VersionHelpPrintsHelp) {
   auto version = run({capstan_bin(), "version"});
   EXPECT_EQ(version.code, 0);
   EXPECT_EQ(version.out.rfind("capstan ", 0), 0u) << version.out;
+  auto flag = run({capstan_bin(), "--version"});
+  EXPECT_EQ(flag.code, 0) << flag.err;
+  EXPECT_EQ(flag.out, version.out);
   auto extra = run({capstan_bin(), "version", "--short"});
   EXPECT_EQ(extra.code, 2);
   EXPECT_NE(extra.err.find("unknown flag: --short"), std::string::npos) << extra.err;

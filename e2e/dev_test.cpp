@@ -60,7 +60,8 @@ TEST(DevE2E, SamplesIssueVerifiableCertificatesInvalidOnesAreRefusedAndRestartsK
   std::string kubeconfig = dev.start();
   Kubectl kubectl(dir, kubeconfig);
 
-  kubectl.ok({"apply", "-f", source_dir() + "/config/samples/selfsigned-ca.yaml"});
+  // The README's quick start, as written: every sample through its kustomization.
+  kubectl.ok({"apply", "-k", source_dir() + "/config/samples/"});
   auto wait = kubectl({"wait", "--for=condition=Ready", "certificate/web", "certificate/example-ca", "-n", "default", "--timeout=90s"}, {}, 100s);
   ASSERT_EQ(wait.code, 0) << wait.err << "\n" << dev.logs();
 

@@ -148,6 +148,20 @@ spec: {replicas: 2147483647, roles: [broker], storage: {type: ephemeral}}
   EXPECT_EQ(cert.code, 1);
   EXPECT_NE(cert.err.find("spec.dnsNames: Too many: 300: must have at most 256 items"), std::string::npos) << cert.err;
 
+  // Rules spanning fields are CEL rules of the CRDs: both API servers evaluate them.
+  auto both = (*kubectl_)({"apply", "-f", "-"}, R"(apiVersion: monitoring.capstan.dev/v1
+kind: PrometheusRule
+metadata: {name: both, namespace: team}
+spec:
+  groups:
+  - name: g
+    rules: [{record: r, alert: A, expr: up}]
+)");
+  EXPECT_EQ(both.code, 1);
+  EXPECT_NE(both.err.find("The PrometheusRule \"both\" is invalid: spec.groups[0].rules[0]: Invalid value: a rule has either record (a recording rule) or alert (an alerting rule)"),
+            std::string::npos)
+      << both.err;
+
   // Accepted, and failing alone.
   kubectl_->ok({"apply", "-f", "-"}, kustomization("bomb", "bomb"));
   kubectl_->ok({"apply", "--server-side", "-f", "-"}, huge_rule());

@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
     if (cmd == "simulate-workloads") return capstan::manager::simulate_workloads_command(rest);
     if (cmd == "crds") return capstan::manager::crds_command(rest);
     if (cmd == "manifests") return capstan::manager::manifests_command(rest);
-    if (cmd == "version") return version_command(rest);
+    // `--version` as most CLIs take it: the same as `capstan version`.
+    if (cmd == "version" || cmd == "--version") return version_command(rest);
     std::cerr << "capstan: unknown command \"" << cmd << "\"\n\n" << kUsage;
     return 2;
   } catch (const capstan::manager::UsageError& e) {
