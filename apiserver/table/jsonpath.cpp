@@ -12,6 +12,7 @@
 #include "apiserver/table/jsonpath.h"
 
 #include "apiserver/gofmt/gofmt.h"
+#include "runtime/json/utf8.h"
 
 #include <cctype>
 #include <charconv>
@@ -79,23 +80,6 @@ Node text_node(std::string s) {
   return n;
 }
 
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -154,7 +138,7 @@ std::optional<std::string> unquote_extend(std::string_view s) {
           out += static_cast<char>(v);
         } else {
           if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return std::nullopt;
-          append_utf8(out, v);
+          json::append_utf8(out, v);
         }
         break;
       }

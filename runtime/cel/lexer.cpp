@@ -1,5 +1,7 @@
 #include "runtime/cel/lexer.h"
 
+#include "runtime/json/utf8.h"
+
 #include <array>
 #include <cerrno>
 #include <cstdlib>
@@ -14,23 +16,6 @@ bool ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z
 bool ident_char(char c) { return ident_start(c) || is_digit(c); }
 int hex_val(char c) { return is_digit(c) ? c - '0' : (c >= 'a' ? c - 'a' + 10 : c - 'A' + 10); }
 
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 }  // namespace
 
@@ -234,7 +219,7 @@ Token Lexer::quoted(bool raw, bool bytes) {
         }
         if (bytes) out += static_cast<char>(cp);
         else if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return error(t.offset, "invalid unicode code point in string literal");
-        else append_utf8(out, cp);
+        else json::append_utf8(out, cp);
         break;
       }
       default:
@@ -245,7 +230,7 @@ Token Lexer::quoted(bool raw, bool bytes) {
             cp = cp * 8 + static_cast<std::uint32_t>(src_[pos_++] - '0');
           }
           if (bytes) out += static_cast<char>(cp);
-          else append_utf8(out, cp);
+          else json::append_utf8(out, cp);
           break;
         }
         return error(t.offset, std::string("invalid escape sequence '\\") + e + "' in string literal");
