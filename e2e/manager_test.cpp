@@ -3,7 +3,7 @@
 // with a deep backlog of slow reconciles and before the caches sync -, flag errors, and leader
 // election between two managers (exactly one reconciles; SIGKILL hands over in time).
 #include "e2e/support/kubectl.h"
-#include "e2e/support/latency_proxy.h"
+#include "e2e/support/fault_proxy.h"
 #include "e2e/support/manager_process.h"
 
 #include <gtest/gtest.h>
@@ -159,7 +159,7 @@ TEST_P(ManagerE2E, SigtermWithADeepBacklogExitsZeroWithinTenSecondsAndReleasesTh
   }
   kubectl_->ok({"create", "-f", "-"}, certs);
   // The manager reaches the API server through a proxy that delays each request.
-  LatencyProxy proxy(server_->port());
+  FaultProxy proxy(server_->port());
   proxy.set_latency(300ms);
   proxy.write_kubeconfig(server_->kubeconfig(), dir_->file("slow.kubeconfig"));
 

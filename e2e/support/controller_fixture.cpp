@@ -9,6 +9,7 @@ void ControllerFixture::SetUp() {
   before_cluster();
   ClusterOptions so;
   so.simulate_workloads = setup_.simulate_workloads;
+  if (setup_.durable) so.data_dir = dir_->file("data");
   server_ = make_cluster(backend(), *dir_, so);
   server_->start();
   kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
@@ -16,7 +17,13 @@ void ControllerFixture::SetUp() {
   ASSERT_EQ(crds.code, 0) << crds.err;
   kubectl_->ok({"apply", "--server-side", "-f", "-"}, crds.out);
   kubectl_->ok({"wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"});
-  manager_ = std::make_unique<ManagerProcess>(*dir_, server_->kubeconfig(), manager_flags());
+  std::string kubeconfig = server_->kubeconfig();
+  if (setup_.through_fault_proxy) {
+    proxy_ = std::make_unique<FaultProxy>(server_->port());
+    kubeconfig = dir_->file("proxy.kubeconfig");
+    proxy_->write_kubeconfig(server_->kubeconfig(), kubeconfig);
+  }
+  manager_ = std::make_unique<ManagerProcess>(*dir_, kubeconfig, manager_flags());
   manager_->start();
 }
 
@@ -28,6 +35,7 @@ void ControllerFixture::TearDown() {
       std::cerr << "---- " << setup_.dump << " ----\n" << (*kubectl_)({"get", setup_.dump, "-A", "-o", "yaml"}).out << "\n";
   }
   if (manager_) manager_->stop();
+  proxy_.reset();
 }
 
 std::string ControllerFixture::condition(const std::string& resource, const std::string& name, const std::string& ns,

@@ -12,6 +12,7 @@
 //   CAPSTAN_E2E_BACKENDS(KafkaE2E);
 #pragma once
 
+#include "e2e/support/fault_proxy.h"
 #include "e2e/support/kubectl.h"
 #include "e2e/support/manager_process.h"
 
@@ -29,6 +30,8 @@ class ControllerFixture : public ::testing::TestWithParam<Backend> {
     std::string name;                 // the temp directory's tag
     bool simulate_workloads = false;  // pods of workloads turn Ready (the workload simulator)
     std::string dump;                 // what to print on failure, e.g. "kafka,pods"
+    bool through_fault_proxy = false; // the manager reaches the API server through proxy_
+    bool durable = false;             // the API server keeps its data (and CA) across restarts
   };
   explicit ControllerFixture(Setup setup) : setup_(std::move(setup)) {}
 
@@ -51,6 +54,7 @@ class ControllerFixture : public ::testing::TestWithParam<Backend> {
   std::unique_ptr<TempDir> dir_;
   std::unique_ptr<Cluster> server_;
   std::unique_ptr<Kubectl> kubectl_;
+  std::unique_ptr<FaultProxy> proxy_;  // with Setup::through_fault_proxy
   std::unique_ptr<ManagerProcess> manager_;
 };
 

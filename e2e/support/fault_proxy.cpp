@@ -1,4 +1,4 @@
-#include "e2e/support/latency_proxy.h"
+#include "e2e/support/fault_proxy.h"
 
 #include "e2e/support/process.h"
 #include "runtime/client/config.h"
@@ -14,20 +14,20 @@
 
 namespace capstan::e2e {
 
-LatencyProxy::LatencyProxy(std::uint16_t upstream_port) : upstream_port_(upstream_port) {
+FaultProxy::FaultProxy(std::uint16_t upstream_port) : upstream_port_(upstream_port) {
   listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (::bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listener_, 64) != 0)
-    throw std::runtime_error("latency proxy: cannot listen on 127.0.0.1");
+    throw std::runtime_error("fault proxy: cannot listen on 127.0.0.1");
   socklen_t len = sizeof a;
   ::getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len);
   port_ = ntohs(a.sin_port);
   acceptor_ = std::thread([this] { accept_loop(); });
 }
 
-LatencyProxy::~LatencyProxy() {
+FaultProxy::~FaultProxy() {
   stopping_ = true;
   ::shutdown(listener_, SHUT_RDWR);
   ::close(listener_);
@@ -40,13 +40,18 @@ LatencyProxy::~LatencyProxy() {
   for (int fd : fds_) ::close(fd);
 }
 
-void LatencyProxy::write_kubeconfig(const std::string& kubeconfig, const std::string& path) const {
+void FaultProxy::drop_connections() {
+  std::lock_guard<std::mutex> l(mu_);
+  for (int fd : fds_) ::shutdown(fd, SHUT_RDWR);
+}
+
+void FaultProxy::write_kubeconfig(const std::string& kubeconfig, const std::string& path) const {
   auto c = client::load_kubeconfig(kubeconfig);
   c.server = "https://127.0.0.1:" + std::to_string(port_);
   write_file(path, client::to_kubeconfig(c));
 }
 
-void LatencyProxy::accept_loop() {
+void FaultProxy::accept_loop() {
   while (!stopping_) {
     int client = ::accept(listener_, nullptr, nullptr);
     if (client < 0) return;
@@ -54,7 +59,7 @@ void LatencyProxy::accept_loop() {
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons(upstream_port_);
+    a.sin_port = htons(upstream_port_.load());
     if (::connect(upstream, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
       ::close(client);
       ::close(upstream);
@@ -71,7 +76,7 @@ void LatencyProxy::accept_loop() {
 }
 
 // Both directions of one connection; what the client sends waits `latency` first.
-void LatencyProxy::pipe(int client, int upstream) {
+void FaultProxy::pipe(int client, int upstream) {
   char buf[64 * 1024];
   pollfd fds[2] = {{client, POLLIN, 0}, {upstream, POLLIN, 0}};
   while (!stopping_) {

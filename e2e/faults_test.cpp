@@ -1,0 +1,228 @@
+// Faults, met by all four controllers at once on both backends: slow API responses, watches
+// and connections dropped mid-stream, the API server restarted, the manager SIGKILLed and
+// started again, and (embedded server only: kube-apiserver has no fault injection) 429 and 500
+// answers. Each test brings a Certificate, a Prometheus with a rule, a Kafka cluster and a
+// Kustomization to Ready, changes each of them while the fault lasts, and then waits for every
+// controller to converge: the new state reached, nothing duplicated (one Secret and one
+// CertificateRequest per issuance, one Pod per Kafka node, one rule ConfigMap). It prints a
+// row per controller: fault, converged or not, seconds from the changes to convergence.
+#include "e2e/support/controller_fixture.h"
+#include "e2e/support/git.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <sstream>
+
+namespace capstan::e2e {
+namespace {
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+const char* kObjects = R"(apiVersion: v1
+kind: Namespace
+metadata: {name: team}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Issuer
+metadata: {name: self, namespace: team}
+spec: {selfSigned: {}}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: web, namespace: team}
+spec: {secretName: web-tls, issuerRef: {name: self}, dnsNames: [web.example.com]}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: Prometheus
+metadata: {name: main, namespace: team}
+spec: {replicas: 1, ruleSelector: {}}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: PrometheusRule
+metadata: {name: first, namespace: team}
+spec: {groups: [{name: first, rules: [{record: first, expr: vector(1)}]}]}
+---
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaNodePool
+metadata: {name: dual, namespace: team, labels: {kafka.capstan.dev/cluster: events}}
+spec: {replicas: 1, roles: [controller, broker], storage: {type: ephemeral}}
+---
+apiVersion: kafka.capstan.dev/v1
+kind: Kafka
+metadata: {name: events, namespace: team}
+spec:
+  kafka:
+    listeners: [{name: plain, port: 9092, type: internal, tls: false}]
+)";
+
+// What the test changes while the fault lasts.
+const char* kChanges = R"(apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: web2, namespace: team}
+spec: {secretName: web2-tls, issuerRef: {name: self}, dnsNames: [web2.example.com]}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: PrometheusRule
+metadata: {name: second, namespace: team}
+spec: {groups: [{name: second, rules: [{record: second, expr: vector(2)}]}]}
+---
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaNodePool
+metadata: {name: dual, namespace: team, labels: {kafka.capstan.dev/cluster: events}}
+spec: {replicas: 2, roles: [controller, broker], storage: {type: ephemeral}}
+)";
+
+std::string config_map(const std::string& color) {
+  return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\ndata: {color: " + color + "}\n";
+}
+
+std::size_t count_words(const std::string& s, const std::string& word) {
+  std::istringstream in(s);
+  std::size_t n = 0;
+  for (std::string w; in >> w;) n += w == word;
+  return n;
+}
+
+class FaultsE2E : public ControllerFixture {
+ protected:
+  FaultsE2E()
+      : ControllerFixture({"faults", /*simulate_workloads=*/true,
+                           "certificates,certificaterequests,prometheus,kafka,kafkanodepools,kustomizations,gitrepositories",
+                           /*through_fault_proxy=*/true, /*durable=*/true}) {}
+  std::vector<std::string> manager_flags() override {
+    return {"--controllers=*", "--gitops-storage-path=" + dir_->file("mirrors")};
+  }
+  void before_cluster() override {
+    std::filesystem::create_directories(dir_->file("git"));
+    repo_ = std::make_unique<GitRepo>(dir_->file("git"), "app");
+    daemon_ = std::make_unique<GitDaemon>(dir_->file("git"));
+    daemon_->start();
+  }
+
+  std::string ready(const std::string& kind, const std::string& name) { return condition(kind, name, "team", "Ready"); }
+
+  // Per controller: whether its part of the changes has fully converged, without duplicates.
+  std::map<std::string, std::function<bool()>> converged() {
+    return {
+        {"certificates",
+         [&] {
+           return ready("certificate", "web2") == "True" &&
+                  count_words(get({"get", "certificaterequests", "-n", "team", "-o", "jsonpath={.items[*].metadata.ownerReferences[0].name}"}),
+                              "web2") == 1 &&
+                  get({"get", "secret", "web2-tls", "-n", "team", "-o", "name"}) == "secret/web2-tls\n";
+         }},
+        {"monitoring",
+         [&] {
+           std::string files = get({"get", "configmaps", "-n", "team", "-o", "jsonpath={.items[*].metadata.name}"});
+           std::string data = get({"get", "configmap", "prometheus-main-rulefiles-0", "-n", "team", "-o", "jsonpath={.data}"});
+           return condition("prometheus", "main", "team", "Reconciled") == "True" && data.find("team-second-") != std::string::npos &&
+                  data.find("team-first-") != std::string::npos && files.find("prometheus-main-rulefiles-1") == std::string::npos;
+         }},
+        {"kafka",
+         [&] {
+           auto pods = get({"get", "pods", "-n", "team", "-l", "kafka.capstan.dev/cluster=events", "-o", "name"});
+           return ready("kafka", "events") == "True" && std::count(pods.begin(), pods.end(), '\n') == 2 &&
+                  get({"get", "kafkanodepool", "dual", "-n", "team", "-o", "jsonpath={.status.replicas}"}) == "2";
+         }},
+        {"gitops",
+         [&] {
+           return ready("kustomization", "app") == "True" &&
+                  get({"get", "configmap", "app", "-n", "team", "-o", "jsonpath={.data.color}"}) == "green";
+         }},
+    };
+  }
+
+  // Brings every controller's object to Ready, makes the changes, runs `begin`, holds the fault
+  // for `hold`, runs `end`, then waits (bounded) for each controller to converge.
+  void run_fault(const std::string& fault, const std::function<void()>& begin, const std::function<void()>& end,
+                 std::chrono::milliseconds hold = 4s) {
+    repo_->write("deploy/app.yaml", config_map("blue"));
+    repo_->commit("blue");
+    kubectl_->ok({"apply", "-f", "-"}, kObjects);
+    kubectl_->ok({"apply", "-f", "-"}, "apiVersion: gitops.capstan.dev/v1\nkind: GitRepository\nmetadata: {name: app, namespace: team}\n"
+                                       "spec: {url: " + daemon_->url("app") + ", interval: 1s, ref: {branch: main}}\n---\n"
+                                       "apiVersion: gitops.capstan.dev/v1\nkind: Kustomization\nmetadata: {name: app, namespace: team}\n"
+                                       "spec: {sourceRef: {kind: GitRepository, name: app}, interval: 1m, path: deploy, prune: true, "
+                                       "targetNamespace: team}\n");
+    ASSERT_TRUE(eventually([&] {
+      return ready("certificate", "web") == "True" && ready("kafka", "events") == "True" && ready("kustomization", "app") == "True" &&
+             condition("prometheus", "main", "team", "Reconciled") == "True";
+    }, 90s)) << "the objects never became Ready before the fault";
+
+    // The changes, then at once the fault: it meets the reconciles they start.
+    auto changed = Clock::now();
+    kubectl_->ok({"apply", "-f", "-"}, kChanges);
+    repo_->write("deploy/app.yaml", config_map("green"));
+    repo_->commit("green");
+    begin();
+    std::this_thread::sleep_for(hold);
+    end();
+
+    auto checks = converged();
+    std::map<std::string, double> took;
+    eventually([&] {
+      for (auto& [name, check] : checks)
+        if (!took.contains(name) && check()) took[name] = std::chrono::duration<double>(Clock::now() - changed).count();
+      return took.size() == checks.size();
+    }, 120s, 250ms);
+    for (const auto& [name, check] : checks) {
+      bool ok = took.contains(name);
+      std::printf("[faults] %-8s %-22s %-13s %s\n", to_string(backend()).c_str(), fault.c_str(), name.c_str(),
+                  ok ? ("converged in " + std::to_string(static_cast<int>(took[name] * 10) / 10.0).substr(0, 5) + " s").c_str()
+                     : "NOT converged");
+      EXPECT_TRUE(ok) << name << " did not converge after " << fault;
+    }
+  }
+
+  std::unique_ptr<GitRepo> repo_;
+  std::unique_ptr<GitDaemon> daemon_;
+};
+
+TEST_P(FaultsE2E, SlowApiResponses) {
+  run_fault("slow responses (300ms)", [&] { proxy_->set_latency(300ms); }, [&] { proxy_->set_latency(0ms); }, 6s);
+}
+
+TEST_P(FaultsE2E, ConnectionsAndWatchesDroppedMidStream) {
+  std::atomic<bool> dropping{false};
+  std::thread dropper;
+  run_fault("connections dropped",
+            [&] {
+              dropping = true;
+              dropper = std::thread([&] {
+                while (dropping) {
+                  proxy_->drop_connections();
+                  std::this_thread::sleep_for(500ms);
+                }
+              });
+            },
+            [&] {
+              dropping = false;
+              dropper.join();
+            },
+            6s);
+}
+
+TEST_P(FaultsE2E, ApiServerRestarted) {
+  run_fault("API server restarted", [&] { server_->restart(); proxy_->set_upstream(server_->port()); }, [] {});
+}
+
+TEST_P(FaultsE2E, ManagerKilledAndStartedAgain) {
+  run_fault("manager SIGKILLed", [&] { manager_->kill(); }, [&] { manager_->start(); });
+}
+
+TEST_P(FaultsE2E, ApiAnswers429And500) {
+  if (backend() == Backend::Kube) GTEST_SKIP() << "kube-apiserver has no fault injection; the embedded server's /debug/capstan/faults does it";
+  auto set = [&](double r429, double r500) {
+    kubectl_->ok({"create", "--raw", "/debug/capstan/faults", "-f", "-"},
+                 "{\"rate429\":" + std::to_string(r429) + ",\"rate500\":" + std::to_string(r500) + ",\"retryAfterSeconds\":1}");
+  };
+  run_fault("429 (20%) and 500 (10%)", [&] { set(0.2, 0.1); }, [&] { set(0, 0); }, 6s);
+}
+
+CAPSTAN_E2E_BACKENDS(FaultsE2E);
+
+}  // namespace
+}  // namespace capstan::e2e
