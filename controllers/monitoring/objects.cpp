@@ -4,6 +4,8 @@
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 
+#include <stdexcept>
+
 namespace capstan::monitoring {
 namespace {
 
@@ -94,7 +96,14 @@ json::Value config_secret(const json::Value& prometheus, const std::string& conf
   auto name = meta::name_of(prometheus);
   auto o = typed("v1", "Secret", metadata(prometheus, config_secret_name(name), common_labels(name)));
   o["type"] = "Opaque";
-  o["data"] = json::Object{{kConfigKey, meta::base64_encode(gzip(config_yaml))}};
+  std::string compressed = gzip(config_yaml);
+  // A Secret holds 1 MiB of data: said here, naming the sizes, rather than as the API server's
+  // refusal of the write.
+  if (compressed.size() > kMaxConfigSecretBytes)
+    throw std::length_error("the generated Prometheus configuration is " + std::to_string(config_yaml.size()) + " bytes (" +
+                            std::to_string(compressed.size()) + " gzipped), more than its Secret holds (" +
+                            std::to_string(kMaxConfigSecretBytes) + "); select fewer monitors");
+  o["data"] = json::Object{{kConfigKey, meta::base64_encode(compressed)}};
   return o;
 }
 

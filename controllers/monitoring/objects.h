@@ -35,6 +35,9 @@ std::map<std::string, std::string> selector_labels(std::string_view prometheus);
 // "app.kubernetes.io/instance=web,app.kubernetes.io/name=prometheus,..." (status.selector).
 std::string selector_string(std::string_view prometheus);
 
+// What a Secret's data may hold (kube-apiserver's limit): the gzipped configuration must fit.
+inline constexpr std::size_t kMaxConfigSecretBytes = 1024 * 1024;
+// Throws std::length_error naming the sizes when the gzipped configuration does not fit.
 json::Value config_secret(const json::Value& prometheus, const std::string& config_yaml);
 json::Value rule_configmap(const json::Value& prometheus, std::size_t i, const std::map<std::string, std::string>& files);
 json::Value governing_service(const json::Value& prometheus);

@@ -53,6 +53,24 @@ TEST(MonitoringObjects, TheConfigSecretIsDeterministicGzip) {
   EXPECT_THROW(gunzip("not gzip"), std::runtime_error);
 }
 
+// Incompressible configuration over what a Secret holds: refused naming the sizes.
+TEST(MonitoringObjects, AConfigurationNoSecretHoldsIsRefusedNamingTheSizes) {
+  std::string config;
+  std::uint64_t x = 88172645463325252ull;  // xorshift: bytes gzip cannot shrink
+  while (config.size() < 2 * kMaxConfigSecretBytes) {  // ~6.5 bits a byte: still over 1 MiB gzipped
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    config += static_cast<char>('!' + x % 90);
+  }
+  try {
+    config_secret(prometheus(), config);
+    FAIL() << "accepted";
+  } catch (const std::length_error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than its Secret holds (1048576)"), std::string::npos) << e.what();
+  }
+}
+
 TEST(MonitoringObjects, StatefulSetRunsPrometheusWithItsConfigAndRules) {
   auto spec = v1::parse_prometheus_spec(prometheus());
   auto sts = statefulset(prometheus(), spec, {"prometheus-main-rulefiles-0"});
