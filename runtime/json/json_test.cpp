@@ -67,5 +67,29 @@ TEST(Json, DeepDocumentsParse) {
   EXPECT_NO_THROW(parse(deep, "deep schema"));
 }
 
+// Found by runtime/json/fuzz/json_fuzz.cpp: Boost.JSON 1.81 read this number as a neighbour of
+// the nearest double, so the value changed when serialised and read again.
+TEST(Json, LongNumbersRoundTripExactly) {
+  Value v = parse("[-92239012345012345678901234567890,0.1,123456789012345678901234567890e-10]");
+  EXPECT_EQ(parse(serialize(v)), v);
+  EXPECT_EQ(v.at(0).as_double(), -92239012345012345678901234567890.0);
+  EXPECT_EQ(v.at(2).as_double(), 12345678901234567890.1234567890);
+}
+
+// Found by fuzzing: 1e400 became infinity, serialised as `Infinity` (not JSON), so one such
+// object made every list and watch carrying it unreadable. Refused as Go refuses it; numbers
+// below the double range become 0 as in Go.
+TEST(Json, NumbersBeyondTheDoubleRangeAreRefused) {
+  EXPECT_THROW(parse(R"({"spec":{"replicas":1e400}})"), ParseError);
+  EXPECT_FALSE(try_parse("-1e999"));
+  try {
+    parse("[1E400]", "Deployment default/web");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "parsing Deployment default/web: exponent overflow");
+  }
+  EXPECT_EQ(parse("1e-400").as_double(), 0.0);
+}
+
 }  // namespace
 }  // namespace capstan::json

@@ -34,6 +34,7 @@ std::optional<Value> as_yaml_number(const std::string& s) {
   }
   if (s == ".inf" || s == ".Inf" || s == "+.inf") return Value(HUGE_VAL);
   if (s == "-.inf" || s == "-.Inf") return Value(-HUGE_VAL);
+  if (s == ".nan" || s == ".NaN" || s == ".NAN") return Value(std::nan(""));
   // YAML 1.2 floats: digits with a '.' or an exponent.
   bool has_digit = false, fp = false;
   for (char c : s) {
@@ -70,6 +71,7 @@ class Budget {
     --values_left_;
     bytes_left_ -= scalar_bytes;
   }
+  const std::string& what() const { return what_; }
 
  private:
   std::string what_;
@@ -92,7 +94,14 @@ Value convert(const YAML::Node& n, Budget& budget, std::size_t depth) {
         if (is_null_word(s)) return nullptr;
         if (is_true_word(s)) return true;
         if (is_false_word(s)) return false;
-        if (auto num = as_yaml_number(s)) return *num;
+        if (auto num = as_yaml_number(s)) {
+          // JSON has no infinity or NaN: Boost.JSON would write them as `Infinity` / `NaN`, text
+          // no JSON reader (ours included) accepts. Refused as sigs.k8s.io/yaml refuses them
+          // ("json: unsupported value: +Inf"); quote the scalar to mean the string.
+          if (num->is_double() && !std::isfinite(num->as_double()))
+            throw ParseError("parsing " + budget.what() + ": " + s + " is not a number JSON can represent");
+          return *num;
+        }
       }
       return Value(String(s));
     }

@@ -78,5 +78,24 @@ TEST(Yaml, DepthAndSizeAreBounded) {
   }
 }
 
+// Found by runtime/json/fuzz/yaml_fuzz.cpp: `.inf` became a JSON infinity, which serialises as
+// `Infinity`, text no JSON reader accepts (sigs.k8s.io/yaml refuses it too). Quoted, it is a
+// string, and a string that looks like one is quoted when emitted.
+TEST(Yaml, InfinityAndNanAreRefused) {
+  for (const char* text : {"a: .inf\n", "a: [-.Inf]\n", "a: {b: .nan}\n"}) {
+    EXPECT_THROW(from_yaml(text), ParseError) << text;
+  }
+  try {
+    from_yaml_documents("a: 1\n---\nb: +.inf\n", "kustomization.yaml");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "parsing kustomization.yaml: +.inf is not a number JSON can represent");
+  }
+  Value v = from_yaml("a: '.inf'\nb: \".nan\"\n");
+  EXPECT_EQ(v.at("a").as_string(), ".inf");
+  EXPECT_EQ(from_yaml(to_yaml(v)), v);
+  EXPECT_EQ(to_yaml(v).find("a: .inf"), std::string::npos);  // quoted
+}
+
 }  // namespace
 }  // namespace capstan::json
