@@ -21,9 +21,12 @@ std::optional<ReadRequest> read_request(std::string_view wire, std::size_t body_
     std::size_t n = parser.put(boost::asio::buffer(wire.data() + used, wire.size() - used), ec);
     used += n;
     if (ec == bhttp::error::need_more || (!ec && n == 0)) {
-      // The whole buffer was seen; a message whose end is marked by EOF can end here.
+      // The whole buffer was seen; a message whose end is marked by EOF can end here. As
+      // Beast's read does: nothing at all is end_of_stream, and put_eof requires some input
+      // (it asserts: found by runtime/http/fuzz and apiserver/rest/fuzz on an empty input).
       if (used < wire.size() && n > 0) continue;
-      parser.put_eof(ec);
+      if (parser.got_some()) parser.put_eof(ec);
+      else ec = bhttp::error::end_of_stream;
       break;
     }
     if (ec) break;

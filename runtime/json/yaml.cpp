@@ -1,5 +1,6 @@
 #include "runtime/json/yaml.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -7,6 +8,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <sstream>
 
 namespace capstan::json {
 namespace {
@@ -284,10 +287,54 @@ Value from_yaml(std::string_view text, std::string_view what) {
   }
 }
 
+namespace {
+
+// yaml-cpp 0.7's LoadAll never returns on a stream with a ',' where a document's content
+// should start (",a", "a: 1\n---\n,"): its parser hands out the same empty document forever
+// without consuming the ',' (found by runtime/json/fuzz/yaml_fuzz.cpp; one such file in a Git
+// repository, or one YAML request body, held a thread for good). A first pass over the
+// parser's events stops at a document that starts where the previous one did.
+class ProgressCheck : public YAML::EventHandler {
+ public:
+  std::optional<YAML::Mark> stuck_at;
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (started_ && mark.pos == last_.pos) stuck_at = mark;
+    started_ = true;
+    last_ = mark;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  bool started_ = false;
+  YAML::Mark last_;
+};
+
+void check_progress(const std::string& text, std::string_view what) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  ProgressCheck check;
+  while (parser.HandleNextDocument(check)) {
+    if (check.stuck_at)
+      throw ParseError("parsing " + std::string(what) + ": unexpected ',' at line " + std::to_string(check.stuck_at->line + 1) +
+                       ", column " + std::to_string(check.stuck_at->column + 1));
+  }
+}
+
+}  // namespace
+
 std::vector<Value> from_yaml_documents(std::string_view text, std::string_view what) {
   check_size(text, what);
   std::vector<Value> docs;
   try {
+    check_progress(std::string(text), what);
     // One budget for the stream: aliases cannot cross documents, but many small documents
     // are bounded by the stream's size all the same.
     Budget budget(what, text.size());

@@ -97,5 +97,20 @@ TEST(Yaml, InfinityAndNanAreRefused) {
   EXPECT_EQ(to_yaml(v).find("a: .inf"), std::string::npos);  // quoted
 }
 
+// Found by runtime/json/fuzz/yaml_fuzz.cpp: yaml-cpp's LoadAll loops forever on a ',' where a
+// document should start. Refused with the place; a stream of empty documents still reads.
+TEST(Yaml, StrayCommaDoesNotHangTheStream) {
+  for (const char* text : {",apie", ",", "a: 1\n---\n, b\n"}) {
+    EXPECT_THROW(from_yaml_documents(text), ParseError) << text;
+  }
+  try {
+    from_yaml_documents("a: 1\n---\n,x\n", "deploy/app.yaml");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "parsing deploy/app.yaml: unexpected ',' at line 3, column 1");
+  }
+  EXPECT_EQ(from_yaml_documents("---\n---\n---\na: 1\n...\n---\n").size(), 1u);
+}
+
 }  // namespace
 }  // namespace capstan::json
