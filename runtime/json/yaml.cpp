@@ -171,7 +171,11 @@ void emit_string(std::string& out, std::string_view s, int indent) {
     for (unsigned char c : s)
       if ((c < 0x20 && c != '\n') || c == 0x7f) printable = false;
     // Block scalars cannot carry leading spaces on the first line or trailing spaces reliably.
-    if (printable && s.front() != ' ' && s.find(" \n") == std::string_view::npos) {
+    // The first line that has content sets the indentation (so it cannot start with a space
+    // even after empty lines), and newlines alone read back as "" (both found by
+    // runtime/json/fuzz/yaml_fuzz.cpp: "\n" became "").
+    std::size_t first = s.find_first_not_of('\n');
+    if (printable && first != std::string_view::npos && s[first] != ' ' && s.find(" \n") == std::string_view::npos) {
       std::size_t trailing = 0;
       for (auto it = s.rbegin(); it != s.rend() && *it == '\n'; ++it) ++trailing;
       out += trailing == 0 ? "|-" : (trailing == 1 ? "|" : "|+");
@@ -211,6 +215,8 @@ bool is_empty_container(const Value& v) {
 
 void emit(std::string& out, const Value& v, int indent);
 
+constexpr std::size_t kMaxImplicitKey = 1024;
+
 void emit_key(std::string& out, std::string_view key) {
   if (plain_safe(key)) out += key;
   else out += capstan::json::serialize(Value(String(key)));
@@ -222,9 +228,29 @@ void emit_object(std::string& out, const Object& o, int indent, bool first_inlin
   for (const auto& kv : o) {
     if (!(first && first_inline)) out += pad;
     first = false;
-    emit_key(out, kv.key());
-    out += ':';
     const Value& val = kv.value();
+    std::string key;
+    emit_key(key, kv.key());
+    if (key.size() > kMaxImplicitKey) {
+      // YAML allows implicit ("key: value") keys of at most 1024 characters; a longer one is
+      // written as an explicit "? key" with its value below, indented (found by yaml_fuzz).
+      out += "? " + key + '\n' + pad + ':';
+      if (val.is_object() && !val.get_object().empty()) {
+        out += '\n';
+        emit_object(out, val.get_object(), indent + 1, false);
+      } else if (val.is_array() && !val.get_array().empty()) {
+        out += '\n';
+        emit(out, val, indent + 1);
+      } else {
+        out += ' ';
+        if (is_empty_container(val)) out += val.is_object() ? "{}" : "[]";
+        else emit_scalar(out, val, indent);
+        out += '\n';
+      }
+      continue;
+    }
+    out += key;
+    out += ':';
     if (val.is_object() && !val.get_object().empty()) {
       out += '\n';
       emit_object(out, val.get_object(), indent + 1, false);

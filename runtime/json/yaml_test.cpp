@@ -112,5 +112,25 @@ TEST(Yaml, StrayCommaDoesNotHangTheStream) {
   EXPECT_EQ(from_yaml_documents("---\n---\n---\na: 1\n...\n---\n").size(), 1u);
 }
 
+// Found by runtime/json/fuzz/yaml_fuzz.cpp: a string of newlines only was emitted as an
+// empty block scalar (read back as ""), and one whose first text line starts with a space
+// after empty lines lost those spaces to the block's indentation.
+TEST(Yaml, MultilineStringsRoundTrip) {
+  for (const char* text : {"\n", "\n\n", "\n  indented", "\n\nx\n", "a\n\n", "a\n b\n"}) {
+    Value v = Object{{"s", text}};
+    EXPECT_EQ(from_yaml(to_yaml(v)), v) << to_yaml(v);
+  }
+}
+
+// Found by yaml_fuzz: a key over YAML's 1024-character limit for implicit keys was emitted as
+// "key: value", which no reader accepts; it is now an explicit "? key".
+TEST(Yaml, LongKeysRoundTrip) {
+  std::string k(1100, 'k'), q = "\x13" + std::string(300, '\\');  // 1,500+ characters once escaped
+  for (const Value& val : {Value("v"), Value(Object{{"a", 1}}), Value(Array{1, "x"}), Value(Object{}), Value(nullptr)}) {
+    Value v = Object{{k, val}, {q, Object{{k, val}}}, {"after", true}};
+    EXPECT_EQ(from_yaml(to_yaml(v)), v) << to_yaml(v);
+  }
+}
+
 }  // namespace
 }  // namespace capstan::json

@@ -413,17 +413,18 @@ std::string escape_field_value(std::string_view v) {
 
 FieldSelector FieldSelector::parse(std::string_view text) {
   FieldSelector s;
-  text = trim(text);
   if (text.empty()) return s;
   for (auto term : split_field_terms(text)) {
     if (term.empty()) continue;  // "a=b," as upstream
     std::string_view lhs, op, rhs;
     if (!split_field_term(term, lhs, op, rhs))
       throw SelectorError("invalid selector: '" + std::string(text) + "'; can't understand '" + std::string(term) + "'");
+    // Nothing is trimmed, as upstream: a field trimmed of a trailing "\f" could end in '!',
+    // and "a!" "=" "b" prints as "a!=b", another selector (found by selector_fuzz too).
     Term t;
     t.equal = op != "!=";
-    t.field = std::string(trim(lhs));
-    t.value = unescape_field_value(trim(rhs));
+    t.field = std::string(lhs);
+    t.value = unescape_field_value(rhs);
     s.terms_.push_back(std::move(t));
   }
   return s;

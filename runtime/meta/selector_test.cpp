@@ -115,6 +115,16 @@ TEST(FieldSelector, SplitsAndEscapesAsUpstream) {
   EXPECT_EQ(error(R"(a=b\x)"), R"(invalid field selector: invalid escape sequence: \x)");
   EXPECT_EQ(error("a=b\\"), R"(invalid field selector: invalid escape sequence: \)");
   EXPECT_EQ(error("metadata.name"), "invalid selector: 'metadata.name'; can't understand 'metadata.name'");
+
+  // Terms are not trimmed (upstream does not): "a!\f=b" is field "a!\f", printed as read.
+  auto spaced = FieldSelector::parse("a!\f=b, c = d");
+  ASSERT_EQ(spaced.terms().size(), 2u);
+  EXPECT_EQ(spaced.terms()[0].field, "a!\f");
+  EXPECT_EQ(spaced.terms()[1].field, " c ");
+  EXPECT_EQ(spaced.terms()[1].value, " d");
+  EXPECT_EQ(FieldSelector::parse(spaced.str()).str(), spaced.str());
+  EXPECT_EQ(FieldSelector::parse(",\fs=x").terms()[0].field, "\fs");
+  EXPECT_THROW(FieldSelector::parse(" "), SelectorError);
 }
 
 }  // namespace
