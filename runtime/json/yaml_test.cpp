@@ -132,5 +132,24 @@ TEST(Yaml, LongKeysRoundTrip) {
   }
 }
 
+// Found by yaml_fuzz: invalid UTF-8 went through into JSON strings, and " \xfe\xff" emitted at
+// the start of a document read back as a UTF-16 byte order mark. Refused as go-yaml does.
+TEST(Yaml, InvalidUtf8IsRefused) {
+  for (std::string text : {std::string(" \xfe\xff\xff\xffYH"), std::string("a: \xc3"), std::string("a: \xc0\xaf"),
+                           std::string("a: \xed\xa0\x80"), std::string("a: \xf4\x90\x80\x80")}) {
+    EXPECT_THROW(from_yaml_documents(text), ParseError) << text;
+    EXPECT_THROW(from_yaml(text), ParseError) << text;
+  }
+  try {
+    from_yaml("name: caf\xc3\xa9\nbad: \xff\n", "config.yaml");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "parsing config.yaml: invalid UTF-8 at byte 17");
+  }
+  Value v = from_yaml("name: caf\xc3\xa9 \xf0\x9f\x9a\x80\nbom: \"\xef\xbb\xbfx\"\n");
+  EXPECT_EQ(v.at("name").as_string(), "caf\xc3\xa9 \xf0\x9f\x9a\x80");
+  EXPECT_EQ(from_yaml(to_yaml(v.at("bom"))), v.at("bom"));
+}
+
 }  // namespace
 }  // namespace capstan::json
