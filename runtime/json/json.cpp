@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace capstan::json {
 namespace {
@@ -231,13 +232,20 @@ std::string_view string_of(const Value* f, std::string_view fallback) {
   const auto& s = f->get_string();
   return {s.data(), s.size()};
 }
+// Only values an int64 holds exactly. Found by fuzzing (acme_fuzz, through a problem document's
+// "status": 3e26): a double beyond the int64 range was converted anyway (undefined behaviour),
+// and a uint64 above INT64_MAX came back negative.
 std::optional<std::int64_t> int_of(const Value* f) {
   if (!f) return std::nullopt;
   if (f->is_int64()) return f->get_int64();
-  if (f->is_uint64()) return static_cast<std::int64_t>(f->get_uint64());
+  if (f->is_uint64()) {
+    if (f->get_uint64() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    return static_cast<std::int64_t>(f->get_uint64());
+  }
   if (f->is_double()) {
     double d = f->get_double();
-    if (d == static_cast<double>(static_cast<std::int64_t>(d))) return static_cast<std::int64_t>(d);
+    // [-2^63, 2^63): both bounds are exact doubles.
+    if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == std::trunc(d)) return static_cast<std::int64_t>(d);
   }
   return std::nullopt;
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace capstan::json {
 namespace {
 
@@ -89,6 +91,21 @@ TEST(Json, NumbersBeyondTheDoubleRangeAreRefused) {
     EXPECT_STREQ(e.what(), "parsing Deployment default/web: exponent overflow");
   }
   EXPECT_EQ(parse("1e-400").as_double(), 0.0);
+}
+
+// Found by fuzzing (acme_fuzz: a problem document's "status": 3e26): get_int converted a double
+// beyond int64 (undefined behaviour) and returned a uint64 above INT64_MAX as a negative number.
+TEST(Json, GetIntOnlyReturnsWhatFits) {
+  Value v = parse(R"({"a":3e26,"b":18446744073709551615,"c":9223372036854775807,"d":-9.223372036854775808e18,
+                     "e":9.223372036854775807e18,"f":2.5,"g":1e3,"h":-1})");
+  EXPECT_EQ(get_int(v, {"a"}), std::nullopt);
+  EXPECT_EQ(get_int(v, {"b"}), std::nullopt);
+  EXPECT_EQ(get_int(v, {"c"}), std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(get_int(v, {"d"}), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(get_int(v, {"e"}), std::nullopt);  // rounds to 2^63
+  EXPECT_EQ(get_int(v, {"f"}), std::nullopt);
+  EXPECT_EQ(get_int(v, {"g"}), 1000);
+  EXPECT_EQ(get_int(v.as_object(), {"h"}), -1);
 }
 
 }  // namespace
