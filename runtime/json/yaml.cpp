@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <sstream>
 
@@ -128,37 +129,46 @@ Value convert(const YAML::Node& n, Budget& budget, std::size_t depth) {
   return nullptr;
 }
 
-// The byte offset of the first invalid UTF-8 sequence (overlong forms, surrogates and code
-// points past U+10FFFF included), or npos.
-std::size_t invalid_utf8_at(std::string_view s) {
+// The first thing in `s` YAML may not contain, as go-yaml's reader checks it: an invalid UTF-8
+// sequence (overlong forms, surrogates and code points past U+10FFFF included) or a control
+// character other than tab, LF, CR and NEL. Returns the byte offset and what it is, or npos.
+std::pair<std::size_t, std::string> unreadable_at(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size()) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return i;
+    if (n == 0 || i + n > s.size()) return {i, "invalid UTF-8"};
     std::uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1f) : n == 3 ? (c & 0x0f) : (c & 0x07);
     for (std::size_t k = 1; k < n; ++k) {
       unsigned char cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc >> 6) != 0x2) return i;
+      if ((cc >> 6) != 0x2) return {i, "invalid UTF-8"};
       cp = (cp << 6) | (cc & 0x3f);
     }
     if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
         (cp >= 0xd800 && cp <= 0xdfff))
-      return i;
+      return {i, "invalid UTF-8"};
+    bool control = (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || (cp >= 0x7f && cp <= 0x9f && cp != 0x85) ||
+                   cp == 0xfffe || cp == 0xffff;
+    if (control) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "%04X", static_cast<unsigned>(cp));
+      return {i, std::string("control character U+") + hex};
+    }
     i += n;
   }
-  return std::string_view::npos;
+  return {std::string_view::npos, {}};
 }
 
 void check_size(std::string_view text, std::string_view what) {
   if (text.size() > kMaxYamlBytes)
     throw ParseError("parsing " + std::string(what) + ": " + std::to_string(text.size()) + " bytes is over the limit of " +
                      std::to_string(kMaxYamlBytes));
-  // yaml-cpp passes invalid UTF-8 through, into JSON strings no JSON reader accepts, and reads
-  // bytes that look like a UTF-16 byte order mark as one (found by yaml_fuzz: " \xfe\xff..."
-  // read back differently once written). Refused, as go-yaml (kubectl, sigs.k8s.io/yaml) does.
-  if (auto at = invalid_utf8_at(text); at != std::string_view::npos)
-    throw ParseError("parsing " + std::string(what) + ": invalid UTF-8 at byte " + std::to_string(at));
+  // yaml-cpp passes invalid UTF-8 through, into JSON strings no JSON reader accepts, reads
+  // bytes that look like a UTF-16 byte order mark as one, and text with NULs ("b\0\0\0") as
+  // UTF-32, making invalid UTF-8 of valid input (all found by yaml_fuzz). Refused, as go-yaml
+  // (kubectl, sigs.k8s.io/yaml) refuses them.
+  if (auto [at, problem] = unreadable_at(text); at != std::string_view::npos)
+    throw ParseError("parsing " + std::string(what) + ": " + problem + " at byte " + std::to_string(at));
 }
 
 bool plain_safe(std::string_view s) {

@@ -146,6 +146,16 @@ TEST(Yaml, InvalidUtf8IsRefused) {
   } catch (const ParseError& e) {
     EXPECT_STREQ(e.what(), "parsing config.yaml: invalid UTF-8 at byte 17");
   }
+  // NULs made yaml-cpp read the text as UTF-32; control characters are refused as go-yaml does.
+  try {
+    from_yaml_documents(std::string("b\0\0\0\x01\x16" "333e", 10), "body");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "parsing body: control character U+0000 at byte 1");
+  }
+  EXPECT_THROW(from_yaml("a: \"\x1b[31m\"\n"), ParseError);
+  EXPECT_THROW(from_yaml("a: \xc2\x9b\n"), ParseError);  // U+009B
+  EXPECT_EQ(from_yaml("a:\tb\r\n").at("a").as_string(), "b");
   Value v = from_yaml("name: caf\xc3\xa9 \xf0\x9f\x9a\x80\nbom: \"\xef\xbb\xbfx\"\n");
   EXPECT_EQ(v.at("name").as_string(), "caf\xc3\xa9 \xf0\x9f\x9a\x80");
   EXPECT_EQ(from_yaml(to_yaml(v.at("bom"))), v.at("bom"));
