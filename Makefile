@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: deps build dev test unit e2e bench soak manifests clean
+.PHONY: deps build dev test unit e2e bench soak manifests clean fuzz fuzz-build sanitize
 
 deps:
 	@./scripts/deps.sh
@@ -36,5 +36,36 @@ bench: build
 soak: build
 	./bench/soak.sh $(BUILD)
 
+# Instrumented builds, never part of `make test` (README, Testing). Each has its own build dir.
+FUZZ_BUILD ?= build-fuzz
+ASAN_BUILD ?= build-asan
+FUZZ_SECONDS ?= 60
+# Both instrumented builds use -O1 with line tables: fast enough to fuzz and to run the tests,
+# stacks still name file:line, and assertions stay on (no NDEBUG).
+$(FUZZ_BUILD)/build.ninja:
+	CXX=clang++-14 cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCAPSTAN_FUZZ=ON
+
+# libFuzzer targets under ASan+UBSan (clang 14): only the libraries they need are built.
+fuzz-build: deps
+	@./scripts/fuzz.sh
+	@$(MAKE) --no-print-directory $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzzers
+
+# Runs every target for FUZZ_SECONDS from its committed seed corpus; prints executions, corpus
+# size and findings per target and fails on any crash, leak or undefined behaviour.
+fuzz: fuzz-build
+	./scripts/fuzz_run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+$(ASAN_BUILD)/build.ninja:
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+	  -DCAPSTAN_SANITIZE=address,undefined
+
+# The unit tests under ASan+UBSan (the compiler of `make build`).
+sanitize: deps $(ASAN_BUILD)/build.ninja
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) -L unit --timeout 900
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(FUZZ_BUILD) $(ASAN_BUILD)

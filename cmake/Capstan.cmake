@@ -39,3 +39,42 @@ function(capstan_test name)
     PROPERTIES LABELS ${ARG_LABEL} TIMEOUT ${ARG_TIMEOUT}
                ENVIRONMENT "CAPSTAN_BIN=${CMAKE_BINARY_DIR}/bin/capstan")
 endfunction()
+
+# Sanitized builds. UBSan does not recover, so undefined behaviour fails the test that hit it
+# instead of scrolling past in a log.
+if(CAPSTAN_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "CAPSTAN_FUZZ needs clang (libFuzzer): configure with CXX=clang++-14")
+  endif()
+  # Libraries get coverage instrumentation without libFuzzer's main; the fuzz executables link it.
+  set(CAPSTAN_SANITIZE "address,undefined")
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+if(CAPSTAN_SANITIZE)
+  add_compile_options(-fsanitize=${CAPSTAN_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${CAPSTAN_SANITIZE} -fno-sanitize-recover=all)
+endif()
+
+# capstan_fuzzer(NAME SOURCES ... DEPS ... CORPUS dir MAX_LEN bytes): a libFuzzer target, built
+# only with -DCAPSTAN_FUZZ=ON into bin/fuzz/. Its seed corpus lives next to it in the source
+# tree; scripts/fuzz_run.sh reads fuzzers.txt (name, corpus, max_len) to run every target.
+function(capstan_fuzzer name)
+  if(NOT CAPSTAN_FUZZ)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "CORPUS;MAX_LEN" "SOURCES;DEPS" ${ARGN})
+  if(NOT ARG_MAX_LEN)
+    set(ARG_MAX_LEN 4096)
+  endif()
+  add_executable(${name} ${ARG_SOURCES})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin/fuzz)
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} Threads::Threads)
+  target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  add_dependencies(fuzzers ${name})
+  file(APPEND ${CMAKE_BINARY_DIR}/fuzzers.txt
+       "${name} ${CMAKE_CURRENT_SOURCE_DIR}/${ARG_CORPUS} ${ARG_MAX_LEN}\n")
+endfunction()
+if(CAPSTAN_FUZZ)
+  file(WRITE ${CMAKE_BINARY_DIR}/fuzzers.txt "")
+  add_custom_target(fuzzers)
+endif()

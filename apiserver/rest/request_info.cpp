@@ -1,8 +1,14 @@
 #include "apiserver/rest/request_info.h"
 
-#include "runtime/http/message.h"
-
 namespace capstan::apiserver::rest {
+namespace {
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+}  // namespace
 
 std::vector<std::string> split_path(std::string_view path) {
   std::vector<std::string> out;
@@ -15,11 +21,23 @@ std::vector<std::string> split_path(std::string_view path) {
     i = j;
   }
   // Path segments may be percent-encoded (names cannot contain '/', but ':' etc. can be escaped).
+  // Decoded as a path, not as a query: '+' stays '+' and '&' is data (found by
+  // apiserver/rest/fuzz: a segment holding '&' decoded to "", a resource request naming none).
+  // An invalid escape is kept as written.
   for (auto& s : out) {
-    if (s.find('%') != std::string::npos) {
-      auto q = http::Query::parse("x=" + s);
-      s = std::string(q.get_or("x", s));
+    if (s.find('%') == std::string::npos) continue;
+    std::string decoded;
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      int hi = s[k] == '%' && k + 2 < s.size() ? hex_digit(s[k + 1]) : -1;
+      int lo = hi >= 0 ? hex_digit(s[k + 2]) : -1;
+      if (lo >= 0) {
+        decoded += static_cast<char>(hi * 16 + lo);
+        k += 2;
+      } else {
+        decoded += s[k];
+      }
     }
+    s = std::move(decoded);
   }
   return out;
 }

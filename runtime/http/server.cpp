@@ -1,5 +1,6 @@
 #include "runtime/http/server.h"
 
+#include "runtime/http/beast_request.h"
 #include "runtime/http/tls_context.h"
 #include "runtime/log/log.h"
 
@@ -444,11 +445,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
       return abort();
     }
     auto msg = parser_->release();
-    auto req = std::make_shared<Request>();
-    req->method = std::string(msg.method_string());
-    req->target = std::string(msg.target());
-    for (const auto& f : msg) req->headers.add(f.name_string(), f.value());
-    req->body = std::move(msg.body());
+    auto req = std::make_shared<Request>(detail::to_request(msg));
     req->remote = remote_;
     if (identity_.present) {
       req->peer_cn = identity_.cn;

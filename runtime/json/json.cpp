@@ -1,21 +1,127 @@
 #include "runtime/json/json.h"
 
-#include <boost/json/parse.hpp>
+#include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/serialize.hpp>
+#include <boost/json/value_stack.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
 
 namespace capstan::json {
 namespace {
+
+// Boost.JSON's own parser (json::parser) with two differences in how numbers become doubles,
+// both found by fuzzing (runtime/json/fuzz/json_fuzz.cpp):
+//  - Boost 1.81 rounds some long numbers (more than 17 significant digits) to a neighbour of
+//    the nearest double, so a value changed when serialised and read again. Doubles are read
+//    again from their text with std::from_chars, which rounds correctly (as Go's
+//    strconv.ParseFloat, hence kube-apiserver, does).
+//  - A number beyond the double range (1e400) became infinity, which serialises as
+//    `Infinity`: not JSON. One such object in a store or a watch stream broke every reader
+//    after it. It is refused, as Go's encoding/json refuses it ("cannot unmarshal number 1e400").
+//    Numbers too small for a double become 0, as in Go.
+class Handler {
+ public:
+  constexpr static std::size_t max_object_size = boost::json::object::max_size();
+  constexpr static std::size_t max_array_size = boost::json::array::max_size();
+  constexpr static std::size_t max_key_size = boost::json::string::max_size();
+  constexpr static std::size_t max_string_size = boost::json::string::max_size();
+
+  boost::json::value_stack st;
+
+  bool on_document_begin(boost::json::error_code&) { return true; }
+  bool on_document_end(boost::json::error_code&) { return true; }
+  bool on_object_begin(boost::json::error_code&) { return true; }
+  bool on_object_end(std::size_t n, boost::json::error_code&) {
+    st.push_object(n);
+    return true;
+  }
+  bool on_array_begin(boost::json::error_code&) { return true; }
+  bool on_array_end(std::size_t n, boost::json::error_code&) {
+    st.push_array(n);
+    return true;
+  }
+  bool on_key_part(boost::json::string_view s, std::size_t, boost::json::error_code&) {
+    st.push_chars(s);
+    return true;
+  }
+  bool on_key(boost::json::string_view s, std::size_t, boost::json::error_code&) {
+    st.push_key(s);
+    return true;
+  }
+  bool on_string_part(boost::json::string_view s, std::size_t, boost::json::error_code&) {
+    st.push_chars(s);
+    return true;
+  }
+  bool on_string(boost::json::string_view s, std::size_t, boost::json::error_code&) {
+    st.push_string(s);
+    return true;
+  }
+  // A number split across write calls arrives in parts; parse() writes once, but stay correct.
+  bool on_number_part(boost::json::string_view s, boost::json::error_code&) {
+    number_.append(s.data(), s.size());
+    return true;
+  }
+  bool on_int64(std::int64_t i, boost::json::string_view, boost::json::error_code&) {
+    number_.clear();
+    st.push_int64(i);
+    return true;
+  }
+  bool on_uint64(std::uint64_t u, boost::json::string_view, boost::json::error_code&) {
+    number_.clear();
+    st.push_uint64(u);
+    return true;
+  }
+  bool on_double(double d, boost::json::string_view s, boost::json::error_code& ec) {
+    number_.append(s.data(), s.size());
+    if (!std::isfinite(d)) {
+      ec = boost::json::error::exponent_overflow;  // "exponent overflow"
+      return false;
+    }
+    double exact = 0;
+    auto [end, err] = std::from_chars(number_.data(), number_.data() + number_.size(), exact);
+    if (err == std::errc() && end == number_.data() + number_.size()) d = exact;
+    number_.clear();
+    st.push_double(d);
+    return true;
+  }
+  bool on_bool(bool b, boost::json::error_code&) {
+    st.push_bool(b);
+    return true;
+  }
+  bool on_null(boost::json::error_code&) {
+    st.push_null();
+    return true;
+  }
+  bool on_comment_part(boost::json::string_view, boost::json::error_code&) { return true; }
+  bool on_comment(boost::json::string_view, boost::json::error_code&) { return true; }
+
+ private:
+  std::string number_;
+};
+
 // Boost.JSON stops at 32 levels by default; CRD schemas (pod templates) nest far deeper.
 boost::json::parse_options options() {
   boost::json::parse_options o;
   o.max_depth = 10000;
   return o;
 }
+
+Value parse_value(std::string_view text, boost::system::error_code& ec) {
+  boost::json::basic_parser<Handler> p(options());
+  p.handler().st.reset();
+  std::size_t n = p.write_some(false, text.data(), text.size(), ec);
+  if (!ec && n < text.size()) ec = boost::json::error::extra_data;
+  if (ec) return nullptr;
+  return p.handler().st.release();
+}
+
 }  // namespace
 
 Value parse(std::string_view text, std::string_view what) {
   boost::system::error_code ec;
-  Value v = boost::json::parse(text, ec, {}, options());
+  Value v = parse_value(text, ec);
   if (ec) {
     throw ParseError("parsing " + std::string(what) + ": " + ec.message());
   }
@@ -24,7 +130,7 @@ Value parse(std::string_view text, std::string_view what) {
 
 std::optional<Value> try_parse(std::string_view text, std::string* error) {
   boost::system::error_code ec;
-  Value v = boost::json::parse(text, ec, {}, options());
+  Value v = parse_value(text, ec);
   if (ec) {
     if (error) *error = ec.message();
     return std::nullopt;
@@ -126,13 +232,20 @@ std::string_view string_of(const Value* f, std::string_view fallback) {
   const auto& s = f->get_string();
   return {s.data(), s.size()};
 }
+// Only values an int64 holds exactly. Found by fuzzing (acme_fuzz, through a problem document's
+// "status": 3e26): a double beyond the int64 range was converted anyway (undefined behaviour),
+// and a uint64 above INT64_MAX came back negative.
 std::optional<std::int64_t> int_of(const Value* f) {
   if (!f) return std::nullopt;
   if (f->is_int64()) return f->get_int64();
-  if (f->is_uint64()) return static_cast<std::int64_t>(f->get_uint64());
+  if (f->is_uint64()) {
+    if (f->get_uint64() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    return static_cast<std::int64_t>(f->get_uint64());
+  }
   if (f->is_double()) {
     double d = f->get_double();
-    if (d == static_cast<double>(static_cast<std::int64_t>(d))) return static_cast<std::int64_t>(d);
+    // [-2^63, 2^63): both bounds are exact doubles.
+    if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == std::trunc(d)) return static_cast<std::int64_t>(d);
   }
   return std::nullopt;
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace capstan::json {
 namespace {
 
@@ -65,6 +67,45 @@ TEST(Json, DeepDocumentsParse) {
   deep += "1";
   for (int i = 0; i < 200; ++i) deep += "}";
   EXPECT_NO_THROW(parse(deep, "deep schema"));
+}
+
+// Found by runtime/json/fuzz/json_fuzz.cpp: Boost.JSON 1.81 read this number as a neighbour of
+// the nearest double, so the value changed when serialised and read again.
+TEST(Json, LongNumbersRoundTripExactly) {
+  Value v = parse("[-92239012345012345678901234567890,0.1,123456789012345678901234567890e-10]");
+  EXPECT_EQ(parse(serialize(v)), v);
+  EXPECT_EQ(v.at(0).as_double(), -92239012345012345678901234567890.0);
+  EXPECT_EQ(v.at(2).as_double(), 12345678901234567890.1234567890);
+}
+
+// Found by fuzzing: 1e400 became infinity, serialised as `Infinity` (not JSON), so one such
+// object made every list and watch carrying it unreadable. Refused as Go refuses it; numbers
+// below the double range become 0 as in Go.
+TEST(Json, NumbersBeyondTheDoubleRangeAreRefused) {
+  EXPECT_THROW(parse(R"({"spec":{"replicas":1e400}})"), ParseError);
+  EXPECT_FALSE(try_parse("-1e999"));
+  try {
+    parse("[1E400]", "Deployment default/web");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "parsing Deployment default/web: exponent overflow");
+  }
+  EXPECT_EQ(parse("1e-400").as_double(), 0.0);
+}
+
+// Found by fuzzing (acme_fuzz: a problem document's "status": 3e26): get_int converted a double
+// beyond int64 (undefined behaviour) and returned a uint64 above INT64_MAX as a negative number.
+TEST(Json, GetIntOnlyReturnsWhatFits) {
+  Value v = parse(R"({"a":3e26,"b":18446744073709551615,"c":9223372036854775807,"d":-9.223372036854775808e18,
+                     "e":9.223372036854775807e18,"f":2.5,"g":1e3,"h":-1})");
+  EXPECT_EQ(get_int(v, {"a"}), std::nullopt);
+  EXPECT_EQ(get_int(v, {"b"}), std::nullopt);
+  EXPECT_EQ(get_int(v, {"c"}), std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(get_int(v, {"d"}), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(get_int(v, {"e"}), std::nullopt);  // rounds to 2^63
+  EXPECT_EQ(get_int(v, {"f"}), std::nullopt);
+  EXPECT_EQ(get_int(v, {"g"}), 1000);
+  EXPECT_EQ(get_int(v.as_object(), {"h"}), -1);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "runtime/json/yaml.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -7,6 +8,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <sstream>
 
 namespace capstan::json {
 namespace {
@@ -34,6 +38,7 @@ std::optional<Value> as_yaml_number(const std::string& s) {
   }
   if (s == ".inf" || s == ".Inf" || s == "+.inf") return Value(HUGE_VAL);
   if (s == "-.inf" || s == "-.Inf") return Value(-HUGE_VAL);
+  if (s == ".nan" || s == ".NaN" || s == ".NAN") return Value(std::nan(""));
   // YAML 1.2 floats: digits with a '.' or an exponent.
   bool has_digit = false, fp = false;
   for (char c : s) {
@@ -70,6 +75,7 @@ class Budget {
     --values_left_;
     bytes_left_ -= scalar_bytes;
   }
+  const std::string& what() const { return what_; }
 
  private:
   std::string what_;
@@ -92,7 +98,14 @@ Value convert(const YAML::Node& n, Budget& budget, std::size_t depth) {
         if (is_null_word(s)) return nullptr;
         if (is_true_word(s)) return true;
         if (is_false_word(s)) return false;
-        if (auto num = as_yaml_number(s)) return *num;
+        if (auto num = as_yaml_number(s)) {
+          // JSON has no infinity or NaN: Boost.JSON would write them as `Infinity` / `NaN`, text
+          // no JSON reader (ours included) accepts. Refused as sigs.k8s.io/yaml refuses them
+          // ("json: unsupported value: +Inf"); quote the scalar to mean the string.
+          if (num->is_double() && !std::isfinite(num->as_double()))
+            throw ParseError("parsing " + budget.what() + ": " + s + " is not a number JSON can represent");
+          return *num;
+        }
       }
       return Value(String(s));
     }
@@ -116,14 +129,52 @@ Value convert(const YAML::Node& n, Budget& budget, std::size_t depth) {
   return nullptr;
 }
 
+// The first thing in `s` YAML may not contain, as go-yaml's reader checks it: an invalid UTF-8
+// sequence (overlong forms, surrogates and code points past U+10FFFF included) or a control
+// character other than tab, LF, CR and NEL. Returns the byte offset and what it is, or npos.
+std::pair<std::size_t, std::string> unreadable_at(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return {i, "invalid UTF-8"};
+    std::uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1f) : n == 3 ? (c & 0x0f) : (c & 0x07);
+    for (std::size_t k = 1; k < n; ++k) {
+      unsigned char cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc >> 6) != 0x2) return {i, "invalid UTF-8"};
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+      return {i, "invalid UTF-8"};
+    bool control = (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || (cp >= 0x7f && cp <= 0x9f && cp != 0x85) ||
+                   cp == 0xfffe || cp == 0xffff;
+    if (control) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "%04X", static_cast<unsigned>(cp));
+      return {i, std::string("control character U+") + hex};
+    }
+    i += n;
+  }
+  return {std::string_view::npos, {}};
+}
+
 void check_size(std::string_view text, std::string_view what) {
   if (text.size() > kMaxYamlBytes)
     throw ParseError("parsing " + std::string(what) + ": " + std::to_string(text.size()) + " bytes is over the limit of " +
                      std::to_string(kMaxYamlBytes));
+  // yaml-cpp passes invalid UTF-8 through, into JSON strings no JSON reader accepts, reads
+  // bytes that look like a UTF-16 byte order mark as one, and text with NULs ("b\0\0\0") as
+  // UTF-32, making invalid UTF-8 of valid input (all found by yaml_fuzz). Refused, as go-yaml
+  // (kubectl, sigs.k8s.io/yaml) refuses them.
+  if (auto [at, problem] = unreadable_at(text); at != std::string_view::npos)
+    throw ParseError("parsing " + std::string(what) + ": " + problem + " at byte " + std::to_string(at));
 }
 
 bool plain_safe(std::string_view s) {
   if (s.empty()) return false;
+  // A byte order mark at the start of the output would be read as one and dropped.
+  if (s.starts_with("\xef\xbb\xbf")) return false;
   std::string str(s);
   if (is_null_word(str) || is_true_word(str) || is_false_word(str)) return false;
   // YAML 1.1 booleans some parsers still honour.
@@ -159,7 +210,11 @@ void emit_string(std::string& out, std::string_view s, int indent) {
     for (unsigned char c : s)
       if ((c < 0x20 && c != '\n') || c == 0x7f) printable = false;
     // Block scalars cannot carry leading spaces on the first line or trailing spaces reliably.
-    if (printable && s.front() != ' ' && s.find(" \n") == std::string_view::npos) {
+    // The first line that has content sets the indentation (so it cannot start with a space
+    // even after empty lines), and newlines alone read back as "" (both found by
+    // runtime/json/fuzz/yaml_fuzz.cpp: "\n" became "").
+    std::size_t first = s.find_first_not_of('\n');
+    if (printable && first != std::string_view::npos && s[first] != ' ' && s.find(" \n") == std::string_view::npos) {
       std::size_t trailing = 0;
       for (auto it = s.rbegin(); it != s.rend() && *it == '\n'; ++it) ++trailing;
       out += trailing == 0 ? "|-" : (trailing == 1 ? "|" : "|+");
@@ -199,6 +254,8 @@ bool is_empty_container(const Value& v) {
 
 void emit(std::string& out, const Value& v, int indent);
 
+constexpr std::size_t kMaxImplicitKey = 1024;
+
 void emit_key(std::string& out, std::string_view key) {
   if (plain_safe(key)) out += key;
   else out += capstan::json::serialize(Value(String(key)));
@@ -210,9 +267,29 @@ void emit_object(std::string& out, const Object& o, int indent, bool first_inlin
   for (const auto& kv : o) {
     if (!(first && first_inline)) out += pad;
     first = false;
-    emit_key(out, kv.key());
-    out += ':';
     const Value& val = kv.value();
+    std::string key;
+    emit_key(key, kv.key());
+    if (key.size() > kMaxImplicitKey) {
+      // YAML allows implicit ("key: value") keys of at most 1024 characters; a longer one is
+      // written as an explicit "? key" with its value below, indented (found by yaml_fuzz).
+      out += "? " + key + '\n' + pad + ':';
+      if (val.is_object() && !val.get_object().empty()) {
+        out += '\n';
+        emit_object(out, val.get_object(), indent + 1, false);
+      } else if (val.is_array() && !val.get_array().empty()) {
+        out += '\n';
+        emit(out, val, indent + 1);
+      } else {
+        out += ' ';
+        if (is_empty_container(val)) out += val.is_object() ? "{}" : "[]";
+        else emit_scalar(out, val, indent);
+        out += '\n';
+      }
+      continue;
+    }
+    out += key;
+    out += ':';
     if (val.is_object() && !val.get_object().empty()) {
       out += '\n';
       emit_object(out, val.get_object(), indent + 1, false);
@@ -275,10 +352,54 @@ Value from_yaml(std::string_view text, std::string_view what) {
   }
 }
 
+namespace {
+
+// yaml-cpp 0.7's LoadAll never returns on a stream with a ',' where a document's content
+// should start (",a", "a: 1\n---\n,"): its parser hands out the same empty document forever
+// without consuming the ',' (found by runtime/json/fuzz/yaml_fuzz.cpp; one such file in a Git
+// repository, or one YAML request body, held a thread for good). A first pass over the
+// parser's events stops at a document that starts where the previous one did.
+class ProgressCheck : public YAML::EventHandler {
+ public:
+  std::optional<YAML::Mark> stuck_at;
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (started_ && mark.pos == last_.pos) stuck_at = mark;
+    started_ = true;
+    last_ = mark;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  bool started_ = false;
+  YAML::Mark last_;
+};
+
+void check_progress(const std::string& text, std::string_view what) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  ProgressCheck check;
+  while (parser.HandleNextDocument(check)) {
+    if (check.stuck_at)
+      throw ParseError("parsing " + std::string(what) + ": unexpected ',' at line " + std::to_string(check.stuck_at->line + 1) +
+                       ", column " + std::to_string(check.stuck_at->column + 1));
+  }
+}
+
+}  // namespace
+
 std::vector<Value> from_yaml_documents(std::string_view text, std::string_view what) {
   check_size(text, what);
   std::vector<Value> docs;
   try {
+    check_progress(std::string(text), what);
     // One budget for the stream: aliases cannot cross documents, but many small documents
     // are bounded by the stream's size all the same.
     Budget budget(what, text.size());

@@ -78,5 +78,88 @@ TEST(Yaml, DepthAndSizeAreBounded) {
   }
 }
 
+// Found by runtime/json/fuzz/yaml_fuzz.cpp: `.inf` became a JSON infinity, which serialises as
+// `Infinity`, text no JSON reader accepts (sigs.k8s.io/yaml refuses it too). Quoted, it is a
+// string, and a string that looks like one is quoted when emitted.
+TEST(Yaml, InfinityAndNanAreRefused) {
+  for (const char* text : {"a: .inf\n", "a: [-.Inf]\n", "a: {b: .nan}\n"}) {
+    EXPECT_THROW(from_yaml(text), ParseError) << text;
+  }
+  try {
+    from_yaml_documents("a: 1\n---\nb: +.inf\n", "kustomization.yaml");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "parsing kustomization.yaml: +.inf is not a number JSON can represent");
+  }
+  Value v = from_yaml("a: '.inf'\nb: \".nan\"\n");
+  EXPECT_EQ(v.at("a").as_string(), ".inf");
+  EXPECT_EQ(from_yaml(to_yaml(v)), v);
+  EXPECT_EQ(to_yaml(v).find("a: .inf"), std::string::npos);  // quoted
+}
+
+// Found by runtime/json/fuzz/yaml_fuzz.cpp: yaml-cpp's LoadAll loops forever on a ',' where a
+// document should start. Refused with the place; a stream of empty documents still reads.
+TEST(Yaml, StrayCommaDoesNotHangTheStream) {
+  for (const char* text : {",apie", ",", "a: 1\n---\n, b\n"}) {
+    EXPECT_THROW(from_yaml_documents(text), ParseError) << text;
+  }
+  try {
+    from_yaml_documents("a: 1\n---\n,x\n", "deploy/app.yaml");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "parsing deploy/app.yaml: unexpected ',' at line 3, column 1");
+  }
+  EXPECT_EQ(from_yaml_documents("---\n---\n---\na: 1\n...\n---\n").size(), 1u);
+}
+
+// Found by runtime/json/fuzz/yaml_fuzz.cpp: a string of newlines only was emitted as an
+// empty block scalar (read back as ""), and one whose first text line starts with a space
+// after empty lines lost those spaces to the block's indentation.
+TEST(Yaml, MultilineStringsRoundTrip) {
+  for (const char* text : {"\n", "\n\n", "\n  indented", "\n\nx\n", "a\n\n", "a\n b\n"}) {
+    Value v = Object{{"s", text}};
+    EXPECT_EQ(from_yaml(to_yaml(v)), v) << to_yaml(v);
+  }
+}
+
+// Found by yaml_fuzz: a key over YAML's 1024-character limit for implicit keys was emitted as
+// "key: value", which no reader accepts; it is now an explicit "? key".
+TEST(Yaml, LongKeysRoundTrip) {
+  std::string k(1100, 'k'), q = "\x13" + std::string(300, '\\');  // 1,500+ characters once escaped
+  for (const Value& val : {Value("v"), Value(Object{{"a", 1}}), Value(Array{1, "x"}), Value(Object{}), Value(nullptr)}) {
+    Value v = Object{{k, val}, {q, Object{{k, val}}}, {"after", true}};
+    EXPECT_EQ(from_yaml(to_yaml(v)), v) << to_yaml(v);
+  }
+}
+
+// Found by yaml_fuzz: invalid UTF-8 went through into JSON strings, and " \xfe\xff" emitted at
+// the start of a document read back as a UTF-16 byte order mark. Refused as go-yaml does.
+TEST(Yaml, InvalidUtf8IsRefused) {
+  for (std::string text : {std::string(" \xfe\xff\xff\xffYH"), std::string("a: \xc3"), std::string("a: \xc0\xaf"),
+                           std::string("a: \xed\xa0\x80"), std::string("a: \xf4\x90\x80\x80")}) {
+    EXPECT_THROW(from_yaml_documents(text), ParseError) << text;
+    EXPECT_THROW(from_yaml(text), ParseError) << text;
+  }
+  try {
+    from_yaml("name: caf\xc3\xa9\nbad: \xff\n", "config.yaml");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "parsing config.yaml: invalid UTF-8 at byte 17");
+  }
+  // NULs made yaml-cpp read the text as UTF-32; control characters are refused as go-yaml does.
+  try {
+    from_yaml_documents(std::string("b\0\0\0\x01\x16" "333e", 10), "body");
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_STREQ(e.what(), "parsing body: control character U+0000 at byte 1");
+  }
+  EXPECT_THROW(from_yaml("a: \"\x1b[31m\"\n"), ParseError);
+  EXPECT_THROW(from_yaml("a: \xc2\x9b\n"), ParseError);  // U+009B
+  EXPECT_EQ(from_yaml("a:\tb\r\n").at("a").as_string(), "b");
+  Value v = from_yaml("name: caf\xc3\xa9 \xf0\x9f\x9a\x80\nbom: \"\xef\xbb\xbfx\"\n");
+  EXPECT_EQ(v.at("name").as_string(), "caf\xc3\xa9 \xf0\x9f\x9a\x80");
+  EXPECT_EQ(from_yaml(to_yaml(v.at("bom"))), v.at("bom"));
+}
+
 }  // namespace
 }  // namespace capstan::json

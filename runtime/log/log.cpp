@@ -92,6 +92,8 @@ Format parse_format(std::string_view name) {
   throw std::invalid_argument("unknown log format \"" + std::string(name) + "\" (known: text, json)");
 }
 
+void silence() { g_min_level = static_cast<int>(Level::Error) + 1; }
+
 bool enabled(Level level) { return static_cast<int>(level) >= g_min_level.load(std::memory_order_relaxed); }
 
 Logger Logger::with(Fields more) const {

@@ -12,30 +12,6 @@
 namespace capstan::meta {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-// Splits on commas that are not inside parentheses.
-std::vector<std::string_view> split_terms(std::string_view text) {
-  std::vector<std::string_view> out;
-  int depth = 0;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '(') ++depth;
-    else if (c == ')') --depth;
-    else if (c == ',' && depth == 0) {
-      out.push_back(trim(text.substr(start, i - start)));
-      start = i + 1;
-    }
-  }
-  out.push_back(trim(text.substr(start)));
-  return out;
-}
-
 // ---- labels.Parse: a lexer and a recursive-descent parser with apimachinery's grammar ----
 
 enum class Tok { Error, EndOfString, ClosedPar, Comma, DoesNotExist, DoubleEquals, Equals, GreaterThan, Identifier, In,
@@ -360,26 +336,89 @@ Labels labels_of(const json::Value& object) {
   return out;
 }
 
+namespace {
+
+// fields.ParseSelector's pieces (k8s.io/apimachinery/pkg/fields/selector.go). Field selectors
+// have no parentheses: terms are split on commas a backslash does not escape, and a value
+// escapes `\`, `,` and `=`. (They once shared the label selectors' splitter, so a ')' in a
+// value stopped every later comma from splitting: found by runtime/meta/fuzz/selector_fuzz.cpp.)
+std::vector<std::string_view> split_field_terms(std::string_view text) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  bool escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (escaped) escaped = false;
+    else if (text[i] == '\\') escaped = true;
+    else if (text[i] == ',') {
+      out.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  out.push_back(text.substr(start));
+  return out;
+}
+
+// The first position where "!=", "==" or "=" starts splits the term (the field has no escapes).
+bool split_field_term(std::string_view term, std::string_view& lhs, std::string_view& op, std::string_view& rhs) {
+  for (std::size_t i = 0; i < term.size(); ++i) {
+    for (std::string_view o : {"!=", "==", "="}) {
+      if (term.substr(i).starts_with(o)) {
+        lhs = term.substr(0, i);
+        op = o;
+        rhs = term.substr(i + o.size());
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+std::string unescape_field_value(std::string_view v) {
+  std::string out;
+  bool escaped = false;
+  for (char c : v) {
+    if (escaped) {
+      if (c != '\\' && c != ',' && c != '=')
+        throw SelectorError("invalid field selector: invalid escape sequence: \\" + std::string(1, c));
+      out += c;
+      escaped = false;
+    } else if (c == '\\') {
+      escaped = true;
+    } else if (c == ',' || c == '=') {
+      throw SelectorError("invalid field selector: unescaped character in value: " + std::string(1, c));
+    } else {
+      out += c;
+    }
+  }
+  if (escaped) throw SelectorError("invalid field selector: invalid escape sequence: \\");
+  return out;
+}
+
+std::string escape_field_value(std::string_view v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\' || c == ',' || c == '=') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
 FieldSelector FieldSelector::parse(std::string_view text) {
   FieldSelector s;
-  text = trim(text);
   if (text.empty()) return s;
-  for (auto term : split_terms(text)) {
-    Term t;
-    std::size_t p;
-    if ((p = term.find("!=")) != std::string_view::npos) {
-      t.equal = false;
-      t.field = std::string(trim(term.substr(0, p)));
-      t.value = std::string(trim(term.substr(p + 2)));
-    } else if ((p = term.find("==")) != std::string_view::npos) {
-      t.field = std::string(trim(term.substr(0, p)));
-      t.value = std::string(trim(term.substr(p + 2)));
-    } else if ((p = term.find('=')) != std::string_view::npos) {
-      t.field = std::string(trim(term.substr(0, p)));
-      t.value = std::string(trim(term.substr(p + 1)));
-    } else {
+  for (auto term : split_field_terms(text)) {
+    if (term.empty()) continue;  // "a=b," as upstream
+    std::string_view lhs, op, rhs;
+    if (!split_field_term(term, lhs, op, rhs))
       throw SelectorError("invalid selector: '" + std::string(text) + "'; can't understand '" + std::string(term) + "'");
-    }
+    // Nothing is trimmed, as upstream: a field trimmed of a trailing "\f" could end in '!',
+    // and "a!" "=" "b" prints as "a!=b", another selector (found by selector_fuzz too).
+    Term t;
+    t.equal = op != "!=";
+    t.field = std::string(lhs);
+    t.value = unescape_field_value(rhs);
     s.terms_.push_back(std::move(t));
   }
   return s;
@@ -398,7 +437,7 @@ std::string FieldSelector::str() const {
   std::string out;
   for (const auto& t : terms_) {
     if (!out.empty()) out += ',';
-    out += t.field + (t.equal ? "=" : "!=") + t.value;
+    out += t.field + (t.equal ? "=" : "!=") + escape_field_value(t.value);
   }
   return out;
 }

@@ -87,5 +87,45 @@ TEST(FieldSelector, ParseAndMatch) {
   EXPECT_THROW(FieldSelector::parse("metadata.name"), SelectorError);
 }
 
+// Found by runtime/meta/fuzz/selector_fuzz.cpp: field selectors were split like label
+// selectors, so a ')' made every later comma part of the value, and str() did not escape.
+// Now as fields.ParseSelector: no parentheses, `\\`, `\,` and `\=` escapes in values.
+TEST(FieldSelector, SplitsAndEscapesAsUpstream) {
+  auto s = FieldSelector::parse("metadata.name=a)b,status.phase!=Running");
+  ASSERT_EQ(s.terms().size(), 2u);
+  EXPECT_EQ(s.terms()[0].value, "a)b");
+  EXPECT_FALSE(s.terms()[1].equal);
+
+  auto e = FieldSelector::parse(R"(metadata.name=a\,b\=c\\d,spec.nodeName==n1,)");
+  ASSERT_EQ(e.terms().size(), 2u);
+  EXPECT_EQ(e.terms()[0].value, R"(a,b=c\d)");
+  EXPECT_EQ(e.str(), R"(metadata.name=a\,b\=c\\d,spec.nodeName=n1)");
+  EXPECT_EQ(FieldSelector::parse(e.str()).str(), e.str());
+
+  // The first operator splits the term: "a=b!=c" is field a, value "b!=c" (an unescaped '=').
+  auto error = [](std::string_view text) {
+    try {
+      FieldSelector::parse(text);
+    } catch (const SelectorError& err) {
+      return std::string(err.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("a=b!=c"), "invalid field selector: unescaped character in value: =");
+  EXPECT_EQ(error(R"(a=b\x)"), R"(invalid field selector: invalid escape sequence: \x)");
+  EXPECT_EQ(error("a=b\\"), R"(invalid field selector: invalid escape sequence: \)");
+  EXPECT_EQ(error("metadata.name"), "invalid selector: 'metadata.name'; can't understand 'metadata.name'");
+
+  // Terms are not trimmed (upstream does not): "a!\f=b" is field "a!\f", printed as read.
+  auto spaced = FieldSelector::parse("a!\f=b, c = d");
+  ASSERT_EQ(spaced.terms().size(), 2u);
+  EXPECT_EQ(spaced.terms()[0].field, "a!\f");
+  EXPECT_EQ(spaced.terms()[1].field, " c ");
+  EXPECT_EQ(spaced.terms()[1].value, " d");
+  EXPECT_EQ(FieldSelector::parse(spaced.str()).str(), spaced.str());
+  EXPECT_EQ(FieldSelector::parse(",\fs=x").terms()[0].field, "\fs");
+  EXPECT_THROW(FieldSelector::parse(" "), SelectorError);
+}
+
 }  // namespace
 }  // namespace capstan::meta

@@ -1,11 +1,16 @@
 #include "controllers/certificates/acme/http_headers.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <ctime>
 #include <iomanip>
 #include <sstream>
 
 namespace capstan::certificates::acme {
 namespace {
+
+// The longest delay we report (about 31 years): anything longer means "not in our lifetime".
+constexpr std::int64_t kMaxRetryAfterSeconds = 999'999'999;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -54,7 +59,7 @@ std::optional<std::chrono::seconds> parse_retry_after(std::string_view value, st
   value = trim(value);
   if (value.empty()) return std::nullopt;
   if (value.find_first_not_of("0123456789") == std::string_view::npos) {
-    if (value.size() > 9) return std::chrono::seconds(999999999);
+    if (value.size() > 9) return std::chrono::seconds(kMaxRetryAfterSeconds);
     return std::chrono::seconds(std::stoll(std::string(value)));
   }
   // IMF-fixdate, the only HTTP-date form senders must generate.
@@ -68,9 +73,12 @@ std::optional<std::chrono::seconds> parse_retry_after(std::string_view value, st
   if (zone != "GMT" && zone != "UTC") return std::nullopt;
   std::time_t t = timegm(&tm);
   if (t == static_cast<std::time_t>(-1)) return std::nullopt;
-  auto at = std::chrono::system_clock::from_time_t(t);
-  if (at <= now) return std::chrono::seconds(0);
-  return std::chrono::ceil<std::chrono::seconds>(at - now);
+  // In whole seconds: a date past 2262 does not fit system_clock's nanoseconds, and
+  // from_time_t overflowed (undefined behaviour found by acme/fuzz/acme_fuzz.cpp). As with
+  // delay-seconds, a far date is capped. ceil(t - now) is t - floor(now) for a whole t.
+  std::int64_t now_s = std::chrono::floor<std::chrono::seconds>(now).time_since_epoch().count();
+  if (t <= now_s) return std::chrono::seconds(0);
+  return std::chrono::seconds(std::min<std::int64_t>(t - now_s, kMaxRetryAfterSeconds));
 }
 
 std::optional<std::chrono::seconds> retry_after(const http::Headers& headers, std::chrono::system_clock::time_point now) {

@@ -20,6 +20,17 @@ TEST(AcmeHeadersTest, RetryAfterHttpDate) {
   auto later = std::chrono::system_clock::from_time_t(1445412480 + 10);
   EXPECT_EQ(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", later), std::chrono::seconds(0));
   EXPECT_EQ(parse_retry_after("Wed, 21 Oct 2015 07:28:00 PST", now), std::nullopt);
+  // Part of a second left still means one second.
+  EXPECT_EQ(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", now + std::chrono::milliseconds(89'500)),
+            std::chrono::seconds(1));
+}
+
+// Found by acme/fuzz/acme_fuzz.cpp: a date past 2262 overflowed system_clock (undefined
+// behaviour); it is capped like a huge delay-seconds.
+TEST(AcmeHeadersTest, RetryAfterFarFutureDateIsCapped) {
+  auto now = std::chrono::system_clock::from_time_t(1445412480);
+  EXPECT_EQ(parse_retry_after("Wed, 22 Oct 6671 07:28:00 GMT", now), std::chrono::seconds(999'999'999));
+  EXPECT_EQ(parse_retry_after("Thu, 01 Jan 2026 00:00:00 GMT", now), std::chrono::seconds(1767225600 - 1445412480));
 }
 
 TEST(AcmeHeadersTest, RetryAfterFromHeaders) {
