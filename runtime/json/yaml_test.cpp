@@ -161,5 +161,16 @@ TEST(Yaml, InvalidUtf8IsRefused) {
   EXPECT_EQ(from_yaml(to_yaml(v.at("bom"))), v.at("bom"));
 }
 
+// Found by yaml_fuzz: the string "..." was emitted plain, and at the start of the output it is
+// a document end marker (read back as null); "---" likewise starts a document.
+TEST(Yaml, DocumentMarkersAreQuoted) {
+  for (const char* text : {"...", "---", "... x", "--- a"}) {
+    Value v = String(text);
+    EXPECT_EQ(from_yaml(to_yaml(v)), v) << to_yaml(v);
+    Value list = Array{String(text)};
+    EXPECT_EQ(from_yaml(to_yaml(list)), list) << to_yaml(list);
+  }
+}
+
 }  // namespace
 }  // namespace capstan::json
