@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <set>
+#include <string_view>
+#include <vector>
 
 namespace capstan::apiserver::gofmt {
 namespace {
@@ -45,7 +47,7 @@ class Scanner {
     JsonScan out;
     try {
       skip_space();
-      value("");
+      value(nullptr);
       skip_space();
       if (i_ < s_.size()) fail("after top-level value");
     } catch (const std::string& e) {
@@ -66,7 +68,33 @@ class Scanner {
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\r' || s_[i_] == '\n')) ++i_;
   }
 
-  void value(const std::string& path) {
+  // Where a value sits, as a chain up the C++ stack: rendered ("spec.c[0].x") only for a
+  // duplicate key. Building each level's path string eagerly cost O(depth^2): 10,000 nested
+  // arrays (a 10 KB body) held about 150 MB of paths at once, and the frames overflowed the
+  // stack under ASan (`make sanitize`, JsonScan.SyntaxErrorsAreGosAndDuplicatesAreNamedByPath).
+  struct Path {
+    const Path* parent;
+    std::string_view key;  // an object member's key, or empty for an array element
+    std::size_t index;     // an array element's index
+    bool is_key;
+  };
+
+  static std::string render(const Path* p) {
+    std::vector<const Path*> chain;
+    for (; p; p = p->parent) chain.push_back(p);
+    std::string out;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      if ((*it)->is_key) {
+        if (!out.empty()) out += '.';
+        out += (*it)->key;
+      } else {
+        out += "[" + std::to_string((*it)->index) + "]";
+      }
+    }
+    return out;
+  }
+
+  void value(const Path* path) {
     if (at_end()) fail("");
     if ((peek() == '{' || peek() == '[') && ++depth_ > kMaxDepth) fail("exceeded max depth");
     switch (peek()) {
@@ -82,7 +110,7 @@ class Scanner {
     }
   }
 
-  void object(const std::string& path) {
+  void object(const Path* path) {
     ++i_;  // {
     std::set<std::string> keys;
     skip_space();
@@ -94,13 +122,13 @@ class Scanner {
       skip_space();
       if (at_end() || peek() != '"') fail("looking for beginning of object key string");
       std::string key = string();
-      std::string child = path.empty() ? key : path + "." + key;
-      if (!keys.insert(key).second) duplicates_.push_back(child);
+      Path child{path, key, 0, true};
+      if (!keys.insert(key).second) duplicates_.push_back(render(&child));
       skip_space();
       if (at_end() || peek() != ':') fail("after object key");
       ++i_;
       skip_space();
-      value(child);
+      value(&child);
       skip_space();
       if (at_end()) fail("");
       if (peek() == ',') {
@@ -115,7 +143,7 @@ class Scanner {
     }
   }
 
-  void array(const std::string& path) {
+  void array(const Path* path) {
     ++i_;  // [
     skip_space();
     if (!at_end() && peek() == ']') {
@@ -124,7 +152,8 @@ class Scanner {
     }
     for (std::size_t n = 0;; ++n) {
       skip_space();
-      value(path + "[" + std::to_string(n) + "]");
+      Path child{path, {}, n, false};
+      value(&child);
       skip_space();
       if (at_end()) fail("");
       if (peek() == ',') {

@@ -195,8 +195,11 @@ std::vector<Object> claim(Api& w, const std::string& resource, const json::Value
         auto before = arr.size();
         arr.erase(std::remove_if(arr.begin(), arr.end(), [&](const json::Value& r) { return json::get_string(r, {"uid"}) == uid; }),
                   arr.end());
+        // Decided before the erase below frees `arr` (reading it after was a heap-use-after-free
+        // found by `make sanitize`).
+        bool changed = before != arr.size();
         if (arr.empty()) json::erase(cur, {"metadata", "ownerReferences"});
-        return before != arr.size();
+        return changed;
       });
       continue;
     }

@@ -43,8 +43,11 @@ void Watchdog::run() {
       continue;
     }
     auto first = entries_.begin();
-    if (Clock::now() < first->first.first) {
-      cv_.wait_until(l, first->first.first);
+    // A copy: wait_until reads the deadline again after waking, and a cancel() while we wait
+    // erases the entry the key lives in (heap-use-after-free found by `make sanitize`).
+    const Clock::time_point deadline = first->first.first;
+    if (Clock::now() < deadline) {
+      cv_.wait_until(l, deadline);
       continue;
     }
     Id id = first->first.second;

@@ -138,10 +138,15 @@ template <bool Tls>
 class Session;
 
 // The chunked stream of a session. Thread-safe: every mutation happens on the session strand.
+// It refers to its session weakly: the session's pending reads and writes keep it alive while
+// the connection is open, and a handler may hold its Stream after the server is gone. A strong
+// reference made the session, and its socket, outlive the server's io_context, and destroying
+// them then used freed memory (found by `make sanitize`, HttpServer.StopEndsOpenStreams).
 template <bool Tls>
 class StreamImpl final : public Stream, public std::enable_shared_from_this<StreamImpl<Tls>> {
  public:
-  explicit StreamImpl(std::shared_ptr<Session<Tls>> s, std::size_t limit) : session_(std::move(s)), limit_(limit) {}
+  explicit StreamImpl(const std::shared_ptr<Session<Tls>>& s, std::size_t limit)
+      : session_(s), server_name_(s->server_name()), limit_(limit) {}
 
   bool write(std::string chunk) override {
     return queue(chunk.size(), [&](std::string& batch) {
@@ -166,7 +171,7 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
     if (closed_.load()) return false;
     if (size == 0) return true;
     if (queued_.fetch_add(size) + size > limit_) {
-      log::warn("closing slow stream: client fell too far behind", {{"server", session_->server_name()},
+      log::warn("closing slow stream: client fell too far behind", {{"server", server_name_},
                                                                      {"queuedBytes", queued_.load()}});
       close_now();
       return false;
@@ -189,7 +194,11 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
       if (!flush_scheduled_) flush_scheduled_ = schedule = true;
     }
     if (schedule) {
-      net::post(session_->strand(), [self = this->shared_from_this()] { self->session_->enqueue_chunks(self->take_batches()); });
+      if (auto session = session_.lock()) {
+        net::post(session->strand(), [self = this->shared_from_this()] {
+          if (auto session = self->session_.lock()) session->enqueue_chunks(self->take_batches());
+        });
+      }
     }
     return true;
   }
@@ -214,17 +223,25 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
 
   void close() override {
     if (closed_.exchange(true)) return;
-    net::post(session_->strand(), [self = this->shared_from_this()] {
-      self->session_->enqueue_chunks(self->take_batches());
-      self->session_->finish_stream();
-    });
+    if (auto session = session_.lock()) {
+      net::post(session->strand(), [self = this->shared_from_this()] {
+        if (auto session = self->session_.lock()) {
+          session->enqueue_chunks(self->take_batches());
+          session->finish_stream();
+        }
+      });
+    }
     fire_close();
   }
 
   // The client went away or the server is stopping: no terminating chunk.
   void close_now() {
     if (closed_.exchange(true)) return;
-    net::post(session_->strand(), [self = this->shared_from_this()] { self->session_->abort(); });
+    if (auto session = session_.lock()) {
+      net::post(session->strand(), [self = this->shared_from_this()] {
+        if (auto session = self->session_.lock()) session->abort();
+      });
+    }
     fire_close();
   }
 
@@ -264,7 +281,8 @@ class StreamImpl final : public Stream, public std::enable_shared_from_this<Stre
     for (auto& cb : cbs) cb();
   }
 
-  std::shared_ptr<Session<Tls>> session_;
+  std::weak_ptr<Session<Tls>> session_;
+  std::string server_name_;
   std::size_t limit_;
   std::atomic<bool> closed_{false};
   std::atomic<std::size_t> queued_{0};
@@ -324,7 +342,11 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     if (!ec) remote_ = ep.address().to_string() + ":" + std::to_string(ep.port());
   }
 
-  ~Session() override { registry_->remove(this); }
+  ~Session() override {
+    // A stream still open (the session destroyed with the io_context) reports itself closed.
+    if (stream_state_) stream_state_->close_now();
+    registry_->remove(this);
+  }
 
   void run() {
     net::dispatch(strand(), [self = this->shared_from_this()] {
