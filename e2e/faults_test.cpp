@@ -6,12 +6,10 @@
 // controller to converge: the new state reached, nothing duplicated (one Secret and one
 // CertificateRequest per issuance, one Pod per Kafka node, one rule ConfigMap). It prints a
 // row per controller: fault, converged or not, seconds from the changes to convergence.
-#include "e2e/support/controller_fixture.h"
-#include "e2e/support/git.h"
+#include "e2e/support/all_controllers_fixture.h"
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -86,23 +84,12 @@ std::size_t count_words(const std::string& s, const std::string& word) {
   return n;
 }
 
-class FaultsE2E : public ControllerFixture {
+class FaultsE2E : public AllControllersFixture {
  protected:
   FaultsE2E()
-      : ControllerFixture({"faults", /*simulate_workloads=*/true,
-                           "certificates,certificaterequests,prometheus,kafka,kafkanodepools,kustomizations,gitrepositories",
-                           /*through_fault_proxy=*/true, /*durable=*/true}) {}
-  std::vector<std::string> manager_flags() override {
-    return {"--controllers=*", "--gitops-storage-path=" + dir_->file("mirrors")};
-  }
-  void before_cluster() override {
-    std::filesystem::create_directories(dir_->file("git"));
-    repo_ = std::make_unique<GitRepo>(dir_->file("git"), "app");
-    daemon_ = std::make_unique<GitDaemon>(dir_->file("git"));
-    daemon_->start();
-  }
-
-  std::string ready(const std::string& kind, const std::string& name) { return condition(kind, name, "team", "Ready"); }
+      : AllControllersFixture({"faults", /*simulate_workloads=*/true,
+                               "certificates,certificaterequests,prometheus,kafka,kafkanodepools,kustomizations,gitrepositories",
+                               /*through_fault_proxy=*/true, /*durable=*/true}) {}
 
   // Per controller: whether its part of the changes has fully converged, without duplicates.
   std::map<std::string, std::function<bool()>> converged() {
@@ -176,9 +163,6 @@ class FaultsE2E : public ControllerFixture {
       EXPECT_TRUE(ok) << name << " did not converge after " << fault;
     }
   }
-
-  std::unique_ptr<GitRepo> repo_;
-  std::unique_ptr<GitDaemon> daemon_;
 };
 
 TEST_P(FaultsE2E, SlowApiResponses) {

@@ -4,12 +4,10 @@
 // PrometheusRule whose rule file no ConfigMap can hold. Each is refused by the API server or
 // fails alone, named in its own status or events; the healthy objects of all four controllers
 // become (and stay) Ready, and the manager's memory stays bounded.
-#include "e2e/support/controller_fixture.h"
-#include "e2e/support/git.h"
+#include "e2e/support/all_controllers_fixture.h"
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <fstream>
 
 namespace capstan::e2e {
@@ -101,25 +99,16 @@ std::int64_t rss_kib(int pid) {
   return -1;
 }
 
-class HostileE2E : public ControllerFixture {
+class HostileE2E : public AllControllersFixture {
  protected:
   HostileE2E()
-      : ControllerFixture({"hostile", /*simulate_workloads=*/true,
-                           "certificates,prometheus,prometheusrules,kafka,kafkanodepools,kustomizations,gitrepositories,events"}) {}
+      : AllControllersFixture({"hostile", /*simulate_workloads=*/true,
+                               "certificates,prometheus,prometheusrules,kafka,kafkanodepools,kustomizations,gitrepositories,events"}) {}
   std::vector<std::string> manager_flags() override {
-    return {"--controllers=*", "--gitops-storage-path=" + dir_->file("mirrors"), "--cluster-resource-namespace=team"};
+    auto flags = AllControllersFixture::manager_flags();
+    flags.push_back("--cluster-resource-namespace=team");
+    return flags;
   }
-  void before_cluster() override {
-    std::filesystem::create_directories(dir_->file("git"));
-    repo_ = std::make_unique<GitRepo>(dir_->file("git"), "app");
-    daemon_ = std::make_unique<GitDaemon>(dir_->file("git"));
-    daemon_->start();
-  }
-
-  std::string ready(const std::string& kind, const std::string& name) { return condition(kind, name, "team", "Ready"); }
-
-  std::unique_ptr<GitRepo> repo_;
-  std::unique_ptr<GitDaemon> daemon_;
 };
 
 TEST_P(HostileE2E, HostileObjectsFailAloneWhileEveryControllerKeepsReconciling) {
