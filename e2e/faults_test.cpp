@@ -1,16 +1,17 @@
 // Faults, met by all four controllers at once on both backends: slow API responses, watches
 // and connections dropped mid-stream, the API server restarted, the manager SIGKILLed and
-// started again, and (embedded server only: kube-apiserver has no fault injection) 429 and 500
-// answers. Each test brings a Certificate, a Prometheus with a rule, a Kafka cluster and a
-// Kustomization to Ready, changes each of them while the fault lasts, and then waits for every
-// controller to converge: the new state reached, nothing duplicated (one Secret and one
+// started again, 429 and 500 answers, and leader failover between two managers. Each test
+// brings a Certificate, a Prometheus with a rule, a Kafka cluster and a Kustomization to Ready,
+// changes each of them while the fault lasts, and then waits for every controller to converge: the new state reached, nothing duplicated (one Secret and one
 // CertificateRequest per issuance, one Pod per Kafka node, one rule ConfigMap). It prints a
 // row per controller: fault, converged or not, seconds from the changes to convergence.
 #include "e2e/support/all_controllers_fixture.h"
+#include "e2e/support/error_webhook.h"
 
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <iostream>
 #include <map>
 #include <sstream>
 
@@ -197,16 +198,74 @@ TEST_P(FaultsE2E, ManagerKilledAndStartedAgain) {
   run_fault("manager SIGKILLed", [&] { manager_->kill(); }, [&] { manager_->start(); });
 }
 
+// Writes are answered 429 and 500 by the API server on both backends (an admission webhook
+// denying with those codes, see ErrorWebhook); the embedded server answers reads that way too
+// (its /debug/capstan/faults), which kube-apiserver cannot be made to do.
 TEST_P(FaultsE2E, ApiAnswers429And500) {
-  if (backend() == Backend::Kube) GTEST_SKIP() << "kube-apiserver has no fault injection; the embedded server's /debug/capstan/faults does it";
-  auto set = [&](double r429, double r500) {
+  ErrorWebhook errors(*dir_, *kubectl_);
+  auto set_reads = [&](double r429, double r500) {
+    if (backend() != Backend::Embedded) return;
     kubectl_->ok({"create", "--raw", "/debug/capstan/faults", "-f", "-"},
                  "{\"rate429\":" + std::to_string(r429) + ",\"rate500\":" + std::to_string(r500) + ",\"retryAfterSeconds\":1}");
   };
-  run_fault("429 (20%) and 500 (10%)", [&] { set(0.2, 0.1); }, [&] { set(0, 0); }, 6s);
+  run_fault(
+      "429 (20%) and 500 (10%)",
+      [&] {
+        errors.set_rates(0.2, 0.1);
+        set_reads(0.2, 0.1);
+      },
+      [&] {
+        errors.set_rates(0, 0);
+        set_reads(0, 0);
+      },
+      6s);
+  std::printf("[faults] %-8s the API server answered %llu of %llu writes with 429 or 500\n", to_string(backend()).c_str(),
+              static_cast<unsigned long long>(errors.injected()), static_cast<unsigned long long>(errors.reviewed()));
+  EXPECT_GT(errors.injected(), 0u) << "no write met an error: the fault was not exercised";
 }
 
 CAPSTAN_E2E_BACKENDS(FaultsE2E);
+
+// Two managers with leader election, as the chart's two replicas run: the leader is SIGKILLed
+// while the changes are being reconciled, the standby takes over once the Lease expires, and the
+// killed one comes back as the new standby.
+class LeaderFailoverE2E : public FaultsE2E {
+ protected:
+  std::vector<std::string> manager_flags() override {
+    auto flags = FaultsE2E::manager_flags();
+    for (const char* f : {"--leader-elect", "--leader-election-namespace=default", "--leader-elect-lease-duration=4s",
+                          "--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms"})
+      flags.push_back(f);
+    return flags;
+  }
+};
+
+TEST_P(LeaderFailoverE2E, LeaderKilledStandbyTakesOver) {
+  // The standby: the same flags, its own Git mirrors (each replica has its own emptyDir).
+  auto flags = manager_flags();
+  for (auto& f : flags)
+    if (f.rfind("--gitops-storage-path=", 0) == 0) f = "--gitops-storage-path=" + dir_->file("standby-mirrors");
+  ManagerProcess standby(*dir_, dir_->file("proxy.kubeconfig"), flags, "standby");
+  ASSERT_TRUE(eventually([&] { return manager_->leading(); }, 30s)) << "the first manager never led";
+  standby.start();
+  ManagerProcess* killed = nullptr;
+  run_fault(
+      "leader failover",
+      [&] {
+        killed = manager_->leading() ? manager_.get() : &standby;
+        killed->kill();
+      },
+      [&] {
+        ManagerProcess* survivor = killed == manager_.get() ? &standby : manager_.get();
+        EXPECT_TRUE(eventually([&] { return survivor->leading(); }, 20s)) << "the standby never took over";
+        killed->start();
+      });
+  EXPECT_FALSE(killed->leading()) << "the restarted manager waits as the standby";
+  if (HasFailure()) std::cerr << "---- standby log ----\n" << standby.logs() << "\n";
+  standby.stop();
+}
+
+CAPSTAN_E2E_BACKENDS(LeaderFailoverE2E);
 
 }  // namespace
 }  // namespace capstan::e2e

@@ -1,7 +1,8 @@
 // One bad object never harms the rest: every controller runs in one manager, each has a healthy
 // object, and hostile objects are sent to each of them — a KafkaNodePool asking for 2^31-1
-// nodes, a Certificate with too many names, a Git repository holding a YAML alias bomb, a
-// PrometheusRule whose rule file no ConfigMap can hold. Each is refused by the API server or
+// nodes, a Certificate with too many names, a Git repository holding a YAML alias bomb, valid
+// manifests needing more than the reconcile's memory budget, a PrometheusRule whose rule file no
+// ConfigMap can hold. Each is refused by the API server or
 // fails alone, named in its own status or events; the healthy objects of all four controllers
 // become (and stay) Ready, and the manager's memory stays bounded.
 #include "e2e/support/all_controllers_fixture.h"
@@ -85,6 +86,17 @@ std::string alias_bomb() {
   return doc;
 }
 
+// Valid manifests that need more memory to build than the test's --reconcile-memory-limit (64 MiB):
+// 40 ConfigMaps of 2,500 keys each, 2 MB of YAML.
+std::string heavy_manifests() {
+  std::string doc;
+  for (int m = 0; m < 40; ++m) {
+    doc += "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: heavy-" + std::to_string(m) + "}\ndata:\n";
+    for (int k = 0; k < 2500; ++k) doc += "  key" + std::to_string(k) + ": value" + std::to_string(k) + "\n";
+  }
+  return doc;
+}
+
 // A PrometheusRule of about 1.4 MiB: one alert whose expression no rule ConfigMap (512 KiB) holds.
 std::string huge_rule() {
   return "apiVersion: monitoring.capstan.dev/v1\nkind: PrometheusRule\nmetadata: {name: huge, namespace: team}\nspec:\n  groups:\n"
@@ -107,6 +119,7 @@ class HostileE2E : public AllControllersFixture {
   std::vector<std::string> manager_flags() override {
     auto flags = AllControllersFixture::manager_flags();
     flags.push_back("--cluster-resource-namespace=team");
+    flags.push_back("--reconcile-memory-limit=64Mi");
     return flags;
   }
 };
@@ -114,7 +127,8 @@ class HostileE2E : public AllControllersFixture {
 TEST_P(HostileE2E, HostileObjectsFailAloneWhileEveryControllerKeepsReconciling) {
   repo_->write("good/config.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: good}\ndata: {color: blue}\n");
   repo_->write("bomb/bomb.yaml", alias_bomb());
-  repo_->commit("good and bomb");
+  repo_->write("heavy/maps.yaml", heavy_manifests());
+  repo_->commit("good, bomb and heavy");
   kubectl_->ok({"apply", "-f", "-"}, kHealthy);
   kubectl_->ok({"apply", "-f", "-"}, "apiVersion: gitops.capstan.dev/v1\nkind: GitRepository\nmetadata: {name: app, namespace: team}\n"
                                      "spec: {url: " + daemon_->url("app") + ", interval: 1m, ref: {branch: main}}\n---\n" +
@@ -153,6 +167,7 @@ spec:
 
   // Accepted, and failing alone.
   kubectl_->ok({"apply", "-f", "-"}, kustomization("bomb", "bomb"));
+  kubectl_->ok({"apply", "-f", "-"}, kustomization("heavy", "heavy"));
   kubectl_->ok({"apply", "--server-side", "-f", "-"}, huge_rule());
 
   std::int64_t peak = 0;
@@ -160,13 +175,28 @@ spec:
     peak = std::max(peak, rss_kib(manager_->pid()));
     return true;
   };
-  ASSERT_TRUE(eventually([&] { return watch_rss() && ready("kustomization", "bomb") == "False"; }, 60s)) << ready("kustomization", "bomb");
-  std::string why = condition("kustomization", "bomb", "team", "Ready", "message");
-  EXPECT_NE(why.find("bomb/bomb.yaml: it expands to more than"), std::string::npos) << why;
+  // (Ready is False first while the GitRepository has no artifact yet.)
+  std::string why;
+  EXPECT_TRUE(eventually([&] {
+    watch_rss();
+    why = condition("kustomization", "bomb", "team", "Ready", "message");
+    return ready("kustomization", "bomb") == "False" && why.find("bomb/bomb.yaml: it expands to more than") != std::string::npos;
+  }, 60s)) << why;
   ASSERT_TRUE(eventually([&] {
     watch_rss();
     return get({"get", "events", "-n", "team", "--field-selector", "involvedObject.name=huge,reason=RuleRejected", "-o", "name"}) != "";
   }, 60s));
+
+  // Past its memory budget: the reconcile fails alone, the object and an event say why.
+  ASSERT_TRUE(eventually([&] {
+    watch_rss();
+    return condition("kustomization", "heavy", "team", "Ready", "reason") == "ReconcileMemoryBudgetExceeded";
+  }, 60s)) << condition("kustomization", "heavy", "team", "Ready", "message");
+  EXPECT_NE(condition("kustomization", "heavy", "team", "Ready", "message").find("--reconcile-memory-limit"), std::string::npos);
+  EXPECT_TRUE(eventually([&] {
+    return get({"get", "events", "-n", "team", "--field-selector", "involvedObject.name=heavy,reason=ReconcileMemoryBudgetExceeded",
+                "-o", "name"}) != "";
+  }, 30s));
 
   // Every controller's healthy object is Ready.
   EXPECT_TRUE(eventually([&] { return watch_rss() && ready("certificate", "web") == "True"; }, 60s)) << ready("certificate", "web");

@@ -17,23 +17,6 @@ namespace capstan::e2e {
 namespace {
 using namespace std::chrono_literals;
 
-double metric_sum(const std::string& text, const std::string& name) {
-  double sum = 0;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(name, 0) != 0) continue;
-    if (line.size() > name.size() && line[name.size()] != '{' && line[name.size()] != ' ') continue;
-    auto sp = line.rfind(' ');
-    sum += std::atof(line.substr(sp + 1).c_str());
-  }
-  return sum;
-}
-
-bool is_leader(const ManagerProcess& m) {
-  return metric_sum(m.metrics(), "leader_election_master_status") == 1.0;
-}
-
 const char* kSelfSigned = R"(apiVersion: certs.capstan.dev/v1
 kind: ClusterIssuer
 metadata: {name: NAME}
@@ -113,11 +96,11 @@ TEST_P(ManagerE2E, ExactlyOneLeaderReconcilesAndSigkillHandsOver) {
   ManagerProcess& b = manager(args, "manager-b");
   a.start();
   b.start();
-  ASSERT_TRUE(eventually([&] { return is_leader(a) || is_leader(b); }, 20s));
+  ASSERT_TRUE(eventually([&] { return a.leading() || b.leading(); }, 20s));
   std::this_thread::sleep_for(1500ms);
-  ASSERT_NE(is_leader(a), is_leader(b)) << "exactly one manager leads";
-  ManagerProcess& leader = is_leader(a) ? a : b;
-  ManagerProcess& follower = is_leader(a) ? b : a;
+  ASSERT_NE(a.leading(), b.leading()) << "exactly one manager leads";
+  ManagerProcess& leader = a.leading() ? a : b;
+  ManagerProcess& follower = a.leading() ? b : a;
   auto holder = kubectl_->ok({"get", "lease", "capstan-manager", "-n", "default", "-o", "jsonpath={.spec.holderIdentity}"});
   EXPECT_FALSE(holder.empty());
 
@@ -126,12 +109,12 @@ TEST_P(ManagerE2E, ExactlyOneLeaderReconcilesAndSigkillHandsOver) {
   ASSERT_TRUE(eventually([&] {
     return kubectl_->ok({"get", "clusterissuer", "first", "-o", "jsonpath={.status.conditions[?(@.type==\"Ready\")].status}"}) == "True";
   }, 20s));
-  EXPECT_GT(metric_sum(leader.metrics(), "controller_runtime_reconcile_total"), 0);
-  EXPECT_EQ(metric_sum(follower.metrics(), "controller_runtime_reconcile_total"), 0) << "the standby does not reconcile";
+  EXPECT_GT(leader.metric("controller_runtime_reconcile_total"), 0);
+  EXPECT_EQ(follower.metric("controller_runtime_reconcile_total"), 0) << "the standby does not reconcile";
 
   leader.kill();
   auto t0 = std::chrono::steady_clock::now();
-  ASSERT_TRUE(eventually([&] { return is_leader(follower); }, 15s)) << "no takeover after SIGKILL";
+  ASSERT_TRUE(eventually([&] { return follower.leading(); }, 15s)) << "no takeover after SIGKILL";
   auto took = std::chrono::steady_clock::now() - t0;
   EXPECT_LT(took, 3s + 2 * 500ms + 2s) << "takeover within the lease duration (plus retry jitter)";
   std::string second = std::regex_replace(kSelfSigned, std::regex("NAME"), "second");
@@ -139,7 +122,7 @@ TEST_P(ManagerE2E, ExactlyOneLeaderReconcilesAndSigkillHandsOver) {
   ASSERT_TRUE(eventually([&] {
     return kubectl_->ok({"get", "clusterissuer", "second", "-o", "jsonpath={.status.conditions[?(@.type==\"Ready\")].status}"}) == "True";
   }, 20s));
-  EXPECT_GT(metric_sum(follower.metrics(), "controller_runtime_reconcile_total"), 0);
+  EXPECT_GT(follower.metric("controller_runtime_reconcile_total"), 0);
   EXPECT_EQ(follower.stop(), 0);
 }
 
@@ -174,7 +157,7 @@ TEST_P(ManagerE2E, SigtermWithADeepBacklogExitsZeroWithinTenSecondsAndReleasesTh
         v += std::atof(line.substr(line.rfind(' ') + 1).c_str());
     return v;
   };
-  ASSERT_TRUE(eventually([&] { return is_leader(m); }, 30s));
+  ASSERT_TRUE(eventually([&] { return m.leading(); }, 30s));
   ASSERT_TRUE(eventually([&] { return certificates_metric("controller_runtime_active_workers") > 0; }, 60s))
       << "no Certificate reconcile started";
   double depth = certificates_metric("workqueue_depth");

@@ -4,6 +4,8 @@
 #include "runtime/meta/time.h"
 
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 namespace capstan::manager {
 
@@ -119,6 +121,30 @@ void FlagSet::add_duration(const std::string& name, std::chrono::milliseconds* t
         if (!d || d->count() < 0)
           throw UsageError("invalid duration \"" + v + "\" for --" + name + " (use e.g. 500ms, 30s, 5m)");
         *target = std::chrono::duration_cast<std::chrono::milliseconds>(*d);
+      },
+      help, default_text);
+}
+
+void FlagSet::add_bytes(const std::string& name, std::function<void(std::size_t)> set, const std::string& help,
+                        const std::string& default_text) {
+  add_custom(
+      name,
+      [name, set = std::move(set)](const std::string& v) {
+        static const std::pair<std::string_view, unsigned long long> kSuffixes[] = {
+            {"Ki", 1ULL << 10}, {"Mi", 1ULL << 20}, {"Gi", 1ULL << 30}, {"Ti", 1ULL << 40},
+            {"k", 1000ULL},     {"M", 1000000ULL},  {"G", 1000000000ULL}, {"T", 1000000000000ULL}};
+        std::size_t digits = 0;
+        while (digits < v.size() && v[digits] >= '0' && v[digits] <= '9') ++digits;
+        unsigned long long mult = 0;
+        std::string_view suffix = std::string_view(v).substr(digits);
+        if (suffix.empty()) mult = 1;
+        for (const auto& [s, m] : kSuffixes)
+          if (suffix == s) mult = m;
+        if (digits == 0 || digits > 12 || mult == 0)
+          throw UsageError("invalid size \"" + v + "\" for --" + name + " (use e.g. 256Mi, 1Gi or 0)");
+        unsigned long long n = std::stoull(v.substr(0, digits));
+        if (n > (1ULL << 50) / mult) throw UsageError("size \"" + v + "\" for --" + name + " is too large");
+        set(static_cast<std::size_t>(n * mult));
       },
       help, default_text);
 }

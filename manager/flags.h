@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -37,6 +38,10 @@ class FlagSet {
   // A Go duration ("500ms", "1m30s"), at least 0; `default_text` is shown in usage().
   void add_duration(const std::string& name, std::chrono::milliseconds* target, const std::string& help,
                     const std::string& default_text);
+  // A size in bytes as Kubernetes quantities write it ("256Mi", "1Gi", "500M", "1048576"),
+  // at least 0; `default_text` is shown in usage().
+  void add_bytes(const std::string& name, std::function<void(std::size_t)> set, const std::string& help,
+                 const std::string& default_text);
   // Parses args; returns positional arguments. Throws UsageError (carrying usage() for an
   // unknown flag). Sets help_requested().
   std::vector<std::string> parse(const std::vector<std::string>& args);

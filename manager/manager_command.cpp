@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 namespace capstan::manager {
 namespace {
@@ -75,6 +76,12 @@ int manager_command(const std::vector<std::string>& args) {
                 "time budget of one reconcile: past it the reconcile is cancelled and retried with backoff, and the "
                 "controller's other objects are never held back by it",
                 "5m");
+  std::optional<std::size_t> memory_limit;
+  fs.add_bytes(
+      "reconcile-memory-limit", [&](std::size_t v) { memory_limit = v; },
+      "memory budget of one reconcile (bytes it holds allocated at once): past it the reconcile fails alone and is "
+      "retried with backoff; 0 = none. capstan_reconcile_peak_memory_bytes shows what reconciles use",
+      "256Mi");
   fs.add_string("metrics-bind-address", &metrics, "address of the Prometheus metrics endpoint (\"0\" disables)");
   fs.add_bool("metrics-secure", &metrics_secure, "serve the metrics endpoint over HTTPS instead of HTTP");
   fs.add_string("metrics-cert-dir", &metrics_cert_dir,
@@ -112,6 +119,7 @@ int manager_command(const std::vector<std::string>& args) {
   if (!metrics_cert_dir.empty() && !metrics_secure) throw UsageError("--metrics-cert-dir needs --metrics-secure");
   ro.manager.health_probe_bind_address = health;
   ro.manager.reconcile_timeout = reconcile_timeout;
+  ro.reconcile_memory_limit = memory_limit;
   ro.manager.leader_election.enabled = leader_elect;
   ro.manager.leader_election.id = lease_id;
   ro.manager.leader_election.ns = lease_ns.empty() ? pod_namespace() : lease_ns;

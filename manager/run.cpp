@@ -18,6 +18,9 @@ namespace {
 constexpr std::chrono::milliseconds kShutdownDeadline{9500};
 // --reconcile-timeout's default, for `capstan dev` too.
 constexpr std::chrono::milliseconds kReconcileTimeout{300000};
+// --reconcile-memory-limit's default: far above what a reconcile of a valid object holds
+// (capstan_reconcile_peak_memory_bytes), far below what takes a node down.
+constexpr std::size_t kReconcileMemoryLimit = std::size_t{256} << 20;
 
 // The manager's leader election over a coordination.k8s.io Lease.
 class LeaseElection : public controller::LeaderElection {
@@ -95,6 +98,7 @@ int run_controllers(client::Client& client, const RunOptions& o) {
   controller::ManagerOptions mo = o.manager;
   if (mo.shutdown_deadline.count() == 0) mo.shutdown_deadline = kShutdownDeadline;
   if (mo.reconcile_timeout.count() == 0) mo.reconcile_timeout = kReconcileTimeout;
+  mo.reconcile_memory_limit = o.reconcile_memory_limit.value_or(kReconcileMemoryLimit);
   controller::Manager mgr(client, mo);
   if (o.manager.leader_election.enabled)
     mgr.set_leader_election(std::make_unique<LeaseElection>(client, o.manager.leader_election));

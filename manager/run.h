@@ -5,6 +5,8 @@
 #include "manager/registry.h"
 #include "runtime/controller/manager.h"
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,8 @@ struct RunOptions {
   std::string webhook_host;       // "" = all interfaces
   int webhook_port = 9443;
   std::string webhook_cert_dir;   // tls.crt / tls.key
+  // --reconcile-memory-limit; unset = the default (kReconcileMemoryLimit), 0 = none.
+  std::optional<std::size_t> reconcile_memory_limit;
   // Called once everything is wired, before run() blocks (dev prints its banner here).
   std::function<void(controller::Manager&)> on_ready;
 };

@@ -103,6 +103,7 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, webhook::Server
       .owns(kRequestType)
       .watches(kSecretType, secret_to_certificates, {}, secrets_narrow)
       .with_max_concurrent(workers)
+      .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_certificate(*env, r, c); });
 
   if (options.enable_approver) {
@@ -121,6 +122,7 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, webhook::Server
       .watches(kClusterIssuerType,
                [e](const cache::ObjectPtr& o) { return requests_of(e->requests, kIssuerIndex, "ClusterIssuer/" + std::string(o->name())); })
       .with_max_concurrent(workers)
+      .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_signing(*env, r, c); });
 
   mgr.controller("issuers")
@@ -131,6 +133,7 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, webhook::Server
                },
                {}, secrets_narrow)
       .with_max_concurrent(workers)
+      .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_issuer(*env, false, r, c); });
 
   mgr.controller("clusterissuers")
@@ -142,6 +145,7 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, webhook::Server
                },
                {}, secrets_narrow)
       .with_max_concurrent(workers)
+      .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_issuer(*env, true, r, c); });
 
   if (webhooks) register_webhooks(*webhooks);

@@ -83,6 +83,7 @@ std::shared_ptr<Env> wire_gitops(controller::Manager& mgr, GitopsOptions options
   mgr.controller("gitrepositories")
       .for_(kGitRepositoryType, {spec_or_request_changed()})
       .with_max_concurrent(workers)
+      .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_git_repository(*env, r, c); });
 
   mgr.controller("kustomizations")
@@ -100,6 +101,7 @@ std::shared_ptr<Env> wire_gitops(controller::Manager& mgr, GitopsOptions options
                },
                {member_changed({"status", "conditions"})})
       .with_max_concurrent(workers)
+      .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_kustomization(*env, r, c); });
 
   if (env->recorder) mgr.add_server("gitops-events", [] {}, [env] { env->recorder->stop(); });

@@ -40,6 +40,7 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, KafkaOptions options) 
                },
                {controller::any_of({controller::generation_changed(), controller::labels_changed()})})
       .with_max_concurrent(options.max_concurrent_reconciles)
+      .records_faults("Ready")
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_kafka(*env, r, c); });
   return env;
 }

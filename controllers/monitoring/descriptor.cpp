@@ -1,6 +1,7 @@
 #include "controllers/monitoring/descriptor.h"
 
 #include "apis/monitoring/v1/crds.h"
+#include "apis/monitoring/v1/group.h"
 #include "controllers/monitoring/prometheus_controller.h"
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
@@ -35,6 +36,7 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
       .watches(kPrometheusRuleType, every_prometheus, {controller::resource_version_changed()})
       .watches(kNamespaceType, every_prometheus, {controller::labels_changed()})
       .with_max_concurrent(env->options.max_concurrent_reconciles)
+      .records_faults(std::string(apis::monitoring::v1::condition::kReconciled), env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_prometheus(*env, r, c); });
 
   if (env->recorder) mgr.add_server("monitoring-events", [] {}, [env] { env->recorder->stop(); });

@@ -3,7 +3,9 @@
 #include "e2e/support/cluster.h"
 #include "runtime/pki/pki.h"
 
+#include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
 namespace capstan::e2e {
 
@@ -66,6 +68,17 @@ void ManagerProcess::kill() {
 bool ManagerProcess::running() { return proc_ && proc_->running(); }
 std::optional<int> ManagerProcess::wait(std::chrono::milliseconds t) { return proc_ ? proc_->wait(t) : std::nullopt; }
 std::string ManagerProcess::metrics() const { return http_get(metrics_port_, "/metrics").second; }
+double ManagerProcess::metric(const std::string& name) const {
+  double sum = 0;
+  std::istringstream in(metrics());
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(name, 0) != 0) continue;
+    if (line.size() > name.size() && line[name.size()] != '{' && line[name.size()] != ' ') continue;
+    sum += std::atof(line.substr(line.rfind(' ') + 1).c_str());
+  }
+  return sum;
+}
+
 std::string ManagerProcess::logs() const { return read_file(dir_ + "/" + tag_ + ".log"); }
 
 }  // namespace capstan::e2e

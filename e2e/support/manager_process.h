@@ -29,6 +29,9 @@ class ManagerProcess {
   const std::string& cert_dir() const { return cert_dir_; }
   const std::string& ca_pem() const { return ca_pem_; }
   std::string metrics() const;  // the /metrics text ("" when unreachable)
+  // The sum of every series of metric `name` (0 when unreachable or absent).
+  double metric(const std::string& name) const;
+  bool leading() const { return metric("leader_election_master_status") == 1.0; }
   std::string logs() const;
 
  private:

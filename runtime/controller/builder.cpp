@@ -1,6 +1,8 @@
 #include "runtime/controller/builder.h"
 
 #include "runtime/controller/manager.h"
+#include "runtime/controller/status.h"
+#include "runtime/events/recorder.h"
 
 #include <stdexcept>
 
@@ -60,14 +62,17 @@ Builder& Builder::with_max_concurrent(int n) {
   return *this;
 }
 
+Builder& Builder::records_faults(std::string condition_type, events::Recorder* recorder) {
+  fault_condition_ = std::move(condition_type);
+  fault_recorder_ = recorder;
+  return *this;
+}
+
 Controller& Builder::complete(Reconciler reconciler) {
   const Source* for_src = nullptr;
   for (const auto& s : sources_)
     if (s.kind == Source::Kind::For) for_src = &s;
   if (!for_src) throw std::invalid_argument("controller \"" + name_ + "\": for_() must be called");
-  auto& ctrl = mgr_.add_controller(ControllerOptions{name_, max_concurrent_, mgr_.metrics_registry()}, std::move(reconciler));
-  Controller* c = &ctrl;
-
   auto informer_for = [&](const Source& s) -> cache::Informer& {
     cache::InformerOptions o = s.narrow;
     o.gvr = s.type.gvr;
@@ -76,6 +81,25 @@ Controller& Builder::complete(Reconciler reconciler) {
   cache::Informer& owner_inf = informer_for(*for_src);
   ensure_uid_index(owner_inf);
   ResourceType owner_type = for_src->type;
+
+  ControllerOptions opts{name_, max_concurrent_, mgr_.metrics_registry()};
+  if (!fault_condition_.empty() || fault_recorder_)
+    opts.on_fault = [&owner_inf, &client = mgr_.client(), owner_type, type = fault_condition_, recorder = fault_recorder_](
+                        const Request& r, const Fault& f) {
+      auto cached = owner_inf.store().get(r.key());
+      if (!cached) return;  // gone meanwhile
+      json::Value obj = cached->value();
+      auto& o = obj.as_object();
+      o["apiVersion"] = owner_type.gvr.api_version();
+      o["kind"] = owner_type.kind;
+      if (recorder) recorder->event(obj, "Warning", f.reason, f.message);
+      if (type.empty()) return;
+      json::Value before = obj;
+      set_condition(obj, type, "False", f.reason, f.message);
+      write_status(client, owner_type.gvr, before, obj);
+    };
+  auto& ctrl = mgr_.add_controller(std::move(opts), std::move(reconciler));
+  Controller* c = &ctrl;
 
   for (const auto& src : sources_) {
     cache::Informer& inf = informer_for(src);

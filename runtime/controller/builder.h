@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+namespace capstan::events {
+class Recorder;
+}
+
 namespace capstan::controller {
 
 class Manager;
@@ -37,6 +41,11 @@ class Builder {
   Builder& owns(ResourceType t, std::vector<Predicate> predicates = {}, cache::InformerOptions narrow = {});
   Builder& watches(ResourceType t, MapFunc map, std::vector<Predicate> predicates = {}, cache::InformerOptions narrow = {});
   Builder& with_max_concurrent(int n);
+  // A reconcile that times out, runs past its memory budget or panics (Fault) is recorded on
+  // the reconciled object: condition `condition_type` set False with the fault's reason and
+  // message (the reconciler's next successful run sets it again), and a Warning event when
+  // `recorder` is given. Without this only the log and the metrics tell.
+  Builder& records_faults(std::string condition_type, events::Recorder* recorder = nullptr);
   Controller& complete(Reconciler reconciler);
 
  private:
@@ -50,6 +59,8 @@ class Builder {
   Manager& mgr_;
   std::string name_;
   int max_concurrent_ = 1;
+  std::string fault_condition_;
+  events::Recorder* fault_recorder_ = nullptr;
   std::vector<Source> sources_;
 };
 

@@ -1,9 +1,11 @@
 #include "runtime/controller/controller.h"
 
 #include "runtime/client/cancel.h"
+#include "runtime/controller/memory_budget.h"
 #include "runtime/controller/watchdog.h"
 #include "runtime/metrics/registry.h"
 
+#include <optional>
 #include <random>
 
 namespace capstan::controller {
@@ -23,6 +25,13 @@ std::vector<double> reconcile_buckets() {
   // controller-runtime: .005 .. 1.0 in growing steps, then 1.25 .. 60.
   return {0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,
           1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60};
+}
+
+// 16 KiB .. 1 GiB in steps of 4.
+std::vector<double> peak_memory_buckets() {
+  std::vector<double> b;
+  for (double v = 16384; v <= 1073741824.0; v *= 4) b.push_back(v);
+  return b;
 }
 
 }  // namespace
@@ -57,6 +66,13 @@ Controller::Controller(ControllerOptions options, Reconciler reconciler)
   timeouts_ = &reg.counter("capstan_reconcile_timeouts_total", "Reconciles cancelled for running past their time budget per controller",
                            {"controller"})
                    .with({opts_.name});
+  memory_exceeded_ = &reg.counter("capstan_reconcile_memory_exceeded_total",
+                                  "Reconciles failed for running past their memory budget per controller", {"controller"})
+                         .with({opts_.name});
+  peak_memory_ = &reg.histogram("capstan_reconcile_peak_memory_bytes",
+                                "Most bytes a reconcile held allocated at once (C++ allocations on its thread) per controller",
+                                {"controller"}, peak_memory_buckets())
+                     .with({opts_.name});
   time_ = &reg.histogram("controller_runtime_reconcile_time_seconds", "Length of time per reconciliation per controller",
                          {"controller"}, reconcile_buckets())
                .with({opts_.name});
@@ -144,56 +160,78 @@ void Controller::process(const std::string& key) {
   ctx.controller = opts_.name;
   ctx.reconcile_id = reconcile_id();
   ctx.log = log::Logger({{"controller", opts_.name}, {"namespace", req.ns}, {"name", req.name}, {"reconcileID", ctx.reconcile_id}});
-  // This reconcile's own cancellation: the controller's stop, or its time budget running out.
-  std::stop_source own;
-  std::stop_callback follow_controller(stop_.get_token(), [&own] { own.request_stop(); });
-  ctx.stop = own.get_token();
-  // The reconciler's API calls on this thread end when the controller cancels it.
-  client::CancelScope cancel_scope(ctx.stop);
   active_gauge_->set(++active_);
   auto t0 = std::chrono::steady_clock::now();
-  std::atomic<bool> timed_out{false}, stuck{false};
-  Watchdog::Id budget = 0, grace = 0;
-  if (opts_.reconcile_timeout.count() > 0) {
-    budget = Watchdog::global().watch(t0 + opts_.reconcile_timeout, [&] {
-      timed_out = true;
-      ctx.log.error("reconcile ran past its time budget; cancelling it",
-                    {{"budget", std::to_string(opts_.reconcile_timeout.count()) + "ms"}});
-      own.request_stop();
-    });
-    grace = Watchdog::global().watch(t0 + opts_.reconcile_timeout + opts_.stuck_grace, [&] {
-      stuck = true;
-      ++stuck_;
-      ctx.log.error("reconcile has not returned since it was cancelled; another worker takes the controller's other keys");
-      add_worker_if_needed();
-    });
-  }
+  std::atomic<bool> timed_out{false};
+  bool stuck = false, over_memory = false;
   Result res;
   enum { Ok, Failed, Terminal } outcome = Ok;
-  try {
-    res = reconciler_(req, ctx);
-  } catch (const TerminalError& e) {
-    outcome = Terminal;
-    ctx.log.error("reconcile failed terminally; not retrying", {{"error", e.what()}});
-  } catch (const std::exception& e) {
-    outcome = Failed;
-    if (timed_out) ctx.log.error("reconcile cancelled past its time budget; will retry with backoff", {{"error", e.what()}});
-    else if (ctx.stop.stop_requested()) ctx.log.info("reconcile cancelled: the controller is stopping", {{"error", e.what()}});
-    else ctx.log.error("reconcile failed; will retry with backoff", {{"error", e.what()}});
-  } catch (...) {
-    outcome = Failed;
-    panics_->inc();
-    ctx.log.error("reconcile threw a non-standard exception; will retry with backoff");
-  }
-  if (budget) {
-    Watchdog::global().cancel(budget);
-    Watchdog::global().cancel(grace);
+  std::optional<Fault> fault;
+  {
+    // This reconcile's own cancellation: the controller's stop, or its time budget running out.
+    std::stop_source own;
+    std::stop_callback follow_controller(stop_.get_token(), [&own] { own.request_stop(); });
+    ctx.stop = own.get_token();
+    // The reconciler's API calls on this thread end when the controller cancels it.
+    client::CancelScope cancel_scope(ctx.stop);
+    std::atomic<bool> stuck_now{false};
+    Watchdog::Id budget = 0, grace = 0;
+    if (opts_.reconcile_timeout.count() > 0) {
+      budget = Watchdog::global().watch(t0 + opts_.reconcile_timeout, [&] {
+        timed_out = true;
+        ctx.log.error("reconcile ran past its time budget; cancelling it",
+                      {{"budget", std::to_string(opts_.reconcile_timeout.count()) + "ms"}});
+        own.request_stop();
+      });
+      grace = Watchdog::global().watch(t0 + opts_.reconcile_timeout + opts_.stuck_grace, [&] {
+        stuck_now = true;
+        ++stuck_;
+        ctx.log.error("reconcile has not returned since it was cancelled; another worker takes the controller's other keys");
+        add_worker_if_needed();
+      });
+    }
+    MemoryBudget::Scope memory(opts_.reconcile_memory_limit);
+    try {
+      res = reconciler_(req, ctx);
+    } catch (const TerminalError& e) {
+      outcome = Terminal;
+      ctx.log.error("reconcile failed terminally; not retrying", {{"error", e.what()}});
+    } catch (const std::exception& e) {
+      outcome = Failed;
+      if (timed_out) ctx.log.error("reconcile cancelled past its time budget; will retry with backoff", {{"error", e.what()}});
+      else if (memory.exceeded()) ctx.log.error("reconcile ran past its memory budget; will retry with backoff", {{"error", e.what()}});
+      else if (ctx.stop.stop_requested()) ctx.log.info("reconcile cancelled: the controller is stopping", {{"error", e.what()}});
+      else ctx.log.error("reconcile failed; will retry with backoff", {{"error", e.what()}});
+    } catch (...) {
+      outcome = Failed;
+      panics_->inc();
+      ctx.log.error("reconcile threw a non-standard exception; will retry with backoff");
+      fault = Fault{Fault::Kind::Panic, "ReconcilePanic", "the reconcile threw an exception that is not a std::exception"};
+    }
+    over_memory = memory.exceeded();
+    peak_memory_->observe(static_cast<double>(std::max<std::int64_t>(0, memory.peak())));
+    if (budget) {
+      Watchdog::global().cancel(budget);
+      Watchdog::global().cancel(grace);
+    }
+    stuck = stuck_now;
   }
   if (stuck) --stuck_;
+  if (over_memory) {
+    memory_exceeded_->inc();
+    if (outcome == Ok) outcome = Failed;  // it caught the failure itself, but did not finish its work
+    fault = Fault{Fault::Kind::MemoryBudget, "ReconcileMemoryBudgetExceeded",
+                  "the reconcile needed more than its memory budget of " + std::to_string(opts_.reconcile_memory_limit >> 20) +
+                      " MiB (--reconcile-memory-limit); retrying with backoff"};
+  }
   if (timed_out) {
     timeouts_->inc();
     if (outcome == Ok) outcome = Failed;  // whatever it returned, it did not finish its work in time
+    fault = Fault{Fault::Kind::Timeout, "ReconcileTimeout",
+                  "the reconcile ran past its time budget of " + std::to_string(opts_.reconcile_timeout.count() / 1000) +
+                      "s (--reconcile-timeout) and was cancelled; retrying with backoff"};
   }
+  if (fault) report_fault(req, ctx, *fault);
   time_->observe(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   active_gauge_->set(--active_);
   ++reconciles_;
@@ -222,6 +260,17 @@ void Controller::process(const std::string& key) {
   } else {
     queue_.forget(key);
     success_->inc();
+  }
+}
+
+void Controller::report_fault(const Request& req, Context& ctx, const Fault& fault) {
+  if (!opts_.on_fault || stop_.stop_requested()) return;
+  try {
+    opts_.on_fault(req, fault);
+  } catch (const std::exception& e) {
+    ctx.log.error("could not record the failed reconcile on its object", {{"reason", fault.reason}, {"error", e.what()}});
+  } catch (...) {
+    ctx.log.error("could not record the failed reconcile on its object", {{"reason", fault.reason}});
   }
 }
 

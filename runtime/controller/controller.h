@@ -15,6 +15,11 @@
 // kMaxExtraWorkers such stuck reconciles are covered. An extra worker stays once started (the
 // workqueue still never hands one key to two workers): after a stuck reconcile returns, up to
 // MaxConcurrentReconciles + the most reconciles ever stuck at once may run together.
+//
+// A memory budget per reconcile (reconcile_memory_limit, see memory_budget.h): an allocation
+// past it throws inside the reconcile, which fails and is retried with backoff
+// (capstan_reconcile_memory_exceeded_total); capstan_reconcile_peak_memory_bytes shows what
+// reconciles hold at their peak, to size the budget by.
 #pragma once
 
 #include "runtime/controller/reconcile.h"
@@ -48,6 +53,11 @@ struct ControllerOptions {
   std::chrono::milliseconds reconcile_timeout{0};  // 0 = no budget
   // How long past its budget a cancelled reconcile may take to return before it counts as stuck.
   std::chrono::milliseconds stuck_grace{10000};
+  // Bytes a reconcile may hold allocated at once (memory_budget.h); 0 = no budget.
+  std::size_t reconcile_memory_limit = 0;
+  // Told about a reconcile that timed out, ran out of memory budget or panicked, after it
+  // returned and outside its cancellation (so it may call the API). Not called while stopping.
+  std::function<void(const Request&, const Fault&)> on_fault;
 };
 
 inline constexpr int kMaxExtraWorkers = 4;
@@ -88,6 +98,8 @@ class Controller {
  private:
   void worker();
   void process(const std::string& key);
+  // Tells opts_.on_fault, containing whatever it throws.
+  void report_fault(const Request& req, Context& ctx, const Fault& fault);
   // Starts a worker when keys wait and none is idle (below the maximum, once started).
   void add_worker_if_needed();
 
@@ -103,8 +115,9 @@ class Controller {
   std::atomic<std::uint64_t> reconciles_{0};
   bool started_ = false;
 
-  metrics::Counter *success_, *error_, *requeue_, *requeue_after_, *errors_total_, *terminal_, *panics_, *timeouts_;
-  metrics::Histogram* time_;
+  metrics::Counter *success_, *error_, *requeue_, *requeue_after_, *errors_total_, *terminal_, *panics_, *timeouts_,
+      *memory_exceeded_;
+  metrics::Histogram *time_, *peak_memory_;
   metrics::Gauge *active_gauge_, *max_gauge_;
 };
 

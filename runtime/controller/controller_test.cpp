@@ -1,5 +1,6 @@
 #include "runtime/client/cancel.h"
 #include "runtime/controller/controller.h"
+#include "runtime/controller/memory_budget.h"
 #include "runtime/controller/predicate.h"
 #include "runtime/json/json.h"
 #include "runtime/metrics/exposition.h"
@@ -279,6 +280,85 @@ TEST(Controller, AStuckReconcileDoesNotHoldBackTheOtherKeys) {
   auto text = metrics::render(reg);
   EXPECT_NE(text.find("capstan_reconcile_timeouts_total{controller=\"stuck\"} 1"), std::string::npos) << text;
   c.stop(1s);
+}
+
+// Faults a reconciler cannot report itself reach on_fault with their reason, after the reconcile
+// returned and outside its cancellation; ordinary errors do not.
+TEST(Controller, TimeoutsAndPanicsAreReportedToOnFault) {
+  metrics::Registry reg;
+  std::mutex mu;
+  std::map<std::string, Fault> faults;
+  std::atomic<bool> cancelled_in_hook{false};
+  ControllerOptions o{"faulty", 2, &reg};
+  o.reconcile_timeout = 100ms;
+  o.on_fault = [&](const Request& r, const Fault& f) {
+    if (client::CancelScope::current().stop_requested()) cancelled_in_hook = true;
+    std::lock_guard<std::mutex> l(mu);
+    faults.emplace(r.name, f);
+  };
+  std::atomic<int> calls{0};
+  Controller c(o, [&](const Request& r, Context& ctx) -> Result {
+    ++calls;
+    if (r.name == "slow") {
+      while (!ctx.stop.stop_requested()) std::this_thread::sleep_for(1ms);
+      return Result::done();  // returns "success", but only after being cancelled
+    }
+    if (r.name == "panic") throw 42;
+    if (r.name == "error") throw std::runtime_error("conflict");
+    return Result::done();
+  });
+  for (const char* n : {"slow", "panic", "error", "fine"}) c.enqueue({"ns", n});
+  c.start();
+  ASSERT_TRUE(wait_until([&] {
+    std::lock_guard<std::mutex> l(mu);
+    return faults.size() == 2;
+  }));
+  c.stop(1s);
+  std::lock_guard<std::mutex> l(mu);
+  ASSERT_TRUE(faults.count("slow"));
+  EXPECT_EQ(faults.at("slow").kind, Fault::Kind::Timeout);
+  EXPECT_EQ(faults.at("slow").reason, "ReconcileTimeout");
+  EXPECT_NE(faults.at("slow").message.find("--reconcile-timeout"), std::string::npos) << faults.at("slow").message;
+  ASSERT_TRUE(faults.count("panic"));
+  EXPECT_EQ(faults.at("panic").reason, "ReconcilePanic");
+  EXPECT_FALSE(faults.count("error")) << "an ordinary error is the reconciler's to report";
+  EXPECT_FALSE(cancelled_in_hook.load()) << "the hook must be able to call the API";
+}
+
+// A reconcile allocating past its memory budget fails alone: the other keys reconcile, the
+// fault is reported, the metric counts it, and the retry (with less to hold) succeeds.
+TEST(Controller, AReconcilePastItsMemoryBudgetFailsAloneAndIsRetried) {
+  if (!MemoryBudget::enforced()) GTEST_SKIP() << "allocations are not counted under AddressSanitizer";
+  metrics::Registry reg;
+  std::atomic<int> hungry_calls{0}, others{0};
+  std::atomic<bool> reported{false};
+  ControllerOptions o{"hungry", 1, &reg};
+  o.reconcile_memory_limit = 16 << 20;
+  o.on_fault = [&](const Request& r, const Fault& f) {
+    if (r.name == "hungry" && f.kind == Fault::Kind::MemoryBudget) reported = true;
+  };
+  Controller c(o, [&](const Request& r, Context&) -> Result {
+    if (r.name != "hungry") {
+      ++others;
+      return Result::done();
+    }
+    std::vector<std::string> held;
+    std::size_t want = ++hungry_calls == 1 ? 1000 : 4;  // 1000 MiB the first time, 4 MiB after
+    for (std::size_t i = 0; i < want; ++i) held.emplace_back(std::size_t{1} << 20, 'x');
+    return Result::done();
+  });
+  c.enqueue({"ns", "hungry"});
+  for (int i = 0; i < 3; ++i) c.enqueue({"ns", "other-" + std::to_string(i)});
+  c.start();
+  ASSERT_TRUE(wait_until([&] { return hungry_calls.load() >= 2 && others.load() == 3; }, 10s));
+  EXPECT_TRUE(reported.load());
+  c.stop(1s);
+  auto text = metrics::render(reg);
+  EXPECT_NE(text.find("capstan_reconcile_memory_exceeded_total{controller=\"hungry\"} 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("controller_runtime_reconcile_total{controller=\"hungry\",result=\"success\"} 4"), std::string::npos) << text;
+  EXPECT_NE(text.find("capstan_reconcile_peak_memory_bytes_bucket{controller=\"hungry\",le=\"1.6777216e+07\"} 4"), std::string::npos)
+      << "the three others and the retry held less than 16 MiB\n"
+      << text;
 }
 
 TEST(Controller, JsonLogsOfAReconcileCarryItsFields) {

@@ -77,6 +77,7 @@ cache::Informer& Manager::informer(const ResourceType& type, std::string_view la
 Controller& Manager::add_controller(ControllerOptions o, Reconciler r) {
   if (!o.registry) o.registry = opts_.registry;
   if (o.reconcile_timeout.count() == 0) o.reconcile_timeout = opts_.reconcile_timeout;
+  if (o.reconcile_memory_limit == 0) o.reconcile_memory_limit = opts_.reconcile_memory_limit;
   for (const auto& c : controllers_)
     if (c->name() == o.name) throw std::invalid_argument("a controller named \"" + o.name + "\" is already registered");
   controllers_.push_back(std::make_unique<Controller>(std::move(o), std::move(r)));

@@ -81,6 +81,8 @@ struct ManagerOptions {
   metrics::Registry* registry = nullptr;          // nullptr = the global registry
   // Every controller's time budget per reconcile unless its options set one (0 = none).
   std::chrono::milliseconds reconcile_timeout{0};
+  // Every controller's memory budget per reconcile unless its options set one (0 = none).
+  std::size_t reconcile_memory_limit = 0;
 };
 
 class Manager {

@@ -38,6 +38,17 @@ class TerminalError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A reconcile that failed in a way its reconciler could not report itself: it ran past its
+// time budget, past its memory budget, or threw something that is not a std::exception. The
+// controller hands it to ControllerOptions::on_fault (the builder records it on the object as a
+// condition and an event) besides its log line and metric.
+struct Fault {
+  enum class Kind { Timeout, MemoryBudget, Panic };
+  Kind kind;
+  std::string reason;   // ReconcileTimeout, ReconcileMemoryBudgetExceeded, ReconcilePanic
+  std::string message;  // what happened and which budget, for humans
+};
+
 struct Context {
   std::string controller;
   std::string reconcile_id;  // unique per call, in every log line
