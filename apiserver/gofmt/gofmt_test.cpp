@@ -144,6 +144,23 @@ TEST(JsonScan, SyntaxErrorsAreGosAndDuplicatesAreNamedByPath) {
   EXPECT_EQ(err(R"({"a":[1,{"b":true}],"c":null})"), "ok");
   auto dup = scan_json(R"({"metadata":{"name":"a","name":"b"},"spec":{"c":[{"x":1,"x":2}]},"k":1,"k":2})");
   EXPECT_EQ(dup.duplicates, (std::vector<std::string>{"metadata.name", "spec.c[0].x", "k"}));
+  auto later = scan_json(R"([[], {}, [1, {"a": [0, 0, {"b": 1, "b": 2}]}]])");
+  EXPECT_EQ(later.duplicates, (std::vector<std::string>{"[2][1].a[2].b"}));
+  EXPECT_EQ(err("[1,]"), "invalid character ']' looking for beginning of value");
+  EXPECT_EQ(err("{\"a\":1,}"), "invalid character '}' looking for beginning of object key string");
+}
+
+// 10,000 levels (Go's limit) are read with the scanner's own stack: no C++ recursion, so it
+// also passes under AddressSanitizer's larger frames.
+TEST(JsonScan, TheDeepestDocumentGoAllowsNamesItsDuplicates) {
+  std::string doc;
+  for (int i = 0; i < 9999; ++i) doc += "[";
+  doc += R"({"x":1,"x":2})";
+  for (int i = 0; i < 9999; ++i) doc += "]";
+  auto deep = scan_json(doc);
+  EXPECT_FALSE(deep.syntax_error) << *deep.syntax_error;
+  ASSERT_EQ(deep.duplicates.size(), 1u);
+  EXPECT_EQ(deep.duplicates[0].size(), 9999 * 3 + 2) << "[0] per level, then .x";
 }
 
 }  // namespace capstan::apiserver::gofmt

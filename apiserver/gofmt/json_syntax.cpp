@@ -1,6 +1,7 @@
 #include "apiserver/gofmt/json_syntax.h"
 
 #include <cctype>
+#include <deque>
 #include <set>
 #include <string_view>
 #include <vector>
@@ -46,8 +47,7 @@ class Scanner {
   JsonScan run() {
     JsonScan out;
     try {
-      skip_space();
-      value(nullptr);
+      value();
       skip_space();
       if (i_ < s_.size()) fail("after top-level value");
     } catch (const std::string& e) {
@@ -68,10 +68,9 @@ class Scanner {
     while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\r' || s_[i_] == '\n')) ++i_;
   }
 
-  // Where a value sits, as a chain up the C++ stack: rendered ("spec.c[0].x") only for a
-  // duplicate key. Building each level's path string eagerly cost O(depth^2): 10,000 nested
-  // arrays (a 10 KB body) held about 150 MB of paths at once, and the frames overflowed the
-  // stack under ASan (`make sanitize`, JsonScan.SyntaxErrorsAreGosAndDuplicatesAreNamedByPath).
+  // Where a value sits, as a chain of the open containers: rendered ("spec.c[0].x") only for a
+  // duplicate key (building every level's path eagerly cost O(depth^2): 150 MB for 10,000
+  // nested arrays).
   struct Path {
     const Path* parent;
     std::string_view key;  // an object member's key, or empty for an array element
@@ -94,12 +93,78 @@ class Scanner {
     return out;
   }
 
-  void value(const Path* path) {
-    if (at_end()) fail("");
-    if ((peek() == '{' || peek() == '[') && ++depth_ > kMaxDepth) fail("exceeded max depth");
+  // An open object or array. The scanner keeps them on its own stack, not the C++ one: Go
+  // allows 10,000 levels, and recursive frames of that depth overflow an 8 MB stack under ASan.
+  struct Container {
+    bool object;
+    const Path* path;           // where the container itself sits (null at the top)
+    std::set<std::string> keys; // an object's members so far
+    std::string key;            // the member being read
+    Path child;                 // where the value being read sits
+  };
+
+  // An object's next member name, up to and including the ':' after it.
+  void member_key(Container& c) {
+    skip_space();
+    if (at_end() || peek() != '"') fail("looking for beginning of object key string");
+    c.key = string();
+    c.child = Path{c.path, c.key, 0, true};
+    if (!c.keys.insert(c.key).second) duplicates_.push_back(render(&c.child));
+    skip_space();
+    if (at_end() || peek() != ':') fail("after object key");
+    ++i_;
+  }
+
+  void value() {
+    std::deque<Container> open;  // a deque: the Paths point into its elements
+    for (;;) {
+      // A value starts here.
+      skip_space();
+      if (at_end()) fail("");
+      char c = peek();
+      if (c == '{' || c == '[') {
+        if (++depth_ > kMaxDepth) fail("exceeded max depth");
+        ++i_;
+        const Path* where = open.empty() ? nullptr : &open.back().child;
+        open.push_back(Container{c == '{', where, {}, {}, Path{where, {}, 0, false}});
+        Container& top = open.back();
+        skip_space();
+        if (!at_end() && peek() == (top.object ? '}' : ']')) {
+          ++i_;
+          open.pop_back();
+          --depth_;
+        } else {
+          if (top.object) member_key(top);
+          continue;  // the first member's or element's value
+        }
+      } else {
+        scalar();
+      }
+      // A value ended: close what ends with it, up to the container that goes on.
+      for (;;) {
+        if (open.empty()) return;
+        Container& top = open.back();
+        skip_space();
+        if (at_end()) fail("");
+        if (peek() == ',') {
+          ++i_;
+          if (top.object) member_key(top);
+          else top.child.index++;
+          break;
+        }
+        if (peek() == (top.object ? '}' : ']')) {
+          ++i_;
+          open.pop_back();
+          --depth_;
+          continue;
+        }
+        fail(top.object ? "after object key:value pair" : "after array element");
+      }
+    }
+  }
+
+  void scalar() {
     switch (peek()) {
-      case '{': object(path); --depth_; return;
-      case '[': array(path); --depth_; return;
       case '"': string(); return;
       case 't': literal("true"); return;
       case 'f': literal("false"); return;
@@ -107,64 +172,6 @@ class Scanner {
       default:
         if (peek() == '-' || (peek() >= '0' && peek() <= '9')) return number();
         fail("looking for beginning of value");
-    }
-  }
-
-  void object(const Path* path) {
-    ++i_;  // {
-    std::set<std::string> keys;
-    skip_space();
-    if (!at_end() && peek() == '}') {
-      ++i_;
-      return;
-    }
-    for (;;) {
-      skip_space();
-      if (at_end() || peek() != '"') fail("looking for beginning of object key string");
-      std::string key = string();
-      Path child{path, key, 0, true};
-      if (!keys.insert(key).second) duplicates_.push_back(render(&child));
-      skip_space();
-      if (at_end() || peek() != ':') fail("after object key");
-      ++i_;
-      skip_space();
-      value(&child);
-      skip_space();
-      if (at_end()) fail("");
-      if (peek() == ',') {
-        ++i_;
-        continue;
-      }
-      if (peek() == '}') {
-        ++i_;
-        return;
-      }
-      fail("after object key:value pair");
-    }
-  }
-
-  void array(const Path* path) {
-    ++i_;  // [
-    skip_space();
-    if (!at_end() && peek() == ']') {
-      ++i_;
-      return;
-    }
-    for (std::size_t n = 0;; ++n) {
-      skip_space();
-      Path child{path, {}, n, false};
-      value(&child);
-      skip_space();
-      if (at_end()) fail("");
-      if (peek() == ',') {
-        ++i_;
-        continue;
-      }
-      if (peek() == ']') {
-        ++i_;
-        return;
-      }
-      fail("after array element");
     }
   }
 
