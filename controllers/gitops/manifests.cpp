@@ -1,5 +1,6 @@
 #include "controllers/gitops/manifests.h"
 
+#include "controllers/gitops/repo_path.h"
 #include "runtime/json/yaml.h"
 
 #include <algorithm>
@@ -225,23 +226,9 @@ std::string identity(const json::Value& o) {
 }  // namespace
 
 std::string clean_path(std::string_view path) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t end = path.find('/', start);
-    if (end == std::string_view::npos) end = path.size();
-    std::string_view part = path.substr(start, end - start);
-    if (part == "..") {
-      if (parts.empty()) throw BuildError("path " + std::string(path) + " leaves the repository");
-      parts.pop_back();
-    } else if (!part.empty() && part != ".") {
-      parts.emplace_back(part);
-    }
-    start = end + 1;
-  }
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : "/") + p;
-  return out;
+  auto clean = clean_repo_path(path);
+  if (!clean) throw BuildError("path " + std::string(path) + " leaves the repository");
+  return *clean;
 }
 
 std::vector<json::Value> build_manifests(const std::map<std::string, std::string>& files, const BuildOptions& options) {

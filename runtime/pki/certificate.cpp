@@ -108,11 +108,7 @@ std::vector<Certificate> Certificate::parse_chain(std::string_view pem) {
 Certificate Certificate::parse_der(std::string_view der) {
   constexpr std::string_view what = "parsing certificate DER";
   detail::ErrorScope scope;
-  auto p = reinterpret_cast<const unsigned char*>(der.data());
-  detail::X509Ptr x(d2i_X509(nullptr, &p, static_cast<long>(der.size())));
-  if (!x) detail::fail(what);
-  if (p != reinterpret_cast<const unsigned char*>(der.data()) + der.size())
-    detail::fail(what, "trailing data after the certificate");
+  auto x = detail::d2i_whole<detail::X509Ptr>(der, d2i_X509, what, "certificate");
   return detail::Access::make_certificate(std::move(x), what);
 }
 

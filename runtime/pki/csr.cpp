@@ -95,11 +95,7 @@ CertificateRequest CertificateRequest::parse(std::string_view pem) {
 CertificateRequest CertificateRequest::parse_der(std::string_view der) {
   constexpr std::string_view what = "parsing certificate request DER";
   detail::ErrorScope scope;
-  auto p = reinterpret_cast<const unsigned char*>(der.data());
-  detail::ReqPtr req(d2i_X509_REQ(nullptr, &p, static_cast<long>(der.size())));
-  if (!req) detail::fail(what);
-  if (p != reinterpret_cast<const unsigned char*>(der.data()) + der.size())
-    detail::fail(what, "trailing data after the request");
+  auto req = detail::d2i_whole<detail::ReqPtr>(der, d2i_X509_REQ, what, "request");
   return detail::Access::make_request(std::move(req), what);
 }
 

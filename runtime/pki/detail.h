@@ -74,6 +74,17 @@ std::string i2d_string(F encode, std::string_view what) {  // encode(unsigned ch
   return out;
 }
 
+// The OpenSSL object d2i_X(nullptr, &p, len) decodes from `der`, which it must use whole
+// (a DER value followed by anything else is refused, naming `thing`).
+template <class Ptr, class F>
+Ptr d2i_whole(std::string_view der, F decode, std::string_view what, std::string_view thing) {
+  auto p = reinterpret_cast<const unsigned char*>(der.data());
+  Ptr out(decode(nullptr, &p, static_cast<long>(der.size())));
+  if (!out) fail(what);
+  if (p != reinterpret_cast<const unsigned char*>(der.data()) + der.size()) fail(what, "trailing data after the " + std::string(thing));
+  return out;
+}
+
 // ---- keys ---------------------------------------------------------------------------------
 struct KeyInfo {
   KeyAlgorithm algorithm;

@@ -85,11 +85,7 @@ PublicKey PublicKey::from_pem(std::string_view pem) {
 PublicKey PublicKey::from_der(std::string_view der) {
   constexpr std::string_view what = "parsing public key DER";
   detail::ErrorScope scope;
-  auto p = reinterpret_cast<const unsigned char*>(der.data());
-  detail::PkeyPtr key(d2i_PUBKEY(nullptr, &p, static_cast<long>(der.size())));
-  if (!key) detail::fail(what);
-  if (p != reinterpret_cast<const unsigned char*>(der.data()) + der.size())
-    detail::fail(what, "trailing data after the key");
+  auto key = detail::d2i_whole<detail::PkeyPtr>(der, d2i_PUBKEY, what, "key");
   return detail::Access::make_public(std::move(key), what);
 }
 

@@ -1,6 +1,7 @@
 #include "controllers/gitops/git/mirrors.h"
 
 #include "controllers/gitops/git/libgit2.h"
+#include "controllers/gitops/repo_path.h"
 #include "runtime/log/log.h"
 
 #include <openssl/evp.h>
@@ -444,24 +445,6 @@ void fetch(git_remote* remote, const std::vector<std::string>& refspecs, const g
   if (int rc = libgit2().git_remote_fetch(remote, &array, &opts, "capstan: fetch"); rc < 0) fail(c, "fetch", rc);
 }
 
-// "", ".", "./a/", "/a//b/.." -> the tree path ("" = root); ".." stops at the root.
-std::string tree_path(const std::string& path) {
-  std::vector<std::string> parts;
-  std::size_t pos = 0;
-  while (pos <= path.size()) {
-    std::size_t slash = std::min(path.find('/', pos), path.size());
-    std::string part = path.substr(pos, slash - pos);
-    if (part == "..") {
-      if (!parts.empty()) parts.pop_back();
-    } else if (!part.empty() && part != ".") {
-      parts.push_back(std::move(part));
-    }
-    pos = slash + 1;
-  }
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : "/") + p;
-  return out;
-}
 
 }  // namespace
 
@@ -607,7 +590,9 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
   std::string hex;
   git_oid id = parse_commit(commit, hex, c);
   const std::string revision = "sha1:" + hex;
-  const std::string dir = tree_path(path);
+  const auto clean = clean_repo_path(path);
+  if (!clean) throw GitError("path " + path + " leaves the repository");
+  const std::string dir = *clean;
 
   auto mu = lock_for(url);
   std::lock_guard lock(*mu);

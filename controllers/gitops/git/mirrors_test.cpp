@@ -293,6 +293,15 @@ TEST_F(MirrorsTest, FilesOfRootAndSubdirectories) {
   EXPECT_EQ(m.files(url(src), c2_, "./sub/deep"), (std::map<std::string, std::string>{{"c.yaml", "c: 1\n"}}));
   EXPECT_EQ(m.files(url(src), c1_, "").at("a.yaml"), "a: 1\n");  // older commits stay readable
 
+  for (const char* out : {"..", "sub/../../other", "/../a"}) {
+    try {
+      m.files(url(src), c2_, out);
+      ADD_FAILURE() << "expected GitError for " << out;
+    } catch (const GitError& e) {
+      EXPECT_EQ(std::string(e.what()), "path " + std::string(out) + " leaves the repository");
+    }
+  }
+
   try {
     m.files(url(src), c2_, "./missing");
     FAIL() << "expected GitError";
