@@ -6,6 +6,7 @@
 #include "runtime/client/client.h"
 #include "runtime/client/config.h"
 #include "runtime/http/client.h"
+#include "runtime/integration/test_cluster.h"
 #include "runtime/json/json.h"
 
 #include <gtest/gtest.h>
@@ -76,19 +77,7 @@ class WatchHttp : public ::testing::Test {
                                                                                        json::Object{{"data", json::Object{{"k", value}}}});
     return std::stoll(std::string(json::get_string(out, {"metadata", "resourceVersion"})));
   }
-  // Creates `ns` and waits for its published kube-root-ca.crt, so that a test's watch of its
-  // ConfigMaps sees only the test's own changes.
-  void create_namespace(const std::string& ns) {
-    client_->create(meta::GroupVersionResource{"", "v1", "namespaces"}, "",
-                    json::Object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::Object{{"name", ns}}}});
-    client::ListOptions o;
-    o.field_selector = "metadata.name=kube-root-ca.crt";
-    auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (client_->list(meta::GroupVersionResource{"", "v1", "configmaps"}, ns, o).items.empty()) {
-      ASSERT_LT(std::chrono::steady_clock::now(), until) << "kube-root-ca.crt in " << ns;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-  }
+  void create_namespace(const std::string& ns) { integration::create_namespace(*client_, ns); }
 
   // GET `path` as a stream of newline-delimited events until `done(events)` holds, the server
   // ends the stream, or `limit` passes.

@@ -123,10 +123,7 @@ bool pod_terminal(const json::Value& pod) {
 
 bool pod_active(const json::Value& pod) { return !pod_terminal(pod) && !meta::is_deleting(pod); }
 
-bool pod_ready(const json::Value& pod) {
-  auto c = meta::find_condition(pod, "Ready");
-  return c && c->status == "True";
-}
+bool pod_ready(const json::Value& pod) { return meta::condition_true(pod, "Ready"); }
 
 std::optional<meta::TimePoint> pod_ready_since(const json::Value& pod) {
   auto c = meta::find_condition(pod, "Ready");

@@ -9,6 +9,7 @@
 #include "apiserver/rest/service.h"
 #include "apiserver/simulator/workload_simulator.h"
 #include "apiserver/storage/store.h"
+#include "e2e/support/process.h"
 #include "runtime/integration/test_cluster.h"
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
@@ -31,7 +32,7 @@ using namespace std::chrono_literals;
 
 // Polls `done` every 5 ms until it holds or `limit` passes; returns its last value.
 inline bool eventually(const std::function<bool()>& done, std::chrono::milliseconds limit = 10s) {
-  return integration::eventually(done, limit, 5ms);
+  return e2e::eventually(done, limit, 5ms);
 }
 
 // Holds for the whole of `span` (checked every 5 ms).

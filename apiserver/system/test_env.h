@@ -5,6 +5,7 @@
 #include "apiserver/registry/resource.h"
 #include "apiserver/rest/service.h"
 #include "apiserver/storage/store.h"
+#include "e2e/support/process.h"
 #include "runtime/json/json.h"
 #include "runtime/meta/object.h"
 
@@ -17,12 +18,7 @@ namespace capstan::apiserver::system::testing {
 
 // Polls `done` every 5 ms until it holds or `limit` passes; returns its last value.
 inline bool eventually(const std::function<bool()>& done, std::chrono::milliseconds limit = std::chrono::seconds(5)) {
-  auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return done();
+  return e2e::eventually(done, limit, std::chrono::milliseconds(5));
 }
 
 struct Env {

@@ -36,13 +36,6 @@ std::string new_cluster_id() {
   return meta::base64url_encode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
 }
 
-bool pod_ready(const json::Value& pod) {
-  if (const auto* cs = json::get_array(pod, {"status", "conditions"}))
-    for (const auto& c : *cs)
-      if (json::get_string(c, {"type"}) == "Ready") return json::get_string(c, {"status"}) == "True";
-  return false;
-}
-
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : std::string(sep)) + s;
@@ -197,13 +190,13 @@ class Reconciler {
       if (meta::annotation(it->second, v1::kRevisionAnnotation) != meta::annotation(want, v1::kRevisionAnnotation)) {
         if (n.controller) stale.insert(stale.begin(), name);
         else stale.push_back(name);
-      } else if (pod_ready(it->second)) {
+      } else if (meta::condition_true(it->second, "Ready")) {
         ++ready_;
       }
     }
     bool all_up = live.size() >= nodes.size();
     for (const auto& [name, pod] : live)
-      if (desired.contains(name) && !pod_ready(pod)) all_up = false;
+      if (desired.contains(name) && !meta::condition_true(pod, "Ready")) all_up = false;
     if (!stale.empty() && all_up) {
       ctx_.log.info("rolling a node to its new revision", {{"pod", stale.front()}});
       env_.client.remove(kPodType.gvr, req_.ns, stale.front(), d);  // recreated at its new revision next time

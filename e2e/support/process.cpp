@@ -188,7 +188,7 @@ bool eventually(const std::function<bool()>& fn, std::chrono::milliseconds timeo
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
     if (fn()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
+    if (std::chrono::steady_clock::now() >= deadline) return fn();  // the last word is the state at the deadline
     std::this_thread::sleep_for(interval);
   }
 }

@@ -72,7 +72,8 @@ class TempDir {
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
 
-// Polls `fn` until it returns true or `timeout` passes.
+// Polls `fn` every `interval` until it returns true or `timeout` passes; returns its last value.
+// The one bounded wait of every test (the other test helpers' eventually() call this one).
 bool eventually(const std::function<bool()>& fn, std::chrono::milliseconds timeout = std::chrono::seconds(10),
                 std::chrono::milliseconds interval = std::chrono::milliseconds(50));
 

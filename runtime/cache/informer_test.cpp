@@ -78,13 +78,8 @@ std::vector<std::string> keys_of(const Informer& inf) {
 class InformerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* ns : {"a", "b"})
-      client().create(kNamespaces, "", json::Object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::Object{{"name", ns}}}});
-    // As in a real cluster, every namespace gets the published "kube-root-ca.crt"; the tests
-    // start once it is there so that what an informer lists and is told is settled.
-    for (const char* ns : {"a", "b"})
-      ASSERT_TRUE(eventually([&] { return client().list(kConfigMaps, ns, {.field_selector = "metadata.name=kube-root-ca.crt"}).items.size() == 1; }, 10s))
-          << "kube-root-ca.crt in namespace " << ns;
+    // Once their kube-root-ca.crt is there, what an informer lists and is told is settled.
+    for (const char* ns : {"a", "b"}) integration::create_namespace(client(), ns);
   }
   client::Client& client() { return cluster_.client(); }
   integration::TestCluster cluster_;

@@ -83,12 +83,17 @@ void TestCluster::set_fault_rate_500(double rate) {
 }
 
 bool eventually(const std::function<bool()>& cond, std::chrono::milliseconds timeout, std::chrono::milliseconds poll) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  for (;;) {
-    if (cond()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return cond();
-    std::this_thread::sleep_for(poll);
-  }
+  return e2e::eventually(cond, timeout, poll);
+}
+
+void create_namespace(client::Client& client, const std::string& ns) {
+  client.create(meta::GroupVersionResource{"", "v1", "namespaces"}, "",
+                json::Object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::Object{{"name", ns}}}});
+  client::ListOptions o;
+  o.field_selector = "metadata.name=kube-root-ca.crt";
+  if (!e2e::eventually([&] { return !client.list(meta::GroupVersionResource{"", "v1", "configmaps"}, ns, o).items.empty(); },
+                       std::chrono::seconds(10), std::chrono::milliseconds(5)))
+    throw std::runtime_error("namespace " + ns + ": its kube-root-ca.crt was not published within 10 s");
 }
 
 std::optional<metrics::SampleSnapshot> find_sample(const metrics::Registry& registry, std::string_view name,

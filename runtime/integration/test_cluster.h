@@ -73,6 +73,11 @@ class TestCluster {
 bool eventually(const std::function<bool()>& cond, std::chrono::milliseconds timeout,
                 std::chrono::milliseconds poll = std::chrono::milliseconds(20));
 
+// Creates namespace `ns` and waits (10 s at most, else throws) until its kube-root-ca.crt is
+// published, as in every namespace of a real cluster: a test listing or watching ConfigMaps
+// there then sees only its own.
+void create_namespace(client::Client& client, const std::string& ns);
+
 // The sample of metric `name` with these label values, if any.
 std::optional<metrics::SampleSnapshot> find_sample(const metrics::Registry& registry, std::string_view name,
                                                    const std::vector<std::string>& label_values);

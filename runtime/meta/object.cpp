@@ -124,6 +124,13 @@ bool remove_finalizer(json::Value& obj, std::string_view f) {
   return changed;
 }
 
+bool condition_true(const json::Value& obj, std::string_view type) {
+  if (const auto* conds = json::get_array(obj, {"status", "conditions"}))
+    for (const auto& c : *conds)
+      if (json::get_string(c, {"type"}) == type) return json::get_string(c, {"status"}) == "True";
+  return false;
+}
+
 std::optional<Condition> find_condition(const json::Value& obj, std::string_view type) {
   const auto* conds = json::get_array(obj, {"status", "conditions"});
   if (!conds) return std::nullopt;

@@ -58,6 +58,8 @@ struct Condition {
 };
 
 std::optional<Condition> find_condition(const json::Value& obj, std::string_view type);  // reads status.conditions
+// Whether status.conditions holds `type` with status "True" (a Pod's "Ready", ...).
+bool condition_true(const json::Value& obj, std::string_view type);
 // Sets a condition in status.conditions, keeping lastTransitionTime when status is unchanged.
 // Returns whether anything changed.
 bool set_condition(json::Value& obj, Condition c, TimePoint now = Clock::now());

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "e2e/support/process.h"
 #include "runtime/workqueue/queue.h"
 
 namespace capstan::workqueue::testing {
@@ -30,12 +31,7 @@ inline std::optional<std::string> get_within(Queue& q, std::chrono::milliseconds
 
 // Polls `pred` until it holds or `patience` passes; returns its last value.
 inline bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds patience = kPatience) {
-  auto deadline = std::chrono::steady_clock::now() + patience;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return true;
+  return e2e::eventually(pred, patience, std::chrono::milliseconds(1));
 }
 
 }  // namespace capstan::workqueue::testing
