@@ -177,7 +177,7 @@ json::Value ApiServer::Impl::token_request(const json::Value& sa, const json::Va
   json::ensure_object(decoded, {"spec"})["expirationSeconds"] = ttl;
   if (ttl < 600) {
     throw invalid(*registry->find_group_resource("serviceaccounts"), c.service_account,
-                  {schema::field_invalid(schema::FieldPath("spec").child("expirationSeconds"), json::Value(ttl),
+                  {validation::field_invalid(validation::FieldPath("spec").child("expirationSeconds"), json::Value(ttl),
                                          "may not specify a duration less than 10 minutes")});
   }
   auto now = system_clock::now();

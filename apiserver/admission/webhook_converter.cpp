@@ -35,16 +35,16 @@ std::string go_type(const json::Value& v) {
 }
 
 // utilerrors.NewAggregate(errs).Error().
-std::string aggregate(const std::vector<schema::Cause>& causes) {
+std::string aggregate(const std::vector<validation::Cause>& causes) {
   if (causes.size() == 1) return causes[0].error();
   std::string out = "[";
   for (std::size_t i = 0; i < causes.size(); ++i) out += (i ? ", " : "") + causes[i].error();
   return out + "]";
 }
 
-std::vector<schema::Cause> validate_annotations(const json::Object& annotations) {
-  std::vector<schema::Cause> out;
-  auto path = schema::FieldPath("metadata").child("annotation");  // sic: upstream's path
+std::vector<validation::Cause> validate_annotations(const json::Object& annotations) {
+  std::vector<validation::Cause> out;
+  auto path = validation::FieldPath("metadata").child("annotation");  // sic: upstream's path
   std::size_t total = 0;
   for (const auto& kv : annotations) {
     std::string key(kv.key());
@@ -53,14 +53,14 @@ std::vector<schema::Cause> validate_annotations(const json::Object& annotations)
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     // A qualified-name check is what label keys get too; reuse it and re-home the errors.
     json::Value probe = json::Object{{"metadata", json::Object{{"labels", json::Object{{lower, ""}}}}}};
-    std::string prefix = schema::error_body(schema::reason::kInvalid, {json::Value(json::String(lower))}, "") + ": ";
+    std::string prefix = validation::error_body(validation::reason::kInvalid, {json::Value(json::String(lower))}, "") + ": ";
     for (const auto& c : builtin::validate_labels(probe)) {
       std::string detail = c.message.rfind(prefix, 0) == 0 ? c.message.substr(prefix.size()) : c.message;
-      out.push_back(schema::field_invalid(path, json::Value(json::String(key)), detail));
+      out.push_back(validation::field_invalid(path, json::Value(json::String(key)), detail));
     }
   }
   if (total > kTotalAnnotationSizeLimit)
-    out.push_back(schema::field_too_long(path, static_cast<std::int64_t>(kTotalAnnotationSizeLimit)));
+    out.push_back(validation::field_too_long(path, static_cast<std::int64_t>(kTotalAnnotationSizeLimit)));
   return out;
 }
 
@@ -121,7 +121,7 @@ std::string restore_object_meta(const json::Value& original, json::Value& conver
       if (!before || *before != kv.value()) changed = true;
     }
     if (changed) {
-      std::vector<schema::Cause> errs;
+      std::vector<validation::Cause> errs;
       if (fld == "labels") {
         json::Value probe = json::Object{{"metadata", json::Object{{"labels", response_field}}}};
         errs = builtin::validate_labels(probe);

@@ -1,6 +1,6 @@
 #include "apiserver/auth/attributes.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 
 #include <set>
 

@@ -2,7 +2,7 @@
 
 #include "apiserver/auth/policy_compare.h"
 #include "apiserver/auth/rbac_authorizer.h"
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "runtime/json/patch.h"
 
 #include <set>

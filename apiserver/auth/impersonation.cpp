@@ -1,7 +1,7 @@
 #include "apiserver/auth/impersonation.h"
 
 #include "apiserver/builtin/names.h"
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 
 #include <algorithm>
 #include <cctype>

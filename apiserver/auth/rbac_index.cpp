@@ -1,6 +1,6 @@
 #include "apiserver/auth/rbac_index.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "runtime/meta/object.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "apiserver/auth/reviews.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "apiserver/schema/status.h"
 #include "runtime/meta/selector.h"
 #include "runtime/meta/time.h"
@@ -8,8 +8,8 @@
 namespace capstan::apiserver::auth {
 namespace {
 
-using schema::Cause;
-using schema::FieldPath;
+using validation::Cause;
+using validation::FieldPath;
 
 constexpr std::string_view kAuthzGroup = "authorization.k8s.io";
 
@@ -58,10 +58,10 @@ void validate_spec(const json::Value* spec, bool subject, std::vector<Cause>& ca
   const auto* ra = spec ? member(*spec, "resourceAttributes") : nullptr;
   const auto* nra = spec ? member(*spec, "nonResourceAttributes") : nullptr;
   if ((ra != nullptr) == (nra != nullptr))
-    causes.push_back(schema::field_invalid_rendered(FieldPath("spec"), non_resource_value(nra),
+    causes.push_back(validation::field_invalid_rendered(FieldPath("spec"), non_resource_value(nra),
                                                     "exactly one of nonResourceAttributes or resourceAttributes must be specified"));
   if (subject && str(spec, "user").empty() && (!spec || string_items(*spec, "groups").empty()))
-    causes.push_back(schema::field_invalid(FieldPath("spec").child("user"), json::Value(str(spec, "user")),
+    causes.push_back(validation::field_invalid(FieldPath("spec").child("user"), json::Value(str(spec, "user")),
                                            "at least one of user or group must be specified"));
   if (!ra) return;
   for (auto which : {"fieldSelector", "labelSelector"}) {
@@ -72,9 +72,9 @@ void validate_spec(const json::Value* spec, bool subject, std::vector<Cause>& ca
     const auto* reqs = member(*sel, "requirements");
     bool has_reqs = reqs && reqs->is_array() && !reqs->get_array().empty();
     if (!raw.empty() && has_reqs)
-      causes.push_back(schema::field_invalid(p.child("rawSelector"), json::Value(raw), "may not specified at the same time as requirements"));
+      causes.push_back(validation::field_invalid(p.child("rawSelector"), json::Value(raw), "may not specified at the same time as requirements"));
     if (raw.empty() && !has_reqs)
-      causes.push_back(schema::field_required(p.child("requirements"), "when " + p.str() + " is specified, requirements or rawSelector is required"));
+      causes.push_back(validation::field_required(p.child("requirements"), "when " + p.str() + " is specified, requirements or rawSelector is required"));
   }
 }
 
@@ -158,15 +158,15 @@ json::Value Reviews::access_review(const registry::ResourceInfo& r, std::string_
   validate_spec(spec, !self, causes);
   json::Value rest_md;
   if (!metadata_empty(review, local, rest_md))
-    causes.push_back(schema::field_invalid_rendered(FieldPath("metadata"), gofmt::json_marshal(rest_md),
+    causes.push_back(validation::field_invalid_rendered(FieldPath("metadata"), gofmt::json_marshal(rest_md),
                                                     local ? "must be empty except for namespace" : "must be empty"));
   if (local) {
     const auto* ra = spec ? member(*spec, "resourceAttributes") : nullptr;
     if (ra && str(ra, "namespace") != ns)
-      causes.push_back(schema::field_invalid(FieldPath("spec.resourceAttributes.namespace"), json::Value(str(ra, "namespace")),
+      causes.push_back(validation::field_invalid(FieldPath("spec.resourceAttributes.namespace"), json::Value(str(ra, "namespace")),
                                              "must match metadata.namespace"));
     if (const auto* nra = spec ? member(*spec, "nonResourceAttributes") : nullptr)
-      causes.push_back(schema::field_invalid_rendered(FieldPath("spec.nonResourceAttributes"), non_resource_value(nra),
+      causes.push_back(validation::field_invalid_rendered(FieldPath("spec.nonResourceAttributes"), non_resource_value(nra),
                                                       "disallowed on this kind of request"));
   }
   if (!causes.empty()) throw invalid_review(causes);

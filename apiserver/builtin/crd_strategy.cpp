@@ -9,7 +9,7 @@
 namespace capstan::apiserver::builtin {
 namespace {
 
-using schema::FieldPath;
+using validation::FieldPath;
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -36,29 +36,29 @@ void CrdStrategy::prepare_create(json::Value& obj) {
 
 void CrdStrategy::prepare_update(json::Value& obj, const json::Value&) { defaults(obj); }
 
-std::vector<schema::Cause> CrdStrategy::validate(const json::Value& obj, const json::Value* old) {
-  std::vector<schema::Cause> out;
+std::vector<validation::Cause> CrdStrategy::validate(const json::Value& obj, const json::Value* old) {
+  std::vector<validation::Cause> out;
   std::string_view group = json::get_string(obj, {"spec", "group"});
   std::string_view plural = json::get_string(obj, {"spec", "names", "plural"});
   std::string_view name = json::get_string(obj, {"metadata", "name"});
   auto spec = FieldPath("spec");
   if (!plural.empty() && !group.empty() && name != std::string(plural) + "." + std::string(group)) {
-    out.push_back(schema::field_invalid(FieldPath("metadata").child("name"), json::Value(json::String(name)),
+    out.push_back(validation::field_invalid(FieldPath("metadata").child("name"), json::Value(json::String(name)),
                                         "must be spec.names.plural+\".\"+spec.group"));
   }
-  if (group.empty()) out.push_back(schema::field_required(spec.child("group")));
+  if (group.empty()) out.push_back(validation::field_required(spec.child("group")));
   else if (group.find('.') == std::string_view::npos)
-    out.push_back(schema::field_invalid(spec.child("group"), json::Value(json::String(group)), "should be a domain with at least one dot"));
-  if (plural.empty()) out.push_back(schema::field_required(spec.child("names").child("plural")));
-  if (json::get_string(obj, {"spec", "names", "kind"}).empty()) out.push_back(schema::field_required(spec.child("names").child("kind")));
+    out.push_back(validation::field_invalid(spec.child("group"), json::Value(json::String(group)), "should be a domain with at least one dot"));
+  if (plural.empty()) out.push_back(validation::field_required(spec.child("names").child("plural")));
+  if (json::get_string(obj, {"spec", "names", "kind"}).empty()) out.push_back(validation::field_required(spec.child("names").child("kind")));
   std::string_view scope = json::get_string(obj, {"spec", "scope"});
   if (scope != "Namespaced" && scope != "Cluster")
-    out.push_back(schema::field_not_supported(spec.child("scope"), json::Value(json::String(scope)), {"Cluster", "Namespaced"}));
+    out.push_back(validation::field_not_supported(spec.child("scope"), json::Value(json::String(scope)), {"Cluster", "Namespaced"}));
   const auto* versions = json::get_array(obj, {"spec", "versions"});
   if (!versions || versions->empty()) {
-    out.push_back(schema::field_invalid(spec.child("versions"), versions ? json::Value(*versions) : json::Value(json::Array{}),
+    out.push_back(validation::field_invalid(spec.child("versions"), versions ? json::Value(*versions) : json::Value(json::Array{}),
                                         "must have exactly one version marked as storage version"));
-    out.push_back(schema::field_required(spec.child("versions"), "must contain at least one version"));
+    out.push_back(validation::field_required(spec.child("versions"), "must contain at least one version"));
     return out;
   }
   int storage = 0;
@@ -66,34 +66,34 @@ std::vector<schema::Cause> CrdStrategy::validate(const json::Value& obj, const j
     const auto& v = (*versions)[i];
     auto vp = spec.child("versions").index(i);
     if (json::get_bool(v, {"storage"})) ++storage;
-    if (json::get_string(v, {"name"}).empty()) out.push_back(schema::field_required(vp.child("name")));
+    if (json::get_string(v, {"name"}).empty()) out.push_back(validation::field_required(vp.child("name")));
     if (const auto* s = json::find(v, {"schema", "openAPIV3Schema"})) {
       schema::ParseOptions po;
       po.path = vp.child("schema").child("openAPIV3Schema").str();
       auto res = schema::parse(*s, po);
       for (auto& c : res.errors) out.push_back(std::move(c));
     } else {
-      out.push_back(schema::field_required(vp.child("schema").child("openAPIV3Schema"), "schemas are required"));
+      out.push_back(validation::field_required(vp.child("schema").child("openAPIV3Schema"), "schemas are required"));
     }
   }
   if (storage != 1) {
-    out.push_back(schema::field_invalid(spec.child("versions"), json::Value(*versions),
+    out.push_back(validation::field_invalid(spec.child("versions"), json::Value(*versions),
                                         "must have exactly one version marked as storage version"));
   }
   std::string_view strategy = json::get_string(obj, {"spec", "conversion", "strategy"}, "None");
   if (strategy != "None" && strategy != "Webhook") {
-    out.push_back(schema::field_not_supported(spec.child("conversion").child("strategy"), json::Value(json::String(strategy)),
+    out.push_back(validation::field_not_supported(spec.child("conversion").child("strategy"), json::Value(json::String(strategy)),
                                               {"None", "Webhook"}));
   }
   if (strategy == "Webhook" && !json::find(obj, {"spec", "conversion", "webhook", "clientConfig"})) {
-    out.push_back(schema::field_required(spec.child("conversion").child("webhook").child("clientConfig"),
+    out.push_back(validation::field_required(spec.child("conversion").child("webhook").child("clientConfig"),
                                          "required when strategy is set to Webhook"));
   }
   if (old) {
     if (json::get_string(*old, {"spec", "group"}) != group)
-      out.push_back(schema::field_invalid(spec.child("group"), json::Value(json::String(group)), "field is immutable"));
+      out.push_back(validation::field_invalid(spec.child("group"), json::Value(json::String(group)), "field is immutable"));
     if (json::get_string(*old, {"spec", "scope"}) != scope)
-      out.push_back(schema::field_invalid(spec.child("scope"), json::Value(json::String(scope)), "field is immutable"));
+      out.push_back(validation::field_invalid(spec.child("scope"), json::Value(json::String(scope)), "field is immutable"));
   }
   return out;
 }

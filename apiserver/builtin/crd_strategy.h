@@ -9,7 +9,7 @@ class CrdStrategy : public Strategy {
  public:
   void prepare_create(json::Value& obj) override;
   void prepare_update(json::Value& obj, const json::Value& old) override;
-  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override;
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value* old) override;
   // One per x-kubernetes-validations rule the embedded server does not evaluate (outside its CEL
   // subset): kube-apiserver accepts such a CRD, so we do too, but the client is told.
   std::vector<std::string> warnings(const json::Value& obj, const json::Value* old) override;

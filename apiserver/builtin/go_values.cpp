@@ -1,6 +1,6 @@
 #include "apiserver/builtin/go_values.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 
 #include <algorithm>
 #include <vector>

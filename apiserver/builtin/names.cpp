@@ -34,22 +34,22 @@ Messages name_errors(std::string_view name, std::string_view rule, bool prefix) 
 
 }  // namespace names
 
-std::vector<schema::Cause> validate_name(std::string_view name, std::string_view rule, bool generate_name_prefix) {
-  std::vector<schema::Cause> out;
-  auto path = schema::FieldPath("metadata").child(generate_name_prefix ? "generateName" : "name");
+std::vector<validation::Cause> validate_name(std::string_view name, std::string_view rule, bool generate_name_prefix) {
+  std::vector<validation::Cause> out;
+  auto path = validation::FieldPath("metadata").child(generate_name_prefix ? "generateName" : "name");
   if (name.empty() && !generate_name_prefix) {
-    out.push_back(schema::field_required(path, "name or generateName is required"));
+    out.push_back(validation::field_required(path, "name or generateName is required"));
     return out;
   }
   json::Value v = json::String(name);
-  for (auto& m : names::name_errors(name, rule, generate_name_prefix)) out.push_back(schema::field_invalid(path, v, m));
+  for (auto& m : names::name_errors(name, rule, generate_name_prefix)) out.push_back(validation::field_invalid(path, v, m));
   return out;
 }
 
-std::vector<schema::Cause> validate_labels(const json::Value& obj) {
-  std::vector<schema::Cause> out;
+std::vector<validation::Cause> validate_labels(const json::Value& obj) {
+  std::vector<validation::Cause> out;
   if (const auto* labels = json::get_object(obj, {"metadata", "labels"}))
-    validate_label_map(*labels, schema::FieldPath("metadata").child("labels"), out);
+    validate_label_map(*labels, validation::FieldPath("metadata").child("labels"), out);
   return out;
 }
 

@@ -9,32 +9,32 @@
 
 namespace capstan::apiserver::builtin {
 
-using schema::FieldPath;
+using validation::FieldPath;
 
-void validate_label_map(const json::Object& labels, const FieldPath& path, std::vector<schema::Cause>& out) {
+void validate_label_map(const json::Object& labels, const FieldPath& path, std::vector<validation::Cause>& out) {
   for (const auto& kv : labels) {
     json::Value key = json::String(kv.key());
-    for (auto& m : names::qualified_name(kv.key())) out.push_back(schema::field_invalid(path, key, m));
+    for (auto& m : names::qualified_name(kv.key())) out.push_back(validation::field_invalid(path, key, m));
     if (!kv.value().is_string()) continue;
-    for (auto& m : names::label_value(kv.value().get_string())) out.push_back(schema::field_invalid(path, kv.value(), m));
+    for (auto& m : names::label_value(kv.value().get_string())) out.push_back(validation::field_invalid(path, kv.value(), m));
   }
 }
 
-void validate_annotation_map(const json::Object& annotations, const FieldPath& path, std::vector<schema::Cause>& out) {
+void validate_annotation_map(const json::Object& annotations, const FieldPath& path, std::vector<validation::Cause>& out) {
   std::int64_t total = 0;
   for (const auto& kv : annotations) {
     std::string lower(kv.key());
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     json::Value key = json::String(kv.key());
-    for (auto& m : names::qualified_name(lower)) out.push_back(schema::field_invalid(path, key, m));
+    for (auto& m : names::qualified_name(lower)) out.push_back(validation::field_invalid(path, key, m));
     total += static_cast<std::int64_t>(kv.key().size());
     if (kv.value().is_string()) total += static_cast<std::int64_t>(kv.value().get_string().size());
   }
-  if (total > kTotalAnnotationSizeLimit) out.push_back(schema::field_too_long(path, kTotalAnnotationSizeLimit));
+  if (total > kTotalAnnotationSizeLimit) out.push_back(validation::field_too_long(path, kTotalAnnotationSizeLimit));
 }
 
-std::vector<schema::Cause> validate_object_meta(const json::Value& obj, std::string_view name_rule, bool create) {
-  std::vector<schema::Cause> out;
+std::vector<validation::Cause> validate_object_meta(const json::Value& obj, std::string_view name_rule, bool create) {
+  std::vector<validation::Cause> out;
   auto md = FieldPath("metadata");
   if (create) {
     std::string_view generate = json::get_string(obj, {"metadata", "generateName"});

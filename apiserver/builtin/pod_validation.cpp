@@ -12,8 +12,8 @@
 namespace capstan::apiserver::builtin {
 namespace {
 
-using schema::Cause;
-using schema::FieldPath;
+using validation::Cause;
+using validation::FieldPath;
 using Causes = std::vector<Cause>;
 
 const json::Value& or_empty(const json::Value* v) {
@@ -28,12 +28,12 @@ void check_enum(const json::Value& obj, std::string_view key, const FieldPath& p
                 Causes& out) {
   std::string_view v = json::get_string(obj, {key});
   if (v.empty()) {
-    out.push_back(schema::field_required(path, ""));
+    out.push_back(validation::field_required(path, ""));
     return;
   }
   for (const auto& ok : valid)
     if (v == ok) return;
-  out.push_back(schema::field_not_supported(path, str(v), valid));
+  out.push_back(validation::field_not_supported(path, str(v), valid));
 }
 
 // validateContainerPorts.
@@ -47,23 +47,23 @@ void validate_container_ports(const json::Value& container, const FieldPath& pat
     std::string_view name = json::get_string(port, {"name"});
     if (!name.empty()) {
       auto msgs = names::port_name(name);
-      for (auto& m : msgs) out.push_back(schema::field_invalid(at.child("name"), str(name), m));
+      for (auto& m : msgs) out.push_back(validation::field_invalid(at.child("name"), str(name), m));
       if (msgs.empty()) {
-        if (names.count(name)) out.push_back(schema::field_duplicate(at.child("name"), str(name)));
+        if (names.count(name)) out.push_back(validation::field_duplicate(at.child("name"), str(name)));
         else names.emplace(name);
       }
     }
     std::int64_t container_port = json::get_int(port, {"containerPort"}).value_or(0);
     if (container_port == 0) {
-      out.push_back(schema::field_required(at.child("containerPort"), ""));
+      out.push_back(validation::field_required(at.child("containerPort"), ""));
     } else {
       for (auto& m : names::port_number(container_port))
-        out.push_back(schema::field_invalid(at.child("containerPort"), json::Value(container_port), m));
+        out.push_back(validation::field_invalid(at.child("containerPort"), json::Value(container_port), m));
     }
     std::int64_t host_port = json::get_int(port, {"hostPort"}).value_or(0);
     if (host_port != 0)
       for (auto& m : names::port_number(host_port))
-        out.push_back(schema::field_invalid(at.child("hostPort"), json::Value(host_port), m));
+        out.push_back(validation::field_invalid(at.child("hostPort"), json::Value(host_port), m));
     check_enum(port, "protocol", at.child("protocol"), {"SCTP", "TCP", "UDP"}, out);
   }
 }
@@ -72,11 +72,11 @@ void validate_container_ports(const json::Value& container, const FieldPath& pat
 void validate_container(const json::Value& container, const FieldPath& path, Causes& out) {
   std::string_view name = json::get_string(container, {"name"});
   if (name.empty()) {
-    out.push_back(schema::field_required(path.child("name"), ""));
+    out.push_back(validation::field_required(path.child("name"), ""));
   } else {
-    for (auto& m : names::dns1123_label(name)) out.push_back(schema::field_invalid(path.child("name"), str(name), m));
+    for (auto& m : names::dns1123_label(name)) out.push_back(validation::field_invalid(path.child("name"), str(name), m));
   }
-  if (json::get_string(container, {"image"}).empty()) out.push_back(schema::field_required(path.child("image"), ""));
+  if (json::get_string(container, {"image"}).empty()) out.push_back(validation::field_required(path.child("image"), ""));
   check_enum(container, "terminationMessagePolicy", path.child("terminationMessagePolicy"), {"File", "FallbackToLogsOnError"},
              out);
   validate_container_ports(container, path.child("ports"), out);
@@ -88,14 +88,14 @@ void validate_containers(const json::Value& spec, const FieldPath& path, std::se
                          Causes& out) {
   const auto* containers = json::get_array(spec, {"containers"});
   if (!containers || containers->empty()) {
-    out.push_back(schema::field_required(path, ""));
+    out.push_back(validation::field_required(path, ""));
     return;
   }
   for (std::size_t i = 0; i < containers->size(); ++i) {
     const json::Value& c = or_empty(&(*containers)[i]);
     validate_container(c, path.index(i), out);
     std::string_view name = json::get_string(c, {"name"});
-    if (all_names.count(name)) out.push_back(schema::field_duplicate(path.index(i).child("name"), str(name)));
+    if (all_names.count(name)) out.push_back(validation::field_duplicate(path.index(i).child("name"), str(name)));
     else all_names.emplace(name);
   }
 }
@@ -109,7 +109,7 @@ void validate_init_containers(const json::Value& spec, const FieldPath& path, st
     const json::Value& c = or_empty(&(*containers)[i]);
     validate_container(c, path.index(i), out);
     std::string_view name = json::get_string(c, {"name"});
-    if (all_names.count(name)) out.push_back(schema::field_duplicate(path.index(i).child("name"), str(name)));
+    if (all_names.count(name)) out.push_back(validation::field_duplicate(path.index(i).child("name"), str(name)));
     else if (!name.empty()) all_names.emplace(name);
   }
 }
@@ -119,7 +119,7 @@ void validate_init_containers(const json::Value& spec, const FieldPath& path, st
 void validate_pod_spec(const json::Value* spec_ptr, const FieldPath& path, Causes& out) {
   const json::Value& spec = or_empty(spec_ptr);
   const auto* grace = json::find(spec, {"terminationGracePeriodSeconds"});
-  if (!grace || grace->is_null()) out.push_back(schema::field_required(path.child("terminationGracePeriodSeconds"), ""));
+  if (!grace || grace->is_null()) out.push_back(validation::field_required(path.child("terminationGracePeriodSeconds"), ""));
   std::set<std::string, std::less<>> names;
   validate_containers(spec, path.child("containers"), names, out);
   validate_init_containers(spec, path.child("initContainers"), names, out);
@@ -128,9 +128,9 @@ void validate_pod_spec(const json::Value* spec_ptr, const FieldPath& path, Cause
   if (const auto* selector = json::get_object(spec, {"nodeSelector"})) validate_label_map(*selector, path.child("nodeSelector"), out);
   std::string_view sa = json::get_string(spec, {"serviceAccountName"});
   if (!sa.empty())
-    for (auto& m : names::dns1123_subdomain(sa)) out.push_back(schema::field_invalid(path.child("serviceAccountName"), str(sa), m));
+    for (auto& m : names::dns1123_subdomain(sa)) out.push_back(validation::field_invalid(path.child("serviceAccountName"), str(sa), m));
   if (auto deadline = json::get_int(spec, {"activeDeadlineSeconds"}); deadline && (*deadline < 1 || *deadline > 2147483647))
-    out.push_back(schema::field_invalid(path.child("activeDeadlineSeconds"), json::Value(*deadline),
+    out.push_back(validation::field_invalid(path.child("activeDeadlineSeconds"), json::Value(*deadline),
                                         "must be between 1 and 2147483647, inclusive"));
 }
 
@@ -141,7 +141,7 @@ void validate_pod_template(const json::Value* tmpl_ptr, const FieldPath& path, C
     validate_annotation_map(*annotations, path.child("annotations"), out);
   validate_pod_spec(json::find(tmpl, {"spec"}), path.child("spec"), out);
   if (const auto* eph = json::get_array(tmpl, {"spec", "ephemeralContainers"}); eph && !eph->empty())
-    out.push_back(schema::field_forbidden(path.child("spec").child("ephemeralContainers"),
+    out.push_back(validation::field_forbidden(path.child("spec").child("ephemeralContainers"),
                                           "ephemeral containers not allowed in pod template"));
 }
 

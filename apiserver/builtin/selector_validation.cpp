@@ -5,9 +5,9 @@
 
 namespace capstan::apiserver::builtin {
 
-using schema::FieldPath;
+using validation::FieldPath;
 
-void validate_label_selector(const json::Value* selector, const FieldPath& path, std::vector<schema::Cause>& out) {
+void validate_label_selector(const json::Value* selector, const FieldPath& path, std::vector<validation::Cause>& out) {
   if (!selector || !selector->is_object()) return;
   if (const auto* ml = json::get_object(*selector, {"matchLabels"})) validate_label_map(*ml, path.child("matchLabels"), out);
   const auto* exprs = json::get_array(*selector, {"matchExpressions"});
@@ -19,20 +19,20 @@ void validate_label_selector(const json::Value* selector, const FieldPath& path,
     const auto* values = json::get_array(e, {"values"});
     std::size_t n = values ? values->size() : 0;
     if (op == "In" || op == "NotIn") {
-      if (n == 0) out.push_back(schema::field_required(at.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
+      if (n == 0) out.push_back(validation::field_required(at.child("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
     } else if (op == "Exists" || op == "DoesNotExist") {
       if (n > 0)
-        out.push_back(schema::field_forbidden(at.child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+        out.push_back(validation::field_forbidden(at.child("values"), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
     } else {
-      out.push_back(schema::field_invalid(at.child("operator"), json::Value(json::String(op)), "not a valid selector operator"));
+      out.push_back(validation::field_invalid(at.child("operator"), json::Value(json::String(op)), "not a valid selector operator"));
     }
     std::string_view key = json::get_string(e, {"key"});
-    for (auto& m : names::qualified_name(key)) out.push_back(schema::field_invalid(at.child("key"), json::Value(json::String(key)), m));
+    for (auto& m : names::qualified_name(key)) out.push_back(validation::field_invalid(at.child("key"), json::Value(json::String(key)), m));
     if (!values) continue;
     for (std::size_t j = 0; j < values->size(); ++j) {
       if (!(*values)[j].is_string()) continue;
       for (auto& m : names::label_value((*values)[j].get_string()))
-        out.push_back(schema::field_invalid(at.child("values").index(j), (*values)[j], m));
+        out.push_back(validation::field_invalid(at.child("values").index(j), (*values)[j], m));
     }
   }
 }
@@ -53,7 +53,7 @@ std::optional<ParsedSelector> label_selector_as_selector(const json::Value* sele
     return p;
   }
   // NewRequirement refuses exactly what ValidateLabelSelector reports.
-  std::vector<schema::Cause> problems;
+  std::vector<validation::Cause> problems;
   validate_label_selector(selector, FieldPath("selector"), problems);
   if (!problems.empty()) return std::nullopt;
   try {

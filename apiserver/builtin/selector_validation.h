@@ -2,7 +2,7 @@
 // LabelSelectorAsSelector's outcome, as apps/batch validation combine them.
 #pragma once
 
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "runtime/json/json.h"
 #include "runtime/meta/selector.h"
 
@@ -12,7 +12,7 @@
 namespace capstan::apiserver::builtin {
 
 // ValidateLabelSelector (label values checked strictly); nothing for an absent selector.
-void validate_label_selector(const json::Value* selector, const schema::FieldPath& path, std::vector<schema::Cause>& out);
+void validate_label_selector(const json::Value* selector, const validation::FieldPath& path, std::vector<validation::Cause>& out);
 
 // The result of LabelSelectorAsSelector: an absent selector selects nothing, {} everything.
 struct ParsedSelector {

@@ -15,7 +15,7 @@
 namespace capstan::apiserver::builtin {
 namespace {
 
-using schema::FieldPath;
+using validation::FieldPath;
 
 void set_default(json::Object& o, std::string_view key, json::Value v) {
   if (!o.contains(key) || o.at(key).is_null()) o[key] = std::move(v);
@@ -131,13 +131,13 @@ class ServiceStrategy : public Strategy {
     set_default(spec, "sessionAffinity", "None");
     default_ports(spec);
   }
-  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
-    std::vector<schema::Cause> out;
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value* old) override {
+    std::vector<validation::Cause> out;
     if (old) {
       auto oldip = json::get_string(*old, {"spec", "clusterIP"});
       auto newip = json::get_string(obj, {"spec", "clusterIP"});
       if (!oldip.empty() && oldip != "None" && newip != oldip)
-        out.push_back(schema::field_invalid(FieldPath("spec").child("clusterIPs").index(0), json::Value(json::String(newip)),
+        out.push_back(validation::field_invalid(FieldPath("spec").child("clusterIPs").index(0), json::Value(json::String(newip)),
                                             "may not change once set"));
     }
     for (auto& c : validate_service(obj)) out.push_back(std::move(c));
@@ -169,12 +169,12 @@ class ServiceStrategy : public Strategy {
 };
 
 // The keys of a data map (ConfigMap and Secret data) and the decoded size of its values.
-std::size_t check_data_keys(const json::Object* data, const FieldPath& path, bool base64, std::vector<schema::Cause>& out) {
+std::size_t check_data_keys(const json::Object* data, const FieldPath& path, bool base64, std::vector<validation::Cause>& out) {
   std::size_t total = 0;
   if (!data) return 0;
   for (const auto& kv : *data) {
     json::Value key = json::String(kv.key());
-    for (auto& m : meta::names::config_map_key(kv.key())) out.push_back(schema::field_invalid(path.key(kv.key()), key, m));
+    for (auto& m : meta::names::config_map_key(kv.key())) out.push_back(validation::field_invalid(path.key(kv.key()), key, m));
     if (!kv.value().is_string()) continue;
     std::string_view v = kv.value().get_string();
     total += base64 ? meta::base64_decode(v).value_or(std::string()).size() : v.size();
@@ -186,19 +186,19 @@ constexpr std::size_t kMaxDataSize = 1024 * 1024;  // core.MaxSecretSize, for Co
 
 class ConfigMapStrategy : public Strategy {
  public:
-  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value*) override {
-    std::vector<schema::Cause> out;
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value*) override {
+    std::vector<validation::Cause> out;
     const auto* data = json::get_object(obj, {"data"});
     const auto* binary = json::get_object(obj, {"binaryData"});
     std::size_t total = check_data_keys(data, FieldPath("data"), false, out);
     if (data && binary)
       for (const auto& kv : *data)
         if (binary->contains(kv.key()))
-          out.push_back(schema::field_invalid(FieldPath("data").key(kv.key()), json::Value(json::String(kv.key())),
+          out.push_back(validation::field_invalid(FieldPath("data").key(kv.key()), json::Value(json::String(kv.key())),
                                               "duplicate of key present in binaryData"));
     total += check_data_keys(binary, FieldPath("binaryData"), true, out);
     // The whole object: kube passes an empty path, which renders as "[]".
-    if (total > kMaxDataSize) out.push_back(schema::field_too_long(FieldPath("[]"), kMaxDataSize));
+    if (total > kMaxDataSize) out.push_back(validation::field_too_long(FieldPath("[]"), kMaxDataSize));
     return out;
   }
 };
@@ -207,20 +207,20 @@ class SecretStrategy : public Strategy {
  public:
   void prepare_create(json::Value& obj) override { normalise(obj); }
   void prepare_update(json::Value& obj, const json::Value&) override { normalise(obj); }
-  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
-    std::vector<schema::Cause> out;
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value* old) override {
+    std::vector<validation::Cause> out;
     std::size_t total = check_data_keys(json::get_object(obj, {"data"}), FieldPath("data"), true, out);
-    if (total > kMaxDataSize) out.push_back(schema::field_too_long(FieldPath("data"), kMaxDataSize));
+    if (total > kMaxDataSize) out.push_back(validation::field_too_long(FieldPath("data"), kMaxDataSize));
     if (old) {
       auto ot = json::get_string(*old, {"type"});
       auto nt = json::get_string(obj, {"type"});
-      if (ot != nt) out.push_back(schema::field_invalid(FieldPath("type"), json::Value(json::String(nt)), "field is immutable"));
+      if (ot != nt) out.push_back(validation::field_invalid(FieldPath("type"), json::Value(json::String(nt)), "field is immutable"));
     }
     if (json::get_string(obj, {"type"}) == "kubernetes.io/tls") {
       const auto* data = json::get_object(obj, {"data"});
       for (auto k : {"tls.crt", "tls.key"})
         if (!data || !data->contains(k))
-          out.push_back(schema::field_required(FieldPath("data").key(k)));
+          out.push_back(validation::field_required(FieldPath("data").key(k)));
     }
     return out;
   }
@@ -252,8 +252,8 @@ class PodStrategy : public Strategy {
     status["phase"] = "Pending";
     status["qosClass"] = "BestEffort";
   }
-  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value*) override {
-    std::vector<schema::Cause> out;
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value*) override {
+    std::vector<validation::Cause> out;
     validate_pod_spec(json::find(obj, {"spec"}), FieldPath("spec"), out);
     return out;
   }
@@ -263,7 +263,7 @@ class DeploymentStrategy : public Strategy {
  public:
   void prepare_create(json::Value& obj) override { defaults(obj); }
   void prepare_update(json::Value& obj, const json::Value&) override { defaults(obj); }
-  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value* old) override {
     return validate_deployment(obj, old);
   }
 
@@ -291,7 +291,7 @@ class StatefulSetStrategy : public Strategy {
   std::string_view name_rule() const override { return "label"; }
   void prepare_create(json::Value& obj) override { defaults(obj); }
   void prepare_update(json::Value& obj, const json::Value&) override { defaults(obj); }
-  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value* old) override {
     return validate_stateful_set(obj, old);
   }
 
@@ -315,7 +315,7 @@ class ReplicaSetStrategy : public Strategy {
  public:
   void prepare_create(json::Value& obj) override { defaults(obj); }
   void prepare_update(json::Value& obj, const json::Value&) override { defaults(obj); }
-  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value* old) override {
     return validate_replica_set(obj, old);
   }
 
@@ -331,7 +331,7 @@ class DaemonSetStrategy : public Strategy {
  public:
   void prepare_create(json::Value& obj) override { defaults(obj); }
   void prepare_update(json::Value& obj, const json::Value&) override { defaults(obj); }
-  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override {
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value* old) override {
     return validate_daemon_set(obj, old);
   }
 
@@ -355,7 +355,7 @@ class JobStrategy : public Strategy {
  public:
   void prepare_create(json::Value& obj) override { default_template(child(obj.as_object(), "spec")); }
   void prepare_update(json::Value& obj, const json::Value&) override { default_template(child(obj.as_object(), "spec")); }
-  std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) override { return validate_job(obj, old); }
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value* old) override { return validate_job(obj, old); }
 };
 
 class PathNameStrategy : public Strategy {

@@ -2,7 +2,7 @@
 // applied on create/update, type-specific validation and fields preserved on update.
 #pragma once
 
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "runtime/json/json.h"
 
 #include <memory>
@@ -23,7 +23,7 @@ class Strategy {
   // Fills defaults / carries over server-owned fields from `old` on update.
   virtual void prepare_update(json::Value& obj, const json::Value& old) {}
   // Type-specific validation; `old` is null on create.
-  virtual std::vector<schema::Cause> validate(const json::Value& obj, const json::Value* old) { return {}; }
+  virtual std::vector<validation::Cause> validate(const json::Value& obj, const json::Value* old) { return {}; }
   // Warnings (the Warning response header) for a valid object on create/update.
   virtual std::vector<std::string> warnings(const json::Value& obj, const json::Value* old) { return {}; }
   // How metadata.name is validated: "subdomain" (default), "label", "dns1035", "path".
@@ -36,10 +36,10 @@ Strategy& strategy_for(std::string_view group_resource);
 
 // metadata.name (or, with generate_name_prefix, metadata.generateName) validation messages
 // exactly as apimachinery's validation package words them; `rule` as Strategy::name_rule().
-std::vector<schema::Cause> validate_name(std::string_view name, std::string_view rule, bool generate_name_prefix = false);
-std::vector<schema::Cause> validate_labels(const json::Value& obj);
+std::vector<validation::Cause> validate_name(std::string_view name, std::string_view rule, bool generate_name_prefix = false);
+std::vector<validation::Cause> validate_labels(const json::Value& obj);
 // ValidateObjectMeta's format checks in upstream order: on create metadata.generateName and
 // metadata.name, then metadata.labels and metadata.annotations.
-std::vector<schema::Cause> validate_object_meta(const json::Value& obj, std::string_view name_rule, bool create);
+std::vector<validation::Cause> validate_object_meta(const json::Value& obj, std::string_view name_rule, bool create);
 
 }  // namespace capstan::apiserver::builtin

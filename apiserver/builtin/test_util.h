@@ -25,7 +25,7 @@ inline const std::string kNamePartMsg =
     "character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
     "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
-inline Errors errors_of(const std::vector<schema::Cause>& causes) {
+inline Errors errors_of(const std::vector<validation::Cause>& causes) {
   Errors out;
   for (const auto& c : causes) out.push_back(c.error());
   return out;

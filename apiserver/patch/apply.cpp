@@ -1,6 +1,6 @@
 #include "apiserver/patch/apply.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "apiserver/patch/structured.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "apiserver/patch/fieldset.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "runtime/json/patch.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "apiserver/patch/strategic.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 
 #include <algorithm>
 #include <climits>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "apiserver/registry/resource.h"
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "runtime/json/json.h"
 
 #include <stdexcept>
@@ -13,8 +13,8 @@
 namespace capstan::apiserver {
 
 // Field-level causes (reason, field, message) as apimachinery's field.Error renders them.
-using schema::Cause;
-using schema::FieldPath;
+using validation::Cause;
+using validation::FieldPath;
 
 class ApiError : public std::runtime_error {
  public:

@@ -1,6 +1,6 @@
 #include "apiserver/rest/handler.h"
 
-#include "apiserver/gofmt/json_syntax.h"
+#include "runtime/gofmt/json_syntax.h"
 #include "apiserver/patch/apply.h"
 #include "apiserver/protobuf/decode.h"
 #include "apiserver/rest/discovery.h"
@@ -119,11 +119,11 @@ void fill_write_options(WriteOptions& o, const http::Request& req, const http::Q
   std::string manager(q.get_or("fieldManager", ""));
   if (patch) {
     if (*patch == PatchType::Apply && manager.empty())
-      causes.push_back(schema::field_required(FieldPath("fieldManager"), "is required for apply patch"));
+      causes.push_back(validation::field_required(FieldPath("fieldManager"), "is required for apply patch"));
     if (*patch != PatchType::Apply && q.has("force"))
-      causes.push_back(schema::field_forbidden(FieldPath("force"), "may not be specified for non-apply patch"));
+      causes.push_back(validation::field_forbidden(FieldPath("force"), "may not be specified for non-apply patch"));
   }
-  if (manager.size() > 128) causes.push_back(schema::field_too_long(FieldPath("fieldManager"), 128));
+  if (manager.size() > 128) causes.push_back(validation::field_too_long(FieldPath("fieldManager"), 128));
   json::Array dry_run;
   bool dry_run_ok = true;
   for (const auto& [k, v] : q.items()) {
@@ -131,10 +131,10 @@ void fill_write_options(WriteOptions& o, const http::Request& req, const http::Q
     dry_run.emplace_back(v);
     dry_run_ok = dry_run_ok && v == "All";
   }
-  if (!dry_run_ok) causes.push_back(schema::field_not_supported(FieldPath("dryRun"), json::Value(dry_run), {"All"}));
+  if (!dry_run_ok) causes.push_back(validation::field_not_supported(FieldPath("dryRun"), json::Value(dry_run), {"All"}));
   std::string fv(q.get_or("fieldValidation", ""));
   if (fv != "" && fv != "Ignore" && fv != "Warn" && fv != "Strict")
-    causes.push_back(schema::field_not_supported(FieldPath("fieldValidation"), json::Value(fv), {"", "Ignore", "Strict", "Warn"}));
+    causes.push_back(validation::field_not_supported(FieldPath("fieldValidation"), json::Value(fv), {"", "Ignore", "Strict", "Warn"}));
   if (!causes.empty()) throw invalid_options(options_kind, causes);
   o.user = user;
   o.field_manager = manager.empty() ? default_manager(req) : manager;
@@ -151,23 +151,23 @@ void validate_list_options(const http::Query& q, bool watch) {
   bool has_continue = !q.get_or("continue", "").empty();
   if (watch) {
     if (initial && match != "NotOlderThan")
-      causes.push_back(schema::field_forbidden(match_path, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+      causes.push_back(validation::field_forbidden(match_path, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
     if (!match.empty()) {
-      if (!initial) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
-      if (match != "NotOlderThan") causes.push_back(schema::field_not_supported(match_path, json::Value(match), {"NotOlderThan"}));
-      if (has_continue) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden when continue is provided"));
+      if (!initial) causes.push_back(validation::field_forbidden(match_path, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
+      if (match != "NotOlderThan") causes.push_back(validation::field_not_supported(match_path, json::Value(match), {"NotOlderThan"}));
+      if (has_continue) causes.push_back(validation::field_forbidden(match_path, "resourceVersionMatch is forbidden when continue is provided"));
     }
   } else {
     std::string rv(q.get_or("resourceVersion", ""));
     if (!match.empty()) {
-      if (rv.empty()) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden unless resourceVersion is provided"));
-      if (has_continue) causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch is forbidden when continue is provided"));
+      if (rv.empty()) causes.push_back(validation::field_forbidden(match_path, "resourceVersionMatch is forbidden unless resourceVersion is provided"));
+      if (has_continue) causes.push_back(validation::field_forbidden(match_path, "resourceVersionMatch is forbidden when continue is provided"));
       if (match != "Exact" && match != "NotOlderThan")
-        causes.push_back(schema::field_not_supported(match_path, json::Value(match), {"Exact", "NotOlderThan", ""}));
+        causes.push_back(validation::field_not_supported(match_path, json::Value(match), {"Exact", "NotOlderThan", ""}));
       if (match == "Exact" && rv == "0")
-        causes.push_back(schema::field_forbidden(match_path, "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
+        causes.push_back(validation::field_forbidden(match_path, "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\""));
     }
-    if (initial) causes.push_back(schema::field_forbidden(FieldPath("sendInitialEvents"), "sendInitialEvents is forbidden for list"));
+    if (initial) causes.push_back(validation::field_forbidden(FieldPath("sendInitialEvents"), "sendInitialEvents is forbidden for list"));
   }
   if (!causes.empty()) throw invalid_options("ListOptions", causes);
 }
@@ -653,7 +653,7 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
       if (k == "dryRun") dry_run.emplace_back(v);
     for (const auto& v : dry_run)
       if (v != "All")
-        throw invalid_options("DeleteOptions", {schema::field_not_supported(FieldPath("dryRun"), json::Value(dry_run), {"All"})});
+        throw invalid_options("DeleteOptions", {validation::field_not_supported(FieldPath("dryRun"), json::Value(dry_run), {"All"})});
     d.dry_run = !dry_run.empty();
     if (auto g = q.get("gracePeriodSeconds"); g && !g->empty()) d.grace_period = std::stoll(std::string(*g));
     if (ri.verb == "delete") {

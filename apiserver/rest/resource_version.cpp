@@ -1,6 +1,6 @@
 #include "apiserver/rest/resource_version.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 
 #include <limits>
 

@@ -88,7 +88,7 @@ void apply_scale(const registry::ResourceInfo& r, std::string_view version, json
   // The Scale itself is validated first (autoscaling's ValidateScale), under its own kind.
   if (replicas && replicas->is_int64() && replicas->get_int64() < 0) {
     throw invalid_kind("Scale", "autoscaling", json::get_string(obj, {"metadata", "name"}),
-                       {schema::field_invalid(FieldPath("spec").child("replicas"), *replicas, "must be greater than or equal to 0")});
+                       {validation::field_invalid(FieldPath("spec").child("replicas"), *replicas, "must be greater than or equal to 0")});
   }
   if (!replicas || !replicas->is_number()) return;
   dotted_set(obj, sc.spec_replicas_path, *replicas);

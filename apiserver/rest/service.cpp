@@ -1,7 +1,7 @@
 #include "apiserver/rest/service.h"
 
 #include "apiserver/builtin/strategy.h"
-#include "apiserver/gofmt/json_syntax.h"
+#include "runtime/gofmt/json_syntax.h"
 #include "apiserver/rest/field_labels.h"
 #include "apiserver/rest/resource_version.h"
 #include "apiserver/rest/scale.h"
@@ -67,8 +67,8 @@ void validate_scale_replicas(const json::Value& obj, const std::string& path, st
   if (!v || v->is_null()) return;
   if (!v->is_int64()) return;  // the schema already reports a value of another type
   std::int64_t n = v->get_int64();
-  if (n < 0) causes.push_back(schema::field_invalid(FieldPath(path), *v, "should be a non-negative integer"));
-  else if (n > 2147483647) causes.push_back(schema::field_invalid(FieldPath(path), *v, "should be less than or equal to 2147483647"));
+  if (n < 0) causes.push_back(validation::field_invalid(FieldPath(path), *v, "should be a non-negative integer"));
+  else if (n > 2147483647) causes.push_back(validation::field_invalid(FieldPath(path), *v, "should be less than or equal to 2147483647"));
 }
 
 }  // namespace
@@ -313,7 +313,7 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
   if (name.empty()) {
     std::string_view gen = json::get_string(body, {"metadata", "generateName"});
     if (gen.empty()) {
-      throw invalid(r, "", {schema::field_required(FieldPath("metadata").child("name"), "name or generateName is required")});
+      throw invalid(r, "", {validation::field_required(FieldPath("metadata").child("name"), "name or generateName is required")});
     }
     static const char* alphabet = "bcdfghjklmnpqrstvwxz2456789";
     thread_local std::mt19937 rng(std::random_device{}());

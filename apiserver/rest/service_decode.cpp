@@ -3,7 +3,7 @@
 // the decoder kube runs there does: the body of a create/update (encoding/json), a JSON or merge
 // patch's result (encoding/json, reported as an invalid `patch`), a strategic merge patch's result
 // (the unstructured converter) and a server-side apply configuration (structured-merge-diff).
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "apiserver/rest/service.h"
 #include "apiserver/schema/prune.h"
 #include "apiserver/schema/status.h"
@@ -30,7 +30,7 @@ void add_warnings(WriteOptions& o, const std::vector<std::string>& unknown) {
 // handlers.patcher's answer for a patched object that does not decode:
 //   "" is invalid: patch: Invalid value: "<value>": <error>
 ApiError invalid_patch(const std::string& value, const std::string& detail) {
-  std::vector<Cause> causes{schema::field_invalid(FieldPath("patch"), json::Value(value), detail)};
+  std::vector<Cause> causes{validation::field_invalid(FieldPath("patch"), json::Value(value), detail)};
   json::Value st = schema::invalid_status("", "", "", causes);
   ApiError e(422, "Invalid", std::string(json::get_string(st, {"message"})));
   if (const auto* d = json::get_object(st, {"details"})) e.details = *d;

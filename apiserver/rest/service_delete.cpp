@@ -25,7 +25,7 @@ Service::DeleteResult Service::remove(const Target& t, const DeleteOptions& o) {
   const auto& r = *t.res;
   if (!t.subresource.empty()) throw method_not_allowed();
   if (!o.propagation.empty() && o.propagation != "Orphan" && o.propagation != "Background" && o.propagation != "Foreground") {
-    throw invalid_options("DeleteOptions", {schema::field_not_supported(FieldPath("propagationPolicy"), json::Value(o.propagation),
+    throw invalid_options("DeleteOptions", {validation::field_not_supported(FieldPath("propagationPolicy"), json::Value(o.propagation),
                                                                         {"Foreground", "Background", "Orphan", "nil"})});
   }
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {

@@ -110,7 +110,7 @@ json::Value Service::prepare_update_object(const Target& t, const json::Value& o
       std::string list = "[]string{";
       for (std::size_t i = 0; i < added.size(); ++i) list += (i ? ", \"" : "\"") + added[i] + "\"";
       list += "}";
-      throw invalid(r, name, {schema::field_forbidden(FieldPath("metadata").child("finalizers"),
+      throw invalid(r, name, {validation::field_forbidden(FieldPath("metadata").child("finalizers"),
                                                       "no new finalizers can be added if the object is being deleted, found new finalizers " + list)});
     }
   }
@@ -201,7 +201,7 @@ Service::WriteResult Service::update(const Target& t, json::Value body, WriteOpt
     if (body_rv.empty() && !r.allow_unconditional_update && t.subresource.empty()) {
       // The generic registry reports it against the resource (its "kind" is the resource name).
       throw invalid_kind(r.resource, r.group, t.name,
-                         {schema::field_invalid(FieldPath("metadata").child("resourceVersion"), json::Value(0), "must be specified for an update")});
+                         {validation::field_invalid(FieldPath("metadata").child("resourceVersion"), json::Value(0), "must be specified for an update")});
     }
     json::Value old = to_version(r, *current.value, t.version);
     json::Value next = body;

@@ -1,6 +1,6 @@
 #include "apiserver/schema/cel_rules.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 
 namespace capstan::apiserver::schema {
 namespace {
@@ -79,7 +79,7 @@ std::optional<std::string> normalize_field_path(std::string_view path, const Sch
       i = j;
     }
   }
-  FieldPath out;
+  validation::FieldPath out;
   const Schema* s = &root;
   auto append = [&](const std::string& name) -> bool {
     if (!s->properties.empty()) {
@@ -115,7 +115,7 @@ std::optional<std::string> normalize_field_path(std::string_view path, const Sch
   return out.is_nil() ? std::string() : out.str();
 }
 
-void compile_rules(Schema& s, const FieldPath& p, std::vector<std::string>& not_evaluated) {
+void compile_rules(Schema& s, const validation::FieldPath& p, std::vector<std::string>& not_evaluated) {
   s.x_rules.clear();
   for (std::size_t i = 0; i < s.x_validations.size(); ++i) {
     const auto& rv = s.x_validations[i];

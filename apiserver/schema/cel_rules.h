@@ -4,7 +4,7 @@
 // on the CRD write, and does not evaluate the rule.
 #pragma once
 
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "apiserver/schema/model.h"
 
 #include <optional>
@@ -20,7 +20,7 @@ inline constexpr std::string_view kOldSelf = "oldSelf";
 // Fills s.x_rules from s.x_validations (properties/items must already be decoded, for fieldPath).
 // `p` is the node's path in the CRD; one note per rule that will not be evaluated:
 //   <path>.x-kubernetes-validations[0]: rule "..." is not evaluated by the embedded API server: <reason>
-void compile_rules(Schema& s, const FieldPath& p, std::vector<std::string>& not_evaluated);
+void compile_rules(Schema& s, const validation::FieldPath& p, std::vector<std::string>& not_evaluated);
 
 // ValidFieldPath: a rule's fieldPath (".a.b", ".m['key']") against the node's schema, as the
 // field.Path string it adds to the node's path; nullopt with `error` when it names no field.

@@ -135,9 +135,9 @@ TEST(CelRules, UnsupportedRulesAreReportedNotEvaluated) {
 }
 
 TEST(CelRules, BlockingErrors) {
-  EXPECT_TRUE(has_blocking_error({field_type_invalid(FieldPath("spec"), json::Value("x"), "bad")}));
-  EXPECT_TRUE(has_blocking_error({field_required(FieldPath("spec"))}));
-  EXPECT_FALSE(has_blocking_error({field_invalid(FieldPath("spec"), json::Value(0), "should be greater than or equal to 1")}));
+  EXPECT_TRUE(has_blocking_error({validation::field_type_invalid(validation::FieldPath("spec"), json::Value("x"), "bad")}));
+  EXPECT_TRUE(has_blocking_error({validation::field_required(validation::FieldPath("spec"))}));
+  EXPECT_FALSE(has_blocking_error({validation::field_invalid(validation::FieldPath("spec"), json::Value(0), "should be greater than or equal to 1")}));
 }
 
 TEST(CelRules, FieldPaths) {

@@ -43,7 +43,7 @@ class RuleWalker {
 
   // Returns false once no further rules may run (budget exhausted).
   bool node(const Schema& s, const std::string& node_type, const json::Value& obj, const json::Value* old,
-            const FieldPath& path, const Correlation& corr, bool is_resource_root) {
+            const validation::FieldPath& path, const Correlation& corr, bool is_resource_root) {
     if (obj.is_null()) return true;
     if (old && old->is_null()) old = nullptr;
     if (!rules(s, node_type, obj, old, path, corr, is_resource_root)) return false;
@@ -110,22 +110,22 @@ class RuleWalker {
     return nullptr;
   }
 
-  Cause invalid_typed(const FieldPath& p, const std::string& node_type, const std::string& detail) {
-    return field_invalid(p, json::Value(json::String(node_type)), detail);
+  validation::Cause invalid_typed(const validation::FieldPath& p, const std::string& node_type, const std::string& detail) {
+    return validation::field_invalid(p, json::Value(json::String(node_type)), detail);
   }
 
-  Cause failure(const CelRule& r, const FieldPath& p, const json::Value& obj, const std::string& node_type, const std::string& detail) {
-    BadValue value{obj};
-    if (node_type == "object" || node_type == "array") value = BadValue::omitted();
-    std::string_view reason = r.reason.empty() ? reason::kInvalid : std::string_view(r.reason);
-    if (reason == reason::kForbidden) return field_forbidden(p, detail);
-    if (reason == reason::kRequired) return field_required(p, detail);
-    if (reason == reason::kDuplicate) return Cause{std::string(reason::kDuplicate), p.str(), error_body(reason::kDuplicate, value, {})};
-    return Cause{std::string(reason::kInvalid), p.str(), error_body(reason::kInvalid, value, detail)};
+  validation::Cause failure(const CelRule& r, const validation::FieldPath& p, const json::Value& obj, const std::string& node_type, const std::string& detail) {
+    validation::BadValue value{obj};
+    if (node_type == "object" || node_type == "array") value = validation::BadValue::omitted();
+    std::string_view reason = r.reason.empty() ? validation::reason::kInvalid : std::string_view(r.reason);
+    if (reason == validation::reason::kForbidden) return validation::field_forbidden(p, detail);
+    if (reason == validation::reason::kRequired) return validation::field_required(p, detail);
+    if (reason == validation::reason::kDuplicate) return validation::Cause{std::string(validation::reason::kDuplicate), p.str(), validation::error_body(validation::reason::kDuplicate, value, {})};
+    return validation::Cause{std::string(validation::reason::kInvalid), p.str(), validation::error_body(validation::reason::kInvalid, value, detail)};
   }
 
   bool rules(const Schema& s, const std::string& node_type, const json::Value& obj, const json::Value* old,
-             const FieldPath& path, const Correlation& corr, bool is_resource_root) {
+             const validation::FieldPath& path, const Correlation& corr, bool is_resource_root) {
     bool any = false;
     for (const auto& r : s.x_rules) any = any || r.program;
     if (!any) return true;
@@ -167,9 +167,9 @@ class RuleWalker {
         out_.errors.push_back(invalid_typed(path, node_type, "rule did not evaluate to a bool evaluating rule: " + rule_error_string(r)));
         continue;
       }
-      FieldPath at = r.field_path.empty() ? path : path.child(r.field_path);
+      validation::FieldPath at = r.field_path.empty() ? path : path.child(r.field_path);
       std::string detail = message_for(r, *vars);
-      Cause c = failure(r, at, obj, node_type, detail);
+      validation::Cause c = failure(r, at, obj, node_type, detail);
       if (!r.uses_old_self && corr.ratchets()) out_.warnings.push_back(c.error());
       else out_.errors.push_back(std::move(c));
     }
@@ -202,14 +202,14 @@ CelOutcome validate_rules(const json::Value& obj, const json::Value* old, const 
   RuleWalker w(budget, out);
   Correlation corr;
   if (old) corr = Correlation{&obj, old, nullptr, nullptr};
-  w.node(schema, schema.type, obj, old, FieldPath(), corr, true);
+  w.node(schema, schema.type, obj, old, validation::FieldPath(), corr, true);
   return out;
 }
 
-bool has_blocking_error(const std::vector<Cause>& causes) {
+bool has_blocking_error(const std::vector<validation::Cause>& causes) {
   for (const auto& c : causes) {
-    if (c.reason == reason::kNotSupported || c.reason == reason::kRequired || c.reason == reason::kTooLong ||
-        c.reason == reason::kTooMany || c.reason == reason::kTypeInvalid)
+    if (c.reason == validation::reason::kNotSupported || c.reason == validation::reason::kRequired || c.reason == validation::reason::kTooLong ||
+        c.reason == validation::reason::kTooMany || c.reason == validation::reason::kTypeInvalid)
       return true;
   }
   return false;

@@ -12,7 +12,7 @@
 //   spec: Invalid value: "object": no such key: foo evaluating rule: self.foo == 1
 #pragma once
 
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "apiserver/schema/model.h"
 #include "runtime/json/json.h"
 
@@ -29,7 +29,7 @@ struct CelBudget {
 };
 
 struct CelOutcome {
-  std::vector<Cause> errors;
+  std::vector<validation::Cause> errors;
   std::vector<std::string> warnings;  // ratcheted failures, as field.Error.Error() strings
 };
 
@@ -37,6 +37,6 @@ struct CelOutcome {
 CelOutcome validate_rules(const json::Value& obj, const json::Value* old, const Schema& schema, const CelBudget& budget = {});
 
 // hasBlockingErr: a type, required, enum or size violation means CEL rules are not run.
-bool has_blocking_error(const std::vector<Cause>& causes);
+bool has_blocking_error(const std::vector<validation::Cause>& causes);
 
 }  // namespace capstan::apiserver::schema

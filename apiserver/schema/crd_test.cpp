@@ -80,7 +80,7 @@ SchemaPtr certificate() {
 // The request path of kube-apiserver for a CR body: decode, prune, default, validate.
 struct Outcome {
   std::vector<std::string> unknown;
-  std::vector<Cause> causes;
+  std::vector<validation::Cause> causes;
   json::Value obj;
 };
 Outcome submit(std::string_view body) {

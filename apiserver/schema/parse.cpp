@@ -1,6 +1,6 @@
 #include "apiserver/schema/parse.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "apiserver/schema/cel_rules.h"
 #include "apiserver/schema/formats.h"
 #include "apiserver/schema/prune.h"
@@ -50,14 +50,14 @@ class Decoder {
  public:
   Decoder() = default;
 
-  std::vector<Cause> decode_errors;
-  std::vector<Cause> schema_errors;
+  std::vector<validation::Cause> decode_errors;
+  std::vector<validation::Cause> schema_errors;
   std::vector<std::string> not_evaluated;  // CEL rules outside the supported subset
 
-  SchemaPtr decode(const json::Value& v, const FieldPath& p, const Ssv& ssv, bool is_root) {
+  SchemaPtr decode(const json::Value& v, const validation::FieldPath& p, const Ssv& ssv, bool is_root) {
     auto s = std::make_shared<Schema>();
     if (!v.is_object()) {
-      decode_errors.push_back(field_invalid(p, v, "must be a JSON object"));
+      decode_errors.push_back(validation::field_invalid(p, v, "must be a JSON object"));
       return s;
     }
     const json::Object& o = v.get_object();
@@ -155,45 +155,45 @@ class Decoder {
 
     // 1. specStandardValidatorV3.validate
     if (!s->type.empty() && !v3_types().count(s->type)) {
-      schema_errors.push_back(field_not_supported(p.child("type"), json::Value(s->type),
+      schema_errors.push_back(validation::field_not_supported(p.child("type"), json::Value(s->type),
                                                   std::vector<std::string>(v3_types().begin(), v3_types().end())));
     }
     if (s->default_value && !ssv.allow_defaults) {
       std::string detail = "must not be set";
       if (!ssv.disallow_defaults_reason.empty()) detail += " " + ssv.disallow_defaults_reason;
-      schema_errors.push_back(field_forbidden(p.child("default"), detail));
+      schema_errors.push_back(validation::field_forbidden(p.child("default"), detail));
     }
     if (auto* x = o.if_contains("id"); x && !(x->is_string() && x->get_string().empty())) {
-      schema_errors.push_back(field_forbidden(p.child("id"), "id is not supported"));
+      schema_errors.push_back(validation::field_forbidden(p.child("id"), "id is not supported"));
     }
     if (o.contains("additionalItems")) {
-      schema_errors.push_back(field_forbidden(p.child("additionalItems"), "additionalItems is not supported"));
+      schema_errors.push_back(validation::field_forbidden(p.child("additionalItems"), "additionalItems is not supported"));
     }
     if (auto* x = o.if_contains("patternProperties"); x && x->is_object() && !x->get_object().empty()) {
-      schema_errors.push_back(field_forbidden(p.child("patternProperties"), "patternProperties is not supported"));
+      schema_errors.push_back(validation::field_forbidden(p.child("patternProperties"), "patternProperties is not supported"));
     }
     if (auto* x = o.if_contains("definitions"); x && x->is_object() && !x->get_object().empty()) {
-      schema_errors.push_back(field_forbidden(p.child("definitions"), "definitions is not supported"));
+      schema_errors.push_back(validation::field_forbidden(p.child("definitions"), "definitions is not supported"));
     }
     if (o.contains("dependencies")) {
-      schema_errors.push_back(field_forbidden(p.child("dependencies"), "dependencies is not supported"));
+      schema_errors.push_back(validation::field_forbidden(p.child("dependencies"), "dependencies is not supported"));
     }
-    if (o.contains("$ref")) schema_errors.push_back(field_forbidden(p.child("$ref"), "$ref is not supported"));
+    if (o.contains("$ref")) schema_errors.push_back(validation::field_forbidden(p.child("$ref"), "$ref is not supported"));
     if (s->type == "null") {
-      schema_errors.push_back(field_forbidden(p.child("type"), "type cannot be set to null, use nullable as an alternative"));
+      schema_errors.push_back(validation::field_forbidden(p.child("type"), "type cannot be set to null, use nullable as an alternative"));
     }
     const json::Value* items_json = o.if_contains("items");
     bool items_array = items_json && items_json->is_array();
     if (items_array && !items_json->get_array().empty()) {
-      schema_errors.push_back(field_forbidden(p.child("items"), "items must be a schema object and not an array"));
+      schema_errors.push_back(validation::field_forbidden(p.child("items"), "items must be a schema object and not an array"));
     }
     if (ssv.inside_resource_meta && s->x_embedded_resource) {
-      schema_errors.push_back(field_forbidden(p.child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"));
+      schema_errors.push_back(validation::field_forbidden(p.child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"));
     }
 
     // 2. uniqueItems
     if (s->unique_items) {
-      schema_errors.push_back(field_forbidden(p.child("uniqueItems"),
+      schema_errors.push_back(validation::field_forbidden(p.child("uniqueItems"),
                                               "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"));
     }
 
@@ -210,7 +210,7 @@ class Decoder {
         bad(p, "additionalProperties", *x, "boolean or object");
       }
       if (has_props && (!s->additional_properties.allows || x->is_object())) {
-        schema_errors.push_back(field_forbidden(p.child("additionalProperties"), "additionalProperties and properties are mutual exclusive"));
+        schema_errors.push_back(validation::field_forbidden(p.child("additionalProperties"), "additionalProperties and properties are mutual exclusive"));
       }
       if (x->is_object()) {
         Ssv sub = ssv.inside_resource_meta ? ssv.with_forbidden_defaults("inside additionalProperties applying to object metadata") : ssv;
@@ -265,52 +265,52 @@ class Decoder {
 
     // 6.-12. extensions
     if (s->x_preserve_unknown_fields && !*s->x_preserve_unknown_fields) {
-      schema_errors.push_back(field_invalid(p.child("x-kubernetes-preserve-unknown-fields"), json::Value(false), "must be true or undefined"));
+      schema_errors.push_back(validation::field_invalid(p.child("x-kubernetes-preserve-unknown-fields"), json::Value(false), "must be true or undefined"));
     }
     if (s->x_map_type && s->type != "object") {
-      if (s->type.empty()) schema_errors.push_back(field_required(p.child("type"), "must be object if x-kubernetes-map-type is specified"));
-      else schema_errors.push_back(field_invalid(p.child("type"), json::Value(s->type), "must be object if x-kubernetes-map-type is specified"));
+      if (s->type.empty()) schema_errors.push_back(validation::field_required(p.child("type"), "must be object if x-kubernetes-map-type is specified"));
+      else schema_errors.push_back(validation::field_invalid(p.child("type"), json::Value(s->type), "must be object if x-kubernetes-map-type is specified"));
     }
     if (s->x_map_type && *s->x_map_type != "atomic" && *s->x_map_type != "granular") {
-      schema_errors.push_back(field_not_supported(p.child("x-kubernetes-map-type"), json::Value(*s->x_map_type), {"atomic", "granular"}));
+      schema_errors.push_back(validation::field_not_supported(p.child("x-kubernetes-map-type"), json::Value(*s->x_map_type), {"atomic", "granular"}));
     }
     if (s->x_list_type && s->type != "array") {
-      if (s->type.empty()) schema_errors.push_back(field_required(p.child("type"), "must be array if x-kubernetes-list-type is specified"));
-      else schema_errors.push_back(field_invalid(p.child("type"), json::Value(s->type), "must be array if x-kubernetes-list-type is specified"));
+      if (s->type.empty()) schema_errors.push_back(validation::field_required(p.child("type"), "must be array if x-kubernetes-list-type is specified"));
+      else schema_errors.push_back(validation::field_invalid(p.child("type"), json::Value(s->type), "must be array if x-kubernetes-list-type is specified"));
     } else if (s->x_list_type && *s->x_list_type == "set" && s->items) {
       const Schema& is = *s->items;
       if (is.type == "array" && is.x_list_type && *is.x_list_type != "atomic") {
-        schema_errors.push_back(field_invalid(p.child("items").child("x-kubernetes-list-type"), json::Value(*is.x_list_type),
+        schema_errors.push_back(validation::field_invalid(p.child("items").child("x-kubernetes-list-type"), json::Value(*is.x_list_type),
                                               "must be atomic as item of a list with x-kubernetes-list-type=set"));
       } else if (is.type == "object" && (!is.x_map_type || *is.x_map_type != "atomic")) {
         json::Value shown = is.x_list_type ? json::Value(*is.x_list_type) : json::Value();
-        schema_errors.push_back(field_invalid(p.child("items").child("x-kubernetes-map-type"), shown,
+        schema_errors.push_back(validation::field_invalid(p.child("items").child("x-kubernetes-map-type"), shown,
                                               "must be atomic as item of a list with x-kubernetes-list-type=set"));
       }
     }
     if (s->x_list_type && *s->x_list_type != "atomic" && *s->x_list_type != "set" && *s->x_list_type != "map") {
-      schema_errors.push_back(field_not_supported(p.child("x-kubernetes-list-type"), json::Value(*s->x_list_type), {"atomic", "set", "map"}));
+      schema_errors.push_back(validation::field_not_supported(p.child("x-kubernetes-list-type"), json::Value(*s->x_list_type), {"atomic", "set", "map"}));
     }
     if (!s->x_list_map_keys.empty()) {
       if (!s->x_list_type) {
-        schema_errors.push_back(field_required(p.child("x-kubernetes-list-type"), "must be map if x-kubernetes-list-map-keys is non-empty"));
+        schema_errors.push_back(validation::field_required(p.child("x-kubernetes-list-type"), "must be map if x-kubernetes-list-map-keys is non-empty"));
       } else if (*s->x_list_type != "map") {
-        schema_errors.push_back(field_invalid(p.child("x-kubernetes-list-type"), json::Value(*s->x_list_type),
+        schema_errors.push_back(validation::field_invalid(p.child("x-kubernetes-list-type"), json::Value(*s->x_list_type),
                                               "must be map if x-kubernetes-list-map-keys is non-empty"));
       }
     }
     if (s->x_list_type && *s->x_list_type == "map") {
       if (s->x_list_map_keys.empty()) {
-        schema_errors.push_back(field_required(p.child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"));
+        schema_errors.push_back(validation::field_required(p.child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"));
       }
       if (!items_json || items_json->is_null()) {
-        schema_errors.push_back(field_required(p.child("items"), "must have a schema if x-kubernetes-list-type is map"));
+        schema_errors.push_back(validation::field_required(p.child("items"), "must have a schema if x-kubernetes-list-type is map"));
       }
       if (items_array) {
-        schema_errors.push_back(field_invalid(p.child("items"), *items_json, "must only have a single schema if x-kubernetes-list-type is map"));
+        schema_errors.push_back(validation::field_invalid(p.child("items"), *items_json, "must only have a single schema if x-kubernetes-list-type is map"));
       }
       if (s->items && s->items->type != "object") {
-        schema_errors.push_back(field_invalid(p.child("items").child("type"), json::Value(s->items->type),
+        schema_errors.push_back(validation::field_invalid(p.child("items").child("type"), json::Value(s->items->type),
                                               "must be object if parent array's x-kubernetes-list-type is map"));
       }
       if (s->items && s->items->type == "object") {
@@ -318,15 +318,15 @@ class Decoder {
         for (const auto& k : s->x_list_map_keys) {
           if (const Schema* ks = s->items->property(k)) {
             if (ks->type == "array" || ks->type == "object") {
-              schema_errors.push_back(field_invalid(p.child("items").child("properties").key(k).child("type"), json::Value(s->items->type),
+              schema_errors.push_back(validation::field_invalid(p.child("items").child("properties").key(k).child("type"), json::Value(s->items->type),
                                                     "must be a scalar type if parent array's x-kubernetes-list-type is map"));
             }
           } else {
-            schema_errors.push_back(field_invalid_rendered(p.child("x-kubernetes-list-map-keys"), go_string_slice(s->x_list_map_keys),
+            schema_errors.push_back(validation::field_invalid_rendered(p.child("x-kubernetes-list-map-keys"), go_string_slice(s->x_list_map_keys),
                                                            "entries must all be names of item properties"));
           }
           if (!seen.insert(k).second) {
-            schema_errors.push_back(field_invalid_rendered(p.child("x-kubernetes-list-map-keys"), go_string_slice(s->x_list_map_keys),
+            schema_errors.push_back(validation::field_invalid_rendered(p.child("x-kubernetes-list-map-keys"), go_string_slice(s->x_list_map_keys),
                                                            "must not contain duplicate entries"));
           }
         }
@@ -335,7 +335,7 @@ class Decoder {
     // validateMapListKeysMapSet
     if (s->items && s->x_list_type && (*s->x_list_type == "set" || *s->x_list_type == "map")) {
       if (s->items->nullable) {
-        schema_errors.push_back(field_forbidden(p.child("items").child("nullable"), "cannot be nullable when x-kubernetes-list-type is " + *s->x_list_type));
+        schema_errors.push_back(validation::field_forbidden(p.child("items").child("nullable"), "cannot be nullable when x-kubernetes-list-type is " + *s->x_list_type));
       }
       if (*s->x_list_type == "map") {
         for (const auto& k : s->x_list_map_keys) {
@@ -343,11 +343,11 @@ class Decoder {
           if (!ks) continue;
           bool required = std::find(s->items->required.begin(), s->items->required.end(), k) != s->items->required.end();
           if (!required && !ks->default_value) {
-            schema_errors.push_back(field_required(p.child("items").child("properties").key(k).child("default"),
+            schema_errors.push_back(validation::field_required(p.child("items").child("properties").key(k).child("default"),
                                                    "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"));
           }
           if (ks->nullable) {
-            schema_errors.push_back(field_forbidden(p.child("items").child("properties").key(k).child("nullable"),
+            schema_errors.push_back(validation::field_forbidden(p.child("items").child("properties").key(k).child("nullable"),
                                                     "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"));
           }
         }
@@ -358,7 +358,7 @@ class Decoder {
     for (std::size_t i = 0; i < s->x_validations.size(); ++i) {
       const auto& rv = s->x_validations[i];
       if (!rv.is_object()) continue;
-      FieldPath vp = p.child("x-kubernetes-validations").index(i);
+      validation::FieldPath vp = p.child("x-kubernetes-validations").index(i);
       auto field_of = [&](std::string_view k) -> std::string {
         auto* x = rv.get_object().if_contains(k);
         return x && x->is_string() ? std::string(x->get_string()) : std::string();
@@ -371,24 +371,24 @@ class Decoder {
       std::string rule = field_of("rule"), msg = field_of("message"), msg_expr = field_of("messageExpression");
       auto has_newline = [](const std::string& x) { return x.find_first_of("\n\r") != std::string::npos; };
       if (trim(rule).empty()) {
-        schema_errors.push_back(field_required(vp.child("rule"), "rule is not specified"));
+        schema_errors.push_back(validation::field_required(vp.child("rule"), "rule is not specified"));
       } else if (!msg.empty() && trim(msg).empty()) {
-        schema_errors.push_back(field_invalid(vp.child("message"), json::Value(msg), "message must be non-empty if specified"));
+        schema_errors.push_back(validation::field_invalid(vp.child("message"), json::Value(msg), "message must be non-empty if specified"));
       } else if (has_newline(trim(msg))) {
-        schema_errors.push_back(field_invalid(vp.child("message"), json::Value(msg), "message must not contain line breaks"));
+        schema_errors.push_back(validation::field_invalid(vp.child("message"), json::Value(msg), "message must not contain line breaks"));
       } else if (has_newline(trim(rule)) && trim(msg).empty()) {
-        schema_errors.push_back(field_required(vp.child("message"), "message must be specified if rule contains line breaks"));
+        schema_errors.push_back(validation::field_required(vp.child("message"), "message must be specified if rule contains line breaks"));
       }
       if (!msg_expr.empty() && trim(msg_expr).empty()) {
-        schema_errors.push_back(field_required(vp.child("messageExpression"), "messageExpression must be non-empty if specified"));
+        schema_errors.push_back(validation::field_required(vp.child("messageExpression"), "messageExpression must be non-empty if specified"));
       }
     }
     return s;
   }
 
  private:
-  void bad(const FieldPath& p, std::string_view k, const json::Value& v, std::string_view want) {
-    decode_errors.push_back(field_invalid(p.child(k), v, "must be of type " + std::string(want) + ", not " + std::string(json::type_name(v))));
+  void bad(const validation::FieldPath& p, std::string_view k, const json::Value& v, std::string_view want) {
+    decode_errors.push_back(validation::field_invalid(p.child(k), v, "must be of type " + std::string(want) + ", not " + std::string(json::type_name(v))));
   }
 };
 
@@ -421,23 +421,23 @@ bool int_or_string_any_of(const std::vector<SchemaPtr>& any_of) {
 
 class Structural {
  public:
-  std::vector<Cause> errs;
+  std::vector<validation::Cause> errs;
 
-  void invariants(const Schema& s, Level lvl, const FieldPath& p) {
-    if (s.type == "array" && !s.items) errs.push_back(field_required(p.child("items"), "must be specified"));
+  void invariants(const Schema& s, Level lvl, const validation::FieldPath& p) {
+    if (s.type == "array" && !s.items) errs.push_back(validation::field_required(p.child("items"), "must be specified"));
     if (s.items) invariants(*s.items, Level::Item, p.child("items"));
     for (const auto& [k, v] : s.properties) invariants(*v, Level::Field, p.child("properties").key(k));
     // validateGeneric
     if (s.additional_properties.present) {
-      if (lvl == Level::Root) errs.push_back(field_forbidden(p.child("additionalProperties"), "must not be used at the root"));
+      if (lvl == Level::Root) errs.push_back(validation::field_forbidden(p.child("additionalProperties"), "must not be used at the root"));
       if (s.additional_properties.schema) invariants(*s.additional_properties.schema, Level::Field, p.child("additionalProperties"));
     }
     // validateExtensions
     if (s.x_int_or_string && s.preserve_unknown_fields()) {
-      errs.push_back(field_invalid(p.child("x-kubernetes-preserve-unknown-fields"), json::Value(true), "must be false if x-kubernetes-int-or-string is true"));
+      errs.push_back(validation::field_invalid(p.child("x-kubernetes-preserve-unknown-fields"), json::Value(true), "must be false if x-kubernetes-int-or-string is true"));
     }
     if (s.x_int_or_string && s.x_embedded_resource) {
-      errs.push_back(field_invalid(p.child("x-kubernetes-embedded-resource"), json::Value(true), "must be false if x-kubernetes-int-or-string is true"));
+      errs.push_back(validation::field_invalid(p.child("x-kubernetes-embedded-resource"), json::Value(true), "must be false if x-kubernetes-int-or-string is true"));
     }
     bool skip_any_of = int_or_string_any_of(s.any_of);
     bool skip_first_all_of_any_of = !s.all_of.empty() && int_or_string_any_of(s.all_of[0]->any_of);
@@ -445,30 +445,30 @@ class Structural {
 
     bool check_metadata = lvl == Level::Root || s.x_embedded_resource;
     if (s.x_embedded_resource && s.type != "object") {
-      if (s.type.empty()) errs.push_back(field_required(p.child("type"), "must be object if x-kubernetes-embedded-resource is true"));
-      else errs.push_back(field_invalid(p.child("type"), json::Value(s.type), "must be object if x-kubernetes-embedded-resource is true"));
+      if (s.type.empty()) errs.push_back(validation::field_required(p.child("type"), "must be object if x-kubernetes-embedded-resource is true"));
+      else errs.push_back(validation::field_invalid(p.child("type"), json::Value(s.type), "must be object if x-kubernetes-embedded-resource is true"));
     } else if (s.type.empty() && !s.x_int_or_string && !s.preserve_unknown_fields()) {
       switch (lvl) {
-        case Level::Root: errs.push_back(field_required(p.child("type"), "must not be empty at the root")); break;
-        case Level::Item: errs.push_back(field_required(p.child("type"), "must not be empty for specified array items")); break;
-        case Level::Field: errs.push_back(field_required(p.child("type"), "must not be empty for specified object fields")); break;
+        case Level::Root: errs.push_back(validation::field_required(p.child("type"), "must not be empty at the root")); break;
+        case Level::Item: errs.push_back(validation::field_required(p.child("type"), "must not be empty for specified array items")); break;
+        case Level::Field: errs.push_back(validation::field_required(p.child("type"), "must not be empty for specified object fields")); break;
       }
     }
     if (s.x_embedded_resource && s.additional_properties.present) {
-      errs.push_back(field_forbidden(p.child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"));
+      errs.push_back(validation::field_forbidden(p.child("additionalProperties"), "must not be used if x-kubernetes-embedded-resource is set"));
     }
     if (lvl == Level::Root && !s.type.empty() && s.type != "object") {
-      errs.push_back(field_invalid(p.child("type"), json::Value(s.type), "must be object at the root"));
+      errs.push_back(validation::field_invalid(p.child("type"), json::Value(s.type), "must be object at the root"));
     }
     if (check_metadata) {
       if (const Schema* k = s.property("kind"); k && k->type != "string") {
-        errs.push_back(field_invalid(p.child("properties").key("kind").child("type"), json::Value(k->type), "must be string"));
+        errs.push_back(validation::field_invalid(p.child("properties").key("kind").child("type"), json::Value(k->type), "must be string"));
       }
       if (const Schema* a = s.property("apiVersion"); a && a->type != "string") {
-        errs.push_back(field_invalid(p.child("properties").key("apiVersion").child("type"), json::Value(a->type), "must be string"));
+        errs.push_back(validation::field_invalid(p.child("properties").key("apiVersion").child("type"), json::Value(a->type), "must be string"));
       }
       if (const Schema* m = s.property("metadata"); m && m->type != "object") {
-        errs.push_back(field_invalid(p.child("properties").key("metadata").child("type"), json::Value(m->type), "must be object"));
+        errs.push_back(validation::field_invalid(p.child("properties").key("metadata").child("type"), json::Value(m->type), "must be object"));
       }
     }
     if (const Schema* m = s.property("metadata"); m && lvl == Level::Root) {
@@ -476,17 +476,17 @@ class Structural {
       bool props_ok = m->properties.empty() || (name && generate && m->properties.size() == 2) ||
                       ((name || generate) && m->properties.size() == 1);
       if (!props_ok || !blank(*m, true, true, true)) {
-        errs.push_back(field_forbidden(p.child("properties").key("metadata"),
+        errs.push_back(validation::field_forbidden(p.child("properties").key("metadata"),
                                        "must not specify anything other than name and generateName, but metadata is implicitly specified"));
       }
     }
     if (s.x_embedded_resource && !s.preserve_unknown_fields() && s.properties.empty()) {
-      errs.push_back(field_required(p.child("properties"),
+      errs.push_back(validation::field_required(p.child("properties"),
                                     "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"));
     }
   }
 
-  void value_validation(const Schema& v, bool skip_any_of, bool skip_first_all_of_any_of, Level lvl, const FieldPath& p) {
+  void value_validation(const Schema& v, bool skip_any_of, bool skip_first_all_of_any_of, Level lvl, const validation::FieldPath& p) {
     if (!skip_any_of) {
       for (std::size_t i = 0; i < v.any_of.size(); ++i) nested(*v.any_of[i], false, false, lvl, p.child("anyOf").index(i));
     }
@@ -498,45 +498,45 @@ class Structural {
     if (v.pattern && !v.pattern->empty() && !v.pattern_re) {
       std::string err;
       Pattern::compile(*v.pattern, &err);
-      errs.push_back(field_invalid(p.child("pattern"), json::Value(*v.pattern), "must be a valid regular expression, but isn't: " + err));
+      errs.push_back(validation::field_invalid(p.child("pattern"), json::Value(*v.pattern), "must be a valid regular expression, but isn't: " + err));
     }
   }
 
-  void nested(const Schema& v, bool skip_any_of, bool skip_all_of_any_of, Level lvl, const FieldPath& p) {
+  void nested(const Schema& v, bool skip_any_of, bool skip_all_of_any_of, Level lvl, const validation::FieldPath& p) {
     value_validation(v, skip_any_of, skip_all_of_any_of, lvl, p);
     if (v.items) nested(*v.items, false, false, lvl, p.child("items"));
     for (const auto& [k, f] : v.properties) nested(*f, false, false, Level::Field, p.child("properties").key(k));
-    if (!v.type.empty()) errs.push_back(field_forbidden(p.child("type"), "must be empty to be structural"));
-    if (v.additional_properties.present) errs.push_back(field_forbidden(p.child("additionalProperties"), "must be undefined to be structural"));
-    if (v.default_value) errs.push_back(field_forbidden(p.child("default"), "must be undefined to be structural"));
-    if (!v.title.empty()) errs.push_back(field_forbidden(p.child("title"), "must be empty to be structural"));
-    if (!v.description.empty()) errs.push_back(field_forbidden(p.child("description"), "must be empty to be structural"));
-    if (v.nullable) errs.push_back(field_forbidden(p.child("nullable"), "must be false to be structural"));
-    if (v.preserve_unknown_fields()) errs.push_back(field_forbidden(p.child("x-kubernetes-preserve-unknown-fields"), "must be false to be structural"));
-    if (v.x_embedded_resource) errs.push_back(field_forbidden(p.child("x-kubernetes-embedded-resource"), "must be false to be structural"));
-    if (v.x_int_or_string) errs.push_back(field_forbidden(p.child("x-kubernetes-int-or-string"), "must be false to be structural"));
-    if (!v.x_list_map_keys.empty()) errs.push_back(field_forbidden(p.child("x-kubernetes-list-map-keys"), "must be empty to be structural"));
-    if (v.x_list_type) errs.push_back(field_forbidden(p.child("x-kubernetes-list-type"), "must be undefined to be structural"));
-    if (v.x_map_type) errs.push_back(field_forbidden(p.child("x-kubernetes-map-type"), "must be undefined to be structural"));
+    if (!v.type.empty()) errs.push_back(validation::field_forbidden(p.child("type"), "must be empty to be structural"));
+    if (v.additional_properties.present) errs.push_back(validation::field_forbidden(p.child("additionalProperties"), "must be undefined to be structural"));
+    if (v.default_value) errs.push_back(validation::field_forbidden(p.child("default"), "must be undefined to be structural"));
+    if (!v.title.empty()) errs.push_back(validation::field_forbidden(p.child("title"), "must be empty to be structural"));
+    if (!v.description.empty()) errs.push_back(validation::field_forbidden(p.child("description"), "must be empty to be structural"));
+    if (v.nullable) errs.push_back(validation::field_forbidden(p.child("nullable"), "must be false to be structural"));
+    if (v.preserve_unknown_fields()) errs.push_back(validation::field_forbidden(p.child("x-kubernetes-preserve-unknown-fields"), "must be false to be structural"));
+    if (v.x_embedded_resource) errs.push_back(validation::field_forbidden(p.child("x-kubernetes-embedded-resource"), "must be false to be structural"));
+    if (v.x_int_or_string) errs.push_back(validation::field_forbidden(p.child("x-kubernetes-int-or-string"), "must be false to be structural"));
+    if (!v.x_list_map_keys.empty()) errs.push_back(validation::field_forbidden(p.child("x-kubernetes-list-map-keys"), "must be empty to be structural"));
+    if (v.x_list_type) errs.push_back(validation::field_forbidden(p.child("x-kubernetes-list-type"), "must be undefined to be structural"));
+    if (v.x_map_type) errs.push_back(validation::field_forbidden(p.child("x-kubernetes-map-type"), "must be undefined to be structural"));
     if (v.properties.count("metadata")) {
-      errs.push_back(field_forbidden(p.child("properties").key("metadata"), "must not be specified in a nested context"));
+      errs.push_back(validation::field_forbidden(p.child("properties").key("metadata"), "must not be specified in a nested context"));
     }
   }
 
   // validateStructuralCompleteness (root value validations, as upstream)
-  void completeness(const Schema& s, const FieldPath& p) { value_completeness(s, &s, p, p); }
+  void completeness(const Schema& s, const validation::FieldPath& p) { value_completeness(s, &s, p, p); }
 
  private:
-  void value_completeness(const Schema& v, const Schema* s, const FieldPath& sp, const FieldPath& vp) {
+  void value_completeness(const Schema& v, const Schema* s, const validation::FieldPath& sp, const validation::FieldPath& vp) {
     if (v.not_schema) nested_completeness(*v.not_schema, s, sp, vp.child("not"));
     for (std::size_t i = 0; i < v.all_of.size(); ++i) nested_completeness(*v.all_of[i], s, sp, vp.child("allOf").index(i));
     for (std::size_t i = 0; i < v.any_of.size(); ++i) nested_completeness(*v.any_of[i], s, sp, vp.child("anyOf").index(i));
     for (std::size_t i = 0; i < v.one_of.size(); ++i) nested_completeness(*v.one_of[i], s, sp, vp.child("oneOf").index(i));
   }
 
-  void nested_completeness(const Schema& v, const Schema* s, const FieldPath& sp, const FieldPath& vp) {
+  void nested_completeness(const Schema& v, const Schema* s, const validation::FieldPath& sp, const validation::FieldPath& vp) {
     if (!s) {
-      errs.push_back(field_required(sp, "because it is defined in " + vp.str()));
+      errs.push_back(validation::field_required(sp, "because it is defined in " + vp.str()));
       return;
     }
     value_completeness(v, s, sp, vp);
@@ -544,7 +544,7 @@ class Structural {
     for (const auto& [k, f] : v.properties) {
       const Schema* sf = s->property(k);
       if (!sf) {
-        errs.push_back(field_required(sp.child("properties").key(k), "because it is defined in " + vp.child("properties").key(k).str()));
+        errs.push_back(validation::field_required(sp.child("properties").key(k), "because it is defined in " + vp.child("properties").key(k).str()));
       } else {
         nested_completeness(*f, sf, sp.child("properties").key(k), vp.child("properties").key(k));
       }
@@ -557,20 +557,20 @@ class Structural {
 
 bool json_equal(const json::Value& a, const json::Value& b) { return a == b; }
 
-void validate_defaults(const Schema& s, const FieldPath& p, bool inside_meta, std::vector<Cause>& out) {
+void validate_defaults(const Schema& s, const validation::FieldPath& p, bool inside_meta, std::vector<validation::Cause>& out) {
   if (s.default_value) {
     const json::Value& d = *s.default_value;
-    FieldPath dp = p.child("default");
+    validation::FieldPath dp = p.child("default");
     if (!inside_meta) {
       json::Value pruned = d;
       prune(pruned, s, false);
-      if (!json_equal(pruned, d)) out.push_back(field_invalid(dp, d, "must not have unknown fields"));
+      if (!json_equal(pruned, d)) out.push_back(validation::field_invalid(dp, d, "must not have unknown fields"));
     }
-    std::vector<Cause> meta;
+    std::vector<validation::Cause> meta;
     if (s.x_embedded_resource && d.is_object()) {
       for (std::string_view k : {"apiVersion", "kind"}) {
         auto* v = d.get_object().if_contains(k);
-        if (v && !v->is_string()) meta.push_back(field_invalid(dp.child(k), *v, "must be a string"));
+        if (v && !v->is_string()) meta.push_back(validation::field_invalid(dp.child(k), *v, "must be a string"));
       }
       if (meta.empty()) meta = validate_embedded_resources(d, s, dp, true);
     }
@@ -592,27 +592,27 @@ void validate_defaults(const Schema& s, const FieldPath& p, bool inside_meta, st
 
 ParseResult parse(const json::Value& openapi_v3_schema, const ParseOptions& options) {
   ParseResult res;
-  FieldPath root(options.path);
+  validation::FieldPath root(options.path);
   Decoder dec;
   Ssv ssv;
   ssv.allow_defaults = options.allow_defaults;
   res.schema = dec.decode(openapi_v3_schema, root, ssv, true);
 
-  std::vector<Cause>& errs = res.errors;
+  std::vector<validation::Cause>& errs = res.errors;
   errs = dec.decode_errors;
-  if (res.schema->nullable) errs.push_back(field_forbidden(root.child("nullable"), "nullable cannot be true at the root"));
+  if (res.schema->nullable) errs.push_back(validation::field_forbidden(root.child("nullable"), "nullable cannot be true at the root"));
 
   Structural st;
   st.invariants(*res.schema, Level::Root, root);
   st.completeness(*res.schema, root);
-  std::stable_sort(st.errs.begin(), st.errs.end(), [](const Cause& a, const Cause& b) { return a.error() < b.error(); });
+  std::stable_sort(st.errs.begin(), st.errs.end(), [](const validation::Cause& a, const validation::Cause& b) { return a.error() < b.error(); });
   if (!st.errs.empty()) {
     errs.insert(errs.end(), st.errs.begin(), st.errs.end());
   } else if (options.validate_defaults) {
     // ValidateDefaults treats the schema as a resource root (embedded resource semantics).
     Schema root_schema = *res.schema;
     root_schema.x_embedded_resource = true;
-    std::vector<Cause> derrs;
+    std::vector<validation::Cause> derrs;
     validate_defaults(root_schema, root, false, derrs);
     errs.insert(errs.end(), derrs.begin(), derrs.end());
   }

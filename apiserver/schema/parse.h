@@ -5,7 +5,7 @@
 //   spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields
 #pragma once
 
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "apiserver/schema/model.h"
 #include "runtime/json/json.h"
 
@@ -25,7 +25,7 @@ struct ParseOptions {
 
 struct ParseResult {
   SchemaPtr schema;           // the parsed tree (also set when there are errors, best effort)
-  std::vector<Cause> errors;  // empty when the schema is structural and valid
+  std::vector<validation::Cause> errors;  // empty when the schema is structural and valid
   // x-kubernetes-validations rules (or messageExpressions) outside the CEL subset this server
   // evaluates, one line each: "<schema path>: rule "..." is not evaluated by the embedded API server: <reason>".
   std::vector<std::string> not_evaluated;

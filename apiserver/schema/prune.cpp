@@ -1,6 +1,6 @@
 #include "apiserver/schema/prune.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "apiserver/schema/defaults.h"
 #include "apiserver/schema/object_util.h"
 

@@ -1,7 +1,7 @@
 // Umbrella header for CRD structural schema handling (parse, validate, default, prune, publish).
 #pragma once
 
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "apiserver/schema/cel_rules.h"
 #include "apiserver/schema/cel_validate.h"
 #include "apiserver/schema/defaults.h"

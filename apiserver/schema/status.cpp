@@ -1,6 +1,6 @@
 #include "apiserver/schema/status.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 
 #include <set>
 
@@ -13,7 +13,7 @@ std::string qualified_kind(std::string_view kind, std::string_view group) {
 }
 
 // utilerrors.aggregate.Error() over ErrorList.ToAggregate() (duplicates removed first).
-std::string aggregate(const std::vector<Cause>& causes) {
+std::string aggregate(const std::vector<validation::Cause>& causes) {
   std::vector<std::string> msgs;
   std::set<std::string> seen;
   for (const auto& c : causes) {
@@ -33,14 +33,14 @@ std::string aggregate(const std::vector<Cause>& causes) {
 }  // namespace
 
 std::string format_invalid(std::string_view kind, std::string_view group, std::string_view name,
-                           const std::vector<Cause>& causes) {
+                           const std::vector<validation::Cause>& causes) {
   std::string s = qualified_kind(kind, group) + " " + gofmt::quote(name) + " is invalid";
   if (!causes.empty()) s += ": " + aggregate(causes);
   return s;
 }
 
 json::Value invalid_status(std::string_view kind, std::string_view group, std::string_view name,
-                           const std::vector<Cause>& causes) {
+                           const std::vector<validation::Cause>& causes) {
   json::Object st;
   st["kind"] = "Status";
   st["apiVersion"] = "v1";

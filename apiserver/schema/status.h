@@ -1,7 +1,7 @@
 // The Status bodies kube-apiserver returns for schema errors (k8s.io/apimachinery/pkg/api/errors).
 #pragma once
 
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "runtime/json/json.h"
 
 #include <string>
@@ -17,7 +17,7 @@ namespace capstan::apiserver::schema {
 //   <Kind>.<group> "<name>" is invalid                             (no causes)
 // Identical cause texts are listed once (field.ErrorList.ToAggregate de-duplicates them).
 std::string format_invalid(std::string_view kind, std::string_view group, std::string_view name,
-                           const std::vector<Cause>& causes);
+                           const std::vector<validation::Cause>& causes);
 
 // The whole 422 Status object, member order as kube-apiserver serialises it:
 // {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":...,
@@ -25,7 +25,7 @@ std::string format_invalid(std::string_view kind, std::string_view group, std::s
 //  "message":...,"field":...}]},"code":422}
 // Every cause is listed (no de-duplication); empty name/group/field are omitted (omitempty).
 json::Value invalid_status(std::string_view kind, std::string_view group, std::string_view name,
-                           const std::vector<Cause>& causes);
+                           const std::vector<validation::Cause>& causes);
 
 // errors.NewBadRequest(message): {"kind":"Status","apiVersion":"v1","metadata":{},
 // "status":"Failure","message":...,"reason":"BadRequest","code":400}

@@ -8,8 +8,8 @@ namespace capstan::apiserver::schema {
 namespace {
 
 TEST(SchemaStatus, InvalidMessageWithOneAndSeveralCauses) {
-  Cause a = field_required(FieldPath("spec").child("secretName"));
-  Cause b = field_not_supported(FieldPath("spec").child("privateKey").child("algorithm"), json::Value("DSA"), {"RSA", "ECDSA"});
+  validation::Cause a = validation::field_required(validation::FieldPath("spec").child("secretName"));
+  validation::Cause b = validation::field_not_supported(validation::FieldPath("spec").child("privateKey").child("algorithm"), json::Value("DSA"), {"RSA", "ECDSA"});
   EXPECT_EQ(format_invalid("Certificate", "certs.capstan.dev", "web", {a}),
             R"(Certificate.certs.capstan.dev "web" is invalid: spec.secretName: Required value)");
   EXPECT_EQ(format_invalid("Certificate", "certs.capstan.dev", "web", {a, b}),
@@ -20,8 +20,8 @@ TEST(SchemaStatus, InvalidMessageWithOneAndSeveralCauses) {
 }
 
 TEST(SchemaStatus, InvalidStatusObjectMatchesKubeApiserver) {
-  Cause a = field_required(FieldPath("spec").child("secretName"));
-  Cause b = field_invalid(FieldPath("spec").child("replicas"), json::Value(0), "spec.replicas in body should be greater than or equal to 1");
+  validation::Cause a = validation::field_required(validation::FieldPath("spec").child("secretName"));
+  validation::Cause b = validation::field_invalid(validation::FieldPath("spec").child("replicas"), json::Value(0), "spec.replicas in body should be greater than or equal to 1");
   json::Value st = invalid_status("Certificate", "certs.capstan.dev", "web", {a, b});
   EXPECT_EQ(json::serialize(st),
             R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",)"
@@ -37,18 +37,18 @@ TEST(SchemaStatus, BadRequest) {
 }
 
 TEST(SchemaStatus, FieldErrorBodies) {
-  FieldPath p("spec");
-  EXPECT_EQ(field_too_long(p.child("name"), 1).error(), "spec.name: Too long: may not be more than 1 bytes");
-  EXPECT_EQ(field_too_long(p, -1).error(), "spec: Too long: value is too long");
-  EXPECT_EQ(field_too_many(p, 3, 1).error(), "spec: Too many: 3: must have at most 1 items");
-  EXPECT_EQ(field_too_many(p, -1, -1).error(), "spec: Too many: has too many items");
-  EXPECT_EQ(field_forbidden(p, "nope").error(), "spec: Forbidden: nope");
-  EXPECT_EQ(field_invalid(p, json::Value(1.5), "x").error(), "spec: Invalid value: 1.5: x");
-  EXPECT_EQ(field_invalid(p, json::Value(true), "x").error(), "spec: Invalid value: true: x");
-  EXPECT_EQ(field_invalid(p, json::Value(), "x").error(), R"(spec: Invalid value: null: x)");
-  EXPECT_EQ(field_invalid(FieldPath(), json::Value(""), "x").error(), R"(<nil>: Invalid value: "": x)");
-  EXPECT_EQ(FieldPath("spec").child("items").index(2).child("name").str(), "spec.items[2].name");
-  EXPECT_EQ(FieldPath("x").child("properties").key("spec").str(), "x.properties[spec]");
+  validation::FieldPath p("spec");
+  EXPECT_EQ(validation::field_too_long(p.child("name"), 1).error(), "spec.name: Too long: may not be more than 1 bytes");
+  EXPECT_EQ(validation::field_too_long(p, -1).error(), "spec: Too long: value is too long");
+  EXPECT_EQ(validation::field_too_many(p, 3, 1).error(), "spec: Too many: 3: must have at most 1 items");
+  EXPECT_EQ(validation::field_too_many(p, -1, -1).error(), "spec: Too many: has too many items");
+  EXPECT_EQ(validation::field_forbidden(p, "nope").error(), "spec: Forbidden: nope");
+  EXPECT_EQ(validation::field_invalid(p, json::Value(1.5), "x").error(), "spec: Invalid value: 1.5: x");
+  EXPECT_EQ(validation::field_invalid(p, json::Value(true), "x").error(), "spec: Invalid value: true: x");
+  EXPECT_EQ(validation::field_invalid(p, json::Value(), "x").error(), R"(spec: Invalid value: null: x)");
+  EXPECT_EQ(validation::field_invalid(validation::FieldPath(), json::Value(""), "x").error(), R"(<nil>: Invalid value: "": x)");
+  EXPECT_EQ(validation::FieldPath("spec").child("items").index(2).child("name").str(), "spec.items[2].name");
+  EXPECT_EQ(validation::FieldPath("x").child("properties").key("spec").str(), "x.properties[spec]");
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ inline SchemaPtr S(std::string_view json_text) { return parse_or_throw(json::par
 
 inline json::Value J(std::string_view json_text) { return json::parse(json_text, "test object"); }
 
-inline std::vector<std::string> errors_of(const std::vector<Cause>& causes) {
+inline std::vector<std::string> errors_of(const std::vector<validation::Cause>& causes) {
   std::vector<std::string> out;
   for (const auto& c : causes) out.push_back(c.error());
   return out;

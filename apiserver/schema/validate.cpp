@@ -1,6 +1,6 @@
 #include "apiserver/schema/validate.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "apiserver/schema/formats.h"
 #include "apiserver/schema/regex.h"
 
@@ -555,15 +555,15 @@ class Validator {
 };
 
 // kubeOpenAPIResultToFieldErrors
-std::vector<Cause> to_causes(const std::vector<OErr>& errs, const FieldPath& prefix) {
-  std::vector<Cause> out;
+std::vector<validation::Cause> to_causes(const std::vector<OErr>& errs, const validation::FieldPath& prefix) {
+  std::vector<validation::Cause> out;
   out.reserve(errs.size());
   for (const auto& e : errs) {
     if (e.code == Code::Composite) {
-      out.push_back(field_invalid(prefix, json::Value(""), e.message));
+      out.push_back(validation::field_invalid(prefix, json::Value(""), e.message));
       continue;
     }
-    FieldPath p = prefix;
+    validation::FieldPath p = prefix;
     if (!e.name.empty() && e.name != ".") {
       std::string_view n = e.name;
       if (n.front() == '.') n.remove_prefix(1);
@@ -572,7 +572,7 @@ std::vector<Cause> to_causes(const std::vector<OErr>& errs, const FieldPath& pre
     json::Value value = e.value ? *e.value : json::Value("");
     switch (e.code) {
       case Code::Required:
-        out.push_back(field_required(p));
+        out.push_back(validation::field_required(p));
         break;
       case Code::Enum: {
         std::vector<std::string> values;
@@ -584,23 +584,23 @@ std::vector<Cause> to_causes(const std::vector<OErr>& errs, const FieldPath& pre
             values.push_back(gofmt::json_marshal(f));
           }
         }
-        out.push_back(field_not_supported(p, e.value ? *e.value : json::Value(), values));
+        out.push_back(validation::field_not_supported(p, e.value ? *e.value : json::Value(), values));
         break;
       }
       case Code::TooLong:
-        out.push_back(field_too_long(p, e.valid));
+        out.push_back(validation::field_too_long(p, e.valid));
         break;
       case Code::MaxItems:
       case Code::TooManyProperties: {
         std::int64_t actual = e.value && e.value->is_int64() ? e.value->get_int64() : -1;
-        out.push_back(field_too_many(p, actual, e.valid));
+        out.push_back(validation::field_too_many(p, actual, e.valid));
         break;
       }
       case Code::InvalidType:
-        out.push_back(field_type_invalid(p, value, e.message));
+        out.push_back(validation::field_type_invalid(p, value, e.message));
         break;
       default:
-        out.push_back(field_invalid(p, value, e.message));
+        out.push_back(validation::field_invalid(p, value, e.message));
         break;
     }
   }
@@ -619,28 +619,28 @@ bool dns1035_label(std::string_view v) {
   return true;
 }
 
-void validate_embedded_resource(const FieldPath& pth, const json::Object& x, std::vector<Cause>& out) {
-  if (x.find("apiVersion") == x.end()) out.push_back(field_required(pth.child("apiVersion")));
-  if (x.find("kind") == x.end()) out.push_back(field_required(pth.child("kind")));
+void validate_embedded_resource(const validation::FieldPath& pth, const json::Object& x, std::vector<validation::Cause>& out) {
+  if (x.find("apiVersion") == x.end()) out.push_back(validation::field_required(pth.child("apiVersion")));
+  if (x.find("kind") == x.end()) out.push_back(validation::field_required(pth.child("kind")));
   for (const auto& kv : x) {
     std::string_view k = kv.key();
     const json::Value& v = kv.value();
     if (k == "apiVersion") {
       if (!v.is_string()) {
-        out.push_back(field_invalid(pth.child("apiVersion"), v, "must be a string"));
+        out.push_back(validation::field_invalid(pth.child("apiVersion"), v, "must be a string"));
       } else if (v.get_string().empty()) {
-        out.push_back(field_invalid(pth.child("apiVersion"), v, "must not be empty"));
+        out.push_back(validation::field_invalid(pth.child("apiVersion"), v, "must not be empty"));
       } else {
         std::string_view gv = v.get_string();
         if (gv != "/" && std::count(gv.begin(), gv.end(), '/') > 1) {
-          out.push_back(field_invalid(pth.child("apiVersion"), v, "unexpected GroupVersion string: " + std::string(gv)));
+          out.push_back(validation::field_invalid(pth.child("apiVersion"), v, "unexpected GroupVersion string: " + std::string(gv)));
         }
       }
     } else if (k == "kind") {
       if (!v.is_string()) {
-        out.push_back(field_invalid(pth.child("kind"), v, "must be a string"));
+        out.push_back(validation::field_invalid(pth.child("kind"), v, "must be a string"));
       } else if (v.get_string().empty()) {
-        out.push_back(field_invalid(pth.child("kind"), v, "must not be empty"));
+        out.push_back(validation::field_invalid(pth.child("kind"), v, "must not be empty"));
       } else {
         std::string lower(v.get_string());
         for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -653,18 +653,18 @@ void validate_embedded_resource(const FieldPath& pth, const json::Object& x, std
               "validation is '[a-z]([-a-z0-9]*[a-z0-9])?')");
         }
         if (!errs.empty()) {
-          out.push_back(field_invalid(pth.child("kind"), v, "may have mixed case, but should otherwise match: " + join(errs, ",")));
+          out.push_back(validation::field_invalid(pth.child("kind"), v, "may have mixed case, but should otherwise match: " + join(errs, ",")));
         }
       }
     } else if (k == "metadata") {
       if (!v.is_object() && !v.is_null()) {
-        out.push_back(field_invalid(pth.child("metadata"), v, "must be an object"));
+        out.push_back(validation::field_invalid(pth.child("metadata"), v, "must be an object"));
       }
     }
   }
 }
 
-void embedded_walk(const FieldPath& pth, const json::Value& x, const Schema* s, std::vector<Cause>& out) {
+void embedded_walk(const validation::FieldPath& pth, const json::Value& x, const Schema* s, std::vector<validation::Cause>& out) {
   if (!s) return;
   if (x.is_object()) {
     const auto& o = x.get_object();
@@ -709,9 +709,9 @@ std::vector<std::size_t> non_unique(const std::vector<json::Value>& xs) {
   return out;
 }
 
-void list_walk(const FieldPath& p, const Schema* s, const json::Value& obj, std::vector<Cause>& out);
+void list_walk(const validation::FieldPath& p, const Schema* s, const json::Value& obj, std::vector<validation::Cause>& out);
 
-void list_walk_object(const FieldPath& p, const Schema* s, const json::Object& obj, std::vector<Cause>& out) {
+void list_walk_object(const validation::FieldPath& p, const Schema* s, const json::Object& obj, std::vector<validation::Cause>& out) {
   if (!s) return;
   if (s->additional_properties.schema) {
     for (const auto& kv : obj) list_walk(p.key(kv.key()), s->additional_properties.schema.get(), kv.value(), out);
@@ -722,16 +722,16 @@ void list_walk_object(const FieldPath& p, const Schema* s, const json::Object& o
   }
 }
 
-void list_walk_array(const FieldPath& p, const Schema* s, const json::Array& arr, std::vector<Cause>& out) {
+void list_walk_array(const validation::FieldPath& p, const Schema* s, const json::Array& arr, std::vector<validation::Cause>& out) {
   if (s->x_list_type) {
     if (*s->x_list_type == "set") {
       std::vector<json::Value> xs(arr.begin(), arr.end());
-      for (auto i : non_unique(xs)) out.push_back(field_duplicate(p.index(i), arr[i]));
+      for (auto i : non_unique(xs)) out.push_back(validation::field_duplicate(p.index(i), arr[i]));
     } else if (*s->x_list_type == "map") {
       bool bad = false;
       for (std::size_t i = 0; i < arr.size(); ++i) {
         if (!arr[i].is_null() && !arr[i].is_object()) {
-          out.push_back(field_invalid(p.index(i), arr[i], "must be an object for an array of list-type map"));
+          out.push_back(validation::field_invalid(p.index(i), arr[i], "must be an object for an array of list-type map"));
           bad = true;
           break;
         }
@@ -759,9 +759,9 @@ void list_walk_array(const FieldPath& p, const Schema* s, const json::Array& arr
             unspecified.push_back(it == k.get_object().end());
             single.push_back(it == k.get_object().end() ? json::Value(json::Object{{"\x01unspecified", true}}) : it->value());
           }
-          for (auto i : non_unique(single)) out.push_back(field_duplicate(p.index(i), unspecified[i] ? json::Value(json::Object{}) : keys[i]));
+          for (auto i : non_unique(single)) out.push_back(validation::field_duplicate(p.index(i), unspecified[i] ? json::Value(json::Object{}) : keys[i]));
         } else {
-          for (auto i : non_unique(keys)) out.push_back(field_duplicate(p.index(i), keys[i]));
+          for (auto i : non_unique(keys)) out.push_back(validation::field_duplicate(p.index(i), keys[i]));
         }
       }
     }
@@ -771,7 +771,7 @@ void list_walk_array(const FieldPath& p, const Schema* s, const json::Array& arr
   }
 }
 
-void list_walk(const FieldPath& p, const Schema* s, const json::Value& obj, std::vector<Cause>& out) {
+void list_walk(const validation::FieldPath& p, const Schema* s, const json::Value& obj, std::vector<validation::Cause>& out) {
   if (!s) return;
   if (obj.is_array()) list_walk_array(p, s, obj.get_array(), out);
   else if (obj.is_object()) list_walk_object(p, s, obj.get_object(), out);
@@ -779,15 +779,15 @@ void list_walk(const FieldPath& p, const Schema* s, const json::Value& obj, std:
 
 }  // namespace
 
-std::vector<Cause> validate(const json::Value& obj, const Schema& schema, const FieldPath& prefix) {
+std::vector<validation::Cause> validate(const json::Value& obj, const Schema& schema, const validation::FieldPath& prefix) {
   Validator v;
   Result r = v.node(schema, obj, "");
   return to_causes(r.errors, prefix);
 }
 
-std::vector<Cause> validate_embedded_resources(const json::Value& obj, const Schema& schema, const FieldPath& prefix,
+std::vector<validation::Cause> validate_embedded_resources(const json::Value& obj, const Schema& schema, const validation::FieldPath& prefix,
                                                bool is_resource_root) {
-  std::vector<Cause> out;
+  std::vector<validation::Cause> out;
   if (is_resource_root && !schema.x_embedded_resource) {
     Schema clone = schema;
     clone.x_embedded_resource = true;
@@ -798,8 +798,8 @@ std::vector<Cause> validate_embedded_resources(const json::Value& obj, const Sch
   return out;
 }
 
-std::vector<Cause> validate_list_sets_and_maps(const json::Value& obj, const Schema& schema, const FieldPath& prefix) {
-  std::vector<Cause> out;
+std::vector<validation::Cause> validate_list_sets_and_maps(const json::Value& obj, const Schema& schema, const validation::FieldPath& prefix) {
+  std::vector<validation::Cause> out;
   if (obj.is_object()) list_walk_object(prefix, &schema, obj.get_object(), out);
   return out;
 }
@@ -813,13 +813,13 @@ bool has_validation_rules(const Schema& s) {
   return false;
 }
 
-Cause rules_not_checked() {
-  return field_invalid(FieldPath("<nil>"), json::Value(nullptr),
+validation::Cause rules_not_checked() {
+  return validation::field_invalid(validation::FieldPath("<nil>"), json::Value(nullptr),
                        "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation");
 }
 
-std::vector<Cause> validate_custom_resource(const json::Value& obj, const Schema& schema) {
-  std::vector<Cause> out = validate(obj, schema);
+std::vector<validation::Cause> validate_custom_resource(const json::Value& obj, const Schema& schema) {
+  std::vector<validation::Cause> out = validate(obj, schema);
   auto embedded = validate_embedded_resources(obj, schema);
   out.insert(out.end(), embedded.begin(), embedded.end());
   auto lists = validate_list_sets_and_maps(obj, schema);

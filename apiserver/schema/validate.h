@@ -16,7 +16,7 @@
 // orders upstream can produce.
 #pragma once
 
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "apiserver/schema/model.h"
 #include "runtime/json/json.h"
 
@@ -27,28 +27,28 @@ namespace capstan::apiserver::schema {
 // OpenAPI schema validation only (apiservervalidation.ValidateCustomResource). `prefix` is the
 // fldPath upstream passes: nil (default) for custom resources, so errors without a property path
 // get the field "<nil>", exactly as kube-apiserver reports them.
-std::vector<Cause> validate(const json::Value& obj, const Schema& schema, const FieldPath& prefix = {});
+std::vector<validation::Cause> validate(const json::Value& obj, const Schema& schema, const validation::FieldPath& prefix = {});
 
 // x-kubernetes-embedded-resource checks (objectmeta.Validate): apiVersion and kind present and
 // well-formed in every embedded object (the resource root itself is not checked).
-std::vector<Cause> validate_embedded_resources(const json::Value& obj, const Schema& schema,
-                                               const FieldPath& prefix = {}, bool is_resource_root = false);
+std::vector<validation::Cause> validate_embedded_resources(const json::Value& obj, const Schema& schema,
+                                               const validation::FieldPath& prefix = {}, bool is_resource_root = false);
 
 // x-kubernetes-list-type set/map uniqueness (listtype.ValidateListSetsAndMaps), e.g.
 //   spec.hosts[2]: Duplicate value: "a.example.com"
 //   spec.ports[1]: Duplicate value: map[string]interface {}{"name":"http"}
-std::vector<Cause> validate_list_sets_and_maps(const json::Value& obj, const Schema& schema,
-                                               const FieldPath& prefix = {});
+std::vector<validation::Cause> validate_list_sets_and_maps(const json::Value& obj, const Schema& schema,
+                                               const validation::FieldPath& prefix = {});
 
 // Whether `schema` or any schema below it has x-kubernetes-validations (CEL) rules.
 bool has_validation_rules(const Schema& schema);
 
 // The cause kube-apiserver adds when schema errors kept it from running a CRD's CEL rules:
 //   <nil>: Invalid value: null: some validation rules were not checked because ...
-Cause rules_not_checked();
+validation::Cause rules_not_checked();
 
 // All of the above in the order customResourceStrategy.Validate appends them. Metadata validation
 // (ObjectMeta name/labels rules), CEL rules and scale checks are the caller's.
-std::vector<Cause> validate_custom_resource(const json::Value& obj, const Schema& schema);
+std::vector<validation::Cause> validate_custom_resource(const json::Value& obj, const Schema& schema);
 
 }  // namespace capstan::apiserver::schema

@@ -1,6 +1,6 @@
 #include "apiserver/table/crd_columns.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "apiserver/table/table.h"
 
 #include <gtest/gtest.h>

@@ -11,7 +11,7 @@
 //    value, so `..name` finds `name` at any depth.
 #include "apiserver/table/jsonpath.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "runtime/json/utf8.h"
 
 #include <cctype>

@@ -1,6 +1,6 @@
 #include "apiserver/typed/check.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "apiserver/typed/go_names.h"
 #include "apiserver/typed/special.h"
 

@@ -1,6 +1,6 @@
 #include "apiserver/typed/report.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 
 namespace capstan::apiserver::typed {
 namespace {

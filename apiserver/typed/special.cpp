@@ -1,6 +1,6 @@
 #include "apiserver/typed/special.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 #include "runtime/meta/time.h"
 
 #include <cctype>

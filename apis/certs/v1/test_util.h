@@ -1,7 +1,7 @@
 // Helpers shared by the certs.capstan.dev/v1 tests.
 #pragma once
 
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/base64.h"
@@ -17,7 +17,7 @@ namespace capstan::apis::certs::v1::testing {
 inline json::Value J(std::string_view json_text) { return json::parse(json_text, "test object"); }
 inline json::Value Y(std::string_view yaml_text) { return json::from_yaml(yaml_text, "test manifest"); }
 
-inline std::vector<std::string> errors_of(const std::vector<apiserver::schema::Cause>& causes) {
+inline std::vector<std::string> errors_of(const std::vector<validation::Cause>& causes) {
   std::vector<std::string> out;
   for (const auto& c : causes) out.push_back(c.error());
   return out;

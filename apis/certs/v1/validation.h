@@ -10,25 +10,23 @@
 // the object is admitted.
 #pragma once
 
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "runtime/json/json.h"
 
 #include <vector>
 
 namespace capstan::apis::certs::v1 {
 
-namespace schema = capstan::apiserver::schema;
-
 // Certificate: ValidateCertificateSpec (CREATE and UPDATE alike).
-std::vector<schema::Cause> validate_certificate(const json::Value& obj, const json::Value* old = nullptr);
-std::vector<schema::Cause> validate_certificate_spec(const json::Value& spec, const schema::FieldPath& path);
+std::vector<validation::Cause> validate_certificate(const json::Value& obj, const json::Value* old = nullptr);
+std::vector<validation::Cause> validate_certificate_spec(const json::Value& spec, const validation::FieldPath& path);
 
 // CertificateRequest: spec checks and approval conditions on CREATE; on UPDATE also the spec,
 // reserved annotations and Approved/Denied conditions are immutable.
-std::vector<schema::Cause> validate_certificate_request(const json::Value& obj, const json::Value* old = nullptr);
+std::vector<validation::Cause> validate_certificate_request(const json::Value& obj, const json::Value* old = nullptr);
 
 // Issuer and ClusterIssuer (the same rules).
-std::vector<schema::Cause> validate_issuer(const json::Value& obj, const json::Value* old = nullptr);
-std::vector<schema::Cause> validate_issuer_spec(const json::Value& spec, const schema::FieldPath& path);
+std::vector<validation::Cause> validate_issuer(const json::Value& obj, const json::Value* old = nullptr);
+std::vector<validation::Cause> validate_issuer_spec(const json::Value& spec, const validation::FieldPath& path);
 
 }  // namespace capstan::apis::certs::v1

@@ -36,7 +36,7 @@ std::optional<nanoseconds> duration_member(const json::Object& spec, std::string
   if (!v || !v->is_string()) return std::nullopt;
   std::string_view s = v->get_string();
   if (auto d = meta::parse_go_duration(s)) return d;
-  out.push_back(schema::field_invalid(path.child(key), *v, codec::go_duration_error(s)));
+  out.push_back(validation::field_invalid(path.child(key), *v, codec::go_duration_error(s)));
   ok = false;
   return std::nullopt;
 }
@@ -46,7 +46,7 @@ void validate_addresses(const json::Object& spec, const FieldPath& path, Causes&
     for (std::size_t i = 0; i < ips->size(); ++i) {
       const auto& v = (*ips)[i];
       if (v.is_string() && !is_ip(v.get_string()))
-        out.push_back(schema::field_invalid(path.child("ipAddresses").index(i), v, "invalid IP address"));
+        out.push_back(validation::field_invalid(path.child("ipAddresses").index(i), v, "invalid IP address"));
     }
   }
   if (const auto* emails = arr(spec, "emailAddresses")) {
@@ -55,10 +55,10 @@ void validate_addresses(const json::Object& spec, const FieldPath& path, Causes&
       if (!v.is_string()) continue;
       std::string address;
       if (auto err = mail_parse_error(v.get_string(), &address)) {
-        out.push_back(schema::field_invalid(path.child("emailAddresses").index(i), v, "invalid email address: " + *err));
+        out.push_back(validation::field_invalid(path.child("emailAddresses").index(i), v, "invalid email address: " + *err));
       } else if (address != v.get_string()) {
         // net/mail accepts "Name <user@example.com>"; only the bare address is allowed.
-        out.push_back(schema::field_invalid(
+        out.push_back(validation::field_invalid(
             path.child("emailAddresses").index(i), v,
             "invalid email address: make sure the supplied value only contains the email address itself"));
       }
@@ -75,24 +75,24 @@ void validate_private_key(const json::Object& spec, const FieldPath& path, Cause
   const json::Value size_value(size);
   if (algorithm.empty() || algorithm == private_key::kRSA) {
     if (size > 0 && (size < kMinRSAKeySize || size > kMaxRSAKeySize))
-      out.push_back(schema::field_invalid(kp.child("size"), size_value,
+      out.push_back(validation::field_invalid(kp.child("size"), size_value,
                                           "must be between " + std::to_string(kMinRSAKeySize) + " and " +
                                               std::to_string(kMaxRSAKeySize) + " for rsa keyAlgorithm"));
   } else if (algorithm == private_key::kECDSA) {
     if (size > 0 && size != 256 && size != 384 && size != 521)
-      out.push_back(schema::field_not_supported(kp.child("size"), size_value, {"256", "384", "521"}));
+      out.push_back(validation::field_not_supported(kp.child("size"), size_value, {"256", "384", "521"}));
   } else if (algorithm != private_key::kEd25519) {
-    out.push_back(schema::field_invalid(kp.child("algorithm"), jstr(algorithm),
+    out.push_back(validation::field_invalid(kp.child("algorithm"), jstr(algorithm),
                                         "must be either empty or one of rsa, ecdsa or ed25519"));
   }
   // cert-manager leaves these two to its CRD enums; the webhook repeats the check (with the
   // CRD's wording) so objects that reach us some other way get the same answer.
   std::string_view encoding = str(*key, "encoding");
   if (!encoding.empty() && encoding != private_key::kPKCS1 && encoding != private_key::kPKCS8)
-    out.push_back(schema::field_not_supported(kp.child("encoding"), jstr(encoding), {"PKCS1", "PKCS8"}));
+    out.push_back(validation::field_not_supported(kp.child("encoding"), jstr(encoding), {"PKCS1", "PKCS8"}));
   std::string_view policy = str(*key, "rotationPolicy");
   if (!policy.empty() && policy != private_key::kNever && policy != private_key::kAlways)
-    out.push_back(schema::field_not_supported(kp.child("rotationPolicy"), jstr(policy), {"Never", "Always"}));
+    out.push_back(validation::field_not_supported(kp.child("rotationPolicy"), jstr(policy), {"Never", "Always"}));
 }
 
 // ValidateDuration. Upstream runs it only when duration or renewBefore is set, so a lone
@@ -111,7 +111,7 @@ void validate_durations(const json::Object& spec, const FieldPath& path, Causes&
   if (renew_before && percentage) {
     const char* msg = "renewBefore and renewBeforePercentage are mutually exclusive and cannot both be set";
     out.push_back(invalid_duration(path.child("renewBefore"), *renew_before, msg));
-    out.push_back(schema::field_invalid(path.child("renewBeforePercentage"), json::Value(*percentage), msg));
+    out.push_back(validation::field_invalid(path.child("renewBeforePercentage"), json::Value(*percentage), msg));
   }
   if (renew_before && *renew_before < kMinimumRenewBefore)
     out.push_back(invalid_duration(path.child("renewBefore"), *renew_before,
@@ -127,11 +127,11 @@ void validate_durations(const json::Object& spec, const FieldPath& path, Causes&
     __int128 effective = static_cast<__int128>(duration.count()) * *percentage / 100;
     const json::Value pct(*percentage);
     if (effective < nanoseconds(kMinimumRenewBefore).count())
-      out.push_back(schema::field_invalid(path.child("renewBeforePercentage"), pct,
+      out.push_back(validation::field_invalid(path.child("renewBeforePercentage"), pct,
                                           "certificate renewBeforePercentage must result in a renewBefore greater than " +
                                               kMinRenewBeforeText));
     if (effective >= duration.count())
-      out.push_back(schema::field_invalid(path.child("renewBeforePercentage"), pct,
+      out.push_back(validation::field_invalid(path.child("renewBeforePercentage"), pct,
                                           "certificate renewBeforePercentage must result in a renewBefore less than duration"));
   }
 }
@@ -146,7 +146,7 @@ void validate_secret_template(const json::Object& spec, const FieldPath& path, C
     for (const auto& kv : *annotations) {
       std::string_view k = kv.key();
       if (k.starts_with(kAnnotationPrefix) && k != kAllowDirectInjectionAnnotation)
-        out.push_back(schema::field_invalid(ap, jstr(k), std::string(kAnnotationPrefix) + "* annotations are not allowed"));
+        out.push_back(validation::field_invalid(ap, jstr(k), std::string(kAnnotationPrefix) + "* annotations are not allowed"));
     }
     validate_annotations(*annotations, ap, out);
   }
@@ -154,16 +154,16 @@ void validate_secret_template(const json::Object& spec, const FieldPath& path, C
 
 }  // namespace
 
-std::vector<schema::Cause> validate_certificate_spec(const json::Value& spec_value, const schema::FieldPath& path) {
+std::vector<validation::Cause> validate_certificate_spec(const json::Value& spec_value, const validation::FieldPath& path) {
   Causes out;
   const json::Object& spec = object_or_empty(&spec_value);
 
   std::string_view secret_name = str(spec, "secretName");
   if (secret_name.empty()) {
-    out.push_back(schema::field_required(path.child("secretName"), "must be specified"));
+    out.push_back(validation::field_required(path.child("secretName"), "must be specified"));
   } else {
     for (const auto& m : dns1123_subdomain_errors(secret_name))
-      out.push_back(schema::field_invalid(path.child("secretName"), jstr(secret_name), m));
+      out.push_back(validation::field_invalid(path.child("secretName"), jstr(secret_name), m));
   }
 
   validate_issuer_ref(obj(spec, "issuerRef"), path, out);
@@ -171,11 +171,11 @@ std::vector<schema::Cause> validate_certificate_spec(const json::Value& spec_val
   std::string_view common_name = str(spec, "commonName");
   if (common_name.empty() && array_size(spec, "dnsNames") == 0 && array_size(spec, "uris") == 0 &&
       array_size(spec, "emailAddresses") == 0 && array_size(spec, "ipAddresses") == 0) {
-    out.push_back(schema::field_invalid(path, jstr(""),
+    out.push_back(validation::field_invalid(path, jstr(""),
                                         "at least one of commonName (from the commonName field or from a literalSubject), "
                                         "dnsNames, emailSANs, ipAddresses, otherNames, or uriSANs must be set"));
   }
-  if (common_name.size() > 64) out.push_back(schema::field_too_long(path.child("commonName"), 64));
+  if (common_name.size() > 64) out.push_back(validation::field_too_long(path.child("commonName"), 64));
 
   validate_addresses(spec, path, out);
   validate_private_key(spec, path, out);
@@ -185,22 +185,22 @@ std::vector<schema::Cause> validate_certificate_spec(const json::Value& spec_val
     for (std::size_t i = 0; i < usages->size(); ++i) {
       const auto& u = (*usages)[i];
       if (u.is_string() && !is_known_usage(u.get_string()))
-        out.push_back(schema::field_invalid(path.child("usages").index(i), u, "unknown keyusage"));
+        out.push_back(validation::field_invalid(path.child("usages").index(i), u, "unknown keyusage"));
     }
   }
 
   if (auto limit = integer(spec, "revisionHistoryLimit"); limit && *limit < 1)
-    out.push_back(schema::field_invalid(path.child("revisionHistoryLimit"), json::Value(*limit), "must not be less than 1"));
+    out.push_back(validation::field_invalid(path.child("revisionHistoryLimit"), json::Value(*limit), "must not be less than 1"));
 
   validate_secret_template(spec, path, out);
   return out;
 }
 
-std::vector<schema::Cause> validate_certificate(const json::Value& obj, const json::Value* /*old*/) {
+std::vector<validation::Cause> validate_certificate(const json::Value& obj, const json::Value* /*old*/) {
   // ValidateUpdateCertificate is ValidateCertificate: the spec is mutable.
   const json::Value* spec = obj.is_object() ? obj.get_object().if_contains("spec") : nullptr;
   static const json::Value null_spec;
-  return validate_certificate_spec(spec ? *spec : null_spec, schema::FieldPath("spec"));
+  return validate_certificate_spec(spec ? *spec : null_spec, validation::FieldPath("spec"));
 }
 
 }  // namespace capstan::apis::certs::v1

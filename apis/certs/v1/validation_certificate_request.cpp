@@ -43,16 +43,16 @@ void validate_request(const json::Object& spec, const FieldPath& path, Causes& o
   FieldPath rp = path.child("request");
   std::string_view text = str(spec, "request");
   if (text.empty()) {
-    out.push_back(schema::field_required(rp, "must be specified"));
+    out.push_back(validation::field_required(rp, "must be specified"));
     return;
   }
   auto pem = meta::base64_decode(text);
   if (!pem) {
-    out.push_back(schema::field_invalid_rendered(rp, kRequestValue, "failed to decode csr: illegal base64 data"));
+    out.push_back(validation::field_invalid_rendered(rp, kRequestValue, "failed to decode csr: illegal base64 data"));
     return;
   }
   if (pem->find("-----BEGIN ") == std::string::npos) {
-    out.push_back(schema::field_invalid_rendered(rp, kRequestValue,
+    out.push_back(validation::field_invalid_rendered(rp, kRequestValue,
                                                  "failed to decode csr: error decoding certificate request PEM block"));
     return;
   }
@@ -60,7 +60,7 @@ void validate_request(const json::Object& spec, const FieldPath& path, Causes& o
   try {
     csr = pki::CertificateRequest::parse(*pem);
   } catch (const pki::PkiError& e) {
-    out.push_back(schema::field_invalid_rendered(rp, kRequestValue, std::string("failed to decode csr: ") + e.what()));
+    out.push_back(validation::field_invalid_rendered(rp, kRequestValue, std::string("failed to decode csr: ") + e.what()));
     return;
   }
 
@@ -79,7 +79,7 @@ void validate_request(const json::Object& spec, const FieldPath& path, Causes& o
   auto got = normalise(csr_usages);
   if (!want || !got) return;
   if (*got != *want && *got != *normalise(defaults))
-    out.push_back(schema::field_invalid_rendered(
+    out.push_back(validation::field_invalid_rendered(
         rp, kRequestValue,
         "csr key usages do not match specified usages, these should match if both are set: csr has " + list(*got) +
             ", spec has " + list(*want)));
@@ -94,12 +94,12 @@ Causes validate_spec(const json::Object& spec, const FieldPath& path) {
     for (std::size_t i = 0; i < usages->size(); ++i) {
       const auto& u = (*usages)[i];
       if (u.is_string() && !is_known_usage(u.get_string()))
-        out.push_back(schema::field_invalid(path.child("usages").index(i), u, "unknown keyusage"));
+        out.push_back(validation::field_invalid(path.child("usages").index(i), u, "unknown keyusage"));
     }
   }
   if (const auto* d = get(spec, "duration"); d && d->is_string()) {
     std::string err = codec::go_duration_error(d->get_string());
-    if (!err.empty()) out.push_back(schema::field_invalid(path.child("duration"), *d, err));
+    if (!err.empty()) out.push_back(validation::field_invalid(path.child("duration"), *d, err));
   }
   return out;
 }
@@ -128,18 +128,18 @@ void validate_approval(const json::Array& conditions, const FieldPath& path, Cau
     (type == condition::kApproved ? approved : denied) = found.size();
     if (found.empty()) continue;
     if (found.size() > 1) {
-      out.push_back(schema::field_forbidden(path, "multiple " + codec::go_quote(type) + " conditions present"));
+      out.push_back(validation::field_forbidden(path, "multiple " + codec::go_quote(type) + " conditions present"));
       continue;
     }
     std::string_view status = str(*found.front(), "status");
     if (status != "True") {
       std::string msg = codec::go_quote(type);  // %q of the condition type
       msg += " condition may only be set to True";
-      out.push_back(schema::field_invalid(path.child(type), jstr(status), msg));
+      out.push_back(validation::field_invalid(path.child(type), jstr(status), msg));
     }
   }
   if (approved > 0 && denied > 0)
-    out.push_back(schema::field_forbidden(path, "both 'Denied' and 'Approved' conditions cannot coexist"));
+    out.push_back(validation::field_forbidden(path, "both 'Denied' and 'Approved' conditions cannot coexist"));
 }
 
 bool reserved_annotation(std::string_view key) { return key.starts_with(kGroup) || key.starts_with(kAcmeGroup); }
@@ -153,7 +153,7 @@ void validate_annotations_kept(const json::Value& a, const json::Value& b, const
     if (!reserved_annotation(kv.key())) continue;
     const json::Value* other = to ? to->if_contains(kv.key()) : nullptr;
     if (other && json::deep_equal(*other, kv.value())) continue;
-    auto cause = schema::field_forbidden(path.child(kv.key()),
+    auto cause = validation::field_forbidden(path.child(kv.key()),
                                          "cannot change " + std::string(kGroup) + " annotation after creation");
     if (std::find(out.begin(), out.end(), cause) == out.end()) out.push_back(std::move(cause));
   }
@@ -161,7 +161,7 @@ void validate_annotations_kept(const json::Value& a, const json::Value& b, const
 
 }  // namespace
 
-std::vector<schema::Cause> validate_certificate_request(const json::Value& obj, const json::Value* old) {
+std::vector<validation::Cause> validate_certificate_request(const json::Value& obj, const json::Value* old) {
   static const json::Value null_value;
   const json::Value* spec = obj.is_object() ? obj.get_object().if_contains("spec") : nullptr;
   const FieldPath conditions_path = FieldPath("status").child("conditions");
@@ -188,14 +188,14 @@ std::vector<schema::Cause> validate_certificate_request(const json::Value& obj, 
     {
       std::string msg(1, '\'');
       msg.append(type).append("' condition may not be modified once set");
-      out.push_back(schema::field_forbidden(conditions_path, msg));
+      out.push_back(validation::field_forbidden(conditions_path, msg));
     }
   }
   validate_approval(new_conditions, conditions_path, out);
 
   const json::Value* old_spec = old->is_object() ? old->get_object().if_contains("spec") : nullptr;
   if (!json::deep_equal(spec ? *spec : null_value, old_spec ? *old_spec : null_value))
-    out.push_back(schema::field_forbidden(FieldPath("spec"), "cannot change spec after creation"));
+    out.push_back(validation::field_forbidden(FieldPath("spec"), "cannot change spec after creation"));
   return out;
 }
 

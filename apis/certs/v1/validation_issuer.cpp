@@ -38,7 +38,7 @@ void validate_http01_ingress(const json::Object& ingress, const FieldPath& path,
   if (get(ingress, "ingressClassName")) ++specified;
   if (!str(ingress, "name").empty()) ++specified;
   if (specified > 1)
-    out.push_back(schema::field_forbidden(path, "only one of 'ingressClassName', 'name' or 'class' should be specified"));
+    out.push_back(validation::field_forbidden(path, "only one of 'ingressClassName', 'name' or 'class' should be specified"));
 
   // "class" used to be free text; ingressClassName names an IngressClass object.
   if (const auto* v = get(ingress, "ingressClassName"); v && v->is_string()) {
@@ -46,13 +46,13 @@ void validate_http01_ingress(const json::Object& ingress, const FieldPath& path,
     if (!errs.empty()) {
       std::string joined;
       for (std::size_t i = 0; i < errs.size(); ++i) joined += (i ? ", " : "") + errs[i];
-      out.push_back(schema::field_invalid(path.child("ingressClassName"), *v, "must be a valid IngressClass name: " + joined));
+      out.push_back(validation::field_invalid(path.child("ingressClassName"), *v, "must be a valid IngressClass name: " + joined));
     }
   }
 
   std::string_view type = str(ingress, "serviceType");
   if (!type.empty() && type != "ClusterIP" && type != "NodePort")
-    out.push_back(schema::field_invalid(path.child("serviceType"), jstr(type), R"(must be empty, "ClusterIP" or "NodePort")"));
+    out.push_back(validation::field_invalid(path.child("serviceType"), jstr(type), R"(must be empty, "ClusterIP" or "NodePort")"));
 }
 
 void validate_solver(const json::Object& solver, const FieldPath& path, Causes& out) {
@@ -65,19 +65,19 @@ void validate_solver(const json::Object& solver, const FieldPath& path, Causes& 
       ++defined;
       validate_http01_ingress(*ingress, hp.child("ingress"), out);
     }
-    if (defined == 0) out.push_back(schema::field_required(hp, "no HTTP01 solver type configured"));
+    if (defined == 0) out.push_back(validation::field_required(hp, "no HTTP01 solver type configured"));
   }
   if (get(solver, "dns01")) {
     if (providers > 0) {
-      out.push_back(schema::field_forbidden(path, "may not specify more than one solver type in a single solver"));
+      out.push_back(validation::field_forbidden(path, "may not specify more than one solver type in a single solver"));
     } else {
       ++providers;
       // The schema keeps dns01 so that cert-manager manifests port unchanged, but there is no
       // DNS-01 solver: say so now rather than leave Orders pending.
-      out.push_back(schema::field_forbidden(path.child("dns01"), "DNS01 challenge solvers are not supported; use http01"));
+      out.push_back(validation::field_forbidden(path.child("dns01"), "DNS01 challenge solvers are not supported; use http01"));
     }
   }
-  if (providers == 0) out.push_back(schema::field_required(path, "no solver type configured"));
+  if (providers == 0) out.push_back(validation::field_required(path, "no solver type configured"));
 }
 
 void validate_acme(const json::Object& acme, const FieldPath& path, Causes& out) {
@@ -85,21 +85,21 @@ void validate_acme(const json::Object& acme, const FieldPath& path, Causes& out)
   bool skip_verify = truthy(acme, "skipTLSVerify");
   if (!bundle.empty() && skip_verify) {
     const char* msg = "caBundle and skipTLSVerify are mutually exclusive and cannot both be set";
-    out.push_back(schema::field_invalid(path.child("caBundle"), jstr(""), msg));
-    out.push_back(schema::field_invalid(path.child("skipTLSVerify"), json::Value(true), msg));
+    out.push_back(validation::field_invalid(path.child("caBundle"), jstr(""), msg));
+    out.push_back(validation::field_invalid(path.child("skipTLSVerify"), json::Value(true), msg));
   }
   if (!bundle.empty()) {
     auto pem = meta::base64_decode(bundle);
     if (!pem || !has_valid_certificate(*pem))
-      out.push_back(schema::field_invalid(path.child("caBundle"), jstr(""), "cert bundle didn't contain any valid certificates"));
+      out.push_back(validation::field_invalid(path.child("caBundle"), jstr(""), "cert bundle didn't contain any valid certificates"));
   }
 
   const auto* key_ref = obj(acme, "privateKeySecretRef");
   if (!key_ref || str(*key_ref, "name").empty())
-    out.push_back(schema::field_required(path.child("privateKeySecretRef").child("name"),
+    out.push_back(validation::field_required(path.child("privateKeySecretRef").child("name"),
                                          "private key secret name is a required field"));
   if (str(acme, "server").empty())
-    out.push_back(schema::field_required(path.child("server"), "acme server URL is a required field"));
+    out.push_back(validation::field_required(path.child("server"), "acme server URL is a required field"));
 
   if (const auto* solvers = arr(acme, "solvers")) {
     for (std::size_t i = 0; i < solvers->size(); ++i) {
@@ -111,23 +111,23 @@ void validate_acme(const json::Object& acme, const FieldPath& path, Causes& out)
 }
 
 void validate_ca(const json::Object& ca, const FieldPath& path, Causes& out) {
-  if (str(ca, "secretName").empty()) out.push_back(schema::field_required(path.child("secretName")));
+  if (str(ca, "secretName").empty()) out.push_back(validation::field_required(path.child("secretName")));
   // Upstream reports these under "ocspServer[i]", a field that does not exist; we use the real
   // name.
   if (const auto* servers = arr(ca, "ocspServers"))
     for (std::size_t i = 0; i < servers->size(); ++i)
       if ((*servers)[i].is_string() && (*servers)[i].get_string().empty())
-        out.push_back(schema::field_invalid(path.child("ocspServers").index(i), jstr(""),
+        out.push_back(validation::field_invalid(path.child("ocspServers").index(i), jstr(""),
                                             "must be a valid URL, e.g., http://ocsp.int-x3.letsencrypt.org"));
   if (const auto* urls = arr(ca, "issuingCertificateURLs"))
     for (std::size_t i = 0; i < urls->size(); ++i)
       if ((*urls)[i].is_string() && (*urls)[i].get_string().empty())
-        out.push_back(schema::field_invalid(path.child("issuingCertificateURLs").index(i), jstr(""), "must be a valid URL"));
+        out.push_back(validation::field_invalid(path.child("issuingCertificateURLs").index(i), jstr(""), "must be a valid URL"));
 }
 
 }  // namespace
 
-std::vector<schema::Cause> validate_issuer_spec(const json::Value& spec_value, const schema::FieldPath& path) {
+std::vector<validation::Cause> validate_issuer_spec(const json::Value& spec_value, const validation::FieldPath& path) {
   Causes out;
   const json::Object& spec = object_or_empty(&spec_value);
   int configs = 0;
@@ -135,7 +135,7 @@ std::vector<schema::Cause> validate_issuer_spec(const json::Value& spec_value, c
     const auto* config = obj(spec, type);
     if (!config) return;
     if (configs > 0) {
-      out.push_back(schema::field_forbidden(path.child(type), "may not specify more than one issuer type"));
+      out.push_back(validation::field_forbidden(path.child(type), "may not specify more than one issuer type"));
       return;
     }
     ++configs;
@@ -144,15 +144,15 @@ std::vector<schema::Cause> validate_issuer_spec(const json::Value& spec_value, c
   one("acme", [&](const json::Object& c, const FieldPath& p) { validate_acme(c, p, out); });
   one("ca", [&](const json::Object& c, const FieldPath& p) { validate_ca(c, p, out); });
   one("selfSigned", [&](const json::Object&, const FieldPath&) {});
-  if (configs == 0) out.push_back(schema::field_required(path, "at least one issuer must be configured"));
+  if (configs == 0) out.push_back(validation::field_required(path, "at least one issuer must be configured"));
   return out;
 }
 
-std::vector<schema::Cause> validate_issuer(const json::Value& obj, const json::Value* /*old*/) {
+std::vector<validation::Cause> validate_issuer(const json::Value& obj, const json::Value* /*old*/) {
   // ValidateUpdateIssuer is ValidateIssuer.
   static const json::Value null_spec;
   const json::Value* spec = obj.is_object() ? obj.get_object().if_contains("spec") : nullptr;
-  return validate_issuer_spec(spec ? *spec : null_spec, schema::FieldPath("spec"));
+  return validate_issuer_spec(spec ? *spec : null_spec, validation::FieldPath("spec"));
 }
 
 }  // namespace capstan::apis::certs::v1

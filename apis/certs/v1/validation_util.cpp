@@ -144,9 +144,9 @@ std::vector<std::string> label_value_errors(std::string_view value) { return met
 
 void validate_labels(const json::Object& labels, const FieldPath& path, Causes& out) {
   for (const auto& kv : labels) {
-    for (const auto& m : qualified_name_errors(kv.key())) out.push_back(schema::field_invalid(path, jstr(kv.key()), m));
+    for (const auto& m : qualified_name_errors(kv.key())) out.push_back(validation::field_invalid(path, jstr(kv.key()), m));
     if (!kv.value().is_string()) continue;
-    for (const auto& m : label_value_errors(kv.value().get_string())) out.push_back(schema::field_invalid(path, kv.value(), m));
+    for (const auto& m : label_value_errors(kv.value().get_string())) out.push_back(validation::field_invalid(path, kv.value(), m));
   }
 }
 
@@ -155,10 +155,10 @@ void validate_annotations(const json::Object& annotations, const FieldPath& path
   for (const auto& kv : annotations) {
     std::string lower(kv.key());
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    for (const auto& m : qualified_name_errors(lower)) out.push_back(schema::field_invalid(path, jstr(kv.key()), m));
+    for (const auto& m : qualified_name_errors(lower)) out.push_back(validation::field_invalid(path, jstr(kv.key()), m));
     total += kv.key().size() + (kv.value().is_string() ? kv.value().get_string().size() : 0);
   }
-  if (total > kTotalAnnotationSizeLimit) out.push_back(schema::field_too_long(path, kTotalAnnotationSizeLimit));
+  if (total > kTotalAnnotationSizeLimit) out.push_back(validation::field_too_long(path, kTotalAnnotationSizeLimit));
 }
 
 bool is_ip(std::string_view s) {
@@ -219,7 +219,7 @@ void validate_issuer_ref(const json::Object* ref, const FieldPath& spec_path, Ca
   static const json::Object empty;
   const json::Object& r = ref ? *ref : empty;
   FieldPath path = spec_path.child("issuerRef");
-  if (str(r, "name").empty()) out.push_back(schema::field_required(path.child("name"), "must be specified"));
+  if (str(r, "name").empty()) out.push_back(validation::field_required(path.child("name"), "must be specified"));
   std::string_view group = str(r, "group");
   std::string_view kind = str(r, "kind");
   // Kinds of other groups belong to external issuers, which we cannot check.
@@ -229,11 +229,11 @@ void validate_issuer_ref(const json::Object* ref, const FieldPath& spec_path, Ca
   // Upstream hints "(did you forget to set spec.issuerRef.kind.group?)", a path that does not
   // exist; we name the real field.
   if (group.empty()) msg += " (did you forget to set " + path.child("group").str() + "?)";
-  out.push_back(schema::field_invalid(path.child("kind"), jstr(kind), msg));
+  out.push_back(validation::field_invalid(path.child("kind"), jstr(kind), msg));
 }
 
 Cause invalid_duration(const FieldPath& p, std::chrono::nanoseconds d, std::string_view detail) {
-  return schema::field_invalid_rendered(p, meta::format_go_duration(d), detail);
+  return validation::field_invalid_rendered(p, meta::format_go_duration(d), detail);
 }
 
 }  // namespace capstan::apis::certs::v1::vutil

@@ -2,7 +2,7 @@
 // their exact messages, and the Go parsers cert-manager relies on (net.ParseIP, net/mail).
 #pragma once
 
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 #include "runtime/json/json.h"
 
 #include <chrono>
@@ -13,9 +13,8 @@
 
 namespace capstan::apis::certs::v1::vutil {
 
-namespace schema = capstan::apiserver::schema;
-using schema::Cause;
-using schema::FieldPath;
+using validation::Cause;
+using validation::FieldPath;
 using Causes = std::vector<Cause>;
 
 // ---- lenient reads (wrong types read as absent) ------------------------------------------------

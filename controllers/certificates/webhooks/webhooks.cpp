@@ -12,7 +12,7 @@ namespace capstan::certificates {
 namespace {
 
 namespace v1 = apis::certs::v1;
-using Causes = std::vector<apiserver::schema::Cause>;
+using Causes = std::vector<validation::Cause>;
 using ValidateFn = Causes (*)(const json::Value&, const json::Value*);
 
 // field.ErrorList.ToAggregate().Error(): one error as is, several in brackets. Denied as

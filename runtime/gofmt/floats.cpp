@@ -1,12 +1,12 @@
 // Go's float64 renderings: strconv's shortest 'g' (fmt's %v) and encoding/json's number form.
-#include "apiserver/gofmt/detail.h"
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/detail.h"
+#include "runtime/gofmt/gofmt.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 
-namespace capstan::apiserver::gofmt {
+namespace capstan::gofmt {
 namespace {
 
 // The shortest decimal digits that round-trip, as strconv's shortest mode finds them.
@@ -107,4 +107,4 @@ void append_json_float(std::string& out, double v) {
 }
 
 }  // namespace detail
-}  // namespace capstan::apiserver::gofmt
+}  // namespace capstan::gofmt

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace capstan::apiserver::gofmt {
+namespace capstan::gofmt {
 
 // How the Go code we mirror decoded the numbers it prints.
 enum class Numbers {
@@ -54,4 +54,4 @@ std::string json_marshal(const json::Value& v, Numbers numbers = Numbers::kPrese
 // A number as Go's float64(v); 0 for non-numbers.
 double as_float(const json::Value& v);
 
-}  // namespace capstan::apiserver::gofmt
+}  // namespace capstan::gofmt

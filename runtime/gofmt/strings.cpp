@@ -1,8 +1,8 @@
 // Go's string renderings: strconv.Quote and encoding/json's string encoding.
-#include "apiserver/gofmt/detail.h"
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/detail.h"
+#include "runtime/gofmt/gofmt.h"
 
-namespace capstan::apiserver::gofmt {
+namespace capstan::gofmt {
 namespace detail {
 
 long decode_rune(std::string_view s, std::size_t& i) {
@@ -160,4 +160,4 @@ std::string quote(std::string_view s) {
   return out;
 }
 
-}  // namespace capstan::apiserver::gofmt
+}  // namespace capstan::gofmt

@@ -1,5 +1,5 @@
-#include "apiserver/gofmt/gofmt.h"
-#include "apiserver/gofmt/json_syntax.h"
+#include "runtime/gofmt/gofmt.h"
+#include "runtime/gofmt/json_syntax.h"
 
 #include "runtime/json/json.h"
 
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-namespace capstan::apiserver::gofmt {
+namespace capstan::gofmt {
 namespace {
 
 json::Value J(std::string_view text) { return json::parse(text, "test literal"); }
@@ -163,4 +163,4 @@ TEST(JsonScan, TheDeepestDocumentGoAllowsNamesItsDuplicates) {
   EXPECT_EQ(deep.duplicates[0].size(), 9999 * 3 + 2) << "[0] per level, then .x";
 }
 
-}  // namespace capstan::apiserver::gofmt
+}  // namespace capstan::gofmt

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace capstan::apiserver::gofmt::detail {
+namespace capstan::gofmt::detail {
 
 // Decodes the UTF-8 sequence at s[i] and advances i past it. An invalid, truncated, overlong or
 // surrogate sequence yields -1 and advances one byte, as utf8.DecodeRuneInString's (RuneError, 1).
@@ -20,4 +20,4 @@ void append_json_string(std::string& out, std::string_view s);
 // encoding/json's float64 encoding (ES6 number-to-string style).
 void append_json_float(std::string& out, double v);
 
-}  // namespace capstan::apiserver::gofmt::detail
+}  // namespace capstan::gofmt::detail

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace capstan::apiserver::gofmt {
+namespace capstan::gofmt {
 
 struct JsonScan {
   std::optional<std::string> syntax_error;  // nullopt: well-formed
@@ -19,4 +19,4 @@ struct JsonScan {
 
 JsonScan scan_json(std::string_view text);
 
-}  // namespace capstan::apiserver::gofmt
+}  // namespace capstan::gofmt

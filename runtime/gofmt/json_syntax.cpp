@@ -1,4 +1,4 @@
-#include "apiserver/gofmt/json_syntax.h"
+#include "runtime/gofmt/json_syntax.h"
 
 #include <cctype>
 #include <deque>
@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace capstan::apiserver::gofmt {
+namespace capstan::gofmt {
 namespace {
 
 // encoding/json's quoteChar.
@@ -264,4 +264,4 @@ class Scanner {
 
 JsonScan scan_json(std::string_view text) { return Scanner(text).run(); }
 
-}  // namespace capstan::apiserver::gofmt
+}  // namespace capstan::gofmt

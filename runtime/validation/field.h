@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace capstan::apiserver::schema {
+namespace capstan::validation {
 
 // metav1.CauseType values (field.ErrorType).
 namespace reason {
@@ -85,4 +85,4 @@ std::string error_body(std::string_view reason, const BadValue& value, std::stri
 // ErrorType.String(): "Invalid value", "Required value", ...
 std::string_view reason_string(std::string_view reason);
 
-}  // namespace capstan::apiserver::schema
+}  // namespace capstan::validation

@@ -1,11 +1,11 @@
 // Go's renderings of whole decoded values: %v, %#v, reflect type names and encoding/json.
-#include "apiserver/gofmt/detail.h"
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/detail.h"
+#include "runtime/gofmt/gofmt.h"
 
 #include <algorithm>
 #include <vector>
 
-namespace capstan::apiserver::gofmt {
+namespace capstan::gofmt {
 namespace {
 
 // The dynamic Go type a decoded value has.
@@ -168,4 +168,4 @@ std::string json_marshal(const json::Value& v, Numbers numbers) {
   return out;
 }
 
-}  // namespace capstan::apiserver::gofmt
+}  // namespace capstan::gofmt

@@ -1,8 +1,8 @@
-#include "apiserver/schema/cause.h"
+#include "runtime/validation/field.h"
 
-#include "apiserver/gofmt/gofmt.h"
+#include "runtime/gofmt/gofmt.h"
 
-namespace capstan::apiserver::schema {
+namespace capstan::validation {
 
 FieldPath FieldPath::child(std::string_view name) const {
   FieldPath r;
@@ -133,4 +133,4 @@ Cause field_invalid_rendered(const FieldPath& p, std::string_view rendered_value
   return Cause{std::string(reason::kInvalid), p.str(), body};
 }
 
-}  // namespace capstan::apiserver::schema
+}  // namespace capstan::validation
