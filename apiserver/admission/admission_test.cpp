@@ -98,8 +98,8 @@ TEST(WebhookAdmissionTest, MutatingWebhooksRunInOrderAndSeeEarlierPatches) {
   };
   FakeWebhook z(tagger("z")), y(tagger("y")), x(tagger("x"));
   // Configurations in name order; inside one, the listed order.
-  c.add_mutating("b-second", json::Array{webhook_entry("x.second", x.url())});
-  c.add_mutating("a-first", json::Array{webhook_entry("z.first", z.url()), webhook_entry("y.first", y.url())});
+  c.add_mutating("b-second", json::Array{webhook_entry("x.second.test", x.url())});
+  c.add_mutating("a-first", json::Array{webhook_entry("z.first.test", z.url()), webhook_entry("y.first.test", y.url())});
 
   auto created = c.create("configmaps", "default", Cluster::configmap("ordered"));
   EXPECT_EQ(str(created, {"metadata", "annotations", "order"}), "z,y,x");
@@ -329,7 +329,7 @@ TEST(WebhookAdmissionTest, DryRunHonoursSideEffects) {
   with_effects["sideEffects"] = "Some";
   auto on_dry_run = webhook_entry("none.capstan.dev", none.url(), {"configmaps"});
   on_dry_run["sideEffects"] = "NoneOnDryRun";
-  c.add_validating("a", json::Array{with_effects});
+  c.store_validating("a", json::Array{with_effects});
   c.add_mutating("b", json::Array{on_dry_run});
 
   rest::WriteOptions dry;
@@ -352,7 +352,7 @@ TEST(WebhookAdmissionTest, DryRunHonoursSideEffects) {
   Cluster n;
   auto unset = webhook_entry("unset.capstan.dev", none.url(), {"configmaps"});
   unset.erase("sideEffects");
-  n.add_validating("u", json::Array{unset});
+  n.store_validating("u", json::Array{unset});
   rest::WriteOptions dry2;
   dry2.dry_run = true;
   e = api_error([&] { n.create("configmaps", "default", Cluster::configmap("dry"), &dry2); });
@@ -426,7 +426,7 @@ TEST(WebhookAdmissionTest, V1beta1ReviewWhenOnlyVersionOffered) {
   auto none = webhook_entry("none.capstan.dev", m.url(), {"configmaps"});
   none["admissionReviewVersions"] = json::Array{"v2"};
   Cluster n;
-  n.add_validating("none", json::Array{none});
+  n.store_validating("none", json::Array{none});
   EXPECT_STREQ(api_error([&] { n.create("configmaps", "default", Cluster::configmap("b")); }).what(),
                "Internal error occurred: failed calling webhook \"none.capstan.dev\": webhook does not accept known "
                "AdmissionReview versions (v1, v1beta1)");

@@ -192,6 +192,14 @@ void Cluster::add_validating(const std::string& name, json::Array webhooks) {
                       {"webhooks", std::move(webhooks)}});
 }
 
+void Cluster::store_validating(const std::string& name, json::Array webhooks) {
+  store.create("validatingwebhookconfigurations.admissionregistration.k8s.io",
+               json::Object{{"apiVersion", "admissionregistration.k8s.io/v1"},
+                            {"kind", "ValidatingWebhookConfiguration"},
+                            {"metadata", json::Object{{"name", name}, {"uid", "stored-" + name}}},
+                            {"webhooks", std::move(webhooks)}});
+}
+
 json::Value Cluster::configmap(const std::string& name, json::Object labels, json::Object data) {
   json::Object md{{"name", name}};
   if (!labels.empty()) md["labels"] = std::move(labels);

@@ -92,6 +92,10 @@ class Cluster {
   // Creates a Mutating/ValidatingWebhookConfiguration named `name` with `webhooks`.
   void add_mutating(const std::string& name, json::Array webhooks);
   void add_validating(const std::string& name, json::Array webhooks);
+  // A ValidatingWebhookConfiguration written straight into the store, unvalidated: what v1
+  // refuses today but an older API version or release may have left stored (sideEffects Some,
+  // no known review version), which admission must still handle.
+  void store_validating(const std::string& name, json::Array webhooks);
   // A ConfigMap body.
   static json::Value configmap(const std::string& name, json::Object labels = {}, json::Object data = {});
   // Registers a schema-less custom resource (versions in priority order; `storage` names the

@@ -4,6 +4,8 @@
 #include "apiserver/builtin/pod_validation.h"
 #include "apiserver/builtin/service_validation.h"
 #include "apiserver/builtin/strategy.h"
+
+#include "apiserver/builtin/webhook_configuration.h"
 #include "apiserver/builtin/workload_validation.h"
 
 #include "runtime/meta/base64.h"
@@ -373,6 +375,19 @@ class PvcStrategy : public Strategy {
   }
 };
 
+class WebhookConfigurationStrategy : public Strategy {
+ public:
+  explicit WebhookConfigurationStrategy(bool mutating) : mutating_(mutating) {}
+  void prepare_create(json::Value& obj) override { default_webhook_configuration(obj, mutating_); }
+  void prepare_update(json::Value& obj, const json::Value&) override { default_webhook_configuration(obj, mutating_); }
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value*) override {
+    return validate_webhook_configuration(obj, mutating_);
+  }
+
+ private:
+  bool mutating_;
+};
+
 }  // namespace
 
 Strategy& strategy_for(std::string_view group_resource) {
@@ -391,6 +406,8 @@ Strategy& strategy_for(std::string_view group_resource) {
     t["daemonsets.apps"] = std::make_unique<DaemonSetStrategy>();
     t["jobs.batch"] = std::make_unique<JobStrategy>();
     t["customresourcedefinitions.apiextensions.k8s.io"] = std::make_unique<CrdStrategy>();
+    t["validatingwebhookconfigurations.admissionregistration.k8s.io"] = std::make_unique<WebhookConfigurationStrategy>(false);
+    t["mutatingwebhookconfigurations.admissionregistration.k8s.io"] = std::make_unique<WebhookConfigurationStrategy>(true);
     for (auto r : {"roles.rbac.authorization.k8s.io", "rolebindings.rbac.authorization.k8s.io",
                    "clusterroles.rbac.authorization.k8s.io", "clusterrolebindings.rbac.authorization.k8s.io"})
       t[r] = std::make_unique<PathNameStrategy>();

@@ -66,4 +66,49 @@ DIFF_CASE(validation, SizeLimits) {
   s.send("an object over etcd's 1.5 MiB", {.method = "POST", .path = "/api/v1/namespaces/{ns}/podtemplates", .body = pod_template});
 }
 
+// Admission webhook configurations, as charts and operators write them: the defaults filled in,
+// and what kube-apiserver refuses in a webhook's name, rules, client config and policies.
+DIFF_CASE(validation, WebhookConfigurationsAreDefaultedAndValidated) {
+  const std::string vwc = "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations";
+  const std::string mwc = "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations";
+  auto config = [](const std::string& kind, const std::string& name, const std::string& webhook) {
+    return R"({"apiVersion":"admissionregistration.k8s.io/v1","kind":")" + kind + R"(","metadata":{"name":")" + name +
+           R"("},"webhooks":[)" + webhook + "]}";
+  };
+  const std::string good =
+      R"({"name":"good.diff.capstan.dev","clientConfig":{"url":"https://127.0.0.1:1/validate"},"sideEffects":"None",
+         "admissionReviewVersions":["v1"],"rules":[{"operations":["CREATE"],"apiGroups":[""],"apiVersions":["v1"],"resources":["configmaps"]}]})";
+  s.send("defaults of a validating webhook", {.method = "POST", .path = vwc + "?dryRun=All", .body = config("ValidatingWebhookConfiguration", "diff-vwc", good)});
+  s.send("defaults of a mutating webhook", {.method = "POST", .path = mwc + "?dryRun=All", .body = config("MutatingWebhookConfiguration", "diff-mwc", good)});
+  std::vector<std::pair<std::string, std::string>> bad = {
+      {"a two-segment name", R"({"name":"two.segments","clientConfig":{"url":"https://127.0.0.1:1/"},"sideEffects":"None","admissionReviewVersions":["v1"]})"},
+      {"no sideEffects and no review versions", R"({"name":"a.b.c","clientConfig":{"url":"https://127.0.0.1:1/"}})"},
+      {"unknown sideEffects, policies and versions",
+       R"({"name":"a.b.c","clientConfig":{"url":"https://127.0.0.1:1/"},"sideEffects":"Some","admissionReviewVersions":["v2"],
+          "failurePolicy":"Sometimes","matchPolicy":"Loose","timeoutSeconds":31})"},
+      {"both url and service", R"({"name":"a.b.c","clientConfig":{"url":"https://127.0.0.1:1/","service":{"namespace":"x","name":"y"}},
+          "sideEffects":"None","admissionReviewVersions":["v1"]})"},
+      {"neither url nor service", R"({"name":"a.b.c","clientConfig":{},"sideEffects":"None","admissionReviewVersions":["v1"]})"},
+      {"an http url with a query", R"({"name":"a.b.c","clientConfig":{"url":"http://u:p@127.0.0.1:1/x?y=1#z"},"sideEffects":"None","admissionReviewVersions":["v1"]})"},
+      {"a service without name, bad path and port",
+       R"({"name":"a.b.c","clientConfig":{"service":{"namespace":"x","path":"nope","port":70000}},"sideEffects":"None","admissionReviewVersions":["v1"]})"},
+      {"a service without namespace, with empty path segments",
+       R"({"name":"a.b.c","clientConfig":{"service":{"name":"y","path":"/a//B_c/"}},"sideEffects":"None","admissionReviewVersions":["v1","v1"]})"},
+      {"wildcards with more",
+       R"({"name":"a.b.c","clientConfig":{"url":"https://127.0.0.1:1/"},"sideEffects":"None","admissionReviewVersions":["v1"],
+          "rules":[{"operations":["*","CREATE"],"apiGroups":["*","apps"],"apiVersions":["*","v1"],"resources":["*","*/*"]},
+                   {"operations":["PATCH"],"apiGroups":[],"apiVersions":[],"resources":[],"scope":"Somewhere"},
+                   {"operations":["CREATE"],"apiGroups":[""],"apiVersions":["v1"],"resources":["pods/*","pods/log","*/status","deployments/status","pods",""]}]})"},
+      {"duplicate webhook names", R"({"name":"a.b.c","clientConfig":{"url":"https://127.0.0.1:1/"},"sideEffects":"None","admissionReviewVersions":["v1"]},
+          {"name":"a.b.c","clientConfig":{"url":"https://127.0.0.1:1/"},"sideEffects":"None","admissionReviewVersions":["v1"]})"},
+  };
+  for (const auto& [what, webhook] : bad) {
+    s.send("validating: " + what, {.method = "POST", .path = vwc + "?dryRun=All", .body = config("ValidatingWebhookConfiguration", "diff-bad", webhook)});
+  }
+  s.send("mutating: unknown reinvocationPolicy",
+         {.method = "POST", .path = mwc + "?dryRun=All",
+          .body = config("MutatingWebhookConfiguration", "diff-bad",
+                         R"({"name":"a.b.c","clientConfig":{"url":"https://127.0.0.1:1/"},"sideEffects":"None","admissionReviewVersions":["v1"],"reinvocationPolicy":"Always"})")});
+}
+
 }  // namespace capstan::e2e::diff
