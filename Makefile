@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: deps build dev test unit e2e bench soak manifests clean fuzz fuzz-build sanitize
+.PHONY: deps build dev test unit e2e bench soak manifests clean fuzz fuzz-build sanitize image
 
 deps:
 	@./scripts/deps.sh
@@ -28,6 +28,13 @@ dev: build
 # Regenerates config/crd, config/rbac/role.yaml, config/webhook/manifests.yaml, the chart's CRDs and templates/_generated.tpl.
 manifests: build
 	$(BUILD)/bin/capstan manifests config --chart charts/capstan
+
+# The image the chart and config/default run (Dockerfile); IMG names it, docker or podman builds it.
+IMG ?= ghcr.io/capstan-dev/capstan:0.1.0
+CONTAINER_TOOL ?= $(shell command -v docker 2>/dev/null || command -v podman 2>/dev/null)
+image:
+	@test -n "$(CONTAINER_TOOL)" || { echo "make image: needs docker or podman (or CONTAINER_TOOL=...)" >&2; exit 1; }
+	$(CONTAINER_TOOL) build -t $(IMG) .
 
 bench: build
 	./bench/run.sh $(BUILD)

@@ -1,5 +1,5 @@
 // The generated manifests in the repository (config/crd, config/rbac/role.yaml,
-// config/webhook/manifests.yaml, charts/capstan/crds and templates/_generated.tpl) are what `capstan manifests` writes
+// config/webhook/manifests.yaml, charts/capstan/templates/crds and templates/_generated.tpl) are what `capstan manifests` writes
 // today: regenerate with `make manifests` when an API changes.
 #include "e2e/support/kubectl.h"
 
@@ -28,7 +28,7 @@ TEST(Manifests, GeneratedFilesInTheRepositoryAreUpToDate) {
   struct Tree {
     fs::path generated, committed;
   };
-  for (const auto& t : {Tree{dir.file("config") + "/crd", src / "config/crd"}, Tree{dir.file("chart") + "/crds", src / "charts/capstan/crds"}}) {
+  for (const auto& t : {Tree{dir.file("config") + "/crd", src / "config/crd"}, Tree{dir.file("chart") + "/templates/crds", src / "charts/capstan/templates/crds"}}) {
     auto want = files_under(t.generated);
     auto have = files_under(t.committed);
     EXPECT_EQ(have, want) << "run `make manifests`: the files under " << t.committed << " differ from what capstan generates";

@@ -2,7 +2,13 @@
 # Installs every system package Capstan's build, tests and benchmarks need, then builds the
 # pinned Go test tools (kube-apiserver, etcd, ...: scripts/tools.sh, versions in tools/go.mod).
 # Idempotent: only what is missing is installed or built; a second run does nothing.
+#
+#   scripts/deps.sh                 everything (make build, make test)
+#   scripts/deps.sh --system-only   the build's apt packages only, no test tools (the Dockerfile's
+#                                   build stage)
 set -euo pipefail
+system_only=false
+[ "${1:-}" != "--system-only" ] || system_only=true
 
 PACKAGES=(
   # toolchain
@@ -11,11 +17,15 @@ PACKAGES=(
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libssl-dev libsimdjson-dev libspdlog-dev libfmt-dev libyaml-cpp-dev libre2-dev
   libgit2-dev libsqlite3-dev
-  # tests and benchmarks
+  # test and benchmark frameworks (CMake configures their targets too)
   googletest libgtest-dev libgmock-dev libbenchmark-dev
+)
+# the peers tests and benchmarks run (not with --system-only)
+TEST_PACKAGES=(
   openssl curl pebble prometheus wrk hyperfine
 )
 
+$system_only || PACKAGES+=("${TEST_PACKAGES[@]}")
 missing=()
 for p in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -25,8 +35,10 @@ done
 
 # Node.js and npm (benchmark peer): Debian's packages only where no node is present
 # (some images ship nodesource's nodejs, which bundles npm and conflicts with Debian's npm).
-command -v node >/dev/null 2>&1 || missing+=(nodejs)
-command -v npm >/dev/null 2>&1 || missing+=(npm)
+if ! $system_only; then
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
+fi
 
 if ((${#missing[@]})); then
   echo "deps: installing ${missing[*]}"
@@ -38,6 +50,8 @@ if ((${#missing[@]})); then
 else
   echo "deps: system packages present"
 fi
+
+if $system_only; then exit 0; fi
 
 # npm peer for the informer benchmark (bench/peer), installed into the repo-local folder.
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

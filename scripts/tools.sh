@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds Capstan's pinned test tools (tools/go.mod is the one place their versions live) from
+# Builds Capstan's pinned test tools (tools/go.mod is the one place their versions live, but
+# for Helm's in tools/helm/go.mod, a module of its own: see the comment there) from
 # the Go module proxy into .tools/bin, reusing Go's module and build caches. A tool is rebuilt
 # only when the pins (tools/go.mod, go.sum), its own sources in tools/ or the Go version changed
 # since it was last built (a stamp per tool).
 #
 #   scripts/tools.sh            build what is missing or stale
-#   scripts/tools.sh NAME...    only these (kube-apiserver, etcd, informer-peer-client-go, ...)
+#   scripts/tools.sh NAME...    only these (kube-apiserver, etcd, helm, informer-peer-client-go, ...)
 #   CAPSTAN_TOOLS_DIR=DIR       build into DIR/bin instead of .tools/bin
 #
 # A tool that fails to build stops the run with the Go compiler's own output and the
@@ -27,7 +28,8 @@ export GOTOOLCHAIN=local
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-buildvcs=false -mod=readonly"
 
 # name | package (a path inside tools/ starting with ./, or a module package) | extra ldflags
-module_version() { (cd "$tools_src" && go list -m -f '{{.Version}}' "$1"); }
+# | the module (a folder of tools/) it is built in
+module_version() { (cd "$tools_src/${2:-.}" && go list -m -f '{{.Version}}' "$1"); }
 kube_version="$(module_version k8s.io/kubernetes)"
 kube_minor="$(echo "$kube_version" | cut -d. -f2)"
 kube_ldflags="-X k8s.io/component-base/version.gitVersion=$kube_version -X k8s.io/component-base/version.gitMajor=1"
@@ -38,15 +40,19 @@ declare -A PKG=(
   [etcd]="./etcd"
   [informer-peer-client-go]="./informer-peers/clientgo"
   [informer-peer-controller-runtime]="./informer-peers/controllerruntime"
+  [helm]="helm.sh/helm/v4/cmd/helm"
 )
+helm_version="$(module_version helm.sh/helm/v4 helm)"
 declare -A LDFLAGS=(
   [kube-apiserver]="$kube_ldflags"
   [kube-controller-manager]="$kube_ldflags"
   [etcd]=""
   [informer-peer-client-go]=""
   [informer-peer-controller-runtime]=""
+  [helm]="-X helm.sh/helm/v4/internal/version.version=$helm_version -X helm.sh/helm/v4/internal/version.gitTreeState=clean"
 )
-ORDER=(etcd kube-apiserver kube-controller-manager informer-peer-client-go informer-peer-controller-runtime)
+declare -A MODULE=([helm]="helm")
+ORDER=(etcd kube-apiserver kube-controller-manager informer-peer-client-go informer-peer-controller-runtime helm)
 
 wanted=("$@")
 ((${#wanted[@]})) || wanted=("${ORDER[@]}")
@@ -61,7 +67,7 @@ stamp_of() {
   {
     go version
     echo "${PKG[$1]} ${LDFLAGS[$1]}"
-    cat "$tools_src/go.mod" "$tools_src/go.sum"
+    cat "$tools_src/${MODULE[$1]:-.}/go.mod" "$tools_src/${MODULE[$1]:-.}/go.sum"
     case "${PKG[$1]}" in
       ./*)
         local top="${PKG[$1]#./}"
@@ -79,7 +85,7 @@ for name in "${wanted[@]}"; do
   echo "tools: building $name (${PKG[$name]})"
   start=$(date +%s)
   log="$out/logs/$name.log"
-  if ! (cd "$tools_src" && go build -trimpath -ldflags "-s -w ${LDFLAGS[$name]}" -o "$bin/$name.new" "${PKG[$name]}") >"$log" 2>&1; then
+  if ! (cd "$tools_src/${MODULE[$name]:-.}" && go build -trimpath -ldflags "-s -w ${LDFLAGS[$name]}" -o "$bin/$name.new" "${PKG[$name]}") >"$log" 2>&1; then
     cat "$log" >&2
     echo "tools: building $name failed (output above, also in $log); rerun this step with: scripts/tools.sh $name" >&2
     rm -f "$bin/$name.new"

@@ -1,7 +1,11 @@
 // Capstan's pinned test tools: every Go program the tests, benchmarks and install checks run
-// (kube-apiserver, etcd, Helm, the client-go and controller-runtime peers) is built from the
-// versions below by scripts/tools.sh into the ignored .tools/ folder. This file is the one
-// place those versions are pinned; change a version here and the next `make test` rebuilds.
+// (kube-apiserver, kube-controller-manager, etcd, the client-go and controller-runtime peers)
+// is built from the versions below by scripts/tools.sh into the ignored .tools/ folder. This
+// file is the one place those versions are pinned; change a version here and the next
+// `make test` rebuilds. One exception: Helm is pinned in helm/go.mod, a module of its own,
+// because requiring it here would move modules kube-apiserver and etcd are built from
+// (protobuf, golang.org/x/net, gnostic-models, yaml) away from the pinned release's
+// (helm/go.mod says more).
 module capstan.dev/tools
 
 go 1.26.0

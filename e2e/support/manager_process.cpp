@@ -49,6 +49,7 @@ void ManagerProcess::start() {
     }
     // Never the fixed default: tests run managers side by side.
     if (!solver_port_given) po.args.push_back("--acme-http01-solver-port=" + std::to_string(free_port()));
+    po.env = env_;
     po.stdout_path = dir_ + "/" + tag_ + ".out";
     po.stderr_path = dir_ + "/" + tag_ + ".log";
     proc_ = std::make_unique<Process>(po);

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,10 @@ class ManagerProcess {
  public:
   ManagerProcess(const TempDir& dir, std::string kubeconfig, std::vector<std::string> extra_args = {}, std::string tag = "manager");
   ~ManagerProcess();
+  // Before start(): serve the webhooks on this port (default: a free one per start).
+  void set_webhook_port(std::uint16_t port) { webhook_port_ = port; }
+  // Before start(): environment variables of the process (e.g. POD_NAMESPACE).
+  void set_env(std::map<std::string, std::string> env) { env_ = std::move(env); }
   void start();                 // waits until /healthz answers (bounded)
   int stop();                   // SIGTERM; returns the exit code
   void kill();                  // SIGKILL
@@ -37,6 +42,7 @@ class ManagerProcess {
  private:
   std::string dir_, kubeconfig_, tag_;
   std::vector<std::string> extra_;
+  std::map<std::string, std::string> env_;
   std::uint16_t metrics_port_ = 0, health_port_ = 0, webhook_port_ = 0;
   std::string cert_dir_, ca_pem_;
   std::unique_ptr<Process> proc_;

@@ -7,18 +7,6 @@
   verbs:
   - create
   - patch
-- apiGroups:
-  - coordination.k8s.io
-  resources:
-  - leases
-  verbs:
-  - get
-  - list
-  - watch
-  - create
-  - update
-  - patch
-  - delete
 {{- end }}
 {{- define "capstan.rbac.certificates" }}
 - apiGroups:
@@ -96,19 +84,13 @@
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata:
-  name: capstan-certificates
+  name: {{ .fullname }}-certificates
   labels:
     app.kubernetes.io/name: capstan
     app.kubernetes.io/component: certificates
 webhooks:
 - name: vcertificate.certs.capstan.dev
-  clientConfig:
-    service:
-      namespace: {{ .namespace }}
-      name: {{ .service }}
-      path: /validate-certs-capstan-dev-v1-certificate
-      port: 443
-    caBundle: {{ .caBundle }}
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-certs-capstan-dev-v1-certificate") | trim | nindent 4 }}
   rules:
   - apiGroups:
     - certs.capstan.dev
@@ -127,13 +109,7 @@ webhooks:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
 - name: vcertificaterequest.certs.capstan.dev
-  clientConfig:
-    service:
-      namespace: {{ .namespace }}
-      name: {{ .service }}
-      path: /validate-certs-capstan-dev-v1-certificaterequest
-      port: 443
-    caBundle: {{ .caBundle }}
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-certs-capstan-dev-v1-certificaterequest") | trim | nindent 4 }}
   rules:
   - apiGroups:
     - certs.capstan.dev
@@ -152,13 +128,7 @@ webhooks:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
 - name: vissuer.certs.capstan.dev
-  clientConfig:
-    service:
-      namespace: {{ .namespace }}
-      name: {{ .service }}
-      path: /validate-certs-capstan-dev-v1-issuer
-      port: 443
-    caBundle: {{ .caBundle }}
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-certs-capstan-dev-v1-issuer") | trim | nindent 4 }}
   rules:
   - apiGroups:
     - certs.capstan.dev
@@ -177,13 +147,7 @@ webhooks:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
 - name: vclusterissuer.certs.capstan.dev
-  clientConfig:
-    service:
-      namespace: {{ .namespace }}
-      name: {{ .service }}
-      path: /validate-certs-capstan-dev-v1-clusterissuer
-      port: 443
-    caBundle: {{ .caBundle }}
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-certs-capstan-dev-v1-clusterissuer") | trim | nindent 4 }}
   rules:
   - apiGroups:
     - certs.capstan.dev
@@ -205,19 +169,13 @@ webhooks:
 apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingWebhookConfiguration
 metadata:
-  name: capstan-certificates
+  name: {{ .fullname }}-certificates
   labels:
     app.kubernetes.io/name: capstan
     app.kubernetes.io/component: certificates
 webhooks:
 - name: mcertificate.certs.capstan.dev
-  clientConfig:
-    service:
-      namespace: {{ .namespace }}
-      name: {{ .service }}
-      path: /mutate-certs-capstan-dev-v1-certificate
-      port: 443
-    caBundle: {{ .caBundle }}
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/mutate-certs-capstan-dev-v1-certificate") | trim | nindent 4 }}
   rules:
   - apiGroups:
     - certs.capstan.dev
@@ -236,13 +194,7 @@ webhooks:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
 - name: mcertificaterequest.certs.capstan.dev
-  clientConfig:
-    service:
-      namespace: {{ .namespace }}
-      name: {{ .service }}
-      path: /mutate-certs-capstan-dev-v1-certificaterequest
-      port: 443
-    caBundle: {{ .caBundle }}
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/mutate-certs-capstan-dev-v1-certificaterequest") | trim | nindent 4 }}
   rules:
   - apiGroups:
     - certs.capstan.dev

@@ -1,0 +1,124 @@
+// `helm install` of charts/capstan with two controllers into capstan-system, as users install
+// it, with RBAC enforced: the manager runs under a token of the chart's ServiceAccount with
+// the flags of the chart's Deployment, and the two controllers' samples become Ready; `helm
+// upgrade` enabling a third adds exactly its pieces and keeps the webhook certificate; `helm
+// uninstall` keeps the CRDs and the objects made from them. Prints the install-to-Ready time.
+#include "e2e/support/install_fixture.h"
+
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+namespace capstan::e2e {
+namespace {
+using namespace std::chrono_literals;
+
+class HelmInstallE2E : public InstallFixture {
+ protected:
+  std::vector<std::string> install(const std::string& verb, const std::vector<std::string>& sets) {
+    std::vector<std::string> args = {verb, "capstan", chart_dir(), "-n", kCapstanNamespace};
+    if (verb == "install") args.push_back("--create-namespace");
+    for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+    args.insert(args.end(), {"--set", "webhook.url.host=" + webhook_host()});
+    return args;
+  }
+  std::string crds() { return get({"get", "crds", "-o", "jsonpath={.items[*].metadata.name}"}); }
+  std::string role_groups() {
+    return get({"get", "clusterrole", kCapstanManager, "-o", "jsonpath={range .rules[*]}{.apiGroups[*]} {end}"});
+  }
+};
+
+TEST_P(HelmInstallE2E, TwoControllersThenAThirdByUpgradeUnderTheChartsServiceAccount) {
+  const std::vector<std::string> two = {"controllers.certificates.enabled=true", "controllers.monitoring.enabled=true",
+                                        "controllers.kafka.enabled=false", "controllers.gitops.enabled=false"};
+  // A misspelt key is refused, naming it, and installs nothing.
+  auto typo = (*helm_)(install("install", {"controllers.certficates.enabled=true"}));
+  EXPECT_NE(typo.code, 0);
+  EXPECT_NE(typo.err.find("certficates"), std::string::npos) << typo.err;
+  EXPECT_EQ(crds().find("capstan.dev"), std::string::npos) << crds();
+
+  auto started = std::chrono::steady_clock::now();
+  helm_->ok(install("install", two));
+  // Exactly the two controllers' CRDs, rules, webhooks and flags.
+  std::string installed = crds();
+  for (const char* crd : {"certificates.certs.capstan.dev", "clusterissuers.certs.capstan.dev", "prometheuses.monitoring.capstan.dev",
+                          "servicemonitors.monitoring.capstan.dev"})
+    EXPECT_NE(installed.find(crd), std::string::npos) << installed;
+  EXPECT_EQ(installed.find("kafka.capstan.dev"), std::string::npos) << installed;
+  EXPECT_EQ(installed.find("gitops.capstan.dev"), std::string::npos) << installed;
+  std::string groups = role_groups();
+  EXPECT_NE(groups.find("certs.capstan.dev"), std::string::npos) << groups;
+  EXPECT_NE(groups.find("monitoring.capstan.dev"), std::string::npos) << groups;
+  EXPECT_EQ(groups.find("kafka.capstan.dev"), std::string::npos) << groups;
+  EXPECT_EQ(groups.find("*"), std::string::npos) << "gitops' rules came along: " << groups;
+  EXPECT_EQ(get({"get", "validatingwebhookconfigurations", "-l", "app.kubernetes.io/name=capstan", "-o", "name"}),
+            "validatingwebhookconfiguration.admissionregistration.k8s.io/capstan-certificates\n");
+  auto flags = deployment_flags();
+  EXPECT_EQ(flags.empty() ? "" : flags[0], "--controllers=certificates,-gitops,-kafka,monitoring");
+
+  start_manager("manager-1");
+  // The manager's identity holds the two controllers' rules and no more.
+  auto can_i = [&](const std::vector<std::string>& what) {
+    std::vector<std::string> args = {"auth", "can-i"};
+    args.insert(args.end(), what.begin(), what.end());
+    auto r = (*as_manager_)(args);
+    return r.out.substr(0, r.out.find('\n'));
+  };
+  EXPECT_EQ(can_i({"create", "statefulsets.apps", "-n", "default"}), "yes");
+  EXPECT_EQ(can_i({"list", "kafkas.kafka.capstan.dev", "-A"}), "no");
+  EXPECT_EQ(can_i({"create", "deployments.apps", "-n", "default"}), "no");
+  EXPECT_EQ(can_i({"update", "leases.coordination.k8s.io", "-n", "default"}), "no") << "the Lease only in capstan-system";
+  EXPECT_EQ(can_i({"update", "leases.coordination.k8s.io", "-n", kCapstanNamespace}), "yes");
+  apply_sample("selfsigned-ca.yaml");
+  apply_sample("monitoring.yaml");
+  ASSERT_TRUE(sample_ready("certificates", 60s));
+  ASSERT_TRUE(sample_ready("monitoring", 60s));
+  auto ready_after = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::cout << "install-to-Ready (" << to_string(backend()) << "): helm install + manager start + samples Ready in " << ready_after
+            << " s" << std::endl;
+  // The webhooks answer through the caBundle of the generated Secret: an invalid Certificate
+  // is refused by the manager's validating webhook.
+  auto bad = (*kubectl_)({"apply", "-f", "-"}, R"(apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: too-short, namespace: default}
+spec: {secretName: too-short, dnsNames: [short.example.com], duration: 30m, issuerRef: {name: example-ca}}
+)");
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.err.find("admission webhook \"vcertificate.certs.capstan.dev\" denied the request: spec.duration"), std::string::npos)
+      << bad.err;
+
+  // Upgrade: kafka too. Its CRDs and rules arrive, the webhook certificate stays.
+  std::string identity = webhook_identity();
+  auto three = two;
+  three[2] = "controllers.kafka.enabled=true";
+  helm_->ok(install("upgrade", three));
+  EXPECT_EQ(can_i({"list", "kafkas.kafka.capstan.dev", "-A"}), "yes");
+  EXPECT_NE(crds().find("kafkas.kafka.capstan.dev"), std::string::npos) << crds();
+  EXPECT_NE(role_groups().find("kafka.capstan.dev"), std::string::npos) << role_groups();
+  EXPECT_EQ(webhook_identity(), identity) << "the upgrade changed the webhook certificate or a caBundle";
+  start_manager("manager-2");
+  auto upgraded = std::chrono::steady_clock::now();
+  apply_sample("kafka.yaml");
+  ASSERT_TRUE(sample_ready("kafka", 90s));
+  std::cout << "upgrade-to-Ready (" << to_string(backend()) << "): kafka sample Ready "
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - upgraded).count() << " s after the restart" << std::endl;
+  EXPECT_TRUE(sample_ready("certificates", 30s));
+  std::cout << "the manager's permissions (certificates, monitoring, kafka), `kubectl auth can-i --list`:\n"
+            << (*as_manager_)({"auth", "can-i", "--list"}).out << std::endl;
+
+  // Uninstall: the release's objects go, the CRDs (crds.keep) and the users' objects stay.
+  stop_manager();
+  helm_->ok({"uninstall", "capstan", "-n", kCapstanNamespace});
+  EXPECT_EQ(get({"get", "clusterrole", kCapstanManager, "--ignore-not-found", "-o", "name"}), "");
+  EXPECT_EQ(get({"get", "validatingwebhookconfigurations", "-l", "app.kubernetes.io/name=capstan", "-o", "name"}), "");
+  std::string kept = crds();
+  for (const char* crd : {"certificates.certs.capstan.dev", "prometheuses.monitoring.capstan.dev", "kafkas.kafka.capstan.dev"})
+    EXPECT_NE(kept.find(crd), std::string::npos) << kept;
+  EXPECT_EQ(get({"get", "certificate", "web", "-n", "default", "-o", "jsonpath={.metadata.name}"}), "web");
+  EXPECT_EQ(get({"get", "kafka", "events", "-n", "default", "-o", "jsonpath={.metadata.name}"}), "events");
+}
+
+CAPSTAN_E2E_BACKENDS(HelmInstallE2E);
+
+}  // namespace
+}  // namespace capstan::e2e

@@ -1,0 +1,97 @@
+// The chart's RBAC rules are needed, not decoration: the chart rendered for certificates and
+// monitoring is applied with monitoring's rules taken out of the ClusterRole, and under the
+// ServiceAccount's token its scenario fails visibly (Forbidden in the manager's log, the
+// Prometheus never Available) while certificates' still works.
+#include "e2e/support/install_fixture.h"
+#include "runtime/json/json.h"
+#include "runtime/json/yaml.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace capstan::e2e {
+namespace {
+using namespace std::chrono_literals;
+
+class HelmRbacRulesE2E : public InstallFixture {
+ protected:
+  std::vector<json::Value> render(bool monitoring, const std::string& only = {}) {
+    std::vector<std::string> args = {"template", "capstan", chart_dir(), "-n", kCapstanNamespace,
+                                     "--set", "controllers.certificates.enabled=true",
+                                     "--set", std::string("controllers.monitoring.enabled=") + (monitoring ? "true" : "false"),
+                                     "--set", "controllers.kafka.enabled=false", "--set", "controllers.gitops.enabled=false",
+                                     "--set", "webhook.url.host=" + webhook_host()};
+    if (!only.empty()) args.insert(args.end(), {"--show-only", only});
+    return json::from_yaml_documents(helm_->ok(args), "helm template");
+  }
+  static json::Array cluster_role_rules(const std::vector<json::Value>& docs) {
+    for (const auto& d : docs)
+      if (json::get_string(d, {"kind"}) == "ClusterRole") return *json::get_array(d, {"rules"});
+    return {};
+  }
+  void apply(const std::vector<json::Value>& docs) {
+    std::string stream;
+    for (const auto& d : docs) stream += "---\n" + json::to_yaml(d);
+    kubectl_->ok({"apply", "--server-side", "-f", "-"}, stream);
+  }
+};
+
+TEST_P(HelmRbacRulesE2E, WithoutMonitoringsRulesItsScenarioFailsVisiblyWhileCertificatesWorks) {
+  auto docs = render(true);
+  json::Array full = cluster_role_rules(docs);
+  json::Array without = cluster_role_rules(render(false, "templates/rbac.yaml"));
+  ASSERT_FALSE(full.empty());
+  ASSERT_LT(without.size(), full.size());
+  // Monitoring's rules are those the render without it lacks. The shared cache must still
+  // sync (the manager starts its controllers once every informer has listed), so each of them
+  // keeps only get, list and watch: what monitoring writes is what is taken away.
+  json::Array rules = without;
+  for (const auto& r : full) {
+    if (std::find(without.begin(), without.end(), r) != without.end()) continue;
+    json::Array reads;
+    for (const auto& v : *json::get_array(r, {"verbs"}))
+      if (v == "get" || v == "list" || v == "watch") reads.push_back(v);
+    if (reads.empty()) continue;
+    json::Value kept = r;
+    kept.as_object()["verbs"] = reads;
+    rules.push_back(kept);
+  }
+  for (auto& d : docs)
+    if (json::get_string(d, {"kind"}) == "ClusterRole") d.as_object()["rules"] = rules;
+  kubectl_->ok({"create", "namespace", kCapstanNamespace});
+  apply(docs);
+  kubectl_->ok({"wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"});
+
+  start_manager("manager");
+  apply_sample("selfsigned-ca.yaml");
+  apply_sample("monitoring.yaml");
+  EXPECT_TRUE(sample_ready("certificates", 60s)) << "certificates' rules are intact";
+  // The manager says what it may not do, naming its identity (e.g. "patch
+  // prometheuses.monitoring.capstan.dev default/main/status: 403 Forbidden: ... User
+  // \"system:serviceaccount:capstan-system:capstan-manager\" cannot patch resource ...").
+  auto reported = [&] {
+    std::string log = manager_->logs();
+    for (auto at = log.find("controller=prometheus "); at != std::string::npos; at = log.find("controller=prometheus ", at + 1)) {
+      std::string line = log.substr(at, log.find('\n', at) - at);
+      if (line.find("403 Forbidden") != std::string::npos &&
+          line.find("system:serviceaccount:capstan-system:capstan-manager\\\" cannot") != std::string::npos)
+        return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(eventually(reported, 30s)) << "the manager does not report the Forbidden";
+  EXPECT_FALSE(sample_ready("monitoring", 5s)) << "the Prometheus became Available without its rules";
+  EXPECT_EQ(get({"get", "statefulset", "prometheus-main", "-n", "default", "--ignore-not-found", "-o", "name"}), "");
+
+  // Given its rules back, the same manager gets there: nothing else was missing.
+  for (auto& d : docs)
+    if (json::get_string(d, {"kind"}) == "ClusterRole") d.as_object()["rules"] = full;
+  apply(docs);
+  EXPECT_TRUE(sample_ready("monitoring", 90s)) << "with the rendered rules restored";
+}
+
+CAPSTAN_E2E_BACKENDS(HelmRbacRulesE2E);
+
+}  // namespace
+}  // namespace capstan::e2e

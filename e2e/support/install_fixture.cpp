@@ -1,0 +1,127 @@
+#include "e2e/support/install_fixture.h"
+
+#include "runtime/json/json.h"
+#include "runtime/json/yaml.h"
+
+#include <iostream>
+
+namespace capstan::e2e {
+
+void InstallFixture::SetUp() {
+  dir_ = std::make_unique<TempDir>("install-" + to_string(backend()));
+  ClusterOptions so;
+  so.simulate_workloads = true;  // the controllers' StatefulSets and Pods turn Ready
+  server_ = make_cluster(backend(), *dir_, so);
+  server_->start();
+  kubectl_ = std::make_unique<Kubectl>(*dir_, server_->kubeconfig());
+  helm_ = std::make_unique<Helm>(*dir_, server_->kubeconfig());
+  webhook_port_ = free_port();
+}
+
+void InstallFixture::TearDown() {
+  if (HasFailure()) {
+    if (manager_) std::cerr << "---- manager log ----\n" << manager_->logs() << "\n";
+    if (server_) std::cerr << "---- cluster logs ----\n" << server_->logs() << "\n";
+    for (const char* r : {"certificates", "clusterissuers", "issuers", "prometheuses", "kafkas", "statefulsets", "pods"})
+      std::cerr << "---- " << r << " ----\n" << get({"get", r, "-A", "-o", "yaml"}) << "\n";
+  }
+  stop_manager();
+}
+
+std::string InstallFixture::service_account_kubeconfig() {
+  auto token = (*kubectl_)({"create", "token", kCapstanManager, "-n", kCapstanNamespace, "--duration=2h"});
+  EXPECT_EQ(token.code, 0) << token.err;
+  while (!token.out.empty() && (token.out.back() == '\n' || token.out.back() == ' ')) token.out.pop_back();
+  // The admin kubeconfig's cluster (server, CA) with the ServiceAccount's token as the user.
+  json::Value cfg = json::from_yaml(read_file(server_->kubeconfig()), "kubeconfig");
+  std::string cluster;
+  const auto* contexts = json::get_array(cfg, {"contexts"});
+  if (contexts && !contexts->empty()) cluster = json::get_string((*contexts)[0], {"context", "cluster"});
+  auto& o = cfg.as_object();
+  o["users"] = json::Array{json::Object{{"name", "capstan-manager"}, {"user", json::Object{{"token", token.out}}}}};
+  o["contexts"] = json::Array{json::Object{{"name", "capstan-manager"},
+                                           {"context", json::Object{{"cluster", cluster}, {"user", "capstan-manager"}}}}};
+  o["current-context"] = "capstan-manager";
+  std::string path = dir_->file("capstan-manager.kubeconfig");
+  write_file(path, json::serialize(cfg));
+  return path;
+}
+
+std::vector<std::string> InstallFixture::deployment_flags() {
+  std::string args = get({"get", "deployment", kCapstanManager, "-n", kCapstanNamespace, "-o",
+                          "jsonpath={.spec.template.spec.containers[0].args}"});
+  EXPECT_FALSE(args.empty()) << "no Deployment " << kCapstanManager;
+  std::vector<std::string> out;
+  if (args.empty()) return out;
+  json::Value parsed = json::parse(args, "Deployment args");
+  for (const auto& a : parsed.as_array()) {
+    std::string flag(a.as_string());
+    bool local = false;
+    for (const char* own : {"--metrics-bind-address=", "--health-probe-bind-address=", "--webhook-port=", "--webhook-cert-dir=",
+                            "--acme-http01-solver-port=", "--gitops-storage-path="})
+      local |= flag.rfind(own, 0) == 0;
+    if (local) {
+      if (flag.rfind("--gitops-storage-path=", 0) == 0) out.push_back("--gitops-storage-path=" + dir_->file("gitops"));
+      continue;
+    }
+    out.push_back(flag);
+  }
+  return out;
+}
+
+void InstallFixture::start_manager(const std::string& tag) {
+  stop_manager();
+  std::string kubeconfig = service_account_kubeconfig();
+  as_manager_ = std::make_unique<Kubectl>(*dir_, kubeconfig);
+  manager_ = std::make_unique<ManagerProcess>(*dir_, kubeconfig, deployment_flags(), tag);
+  manager_->set_webhook_port(webhook_port_);
+  manager_->set_env({{"POD_NAMESPACE", kCapstanNamespace}});  // the Deployment's downward API
+  // What the kubelet mounts from the Secret the Deployment names.
+  std::string secret = get({"get", "deployment", kCapstanManager, "-n", kCapstanNamespace, "-o",
+                            "jsonpath={.spec.template.spec.volumes[?(@.name==\"webhook-cert\")].secret.secretName}"});
+  ASSERT_FALSE(secret.empty()) << "the Deployment mounts no webhook Secret";
+  for (std::string key : {"tls.crt", "tls.key"}) {
+    std::string b64 = get({"get", "secret", secret, "-n", kCapstanNamespace, "-o", "jsonpath={.data.tls\\." + key.substr(4) + "}"});
+    ASSERT_FALSE(b64.empty()) << "Secret " << secret << " has no " << key;
+    auto decoded = run({"base64", "-d"}, {}, b64);
+    ASSERT_EQ(decoded.code, 0);
+    write_file(manager_->cert_dir() + "/" + key, decoded.out);
+  }
+  manager_->start();
+}
+
+void InstallFixture::stop_manager() {
+  if (manager_) manager_->stop();
+}
+
+std::string InstallFixture::condition(const std::string& resource, const std::string& name, const std::string& ns,
+                                      const std::string& type) {
+  return get({"get", resource, name, "-n", ns, "-o", "jsonpath={.status.conditions[?(@.type==\"" + type + "\")].status}"});
+}
+
+void InstallFixture::apply_sample(const std::string& file) {
+  kubectl_->ok({"apply", "-f", source_dir() + "/config/samples/" + file});
+}
+
+bool InstallFixture::sample_ready(const std::string& controller, std::chrono::seconds timeout) {
+  return eventually(
+      [&] {
+        if (controller == "certificates")
+          return condition("certificate", "example-ca", "default", "Ready") == "True" &&
+                 condition("certificate", "web", "default", "Ready") == "True";
+        if (controller == "monitoring") return condition("prometheus", "main", "default", "Available") == "True";
+        if (controller == "kafka") return condition("kafka", "events", "default", "Ready") == "True";
+        return false;
+      },
+      timeout, std::chrono::milliseconds(200));
+}
+
+std::string InstallFixture::webhook_identity() {
+  std::string out = get({"get", "secret", kWebhookSecret, "-n", kCapstanNamespace, "-o", "jsonpath={.data}"});
+  for (const char* kind : {"validatingwebhookconfigurations", "mutatingwebhookconfigurations"})
+    out += "\n" + get({"get", kind, "-l", "app.kubernetes.io/name=capstan", "-o",
+                       "jsonpath={range .items[*]}{.metadata.name}:{range .webhooks[*]}{.clientConfig.caBundle} {end}{end}"});
+  return out;
+}
+
+}  // namespace capstan::e2e

@@ -1,0 +1,31 @@
+// The generated parts of the Helm chart and of the kustomize tree that come from the controller
+// descriptors (CRDs, RBAC rules, webhook configurations), so neither can drift from the code.
+#pragma once
+
+#include "runtime/json/json.h"
+
+#include <map>
+#include <string>
+
+namespace capstan::manager {
+
+// Rules every manager needs whatever it runs (Events); leader election's Lease is granted
+// by a Role in the manager's namespace, not here.
+json::Array common_rules();
+
+// charts/capstan/templates/_generated.tpl: the named templates "capstan.rbac.common",
+// "capstan.rbac.<controller>" (ClusterRole rules) and "capstan.webhooks.<controller>"
+// (webhook configurations, called with a dict of fullname, service, namespace, caBundle,
+// urlHost, failurePolicy and timeoutSeconds).
+std::string chart_templates();
+
+// charts/capstan/templates/crds/<crd name>.yaml: each CRD as a template installed only when
+// crds.enabled and its controller is enabled, kept on uninstall with crds.keep.
+std::map<std::string, std::string> chart_crd_templates();
+
+// config/webhook/manifests.yaml: every webhook configuration named without the "capstan-"
+// prefix (config/default's namePrefix adds it), pointing at the Service "webhook-service" in
+// the namespace "system" (which config/default's namespace rewrites).
+std::string kustomize_webhooks();
+
+}  // namespace capstan::manager
