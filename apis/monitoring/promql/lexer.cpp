@@ -157,11 +157,7 @@ class Lexer {
       }
       case '"':
       case '\'':
-        string_open_ = r;
-        return quoted_string();
-      case '`':
-        string_open_ = r;
-        return raw_string();
+      case '`': return string(r);
       case '(':
         emit(Tok::kLeftParen);
         ++paren_depth_;
@@ -231,11 +227,7 @@ class Lexer {
       case ',': emit(Tok::kComma); return true;
       case '"':
       case '\'':
-        string_open_ = r;
-        return quoted_string();
-      case '`':
-        string_open_ = r;
-        return raw_string();
+      case '`': return string(r);
       case '=':
         if (next() == '~') {
           emit(Tok::kEqlRegex);
@@ -335,14 +327,14 @@ class Lexer {
     int n = 0;
     unsigned base = 0, max = 0;
     switch (ch) {
-      case 'a': case 'b': case 'f': case 'n': case 'r': case 't': case 'v': case '\\': return "";
+      case '\\': return "";
       case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': n = 3, base = 8, max = 255; break;
       case 'x': ch = next(), n = 2, base = 16, max = 255; break;
       case 'u': ch = next(), n = 4, base = 16, max = 0x10FFFF; break;
       case 'U': ch = next(), n = 8, base = 16, max = 0x10FFFF; break;
       case kEofRune: return "escape sequence not terminated";
       default:
-        if (ch == string_open_) return "";
+        if (ch == string_open_ || is_simple_escape(ch)) return "";
         return "unknown escape sequence " + go_sharp_u(ch);
     }
     unsigned long x = 0;
@@ -360,6 +352,11 @@ class Lexer {
     }
     if (x > max || (x >= 0xD800 && x < 0xE000)) return "escape sequence is an invalid Unicode code point";
     return "";
+  }
+
+  bool string(int quote) {
+    string_open_ = quote;
+    return quote == '`' ? raw_string() : quoted_string();
   }
 
   bool quoted_string() {

@@ -155,17 +155,20 @@ std::string format_duration(std::int64_t ms) {
   return r;
 }
 
+namespace {
+// How Go prints the values that have no digits.
+const char* non_finite(double v) { return std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf"; }
+}  // namespace
+
 std::string go_format_f(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  if (!std::isfinite(v)) return non_finite(v);
   char buf[400];
   std::snprintf(buf, sizeof buf, "%f", v);
   return buf;
 }
 
 std::string format_number(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  if (!std::isfinite(v)) return non_finite(v);
   char buf[400];
   auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
   return std::string(buf, r.ptr);

@@ -205,6 +205,17 @@ class Parser {
     if (peek().type == Tok::kLeftParen) bin.include = grouping_labels();
   }
 
+  // After an item of a comma-separated list closed by `close` (a trailing comma allowed): true
+  // when another item follows, false at the closing token (left for the caller to take).
+  bool list_continues(Tok close, std::string_view context, std::string_view expected) {
+    if (peek().type == Tok::kComma) {
+      take();
+      return peek().type != close;
+    }
+    if (peek().type == close) return false;
+    unexpected(context, expected);
+  }
+
   std::vector<std::string> grouping_labels() {
     if (peek().type != Tok::kLeftParen) unexpected("grouping opts", "\"(\"");
     take();
@@ -217,13 +228,7 @@ class Parser {
       const Token& t = peek();
       if (!is_maybe_label(t.type) || t.type == Tok::kMetricIdentifier) unexpected("grouping opts", "label");
       labels.push_back(take().text);
-      if (peek().type == Tok::kComma) {
-        take();
-        if (peek().type == Tok::kRightParen) break;
-        continue;
-      }
-      if (peek().type == Tok::kRightParen) break;
-      unexpected("grouping opts", "\",\" or \")\"");
+      if (!list_continues(Tok::kRightParen, "grouping opts", "\",\" or \")\"")) break;
     }
     take();
     return labels;
@@ -380,13 +385,7 @@ class Parser {
         if (auto why = regex_error(value)) error(label.pos, *why);
       }
       n->matchers.push_back(Matcher{label.text, op, std::move(value)});
-      if (peek().type == Tok::kComma) {
-        take();
-        if (peek().type == Tok::kRightBrace) break;
-        continue;
-      }
-      if (peek().type == Tok::kRightBrace) break;
-      unexpected("label matching", "\",\" or \"}\"");
+      if (!list_continues(Tok::kRightBrace, "label matching", "\",\" or \"}\"")) break;
     }
     take();
     return n;

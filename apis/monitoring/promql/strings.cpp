@@ -1,6 +1,7 @@
 #include "apis/monitoring/promql/strings.h"
 
 #include "runtime/gofmt/gofmt.h"
+#include "runtime/json/utf8.h"
 
 #include <cstdio>
 
@@ -22,22 +23,10 @@ long decode_utf8(std::string_view s, std::size_t& i) {
   return static_cast<long>(r);
 }
 
-void append_utf8(std::string& out, unsigned long r) {
-  if (r < 0x80) {
-    out += static_cast<char>(r);
-  } else if (r < 0x800) {
-    out += static_cast<char>(0xC0 | (r >> 6));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else if (r < 0x10000) {
-    out += static_cast<char>(0xE0 | (r >> 12));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (r >> 18));
-    out += static_cast<char>(0x80 | ((r >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  }
+char simple_escape(int letter) {
+  static constexpr std::string_view kLetters = "abfnrtv", kChars = "\a\b\f\n\r\t\v";
+  std::size_t i = letter > 0 && letter < 128 ? kLetters.find(static_cast<char>(letter)) : std::string_view::npos;
+  return i == std::string_view::npos ? 0 : kChars[i];
 }
 
 std::string go_quote(std::string_view s) { return gofmt::quote(s); }
@@ -60,9 +49,9 @@ std::string go_quote_rune(int r) {
     case '\v': out += "\\v"; break;
     default:
       if (r < 0) {
-        append_utf8(out, 0xFFFD);  // eof (-1) prints as the replacement character
+        json::append_utf8(out, 0xFFFD);  // eof (-1) prints as the replacement character
       } else if (printable(r)) {
-        append_utf8(out, static_cast<unsigned long>(r));
+        json::append_utf8(out, static_cast<char32_t>(r));
       } else {
         char buf[16];
         if (r < 0x80) std::snprintf(buf, sizeof buf, "\\x%02x", r);
@@ -81,7 +70,7 @@ std::string go_sharp_u(int r) {
   std::string out = buf;
   if (printable(r)) {
     out += " '";
-    append_utf8(out, static_cast<unsigned long>(r));
+    json::append_utf8(out, static_cast<char32_t>(r));
     out += "'";
   }
   return out;
@@ -106,14 +95,11 @@ std::string unquote(std::string_view token) {
       continue;
     }
     char e = body[++i];
+    if (char c2 = simple_escape(e)) {
+      out += c2;
+      continue;
+    }
     switch (e) {
-      case 'a': out += '\a'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
-      case 'v': out += '\v'; break;
       case 'x':
       case 'u':
       case 'U': {
@@ -121,7 +107,7 @@ std::string unquote(std::string_view token) {
         unsigned long v = 0;
         for (int k = 0; k < n && i + 1 < body.size(); ++k) v = v * 16 + hex(body[++i]);
         if (e == 'x') out += static_cast<char>(v);
-        else append_utf8(out, v);
+        else json::append_utf8(out, static_cast<char32_t>(v));
         break;
       }
       default:

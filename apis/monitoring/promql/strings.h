@@ -10,7 +10,9 @@ namespace capstan::promql {
 
 // The rune at s[i], advancing i; -1 (one byte) for an invalid sequence, like Go's RuneError.
 long decode_utf8(std::string_view s, std::size_t& i);
-void append_utf8(std::string& out, unsigned long rune);
+// The character a one-letter escape (\a \b \f \n \r \t \v) stands for, or 0.
+char simple_escape(int letter);
+inline bool is_simple_escape(int letter) { return simple_escape(letter) != 0; }
 
 // strconv.Quote (%q of a string).
 std::string go_quote(std::string_view s);

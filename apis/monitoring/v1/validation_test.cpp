@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 namespace capstan::apis::monitoring::v1 {
 namespace {
 
@@ -15,28 +18,31 @@ std::vector<std::string> errors(const std::vector<validation::Cause>& causes) {
   return out;
 }
 
-TEST(PrometheusRuleValidation, AValidRuleHasNoErrors) {
-  auto rule = json::from_yaml(R"(
-apiVersion: monitoring.capstan.dev/v1
-kind: PrometheusRule
-metadata: {name: web, namespace: shop}
+// Every monitoring object of config/samples validates, and so do the forms rulefmt allows.
+TEST(PrometheusRuleValidation, TheSamplesAndValidRulesHaveNoErrors) {
+  std::ifstream in(std::string(CAPSTAN_SOURCE_DIR) + "/config/samples/monitoring.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto objects = json::from_yaml_documents(text.str());
+  ASSERT_FALSE(objects.empty());
+  for (const auto& obj : objects) {
+    auto kind = json::get_string(obj, {"kind"});
+    auto causes = kind == "PrometheusRule"  ? validate_prometheus_rule(obj)
+                  : kind == "ServiceMonitor" ? validate_service_monitor(obj)
+                  : kind == "PodMonitor"     ? validate_pod_monitor(obj)
+                                             : std::vector<validation::Cause>{};
+    EXPECT_TRUE(causes.empty()) << kind << ": " << ::testing::PrintToString(errors(causes));
+  }
+  auto forms = json::from_yaml(R"(
 spec:
   groups:
-  - name: web
-    interval: 1m
+  - name: forms
+    interval: 1m30s
     rules:
-    - record: job:http_requests:rate5m
-      expr: sum by (job) (rate(http_requests_total[5m]))
-    - alert: HighErrorRate
-      expr: job:http_requests:rate5m{code=~"5.."} > 10
-      for: 10m
-      keep_firing_for: 5m
-      labels: {severity: page}
-      annotations: {summary: "{{ $labels.job }} errors"}
-    - record: one
-      expr: 1
+    - {alert: A, expr: 'vector(1)', for: 0s, keep_firing_for: 1h, annotations: {runbook_url: x}}
+    - {record: 'ns:one:sum', expr: 1, labels: {team: a}}
 )");
-  EXPECT_TRUE(validate_prometheus_rule(rule).empty()) << ::testing::PrintToString(errors(validate_prometheus_rule(rule)));
+  EXPECT_TRUE(validate_prometheus_rule(forms).empty()) << ::testing::PrintToString(errors(validate_prometheus_rule(forms)));
 }
 
 TEST(PrometheusRuleValidation, ReportsEveryErrorWithItsField) {
