@@ -1,10 +1,23 @@
 #include "controllers/monitoring/rules.h"
 
+#include "apis/monitoring/v1/validation.h"
 #include "runtime/json/yaml.h"
 
 #include <stdexcept>
 
 namespace capstan::monitoring {
+
+namespace {
+
+// Why Prometheus would refuse to load this PrometheusRule's groups (its whole reload would fail),
+// or "" when they load: every error, naming the group and rule index.
+std::string load_errors(const json::Value& rule) {
+  std::string why;
+  for (const auto& cause : apis::monitoring::v1::validate_prometheus_rule(rule)) why += (why.empty() ? "" : "; ") + cause.error();
+  return why;
+}
+
+}  // namespace
 
 RuleFiles rule_files(const std::vector<json::Value>& rules, std::size_t max_bytes) {
   RuleFiles out;
@@ -19,6 +32,10 @@ RuleFiles rule_files(const std::vector<json::Value>& rules, std::size_t max_byte
     if (name.size() + content.size() > max_bytes) {
       out.rejected.emplace_back(i, "its rule file is " + std::to_string(name.size() + content.size()) +
                                        " bytes, more than a rule ConfigMap holds (" + std::to_string(max_bytes) + ")");
+      continue;
+    }
+    if (std::string why = load_errors(r); !why.empty()) {
+      out.rejected.emplace_back(i, "its rules are invalid: " + why);
       continue;
     }
     out.files[std::move(name)] = std::move(content);

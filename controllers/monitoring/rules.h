@@ -16,12 +16,15 @@ inline constexpr std::size_t kMaxRuleConfigMapBytes = 512 * 1024;
 
 struct RuleFiles {
   std::map<std::string, std::string> files;  // file name -> content
-  // The PrometheusRules left out, by index in the input, with why: a rule file that no
-  // ConfigMap can hold costs that PrometheusRule its place, never the Prometheus its reconcile.
+  // The PrometheusRules left out, by index in the input, with why: a rule that Prometheus would
+  // refuse (a PromQL expression or duration that does not parse, ...; one such file stops every
+  // reload) or a rule file that no ConfigMap can hold costs that PrometheusRule its place, never
+  // the Prometheus its reconcile nor the other rules theirs.
   std::vector<std::pair<std::size_t, std::string>> rejected;
 };
 
-// The rule files of the selected PrometheusRule objects; a file over `max_bytes` is rejected.
+// The rule files of the selected PrometheusRule objects; a PrometheusRule that does not pass
+// apis/monitoring/v1's validate_prometheus_rule, or whose file is over `max_bytes`, is rejected.
 RuleFiles rule_files(const std::vector<json::Value>& rules, std::size_t max_bytes = kMaxRuleConfigMapBytes);
 
 // The files packed into ConfigMap data maps (at least one, possibly empty: Prometheus always

@@ -196,5 +196,37 @@ TEST(RuleFiles, AFileNoConfigMapHoldsRejectsThatRuleOnly) {
   EXPECT_NE(out.rejected[0].second.find("more than a rule ConfigMap holds (524288)"), std::string::npos) << out.rejected[0].second;
 }
 
+// One PrometheusRule whose expression (or duration) Prometheus cannot parse would stop every
+// reload: it is left out alone, with the group and rule index and the parse error, and the rest
+// still reaches the rule files (which promtool accepts).
+TEST(RuleFiles, ARuleThatDoesNotParseRejectsThatRuleOnly) {
+  auto rule = [](std::string name, std::string expr, std::string for_duration = "5m") {
+    return json::Value(json::Object{
+        {"metadata", json::Object{{"namespace", "shop"}, {"name", name}, {"uid", "u"}}},
+        {"spec", json::Object{{"groups", json::Array{json::Object{
+                                             {"name", "g"},
+                                             {"rules", json::Array{json::Object{{"record", "ok"}, {"expr", "up"}},
+                                                                   json::Object{{"alert", "A"}, {"expr", expr}, {"for", for_duration}}}}}}}}}});
+  };
+  std::vector<json::Value> rules{rule("good", "rate(x[5m]) > 1"), rule("bad", "rate(x) > 1"), rule("late", "up", "5"),
+                                 rule("regex", "up{job=~\"(\"}")};
+  auto out = rule_files(rules);
+  ASSERT_EQ(out.files.size(), 1u);
+  EXPECT_EQ(promtool("rules", "shop-good-u.yaml", out.files.at("shop-good-u.yaml")), "");
+  ASSERT_EQ(out.rejected.size(), 3u);
+  EXPECT_EQ(out.rejected[0].first, 1u);
+  EXPECT_EQ(out.rejected[0].second,
+            R"x(its rules are invalid: spec.groups[0].rules[1].expr: Invalid value: "rate(x) > 1": 1:6: parse error: expected type range vector in call to function "rate", got instant vector)x");
+  EXPECT_EQ(out.rejected[1].second,
+            R"x(its rules are invalid: spec.groups[0].rules[1].for: Invalid value: "5": not a valid duration string: "5")x");
+  EXPECT_EQ(out.rejected[2].second,
+            R"x(its rules are invalid: spec.groups[0].rules[1].expr: Invalid value: "up{job=~\"(\"}": 1:4: parse error: error parsing regexp: missing closing ): `^(?:()$`)x");
+  // What we leave out, promtool refuses too.
+  for (const auto& [index, why] : out.rejected) {
+    std::string file = json::to_yaml(json::Object{{"groups", *json::find(rules[index], {"spec", "groups"})}});
+    EXPECT_NE(promtool("rules", "x.yaml", file), "") << file;
+  }
+}
+
 }  // namespace
 }  // namespace capstan::monitoring

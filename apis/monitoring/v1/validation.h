@@ -1,0 +1,28 @@
+// Admission validation of monitoring.capstan.dev/v1 objects, for the monitoring webhook and for
+// the controller, which never hands Prometheus a rule file that would stop its reload.
+// Causes carry Kubernetes field paths and render as field.Error does, e.g.
+//   spec.groups[0].rules[1].expr: Invalid value: "rate(x)": 1:6: parse error: expected type range vector in call to function "rate", got instant vector
+//   spec.endpoints[0].relabelings[2].regex: Invalid value: "(": error parsing regexp: missing closing ): `^(?:()$`
+// Every error of the object is reported at once. Objects are read leniently (members of an
+// unexpected type count as absent: the CRD schema has already checked types).
+#pragma once
+
+#include "runtime/json/json.h"
+#include "runtime/validation/field.h"
+
+#include <vector>
+
+namespace capstan::apis::monitoring::v1 {
+
+// What Prometheus's rulefmt.Parse refuses in a PrometheusRule's groups (promtool check rules):
+// PromQL expressions (our parser, differential-tested against promtool 2.42), record/alert,
+// rule names, `for`/`keep_firing_for` and group `interval` durations, label and annotation names,
+// duplicate group names. Alert templates are not parsed.
+std::vector<validation::Cause> validate_prometheus_rule(const json::Value& obj);
+
+// Relabel regexes of every endpoint (relabelings and metricRelabelings), compiled as Prometheus
+// does (Go regexp, RE2 syntax, anchored).
+std::vector<validation::Cause> validate_service_monitor(const json::Value& obj);
+std::vector<validation::Cause> validate_pod_monitor(const json::Value& obj);
+
+}  // namespace capstan::apis::monitoring::v1

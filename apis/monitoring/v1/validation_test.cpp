@@ -1,0 +1,113 @@
+// Admission validation of PrometheusRules (rulefmt's checks with our PromQL parser) and of the
+// relabel regexes of ServiceMonitors and PodMonitors.
+#include "apis/monitoring/v1/validation.h"
+
+#include "runtime/json/yaml.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace capstan::apis::monitoring::v1 {
+namespace {
+
+std::vector<std::string> errors(const std::vector<validation::Cause>& causes) {
+  std::vector<std::string> out;
+  for (const auto& c : causes) out.push_back(c.error());
+  return out;
+}
+
+// Every monitoring object of config/samples validates, and so do the forms rulefmt allows.
+TEST(PrometheusRuleValidation, TheSamplesAndValidRulesHaveNoErrors) {
+  std::ifstream in(std::string(CAPSTAN_SOURCE_DIR) + "/config/samples/monitoring.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto objects = json::from_yaml_documents(text.str());
+  ASSERT_FALSE(objects.empty());
+  for (const auto& obj : objects) {
+    auto kind = json::get_string(obj, {"kind"});
+    auto causes = kind == "PrometheusRule"  ? validate_prometheus_rule(obj)
+                  : kind == "ServiceMonitor" ? validate_service_monitor(obj)
+                  : kind == "PodMonitor"     ? validate_pod_monitor(obj)
+                                             : std::vector<validation::Cause>{};
+    EXPECT_TRUE(causes.empty()) << kind << ": " << ::testing::PrintToString(errors(causes));
+  }
+  auto forms = json::from_yaml(R"(
+spec:
+  groups:
+  - name: forms
+    interval: 1m30s
+    rules:
+    - {alert: A, expr: 'vector(1)', for: 0s, keep_firing_for: 1h, annotations: {runbook_url: x}}
+    - {record: 'ns:one:sum', expr: 1, labels: {team: a}}
+)");
+  EXPECT_TRUE(validate_prometheus_rule(forms).empty()) << ::testing::PrintToString(errors(validate_prometheus_rule(forms)));
+}
+
+TEST(PrometheusRuleValidation, ReportsEveryErrorWithItsField) {
+  auto rule = json::from_yaml(R"(
+spec:
+  groups:
+  - name: a
+    interval: 1x
+    rules:
+    - record: ok
+      expr: up
+    - record: r
+      expr: rate(foo)
+    - alert: A
+      expr: 'foo +'
+      for: '5'
+  - name: a
+    rules:
+    - record: bad-name
+      alert: B
+      expr: sum(up)
+      for: 5m
+      labels: {"a-b": x}
+    - expr: up
+    - record: r
+      expr: ""
+)");
+  EXPECT_EQ(errors(validate_prometheus_rule(rule)),
+            (std::vector<std::string>{
+                R"x(spec.groups[0].interval: Invalid value: "1x": not a valid duration string: "1x")x",
+                R"x(spec.groups[0].rules[1].expr: Invalid value: "rate(foo)": 1:6: parse error: expected type range vector in call to function "rate", got instant vector)x",
+                R"x(spec.groups[0].rules[2].expr: Invalid value: "foo +": 1:6: parse error: unexpected end of input)x",
+                R"x(spec.groups[0].rules[2].for: Invalid value: "5": not a valid duration string: "5")x",
+                R"x(spec.groups[1].name: Duplicate value: "a")x",
+                R"x(spec.groups[1].rules[0].alert: Forbidden: only one of 'record' and 'alert' must be set)x",
+                R"x(spec.groups[1].rules[0].for: Forbidden: invalid field 'for' in recording rule)x",
+                R"x(spec.groups[1].rules[0].record: Invalid value: "bad-name": invalid recording rule name)x",
+                R"x(spec.groups[1].rules[0].labels: Invalid value: "a-b": invalid label name)x",
+                R"x(spec.groups[1].rules[1]: Required value: one of 'record' or 'alert' must be set)x",
+                R"x(spec.groups[1].rules[2].expr: Required value: field 'expr' must be set in rule)x",
+            }));
+}
+
+TEST(MonitorValidation, RelabelRegexesCompileAsPrometheusCompilesThem) {
+  auto sm = json::from_yaml(R"(
+spec:
+  endpoints:
+  - port: web
+    relabelings: [{sourceLabels: [a], regex: '(.*)'}, {regex: '('}]
+    metricRelabelings: [{regex: 'go_.*'}, {regex: '\C'}]
+)");
+  EXPECT_EQ(errors(validate_service_monitor(sm)),
+            (std::vector<std::string>{
+                R"x(spec.endpoints[0].relabelings[1].regex: Invalid value: "(": error parsing regexp: missing closing ): `^(?:()$`)x",
+                R"x(spec.endpoints[0].metricRelabelings[1].regex: Invalid value: "\\C": error parsing regexp: invalid escape sequence: `\C`)x",
+            }));
+  auto pm = json::from_yaml(R"(
+spec:
+  podMetricsEndpoints:
+  - relabelings: [{regex: 'a{2,1}'}]
+)");
+  EXPECT_EQ(errors(validate_pod_monitor(pm)),
+            (std::vector<std::string>{
+                R"x(spec.podMetricsEndpoints[0].relabelings[0].regex: Invalid value: "a{2,1}": error parsing regexp: invalid repeat count: `{2,1}`)x"}));
+}
+
+}  // namespace
+}  // namespace capstan::apis::monitoring::v1
