@@ -43,6 +43,21 @@ spec:
     - {record: 'ns:one:sum', expr: 1, labels: {team: a}}
 )");
   EXPECT_TRUE(validate_prometheus_rule(forms).empty()) << ::testing::PrintToString(errors(validate_prometheus_rule(forms)));
+
+  // Functions of Prometheus releases after the parser's 2.42 are let through; a wrong use of
+  // a function it knows is not.
+  auto newer = json::from_yaml(R"(
+spec:
+  groups:
+  - name: newer
+    rules:
+    - {record: 'a:avg', expr: 'histogram_avg(rate(http_request_duration_seconds[5m]))'}
+    - {record: 'a:sorted', expr: 'sort_by_label(up, "instance")'}
+    - {record: 'a:rate', expr: 'rate(up)'}
+)");
+  EXPECT_EQ(errors(validate_prometheus_rule(newer)),
+            (std::vector<std::string>{"spec.groups[0].rules[2].expr: Invalid value: \"rate(up)\": 1:6: parse error: expected type range "
+                                      "vector in call to function \"rate\", got instant vector"}));
 }
 
 TEST(PrometheusRuleValidation, ReportsEveryErrorWithItsField) {
