@@ -101,8 +101,10 @@ Controller& Builder::complete(Reconciler reconciler) {
   auto& ctrl = mgr_.add_controller(std::move(opts), std::move(reconciler));
   Controller* c = &ctrl;
 
+  std::vector<const cache::Informer*> read;
   for (const auto& src : sources_) {
     cache::Informer& inf = informer_for(src);
+    read.push_back(&inf);
     auto preds = src.predicates;
     std::function<void(const cache::ObjectPtr&)> enqueue;
     switch (src.kind) {
@@ -146,6 +148,7 @@ Controller& Builder::complete(Reconciler reconciler) {
     };
     inf.add_handlers(std::move(h));
   }
+  ctrl.set_sources(std::move(read));
   return ctrl;
 }
 

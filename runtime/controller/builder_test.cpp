@@ -4,6 +4,7 @@
 #include "runtime/controller/manager.h"
 #include "runtime/integration/test_cluster.h"
 #include "runtime/json/json.h"
+#include "runtime/log/log.h"
 #include "runtime/meta/object.h"
 #include "runtime/metrics/registry.h"
 
@@ -12,6 +13,7 @@
 #include <future>
 #include <mutex>
 #include <set>
+#include <thread>
 
 namespace capstan::controller {
 namespace {
@@ -163,6 +165,35 @@ TEST_F(BuilderTest, ControllersShareInformersAndForIsRequired) {
   run();
   create(kConfigMapType.gvr, config_map("both"));
   ASSERT_TRUE(eventually([&] { return a.saw("t/both") && b.saw("t/both"); }, 10s));
+}
+
+// A resource the manager cannot list (here: no such API; in a cluster, a missing RBAC rule or
+// CRD) holds back only the controller reading it: the others start as their own caches sync,
+// and an error names the waiting controller and the resource.
+TEST_F(BuilderTest, AControllerWhoseCacheCannotSyncHoldsBackOnlyItself) {
+  ManagerOptions o;
+  o.metrics_bind_address = "0";
+  o.health_probe_bind_address = "0";
+  o.registry = &registry_;
+  o.cache_sync_timeout = 300ms;
+  mgr_ = std::make_unique<Manager>(client(), o);
+  const ResourceType widgets{{"nosuch.capstan.dev", "v1", "widgets"}, "Widget", true};
+  Calls maps, widget_calls;
+  mgr_->controller("maps").for_(kConfigMapType).complete(maps.reconciler());
+  auto& stuck = mgr_->controller("widgets").for_(widgets).complete(widget_calls.reconciler());
+  create(kConfigMapType.gvr, config_map("works"));
+  log::init(log::Format::Json, 0);
+  ::testing::internal::CaptureStderr();
+  run();
+  bool reconciled = eventually([&] { return maps.saw("t/works"); }, 10s);
+  std::this_thread::sleep_for(500ms);  // past the cache sync timeout
+  std::string logs = ::testing::internal::GetCapturedStderr();
+  log::init(log::Format::Text, 0);
+  EXPECT_TRUE(reconciled) << "the ConfigMap controller waited for the widgets cache";
+  EXPECT_FALSE(stuck.started());
+  EXPECT_EQ(stuck.unsynced_sources(), (std::vector<std::string>{"nosuch.capstan.dev/v1/widgets"}));
+  EXPECT_NE(logs.find("\"controller\":\"widgets\""), std::string::npos) << logs;
+  EXPECT_NE(logs.find("\"resources\":\"nosuch.capstan.dev/v1/widgets\""), std::string::npos) << logs;
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 #include "runtime/controller/controller.h"
 
+#include "runtime/cache/informer.h"
 #include "runtime/client/cancel.h"
 #include "runtime/controller/memory_budget.h"
 #include "runtime/controller/watchdog.h"
 #include "runtime/metrics/registry.h"
 
+#include <algorithm>
 #include <optional>
 #include <random>
 
@@ -104,6 +106,21 @@ void Controller::start() {
   }
   // Keys queued before the start (the initial list) get their workers now.
   for (int i = 0; i < std::max(1, opts_.max_concurrent_reconciles); ++i) add_worker_if_needed();
+}
+
+std::vector<std::string> Controller::unsynced_sources() const {
+  std::vector<std::string> out;
+  for (const auto* inf : sources_)
+    if (!inf->has_synced()) {
+      auto what = inf->options().gvr.str();
+      if (std::find(out.begin(), out.end(), what) == out.end()) out.push_back(what);
+    }
+  return out;
+}
+
+bool Controller::started() const {
+  std::lock_guard<std::mutex> l(workers_mu_);
+  return started_;
 }
 
 void Controller::add_worker_if_needed() {

@@ -35,6 +35,9 @@
 #include <thread>
 #include <vector>
 
+namespace capstan::cache {
+class Informer;
+}
 namespace capstan::metrics {
 class Registry;
 class Counter;
@@ -77,6 +80,12 @@ class Controller {
   // controller that never had work holds no thread (an idle manager with every controller
   // enabled would otherwise keep dozens of sleeping threads, ~32 KiB of stack and TLS each).
   void start();
+  // The informers the controller reads (the builder's For/Owns/Watches): the manager starts it
+  // once they have synced, independently of every other controller's.
+  void set_sources(std::vector<const cache::Informer*> sources) { sources_ = std::move(sources); }
+  // The sources that have not synced yet ("group/version/resource" each).
+  std::vector<std::string> unsynced_sources() const;
+  bool started() const;
   // Stops taking work, at once and without waiting: queued keys are dropped, enqueues are
   // ignored, and each worker exits once its current reconcile returns.
   void shut_down();
@@ -105,9 +114,10 @@ class Controller {
 
   ControllerOptions opts_;
   Reconciler reconciler_;
+  std::vector<const cache::Informer*> sources_;
   workqueue::RateLimitingQueue queue_;
   std::stop_source stop_;  // cancels running reconciles
-  std::mutex workers_mu_;
+  mutable std::mutex workers_mu_;
   std::vector<std::thread> workers_;
   std::atomic<int> active_{0};
   std::atomic<int> idle_{0};  // workers waiting in get()

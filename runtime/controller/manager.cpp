@@ -7,6 +7,7 @@
 #include "runtime/metrics/process_collector.h"
 #include "runtime/metrics/registry.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <future>
 
@@ -119,29 +120,34 @@ void Manager::stop_http() {
 std::uint16_t Manager::metrics_port() const { return metrics_server_ ? metrics_server_->port() : 0; }
 std::uint16_t Manager::health_port() const { return health_server_ ? health_server_->port() : 0; }
 
-bool Manager::wait_for_caches() {
-  auto started = SteadyClock::now();
-  bool warned = false;
-  std::unique_lock<std::mutex> l(mu_);
-  while (!stop_requested_) {
-    if (informers_.all_synced()) return true;
-    if (!warned && SteadyClock::now() - started > opts_.cache_sync_timeout) {
-      log::error("caches did not sync in time; continuing to wait", {{"timeout", ms(opts_.cache_sync_timeout)}});
-      warned = true;
-    }
-    cv_.wait_for(l, kCacheSyncPoll);
-  }
-  return false;
-}
-
 void Manager::start_leading() {
   std::lock_guard<std::mutex> l(mu_);
   if (controllers_running_ || stop_requested_) return;
   controllers_running_ = true;
   leading_ = true;
-  log::info("starting controllers", {{"controllers", controllers_.size()}});
-  for (auto& c : controllers_) c->start();
+  log::info("leading: controllers start as their caches sync", {{"controllers", controllers_.size()}});
   for (auto& r : leader_runnables_) r.start();
+  start_synced_controllers();
+}
+
+void Manager::start_synced_controllers() {
+  if (!controllers_running_ || stop_requested_) return;
+  bool late = SteadyClock::now() - caches_started_ > opts_.cache_sync_timeout;
+  for (auto& c : controllers_) {
+    if (c->started()) continue;
+    auto waiting = c->unsynced_sources();
+    if (waiting.empty()) {
+      log::info("starting controller", {{"controller", c->name()}});
+      c->start();
+    } else if (late && std::find(sync_reported_.begin(), sync_reported_.end(), c.get()) == sync_reported_.end()) {
+      std::string list;
+      for (const auto& w : waiting) list += (list.empty() ? "" : ", ") + w;
+      log::error("controller's caches have not synced; it waits for them while the other controllers run (may the manager "
+                 "list and watch these resources, and are their CRDs installed?)",
+                 {{"controller", c->name()}, {"resources", list}, {"timeout", ms(opts_.cache_sync_timeout)}});
+      sync_reported_.push_back(c.get());
+    }
+  }
 }
 
 bool Manager::stop_leading(std::chrono::milliseconds grace) {
@@ -197,19 +203,21 @@ void Manager::lost_leadership() {
 int Manager::run() {
   start_http();
   for (auto& s : servers_) s.start();
+  caches_started_ = SteadyClock::now();
   informers_.start();
-  // Reconcilers start once caches are warm (and, with leader election, once leading).
-  if (wait_for_caches()) {
-    if (!opts_.leader_election.enabled) {
-      start_leading();
-    } else {
-      if (!elector_) throw std::logic_error("leader election is enabled but no elector was set");
-      elector_->start([this] { start_leading(); }, [this] { lost_leadership(); });
-    }
+  // Each controller starts once leading and once its own caches are warm.
+  if (!opts_.leader_election.enabled) {
+    start_leading();
+  } else {
+    if (!elector_) throw std::logic_error("leader election is enabled but no elector was set");
+    elector_->start([this] { start_leading(); }, [this] { lost_leadership(); });
   }
   {
     std::unique_lock<std::mutex> l(mu_);
-    cv_.wait(l, [&] { return stop_requested_; });
+    while (!stop_requested_) {
+      start_synced_controllers();
+      cv_.wait_for(l, kCacheSyncPoll);
+    }
   }
   return shut_down();
 }

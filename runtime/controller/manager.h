@@ -5,8 +5,10 @@
 // (then are cancelled), the lease is released, caches and servers stop.
 //
 // A lost lease stops reconciling at once (running reconciles are cancelled, nothing queued is
-// started) and run() returns 1. A stop requested before the caches sync ends the wait for
-// them. With shutdown_deadline set, a watchdog ends the process if the manager has not been
+// started) and run() returns 1. Each controller starts once the informers it reads have synced,
+// whatever the others' do (a resource the manager may not list holds back only the controllers
+// reading it; after cache_sync_timeout an error names them and the resources). With
+// shutdown_deadline set, a watchdog ends the process if the manager has not been
 // destroyed that long after the stop began (releasing the lease first if held).
 #pragma once
 
@@ -128,9 +130,11 @@ class Manager {
   };
   void start_http();
   void stop_http();
-  // Waits until the caches sync (true) or a stop is requested (false).
-  bool wait_for_caches();
   void start_leading();
+  // While leading: starts every controller whose sources have synced and has not started yet;
+  // past cache_sync_timeout logs, once per controller, the sources it still waits for.
+  // Called with mu_ held.
+  void start_synced_controllers();
   // Stops every controller taking work, then gives running reconciles `grace` (0: cancels
   // them at once). Returns whether they all finished in time.
   bool stop_leading(std::chrono::milliseconds grace);
@@ -154,6 +158,8 @@ class Manager {
   bool lost_lease_ = false;
   std::atomic<bool> leading_{false};
   bool controllers_running_ = false;
+  std::chrono::steady_clock::time_point caches_started_;
+  std::vector<const Controller*> sync_reported_;  // controllers whose slow caches were logged
 
   std::mutex watchdog_mu_;
   std::condition_variable watchdog_cv_;
