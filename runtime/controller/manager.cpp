@@ -45,7 +45,13 @@ Manager::Manager(client::Client& client, ManagerOptions options)
   if (!opts_.exit_process) opts_.exit_process = [](int code) { std::_Exit(code); };
   metrics::register_process_collector(opts_.registry ? *opts_.registry : metrics::Registry::global());
   health_.add_liveness("ping", [] { return std::string(); });
-  health_.add_readiness("informers", [this] { return informers_.all_synced() ? std::string() : std::string("caches not synced"); });
+  // Ready once the caches have synced - or once cache_sync_timeout has passed: a resource the
+  // manager may not list then holds back only its controllers (logged), not the webhooks every
+  // other controller's users need, which a Service sends only to ready pods.
+  health_.add_readiness("informers", [this] {
+    if (informers_.all_synced() || SteadyClock::now() - caches_started_ > opts_.cache_sync_timeout) return std::string();
+    return std::string("caches not synced");
+  });
 }
 
 Manager::~Manager() {
@@ -201,9 +207,9 @@ void Manager::lost_leadership() {
 }
 
 int Manager::run() {
+  caches_started_ = SteadyClock::now();
   start_http();
   for (auto& s : servers_) s.start();
-  caches_started_ = SteadyClock::now();
   informers_.start();
   // Each controller starts once leading and once its own caches are warm.
   if (!opts_.leader_election.enabled) {

@@ -1,5 +1,6 @@
 // The manager's stop paths: a lost lease stops reconciling at once and run() returns 1; a
-// stop before the caches sync ends the wait for them; the shutdown watchdog ends a process
+// stop before the caches sync ends the wait for them; past the cache sync timeout the manager
+// is ready even with a cache that never syncs; the shutdown watchdog ends a process
 // whose shutdown hangs, releasing the lease first; secure metrics are served over HTTPS.
 #include "runtime/client/client.h"
 #include "runtime/controller/manager.h"
@@ -133,6 +134,28 @@ TEST(Manager, AStopBeforeTheCachesSyncEndsTheWait) {
   EXPECT_EQ(run.get(), 0);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
   EXPECT_EQ(reconciles.load(), 0);
+}
+
+// Past cache_sync_timeout the manager is ready even with a cache that never syncs: one
+// resource it may not list must not take the webhooks of every controller out of the Service.
+TEST(Manager, ReadyAfterTheCacheSyncTimeoutEvenWithACacheThatNeverSyncs) {
+  metrics::Registry reg;
+  client::Client client(unreachable());
+  auto opts = quiet(reg);
+  opts.health_probe_bind_address = "127.0.0.1:0";
+  opts.cache_sync_timeout = 300ms;
+  Manager mgr(client, opts);
+  mgr.informers().informer({.gvr = {"", "v1", "configmaps"}});
+  auto run = std::async(std::launch::async, [&] { return mgr.run(); });
+  ASSERT_TRUE(wait_until([&] { return mgr.health_port() != 0; }));
+  http::Client probe;
+  auto readyz = [&] { return probe.request("GET", "http://127.0.0.1:" + std::to_string(mgr.health_port()) + "/readyz").status; };
+  EXPECT_NE(readyz(), 200) << "ready before the caches synced and before the timeout";
+  EXPECT_TRUE(wait_until([&] { return readyz() == 200; }, 5s));
+  EXPECT_FALSE(mgr.caches_synced());
+  mgr.stop();
+  ASSERT_EQ(run.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(run.get(), 0);
 }
 
 TEST(Manager, TheWatchdogReleasesTheLeaseAndExitsWhenShutdownHangs) {
