@@ -19,10 +19,6 @@ namespace {
 
 using validation::FieldPath;
 
-void set_default(json::Object& o, std::string_view key, json::Value v) {
-  if (!o.contains(key) || o.at(key).is_null()) o[key] = std::move(v);
-}
-
 json::Object& child(json::Object& o, std::string_view key) {
   auto& v = o[key];
   if (!v.is_object()) v = json::Object{};
@@ -389,6 +385,10 @@ class WebhookConfigurationStrategy : public Strategy {
 };
 
 }  // namespace
+
+void set_default(json::Object& o, std::string_view key, json::Value v) {
+  if (!o.contains(key) || o.at(key).is_null()) o[key] = std::move(v);
+}
 
 Strategy& strategy_for(std::string_view group_resource) {
   static NoStrategy none;

@@ -30,6 +30,9 @@ class Strategy {
   virtual std::string_view name_rule() const { return "subdomain"; }
 };
 
+// Sets `key` in `o` to `v` unless it holds a non-null value (the defaulting every strategy does).
+void set_default(json::Object& o, std::string_view key, json::Value v);
+
 // The strategy for a group-resource ("services", "deployments.apps"); a no-op strategy for
 // resources without special behaviour.
 Strategy& strategy_for(std::string_view group_resource);

@@ -2,6 +2,7 @@
 
 #include "apiserver/builtin/names.h"
 #include "apiserver/builtin/selector_validation.h"
+#include "apiserver/builtin/strategy.h"
 
 #include <boost/url/parse.hpp>
 
@@ -14,10 +15,6 @@ namespace {
 
 using validation::Cause;
 using validation::FieldPath;
-
-void set_default(json::Object& o, std::string_view key, json::Value v) {
-  if (!o.contains(key) || o.at(key).is_null()) o[key] = std::move(v);
-}
 
 std::vector<std::string> strings_of(const json::Object& o, std::string_view key) {
   std::vector<std::string> out;

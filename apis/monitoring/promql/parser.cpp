@@ -297,7 +297,7 @@ class Parser {
     auto n = make(NodeKind::kCall, name.pos);
     for (auto& arg : call_body()) adopt(*n, std::move(arg));
     n->func = find_function(name.text);
-    if (!n->func) error(name.pos, "unknown function with name " + go_quote(name.text));
+    if (!n->func) errors_.push_back(ParseError{name.pos, "unknown function with name " + go_quote(name.text), true});
     return n;
   }
 

@@ -26,6 +26,8 @@ struct Limits {
 struct ParseError {
   std::size_t pos = 0;  // byte offset
   std::string message;  // "unexpected end of input"
+  // The name of a called function is not one of 2.42's (newer Prometheus releases add some).
+  bool unknown_function = false;
   // ParseErr.Error(): "<line>:<column>: parse error: <message>" (column in bytes, from 1).
   std::string str(std::string_view input) const;
 };

@@ -55,13 +55,6 @@ std::optional<std::string> expression(const json::Object& rule) {
   return std::nullopt;
 }
 
-// The parser knows Prometheus 2.42's functions (what the tests can check against promtool);
-// the Prometheus a user runs is usually newer (v3 by default) and knows more of them
-// (histogram_avg, sort_by_label, ...). An expression whose only fault is a function the
-// parser does not know is let through: its syntax up to that point was checked, and refusing
-// it would leave a valid rule out of Prometheus.
-bool newer_function(std::string_view why) { return why.find("parse error: unknown function with name ") != std::string_view::npos; }
-
 void validate_rule(const json::Object& rule, const FieldPath& path, std::vector<Cause>& out) {
   auto record = member_string(rule, "record").value_or("");
   auto alert = member_string(rule, "alert").value_or("");
@@ -69,11 +62,15 @@ void validate_rule(const json::Object& rule, const FieldPath& path, std::vector<
     out.push_back(validation::field_forbidden(path.child("alert"), "only one of 'record' and 'alert' must be set"));
   if (record.empty() && alert.empty()) out.push_back(validation::field_required(path, "one of 'record' or 'alert' must be set"));
 
+  // The parser knows Prometheus 2.42's functions (what the tests can check against promtool);
+  // the Prometheus a user runs is usually newer (v3 by default) and knows more of them
+  // (histogram_avg, sort_by_label, ...). An expression whose first fault is a function the
+  // parser does not know is let through: refusing it would leave a valid rule out of Prometheus.
   auto expr = expression(rule).value_or("");
   if (expr.empty()) {
     out.push_back(validation::field_required(path.child("expr"), "field 'expr' must be set in rule"));
-  } else if (std::string why = promql::check(expr); !why.empty() && !newer_function(why)) {
-    out.push_back(validation::field_invalid(path.child("expr"), json::Value(expr), why));
+  } else if (auto parsed = promql::parse(expr); parsed.error && !parsed.error->unknown_function) {
+    out.push_back(validation::field_invalid(path.child("expr"), json::Value(expr), parsed.error->str(expr)));
   }
 
   bool has_for = duration(rule, "for", path, out);
