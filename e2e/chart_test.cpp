@@ -68,6 +68,7 @@ TEST_F(HelmChart, ASubsetOfControllersGetsExactlyItsCrdsRulesWebhooksAndFlag) {
   const auto& args = *json::get_array((*json::get_array(*deploy, {"spec", "template", "spec", "containers"}))[0], {"args"});
   EXPECT_EQ(args[0], "--controllers=-certificates,-gitops,kafka,-monitoring");
   EXPECT_EQ(of_kind(docs, "Service"), (std::set<std::string>{"capstan-webhook-service", "capstan-metrics"}));
+  EXPECT_EQ(of_kind(docs, "ServiceAccount"), (std::set<std::string>{"capstan-manager"})) << "gitops' applier came along";
 
   // Certificates alone: its webhooks, pointing at the Service with the generated CA.
   docs = render({"controllers.monitoring.enabled=false", "controllers.kafka.enabled=false", "controllers.gitops.enabled=false"});
@@ -79,6 +80,42 @@ TEST_F(HelmChart, ASubsetOfControllersGetsExactlyItsCrdsRulesWebhooksAndFlag) {
     EXPECT_EQ(json::get_string(h, {"clientConfig", "service", "name"}), "capstan-webhook-service");
     EXPECT_EQ(json::get_string(h, {"clientConfig", "caBundle"}), json::get_string(*secret, {"data", "ca.crt"}));
   }
+}
+
+TEST_F(HelmChart, GitopsAppliesAsItsOwnAccountNeverWithTheManagersRights) {
+  auto docs = render({});
+  // The manager may impersonate ServiceAccounts and holds no wildcard rule.
+  const auto* role = find(docs, "ClusterRole", "capstan-manager");
+  ASSERT_NE(role, nullptr);
+  bool impersonates = false;
+  for (const auto& r : *json::get_array(*role, {"rules"})) {
+    std::string text = json::serialize(r);
+    EXPECT_EQ(text.find("\"*\""), std::string::npos) << text;
+    impersonates |= text.find("\"impersonate\"") != std::string::npos && text.find("\"serviceaccounts\"") != std::string::npos;
+  }
+  EXPECT_TRUE(impersonates);
+  // The default account Kustomizations without one apply as: made, bound to cluster-admin, named in the flag.
+  EXPECT_NE(find(docs, "ServiceAccount", "capstan-gitops"), nullptr);
+  const auto* binding = find(docs, "ClusterRoleBinding", "capstan-gitops");
+  ASSERT_NE(binding, nullptr);
+  EXPECT_EQ(json::get_string(*binding, {"roleRef", "name"}), "cluster-admin");
+  EXPECT_EQ(json::get_string((*json::get_array(*binding, {"subjects"}))[0], {"namespace"}), "capstan-system");
+  const auto* deploy = find(docs, "Deployment", "capstan-manager");
+  ASSERT_NE(deploy, nullptr);
+  std::string args = json::serialize(*json::find(*deploy, {"spec", "template", "spec", "containers"}));
+  EXPECT_NE(args.find("\"--gitops-default-service-account=capstan-system/capstan-gitops\""), std::string::npos) << args;
+
+  // Bound to a narrower role; or no account of the chart's and none named: the manager applies (and may apply nothing).
+  docs = render({"controllers.gitops.defaultServiceAccount.clusterRole=edit"});
+  binding = find(docs, "ClusterRoleBinding", "capstan-gitops");
+  ASSERT_NE(binding, nullptr);
+  EXPECT_EQ(json::get_string(*binding, {"roleRef", "name"}), "edit");
+  docs = render({"controllers.gitops.defaultServiceAccount.create=false"});
+  EXPECT_EQ(find(docs, "ServiceAccount", "capstan-gitops"), nullptr);
+  deploy = find(docs, "Deployment", "capstan-manager");
+  ASSERT_NE(deploy, nullptr);
+  args = json::serialize(*json::find(*deploy, {"spec", "template", "spec", "containers"}));
+  EXPECT_EQ(args.find("--gitops-default-service-account"), std::string::npos) << args;
 }
 
 TEST_F(HelmChart, CrdsFollowCrdsEnabledAndKeep) {
@@ -124,7 +161,10 @@ TEST_F(HelmChart, ProdValuesRenderTwoReplicasLeaderElectionPdbAndSpread) {
   EXPECT_EQ(json::get_int(*deploy, {"spec", "replicas"}), 2);
   std::string args = json::serialize(*json::find(*deploy, {"spec", "template", "spec", "containers"}));
   EXPECT_NE(args.find("--leader-elect\""), std::string::npos) << args;
-  EXPECT_NE(args.find("--controllers=certificates,-gitops,-kafka,monitoring"), std::string::npos) << args;
+  EXPECT_NE(args.find("--controllers=certificates,gitops,-kafka,monitoring"), std::string::npos) << args;
+  // GitOps locked down per namespace: no account of the chart's, each namespace's own "gitops".
+  EXPECT_NE(args.find("\"--gitops-default-service-account=gitops\""), std::string::npos) << args;
+  EXPECT_EQ(of_kind(docs, "ServiceAccount"), (std::set<std::string>{"capstan-manager"}));
   const auto* spread = json::get_array(*deploy, {"spec", "template", "spec", "topologySpreadConstraints"});
   ASSERT_NE(spread, nullptr);
   EXPECT_EQ(json::get_string((*spread)[0], {"labelSelector", "matchLabels", "app.kubernetes.io/component"}), "manager");

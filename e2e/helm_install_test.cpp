@@ -3,10 +3,13 @@
 // the flags of the chart's Deployment, and the two controllers' samples become Ready; `helm
 // upgrade` enabling a third adds exactly its pieces and keeps the webhook certificate; `helm
 // uninstall` keeps the CRDs and the objects made from them. Prints the install-to-Ready time.
+// The gitops controller, installed alone, applies what Git holds as each Kustomization's
+// ServiceAccount (impersonation), never with the manager's own rights.
 #include "e2e/support/install_fixture.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iostream>
 
 namespace capstan::e2e {
@@ -25,6 +28,13 @@ class HelmInstallE2E : public InstallFixture {
   std::string crds() { return get({"get", "crds", "-o", "jsonpath={.items[*].metadata.name}"}); }
   std::string role_groups() {
     return get({"get", "clusterrole", kCapstanManager, "-o", "jsonpath={range .rules[*]}{.apiGroups[*]} {end}"});
+  }
+  // `kubectl auth can-i ...` as the manager's ServiceAccount: "yes" or "no".
+  std::string can_i(const std::vector<std::string>& what) {
+    std::vector<std::string> args = {"auth", "can-i"};
+    args.insert(args.end(), what.begin(), what.end());
+    auto r = (*as_manager_)(args);
+    return r.out.substr(0, r.out.find('\n'));
   }
 };
 
@@ -58,12 +68,6 @@ TEST_P(HelmInstallE2E, TwoControllersThenAThirdByUpgradeUnderTheChartsServiceAcc
 
   start_manager("manager-1");
   // The manager's identity holds the two controllers' rules and no more.
-  auto can_i = [&](const std::vector<std::string>& what) {
-    std::vector<std::string> args = {"auth", "can-i"};
-    args.insert(args.end(), what.begin(), what.end());
-    auto r = (*as_manager_)(args);
-    return r.out.substr(0, r.out.find('\n'));
-  };
   EXPECT_EQ(can_i({"create", "statefulsets.apps", "-n", "default"}), "yes");
   EXPECT_EQ(can_i({"list", "kafkas.kafka.capstan.dev", "-A"}), "no");
   EXPECT_EQ(can_i({"create", "deployments.apps", "-n", "default"}), "no");
@@ -116,6 +120,63 @@ spec: {secretName: too-short, dnsNames: [short.example.com], duration: 30m, issu
     EXPECT_NE(kept.find(crd), std::string::npos) << kept;
   EXPECT_EQ(get({"get", "certificate", "web", "-n", "default", "-o", "jsonpath={.metadata.name}"}), "web");
   EXPECT_EQ(get({"get", "kafka", "events", "-n", "default", "-o", "jsonpath={.metadata.name}"}), "events");
+}
+
+std::string kustomization(const std::string& name, const std::string& path, const std::string& service_account) {
+  std::string out = "apiVersion: gitops.capstan.dev/v1\nkind: Kustomization\nmetadata: {name: " + name +
+                    ", namespace: team-a}\nspec:\n  sourceRef: {kind: GitRepository, name: app}\n  interval: 10m\n  path: " +
+                    path + "\n  prune: true\n";
+  if (!service_account.empty()) out += "  serviceAccountName: " + service_account + "\n";
+  return out;
+}
+
+TEST_P(HelmInstallE2E, GitopsAppliesAsTheKustomizationsServiceAccountNeverAsTheManager) {
+  std::string url = serve_repository(
+      {{"team/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: team-a}\ndata: {color: blue}\n"},
+       {"cluster/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: made-by-git}\n"}});
+
+  helm_->ok(install("install", {"controllers.certificates.enabled=false", "controllers.monitoring.enabled=false",
+                                "controllers.kafka.enabled=false", "controllers.gitops.enabled=true"}));
+  auto flags = deployment_flags();
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "--gitops-default-service-account=capstan-system/capstan-gitops"), flags.end());
+  start_manager("gitops");
+  // The manager itself may change nothing Git holds; it may act as ServiceAccounts.
+  EXPECT_EQ(can_i({"create", "configmaps", "-n", "team-a"}), "no");
+  EXPECT_EQ(can_i({"create", "namespaces"}), "no");
+  EXPECT_EQ(can_i({"impersonate", "serviceaccounts", "-n", "team-a"}), "yes");
+
+  // Team A's account may write ConfigMaps in its namespace, nothing else.
+  kubectl_->ok({"create", "namespace", "team-a"});
+  kubectl_->ok({"create", "serviceaccount", "deployer", "-n", "team-a"});
+  kubectl_->ok({"create", "role", "configmaps", "-n", "team-a", "--verb=get,list,watch,create,update,patch,delete",
+                "--resource=configmaps"});
+  kubectl_->ok({"create", "rolebinding", "deployer", "-n", "team-a", "--role=configmaps", "--serviceaccount=team-a:deployer"});
+  kubectl_->ok({"apply", "-f", "-"}, "apiVersion: gitops.capstan.dev/v1\nkind: GitRepository\nmetadata: {name: app, namespace: team-a}\n"
+                                     "spec:\n  url: " + url + "\n  interval: 1m\n  ref: {branch: main}\n");
+  kubectl_->ok({"apply", "-f", "-"}, kustomization("team", "team", "deployer") + "---\n" +
+                                         kustomization("escalate", "cluster", "deployer") + "---\n" +
+                                         kustomization("platform", "cluster", ""));
+  auto ready = [&](const std::string& name) { return condition("ks", name, "team-a", "Ready"); };
+  auto message = [&](const std::string& name) {
+    return get({"get", "ks", name, "-n", "team-a", "-o", "jsonpath={.status.conditions[?(@.type==\"Ready\")].message}"});
+  };
+  // As team-a:deployer: its ConfigMap applies, a Namespace is refused naming that account.
+  ASSERT_TRUE(eventually([&] { return ready("team") == "True"; }, 60s)) << message("team");
+  EXPECT_EQ(get({"get", "configmap", "settings", "-n", "team-a", "-o", "jsonpath={.data.color}"}), "blue");
+  ASSERT_TRUE(eventually([&] { return ready("escalate") == "False" && !message("escalate").empty(); }, 60s)) << message("escalate");
+  EXPECT_NE(message("escalate").find("system:serviceaccount:team-a:deployer"), std::string::npos) << message("escalate");
+  EXPECT_NE(message("escalate").find("forbidden"), std::string::npos) << message("escalate");
+  // Without spec.serviceAccountName: as the chart's default account, bound to cluster-admin.
+  ASSERT_TRUE(eventually([&] { return ready("platform") == "True"; }, 60s)) << message("platform");
+  EXPECT_EQ(get({"get", "namespace", "made-by-git", "-o", "name"}), "namespace/made-by-git\n");
+
+  // Pruning is done as the account too: deleting the team's Kustomization deletes its ConfigMap.
+  kubectl_->ok({"delete", "ks", "team", "-n", "team-a", "--timeout=30s"});
+  EXPECT_TRUE(eventually([&] { return get({"get", "configmap", "settings", "-n", "team-a", "--ignore-not-found", "-o", "name"}).empty(); },
+                         30s));
+  std::cout << "the manager's permissions (gitops), `kubectl auth can-i --list`:\n"
+            << (*as_manager_)({"auth", "can-i", "--list"}).out << std::endl;
+  stop_manager();
 }
 
 CAPSTAN_E2E_BACKENDS(HelmInstallE2E);

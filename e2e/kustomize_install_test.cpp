@@ -2,7 +2,8 @@
 // with the chart's (no doubled prefix), scripts/webhook-cert.sh provides the Secret the
 // Deployment mounts and puts its CA into the webhook configurations, and the manager runs
 // under a token of the kustomize ServiceAccount with the Deployment's flags until the
-// certificates, monitoring and kafka samples are Ready.
+// certificates, monitoring and kafka samples are Ready, and a Kustomization without a
+// ServiceAccount of its own applies as the default account config/rbac makes for it.
 #include "e2e/support/install_fixture.h"
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
@@ -49,7 +50,8 @@ TEST_P(KustomizeInstallE2E, ApplyKConfigDefaultThenTheManagerUnderItsServiceAcco
   for (const char* want : {"Namespace/capstan-system", "ServiceAccount/capstan-manager", "ClusterRole/capstan-manager",
                            "ClusterRoleBinding/capstan-manager", "Role/capstan-leader-election", "Deployment/capstan-manager",
                            "Service/capstan-webhook-service", "Service/capstan-metrics", "Service/capstan-acme-solver",
-                           "ValidatingWebhookConfiguration/capstan-certificates", "MutatingWebhookConfiguration/capstan-certificates"})
+                           "ValidatingWebhookConfiguration/capstan-certificates", "MutatingWebhookConfiguration/capstan-certificates",
+                           "ServiceAccount/capstan-gitops", "ClusterRoleBinding/capstan-gitops"})
     EXPECT_TRUE(names.contains(want)) << want << " not rendered:\n" << rendered;
   EXPECT_EQ(rendered.find("capstan-capstan"), std::string::npos) << "a prefix applied twice";
   EXPECT_NE(rendered.find("secretName: capstan-webhook-server-cert"), std::string::npos);
@@ -75,6 +77,18 @@ TEST_P(KustomizeInstallE2E, ApplyKConfigDefaultThenTheManagerUnderItsServiceAcco
   std::cout << "install-to-Ready (" << to_string(backend()) << ", kustomize): apply -k + webhook-cert.sh + manager start + "
             << "three samples Ready in " << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s"
             << std::endl;
+  // GitOps, as the account --gitops-default-service-account names (the manager itself may not
+  // create Namespaces).
+  EXPECT_EQ((*as_manager_)({"auth", "can-i", "create", "namespaces"}).out, "no\n");
+  std::string url = serve_repository({{"namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: from-git}\n"}});
+  kubectl_->ok({"apply", "-f", "-"}, "apiVersion: gitops.capstan.dev/v1\nkind: GitRepository\nmetadata: {name: app, namespace: default}\n"
+                                     "spec: {url: \"" + url + "\", interval: 1m, ref: {branch: main}}\n---\n"
+                                     "apiVersion: gitops.capstan.dev/v1\nkind: Kustomization\nmetadata: {name: app, namespace: default}\n"
+                                     "spec: {sourceRef: {kind: GitRepository, name: app}, interval: 10m, prune: true}\n");
+  EXPECT_TRUE(eventually([&] { return condition("ks", "app", "default", "Ready") == "True"; }, 60s))
+      << get({"get", "ks", "app", "-n", "default", "-o", "yaml"});
+  EXPECT_EQ(get({"get", "namespace", "from-git", "-o", "name"}), "namespace/from-git\n");
+
   // The webhooks answer through that CA.
   auto bad = (*kubectl_)({"apply", "-f", "-"}, R"(apiVersion: certs.capstan.dev/v1
 kind: Certificate

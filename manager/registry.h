@@ -41,6 +41,9 @@ struct Settings {
   std::string acme_http01_solver_service = "capstan-acme-solver";
   // Where the gitops controller keeps its Git mirrors (a cache); empty = its default.
   std::string gitops_storage_path;
+  // Whom Kustomizations without spec.serviceAccountName apply as: "NAME" (in their namespace),
+  // "NAMESPACE/NAME", or empty = the manager itself.
+  std::string gitops_default_service_account;
 };
 
 // A shared informer a controller reads. The manager creates each one once, before wiring,

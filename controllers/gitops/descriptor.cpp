@@ -126,15 +126,15 @@ manager::ControllerDescriptor gitops_descriptor() {
         manager::rbac_rule({"gitops.capstan.dev"}, {"gitrepositories", "kustomizations"}, {"get", "list", "watch", "update", "patch"}),
         manager::rbac_rule({"gitops.capstan.dev"}, {"gitrepositories/status", "kustomizations/status"}, {"get", "update", "patch"}),
         manager::rbac_rule({""}, {"events"}, {"create", "patch"}),
-        // What a Kustomization applies is whatever its repository holds (Flux's kustomize-controller
-        // is bound to cluster-admin for the same reason). Turn the controller off
-        // (--controllers=*,-gitops) where the manager should not hold this.
-        manager::rbac_rule({"*"}, {"*"}, {"*"}),
+        // What a repository holds is applied as the Kustomization's ServiceAccount (or the
+        // --gitops-default-service-account), never with the manager's own rights.
+        manager::rbac_rule({""}, {"serviceaccounts"}, {"impersonate"}),
     };
   };
   d.wire = [](controller::Manager& mgr, webhook::Server&, const manager::Settings& settings) {
     GitopsOptions o;
     if (!settings.gitops_storage_path.empty()) o.storage_path = settings.gitops_storage_path;
+    o.default_service_account = settings.gitops_default_service_account;
     wire_gitops(mgr, o);
   };
   return d;

@@ -1,11 +1,41 @@
 #include "controllers/gitops/env.h"
 
 #include "runtime/events/recorder.h"
+#include "runtime/meta/names.h"
+
+#include <stdexcept>
 
 namespace capstan::gitops {
 
+namespace {
+
+void check_default_service_account(std::string_view value) {
+  if (value.empty()) return;
+  auto slash = value.find('/');
+  auto problems = meta::names::dns1123_subdomain(slash == std::string_view::npos ? value : value.substr(slash + 1));
+  if (slash != std::string_view::npos)
+    for (auto& m : meta::names::dns1123_label(value.substr(0, slash))) problems.push_back("namespace: " + m);
+  if (!problems.empty())
+    throw std::invalid_argument("--gitops-default-service-account=" + std::string(value) +
+                                ": want NAME or NAMESPACE/NAME of a ServiceAccount: " + problems.front());
+}
+
+}  // namespace
+
 Env::Env(client::Client& c, cache::Informer& repos, cache::Informer& ks, GitopsOptions o)
-    : client(c), repositories(repos), kustomizations(ks), options(std::move(o)), mirrors(options.storage_path) {}
+    : client(c), repositories(repos), kustomizations(ks), options(std::move(o)), mirrors(options.storage_path) {
+  check_default_service_account(options.default_service_account);
+}
+
+client::Impersonation Env::applier(std::string_view ns, std::string_view service_account) const {
+  if (!service_account.empty()) return client::Impersonation::service_account(ns, service_account);
+  const std::string& fallback = options.default_service_account;
+  if (fallback.empty()) return {};
+  auto slash = fallback.find('/');
+  if (slash == std::string::npos) return client::Impersonation::service_account(ns, fallback);
+  return client::Impersonation::service_account(std::string_view(fallback).substr(0, slash),
+                                                std::string_view(fallback).substr(slash + 1));
+}
 
 Env::~Env() = default;
 

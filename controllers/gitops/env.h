@@ -5,6 +5,7 @@
 #pragma once
 
 #include "controllers/gitops/git/mirrors.h"
+#include "runtime/client/config.h"
 #include "runtime/controller/builder.h"
 #include "runtime/meta/gvk.h"
 
@@ -41,6 +42,11 @@ struct GitopsOptions {
   std::chrono::milliseconds dependency_requeue{30'000};
   // Retry delay after a failed fetch is min(interval, this).
   std::chrono::milliseconds fetch_retry{10'000};
+  // Whom Kustomizations without spec.serviceAccountName apply and prune as (Flux's
+  // --default-service-account): "NAME", a ServiceAccount of the Kustomization's own namespace
+  // (multi-tenancy: a namespace without it can change nothing), or "NAMESPACE/NAME", one account
+  // for all. Empty: the manager's own identity.
+  std::string default_service_account;
   bool record_events = true;
 };
 
@@ -56,6 +62,9 @@ struct Env {
   std::unique_ptr<events::Recorder> recorder;  // null when events are off
 
   void event(const json::Value& target, std::string_view type, std::string_view reason, std::string_view message) const;
+  // Whom a Kustomization of namespace `ns` naming `service_account` (may be empty) applies and
+  // prunes as; empty = the manager itself.
+  client::Impersonation applier(std::string_view ns, std::string_view service_account) const;
 };
 
 }  // namespace capstan::gitops

@@ -11,6 +11,7 @@
 #include "runtime/events/event.h"
 #include "runtime/meta/object.h"
 
+#include <memory>
 #include <set>
 
 namespace capstan::gitops {
@@ -70,6 +71,9 @@ class Reconciler {
       write_status(env_.client, kKustomizationType, before_, obj_);
       throw controller::TerminalError("Kustomization " + request_.key() + ": " + e.what());
     }
+    // What Git holds is applied and pruned as the Kustomization's ServiceAccount (Flux's
+    // spec.serviceAccountName), so it can change only what that account may.
+    applier_ = env_.client.impersonating(env_.applier(request_.ns, spec_.service_account_name));
     if (meta::is_deleting(obj_)) return finalize();
     write_finalizers(env_, obj_, spec_.prune);
     if (spec_.suspend) {
@@ -135,7 +139,7 @@ class Reconciler {
     const auto old_inventory = read_inventory(before_);
     ApplyOutcome applied;
     try {
-      applied = apply_all(env_.client, std::move(objects), a);
+      applied = apply_all(*applier_, std::move(objects), a);
     } catch (const std::exception& e) {
       applied.errors.push_back(e.what());
     }
@@ -148,7 +152,7 @@ class Reconciler {
 
     PruneOutcome pruned;
     if (spec_.prune) {
-      pruned = prune(env_.client, removed_entries(old_inventory, applied.inventory), {request_.name, request_.ns});
+      pruned = prune(*applier_, removed_entries(old_inventory, applied.inventory), {request_.name, request_.ns});
       if (!pruned.errors.empty()) {
         status["inventory"] = inventory_json(merged(applied.inventory, old_inventory));
         fail({v1::reason::kPruneFailed, "prune failed: " + join_errors(pruned.errors)});
@@ -202,7 +206,7 @@ class Reconciler {
   controller::Result finalize() {
     if (!meta::has_finalizer(obj_, v1::kFinalizer)) return controller::Result::done();
     if (spec_.prune && !spec_.suspend) {
-      auto pruned = prune(env_.client, read_inventory(before_), {request_.name, request_.ns});
+      auto pruned = prune(*applier_, read_inventory(before_), {request_.name, request_.ns});
       if (!pruned.errors.empty()) {
         fail({v1::reason::kPruneFailed, "prune failed: " + join_errors(pruned.errors)});
         return controller::Result::after(retry_interval());
@@ -218,6 +222,7 @@ class Reconciler {
   controller::Context& ctx_;
   json::Value before_, obj_;
   v1::KustomizationSpec spec_;
+  std::unique_ptr<client::Client> applier_;  // env_.client acting as the Kustomization's ServiceAccount
 };
 
 }  // namespace

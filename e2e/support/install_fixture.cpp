@@ -3,6 +3,7 @@
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
 
+#include <filesystem>
 #include <iostream>
 
 namespace capstan::e2e {
@@ -26,6 +27,7 @@ void InstallFixture::TearDown() {
       std::cerr << "---- " << r << " ----\n" << get({"get", r, "-A", "-o", "yaml"}) << "\n";
   }
   stop_manager();
+  if (git_daemon_) git_daemon_->stop();
 }
 
 std::string InstallFixture::service_account_kubeconfig() {
@@ -114,6 +116,16 @@ bool InstallFixture::sample_ready(const std::string& controller, std::chrono::se
         return false;
       },
       timeout, std::chrono::milliseconds(200));
+}
+
+std::string InstallFixture::serve_repository(const std::map<std::string, std::string>& files) {
+  std::filesystem::create_directories(dir_->file("git"));
+  GitRepo repo(dir_->file("git"), "app");
+  for (const auto& [path, text] : files) repo.write(path, text);
+  repo.commit("manifests");
+  git_daemon_ = std::make_unique<GitDaemon>(dir_->file("git"));
+  git_daemon_->start();
+  return git_daemon_->url("app");
 }
 
 std::string InstallFixture::webhook_identity() {

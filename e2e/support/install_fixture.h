@@ -11,6 +11,7 @@
 //   CAPSTAN_E2E_BACKENDS(HelmInstallE2E);
 #pragma once
 
+#include "e2e/support/git.h"
 #include "e2e/support/helm.h"
 #include "e2e/support/kubectl.h"
 #include "e2e/support/manager_process.h"
@@ -18,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +58,9 @@ class InstallFixture : public ::testing::TestWithParam<Backend> {
   // The webhook configurations' caBundles and the webhook Secret's data, to compare across
   // upgrades.
   std::string webhook_identity();
+  // Serves a Git repository (branch main) holding `files` (path -> text) from a git daemon on a
+  // free port, for the gitops controller: its git:// URL.
+  std::string serve_repository(const std::map<std::string, std::string>& files);
 
   std::unique_ptr<TempDir> dir_;
   std::unique_ptr<Cluster> server_;
@@ -64,6 +69,7 @@ class InstallFixture : public ::testing::TestWithParam<Backend> {
   std::unique_ptr<ManagerProcess> manager_;
   std::unique_ptr<Kubectl> as_manager_;  // kubectl with the manager's token (after start_manager)
   std::uint16_t webhook_port_ = 0;
+  std::unique_ptr<GitDaemon> git_daemon_;
 };
 
 }  // namespace capstan::e2e

@@ -86,12 +86,24 @@ ObjectList to_list(json::Value body, const RequestInfo& info) {
 }  // namespace
 
 Client::Client(Config config, ClientOptions options)
-    : impl_(std::make_unique<Impl>(std::move(config), std::move(options))) {
+    : impl_(std::make_shared<Impl>(std::move(config), std::move(options))), as_(impl_->config.impersonate) {
   impl_->discovery = std::make_unique<Discovery>(*this);
   impl_->mapper = std::make_unique<RestMapper>(*impl_->discovery, impl_->options.mapper);
 }
 
+Client::Client(std::shared_ptr<Impl> impl, Impersonation as) : impl_(std::move(impl)), as_(std::move(as)) {}
+
 Client::~Client() = default;
+
+std::unique_ptr<Client> Client::impersonating(Impersonation who) {
+  if (who.empty()) who = impl_->config.impersonate;
+  return std::unique_ptr<Client>(new Client(impl_, std::move(who)));
+}
+
+http::Response Client::send(Call& call, http::Cancellation* cancel) {
+  call.as = &as_;
+  return impl_->execute(call, cancel);
+}
 
 const Config& Client::config() const { return impl_->config; }
 Discovery& Client::discovery() { return *impl_->discovery; }
@@ -101,20 +113,20 @@ json::Value Client::get(const meta::GroupVersionResource& gvr, std::string_view 
                         const GetOptions& options) {
   Call c{"GET", info_for("get", gvr, ns, name, options.subresource), item_path(gvr, ns, name, options.subresource)};
   if (options.resource_version) c.query.add("resourceVersion", *options.resource_version);
-  return parse_body(impl_->execute(c), c.info);
+  return parse_body(send(c), c.info);
 }
 
 std::string Client::list_raw(const meta::GroupVersionResource& gvr, std::string_view ns, const ListOptions& options,
                              http::Cancellation* cancel) {
   Call c{"GET", info_for("list", gvr, ns, ""), gvr.path(ns)};
   add_list_params(c.query, options);
-  return std::move(impl_->execute(c, cancel).body);
+  return std::move(send(c, cancel).body);
 }
 
 ObjectList Client::list(const meta::GroupVersionResource& gvr, std::string_view ns, const ListOptions& options) {
   Call c{"GET", info_for("list", gvr, ns, ""), gvr.path(ns)};
   add_list_params(c.query, options);
-  return to_list(parse_body(impl_->execute(c), c.info), c.info);
+  return to_list(parse_body(send(c), c.info), c.info);
 }
 
 ObjectList Client::list_all(const meta::GroupVersionResource& gvr, std::string_view ns, ListOptions options) {
@@ -139,7 +151,7 @@ json::Value Client::create(const meta::GroupVersionResource& gvr, std::string_vi
   add_write_params(c.query, options);
   c.body = json::serialize(obj);
   c.content_type = "application/json";
-  return parse_body(impl_->execute(c), c.info);
+  return parse_body(send(c), c.info);
 }
 
 json::Value Client::update(const meta::GroupVersionResource& gvr, std::string_view ns, const json::Value& obj,
@@ -149,7 +161,7 @@ json::Value Client::update(const meta::GroupVersionResource& gvr, std::string_vi
   add_write_params(c.query, options);
   c.body = json::serialize(obj);
   c.content_type = "application/json";
-  return parse_body(impl_->execute(c), c.info);
+  return parse_body(send(c), c.info);
 }
 
 json::Value Client::update_status(const meta::GroupVersionResource& gvr, std::string_view ns, const json::Value& obj,
@@ -159,7 +171,7 @@ json::Value Client::update_status(const meta::GroupVersionResource& gvr, std::st
   add_write_params(c.query, options);
   c.body = json::serialize(obj);
   c.content_type = "application/json";
-  return parse_body(impl_->execute(c), c.info);
+  return parse_body(send(c), c.info);
 }
 
 json::Value Client::patch(const meta::GroupVersionResource& gvr, std::string_view ns, std::string_view name,
@@ -176,7 +188,7 @@ json::Value Client::patch(const meta::GroupVersionResource& gvr, std::string_vie
   c.query.add_if(type == PatchType::Apply && options.force, "force", "true");
   c.body = std::string(body);
   c.content_type = std::string(content_type(type));
-  return parse_body(impl_->execute(c), c.info);
+  return parse_body(send(c), c.info);
 }
 
 json::Value Client::patch(const meta::GroupVersionResource& gvr, std::string_view ns, std::string_view name,
@@ -202,7 +214,7 @@ std::optional<json::Value> Client::remove(const meta::GroupVersionResource& gvr,
   c.body = json::serialize(delete_options_body(options));
   c.content_type = "application/json";
   try {
-    return parse_body(impl_->execute(c), c.info);
+    return parse_body(send(c), c.info);
   } catch (const ApiError& e) {
     if (options.ignore_not_found && is_not_found(e)) return std::nullopt;
     throw;
@@ -215,7 +227,7 @@ json::Value Client::delete_collection(const meta::GroupVersionResource& gvr, std
   add_list_params(c.query, selection);
   c.body = json::serialize(delete_options_body(options));
   c.content_type = "application/json";
-  return parse_body(impl_->execute(c), c.info);
+  return parse_body(send(c), c.info);
 }
 
 http::Response Client::raw(std::string_view method, std::string_view path_and_query, std::string_view body,
@@ -228,7 +240,7 @@ http::Response Client::raw(std::string_view method, std::string_view path_and_qu
   Call c{std::string(method), RequestInfo{verb, path, "", "", ""}, path};
   c.body = std::string(body);
   if (!body.empty()) c.content_type = content_type.empty() ? "application/json" : std::string(content_type);
-  return impl_->execute(c);
+  return send(c);
 }
 
 }  // namespace capstan::client

@@ -43,6 +43,7 @@ class Registry;
 namespace capstan::client {
 
 class Discovery;
+struct Call;  // client_impl.h
 
 struct ClientOptions {
   metrics::Registry* registry = nullptr;  // nullptr = metrics::Registry::global()
@@ -67,6 +68,13 @@ class Client {
   Client& operator=(const Client&) = delete;
 
   const Config& config() const;
+  // A client that shares this one's connections, rate limit, metrics, discovery and REST mapper
+  // and whose requests act as `who` (Impersonate-* headers, client-go's rest.Config.Impersonate);
+  // the server checks that this client's user may impersonate it. It must not outlive this
+  // client. An empty `who` acts as this client's own user.
+  std::unique_ptr<Client> impersonating(Impersonation who);
+  // Whom this client's requests act as (empty = its own credentials' user).
+  const Impersonation& impersonation() const { return as_; }
   Discovery& discovery();
   RestMapper& mapper();
 
@@ -133,10 +141,14 @@ class Client {
   struct Impl;
 
  private:
+  Client(std::shared_ptr<Impl> impl, Impersonation as);
+  // Sends one call as this client's user (impersonation headers included).
+  http::Response send(Call& call, http::Cancellation* cancel = nullptr);
   // Resolves a kind; `need_ns` requires a namespace for namespaced kinds.
   std::pair<meta::GroupVersionResource, std::string> resolve(const meta::GroupVersionKind& gvk, std::string_view ns,
                                                              bool need_ns, std::string_view what);
-  std::unique_ptr<Impl> impl_;
+  std::shared_ptr<Impl> impl_;  // shared with the clients impersonating() made
+  Impersonation as_;
 };
 
 }  // namespace capstan::client

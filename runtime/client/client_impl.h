@@ -43,6 +43,7 @@ struct Call {
   Params query;
   std::string body;
   std::string content_type;  // set when there is a body
+  const Impersonation* as = nullptr;  // whom the request acts as (null/empty = nobody)
 };
 
 // The cancellation one call runs under: `given` when set, else one that fires with the
@@ -69,7 +70,8 @@ struct Client::Impl {
   // when `cancel` (default: the thread's CancelScope) fires, in flight or in a Retry-After wait.
   http::Response execute(const Call& call, http::Cancellation* cancel = nullptr);
   std::string url(const std::string& path, const Params& query) const;
-  http::Headers headers(std::string_view content_type = {}) ;
+  // Accept, User-Agent, Authorization, Content-Type and the Impersonate-* headers for `as`.
+  http::Headers headers(std::string_view content_type = {}, const Impersonation* as = nullptr);
   // Waits for a rate-limiter token and records the wait; throws http::Cancelled (the token
   // given back) when `cancel` fires meanwhile.
   void throttle(std::string_view method, http::Cancellation* cancel, const RequestInfo& info);

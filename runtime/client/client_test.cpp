@@ -68,6 +68,41 @@ TEST(ClientCrud, NoAuthorizationHeaderWithoutToken) {
   EXPECT_EQ(server.last().path, "/api/v1/nodes/n1");
 }
 
+TEST(ClientImpersonation, AViewSendsImpersonateHeadersAndSharesTheConnection) {
+  FakeApiServer server([](http::Request&, http::Reply& reply) { reply.send(json_response(200, "{}")); });
+  Config c = server.config();
+  c.bearer_token = "manager-token";
+  Client client(c);
+  Impersonation who = Impersonation::service_account("shop", "deployer");
+  who.groups = {"team-a", "team-b"};
+  who.extra["scopes.example.com/a b"] = {"x", "y"};
+  auto as = client.impersonating(who);
+  EXPECT_EQ(as->impersonation().user, "system:serviceaccount:shop:deployer");
+  as->get(kConfigMaps, "shop", "demo");
+  auto r = server.last();
+  EXPECT_EQ(r.headers.get_or("Authorization", ""), "Bearer manager-token");
+  EXPECT_EQ(r.headers.get_or("Impersonate-User", ""), "system:serviceaccount:shop:deployer");
+  std::vector<std::string> groups, extra;
+  for (const auto& [k, v] : r.headers.entries()) {
+    if (http::iequals(k, "Impersonate-Group")) groups.push_back(v);
+    if (http::iequals(k, "Impersonate-Extra-scopes.example.com%2Fa%20b")) extra.push_back(v);
+  }
+  EXPECT_EQ(groups, (std::vector<std::string>{"team-a", "team-b"}));
+  EXPECT_EQ(extra, (std::vector<std::string>{"x", "y"}));
+  // The client it came from still acts as itself, and both share the request metrics and mapper.
+  client.get(kConfigMaps, "shop", "demo");
+  EXPECT_FALSE(server.last().headers.get("Impersonate-User"));
+  EXPECT_EQ(&as->mapper(), &client.mapper());
+  // Watches carry the headers too (the fake's "{}" is not an event stream: only the request matters).
+  try {
+    as->watch(kConfigMaps, "shop", {.timeout_seconds = 1},
+              [](json::EventType, std::string_view, const json::MetaSummary&) { return false; });
+  } catch (const std::exception&) {
+  }
+  EXPECT_EQ(server.last().path, "/api/v1/namespaces/shop/configmaps");
+  EXPECT_EQ(server.last().headers.get_or("Impersonate-User", ""), "system:serviceaccount:shop:deployer");
+}
+
 TEST(ClientCrud, ErrorsAreTypedAndNameTheRequest) {
   FakeApiServer server([](http::Request& req, http::Reply& reply) {
     if (req.method == "GET")

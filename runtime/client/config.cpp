@@ -69,6 +69,33 @@ std::string str(const json::Value& v, std::string_view key) {
   return {};
 }
 
+// A list of strings at `key`; ConfigError naming `what` for anything else.
+std::vector<std::string> strings(const json::Value& v, std::string_view key, const std::string& what) {
+  const json::Value* m = json::find(v, {key});
+  std::vector<std::string> out;
+  if (!m || m->is_null()) return out;
+  if (!m->is_array()) throw ConfigError(what + ": " + std::string(key) + " must be a list of strings");
+  for (const auto& item : m->as_array()) {
+    if (!item.is_string()) throw ConfigError(what + ": " + std::string(key) + " must be a list of strings");
+    out.emplace_back(item.as_string());
+  }
+  return out;
+}
+
+// The user's as, as-uid, as-groups and as-user-extra (kubectl's impersonation settings).
+Impersonation impersonation_of(const json::Value& user, const std::string& what) {
+  Impersonation imp;
+  imp.user = str(user, "as");
+  imp.uid = str(user, "as-uid");
+  imp.groups = strings(user, "as-groups", what);
+  if (const json::Value* extra = json::find(user, {"as-user-extra"}); extra && extra->is_object())
+    for (const auto& member : extra->as_object())
+      imp.extra[std::string(member.key())] = strings(*extra, member.key(), what + ": as-user-extra");
+  if (imp.user.empty() && (!imp.uid.empty() || !imp.groups.empty() || !imp.extra.empty()))
+    throw ConfigError(what + ": as-uid, as-groups and as-user-extra need as (the user to impersonate)");
+  return imp;
+}
+
 bool flag(const json::Value& v, std::string_view key) {
   const json::Value* m = json::find(v, {key});
   if (!m) return false;
@@ -197,6 +224,7 @@ Config build(const Merged& m, const std::string& requested_context) {
                       (c.client_cert_pem.empty() ? "a client-key but no client-certificate"
                                                  : "a client-certificate but no client-key"));
   c.bearer_token = str(user.body, "token");
+  c.impersonate = impersonation_of(user.body, what + " in " + user.file);
   std::string token_file = str(user.body, "tokenFile");
   if (!token_file.empty()) {
     c.token_file = resolve(user, token_file);
@@ -292,6 +320,12 @@ Config load_config(const std::string& kubeconfig_flag, const std::string& contex
 
 namespace capstan::client {
 
+Impersonation Impersonation::service_account(std::string_view ns, std::string_view name) {
+  Impersonation imp;
+  imp.user = "system:serviceaccount:" + std::string(ns) + ":" + std::string(name);
+  return imp;
+}
+
 std::string to_kubeconfig(const Config& config, std::string_view context) {
   std::string ctx(context);
   json::Object cluster{{"server", config.server}};
@@ -303,6 +337,14 @@ std::string to_kubeconfig(const Config& config, std::string_view context) {
   if (!config.client_key_pem.empty()) user["client-key-data"] = meta::base64_encode(config.client_key_pem);
   if (!config.token_file.empty()) user["tokenFile"] = config.token_file;
   else if (!config.bearer_token.empty()) user["token"] = config.bearer_token;
+  if (const auto& imp = config.impersonate; !imp.empty()) {
+    user["as"] = imp.user;
+    if (!imp.uid.empty()) user["as-uid"] = imp.uid;
+    if (!imp.groups.empty()) user["as-groups"] = json::Array(imp.groups.begin(), imp.groups.end());
+    json::Object extra;
+    for (const auto& [key, values] : imp.extra) extra[key] = json::Array(values.begin(), values.end());
+    if (!extra.empty()) user["as-user-extra"] = std::move(extra);
+  }
   json::Object cfg;
   cfg["apiVersion"] = "v1";
   cfg["kind"] = "Config";

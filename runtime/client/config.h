@@ -3,9 +3,11 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace capstan::client {
@@ -15,6 +17,21 @@ namespace capstan::client {
 class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// Whom requests act as (kubectl --as, client-go's rest.ImpersonationConfig): sent as the
+// Impersonate-User, Impersonate-Uid, Impersonate-Group and Impersonate-Extra-<key> headers.
+// The server checks that the authenticated user may impersonate each of them.
+struct Impersonation {
+  std::string user;  // "" = no impersonation
+  std::string uid;
+  std::vector<std::string> groups;
+  std::map<std::string, std::vector<std::string>> extra;
+
+  bool empty() const { return user.empty(); }
+  // "system:serviceaccount:<ns>:<name>", the username kube-apiserver gives a ServiceAccount; the
+  // server adds its groups (system:serviceaccounts, system:serviceaccounts:<ns>).
+  static Impersonation service_account(std::string_view ns, std::string_view name);
 };
 
 struct Config {
@@ -30,6 +47,7 @@ struct Config {
   int burst = 30;
   std::string user_agent = "capstan/0.1";
   std::chrono::milliseconds timeout{30000};  // per request (watch streams excepted)
+  Impersonation impersonate;            // kubeconfig user's as, as-uid, as-groups, as-user-extra
 
   // Informational: where this came from, and the kubeconfig context's (or the pod's) namespace.
   std::string default_namespace = "default";

@@ -150,6 +150,47 @@ users:
   EXPECT_EQ(b.context, "b");
 }
 
+TEST(Kubeconfig, ImpersonationSettingsAreReadAndWrittenBack) {
+  TempDir dir;
+  std::string path = dir.write("config", R"(
+current-context: c
+clusters: [{name: k, cluster: {server: "https://k"}}]
+contexts: [{name: c, context: {cluster: k, user: u}}]
+users:
+- name: u
+  user:
+    token: t
+    as: jane
+    as-uid: "42"
+    as-groups: [devs, ops]
+    as-user-extra: {reason: [audit]}
+)");
+  Config c = load_kubeconfig(path);
+  EXPECT_EQ(c.impersonate.user, "jane");
+  EXPECT_EQ(c.impersonate.uid, "42");
+  EXPECT_EQ(c.impersonate.groups, (std::vector<std::string>{"devs", "ops"}));
+  EXPECT_EQ(c.impersonate.extra.at("reason"), std::vector<std::string>{"audit"});
+  std::string again = dir.write("again", to_kubeconfig(c));
+  Config d = load_kubeconfig(again);
+  EXPECT_EQ(d.impersonate.user, "jane");
+  EXPECT_EQ(d.impersonate.groups, c.impersonate.groups);
+  EXPECT_EQ(d.impersonate.extra, c.impersonate.extra);
+
+  std::string bad = dir.write("bad", R"(
+current-context: c
+clusters: [{name: k, cluster: {server: "https://k"}}]
+contexts: [{name: c, context: {cluster: k, user: u}}]
+users: [{name: u, user: {token: t, as-groups: [devs]}}]
+)");
+  try {
+    load_kubeconfig(bad);
+    FAIL() << "as-groups without as was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("need as"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("user \"u\""), std::string::npos) << e.what();
+  }
+}
+
 TEST(Kubeconfig, TokenFileIsResolvedAndKept) {
   TempDir dir;
   dir.write("tokens/sa", "file-token\n");

@@ -4,6 +4,7 @@
 #include "runtime/client/mapper.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <thread>
 
@@ -107,7 +108,28 @@ std::string Client::Impl::url(const std::string& path, const Params& query) cons
   return u;
 }
 
-http::Headers Client::Impl::headers(std::string_view content_type) {
+namespace {
+
+// An Impersonate-Extra-<key> header name: the key percent-encoded as client-go's
+// url.PathEscape does (header names cannot carry every character an extra key may hold).
+std::string extra_header(std::string_view key) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out = "Impersonate-Extra-";
+  for (unsigned char ch : key) {
+    if (std::isalnum(ch) || ch == '-' || ch == '.' || ch == '_' || ch == '~') {
+      out += static_cast<char>(ch);
+    } else {
+      out += '%';
+      out += kHex[ch >> 4];
+      out += kHex[ch & 15];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+http::Headers Client::Impl::headers(std::string_view content_type, const Impersonation* as) {
   http::Headers h;
   h.set("Accept", "application/json");
   h.set("User-Agent", config.user_agent.empty() ? "capstan" : config.user_agent);
@@ -116,6 +138,13 @@ http::Headers Client::Impl::headers(std::string_view content_type) {
     if (!t.empty()) h.set("Authorization", "Bearer " + t);
   }
   if (!content_type.empty()) h.set("Content-Type", content_type);
+  if (as && !as->empty()) {
+    h.set("Impersonate-User", as->user);
+    if (!as->uid.empty()) h.set("Impersonate-Uid", as->uid);
+    for (const auto& g : as->groups) h.add("Impersonate-Group", g);
+    for (const auto& [key, values] : as->extra)
+      for (const auto& v : values) h.add(extra_header(key), v);
+  }
   return h;
 }
 
@@ -142,7 +171,7 @@ http::Response Client::Impl::execute(const Call& call, http::Cancellation* given
   CallCancellation cancellation(given);
   http::Cancellation* cancel = cancellation.get();
   std::string target = url(call.path, call.query);
-  http::Headers h = headers(call.content_type);
+  http::Headers h = headers(call.content_type, call.as);
   for (int attempt = 0;; ++attempt) {
     throttle(call.method, cancel, call.info);
     auto start = Clock::now();

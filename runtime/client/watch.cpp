@@ -22,7 +22,7 @@ WatchResult Client::watch(const meta::GroupVersionResource& gvr, std::string_vie
   if (options.timeout_seconds) q.add("timeoutSeconds", std::to_string(*options.timeout_seconds));
   q.add("watch", "true");
   const std::string target = impl_->url(gvr.path(ns), q);
-  const http::Headers headers = impl_->headers();
+  const http::Headers headers = impl_->headers({}, &as_);
   std::chrono::milliseconds idle = options.idle_timeout;
   if (idle.count() <= 0)
     idle = options.timeout_seconds ? std::chrono::seconds(*options.timeout_seconds + 60) : std::chrono::minutes(10);

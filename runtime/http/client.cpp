@@ -2,6 +2,7 @@
 
 #include "runtime/http/tls_context.h"
 
+#include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -196,7 +197,15 @@ bhttp::request<bhttp::string_body> build_request(std::string_view method, const 
   bool default_port = (u.scheme == "https" && u.port == 443) || (u.scheme == "http" && u.port == 80);
   req.set(bhttp::field::host, default_port ? host : host + ":" + std::to_string(u.port));
   req.set(bhttp::field::user_agent, "capstan/0.1");
-  for (const auto& [k, v] : headers.entries()) req.set(k, v);
+  // The first value of a name replaces the defaults above; later ones repeat the header
+  // (Impersonate-Group, Impersonate-Extra-*).
+  const auto& entries = headers.entries();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto& [k, v] = entries[i];
+    bool repeated = std::any_of(entries.begin(), entries.begin() + i, [&](const auto& e) { return iequals(e.first, k); });
+    if (repeated) req.insert(k, v);
+    else req.set(k, v);
+  }
   req.body() = std::string(body);
   req.keep_alive(true);
   req.prepare_payload();

@@ -87,6 +87,10 @@ Schema kustomization_spec() {
                         .property("annotations", Schema::string_map("Annotations added to every object.").max_properties(64)))
           .property("namePrefix", Schema::string("Prefix added to every object's name.").min_length(1).max_length(200))
           .property("nameSuffix", Schema::string("Suffix added to every object's name.").min_length(1).max_length(200))
+          .property("serviceAccountName",
+                    openapi::object_name("ServiceAccount of this namespace that applies and prunes (by impersonation), so "
+                                         "what Git may change is what that account may. Default: the manager's "
+                                         "--gitops-default-service-account, or the manager itself when that is empty."))
           .required({"sourceRef", "interval", "prune"}));
 }
 

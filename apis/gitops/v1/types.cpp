@@ -69,6 +69,7 @@ KustomizationSpec parse_kustomization_spec(const json::Value& object) {
   s.common_annotations = string_map(*spec, {"commonMetadata", "annotations"});
   s.name_prefix = str(*spec, {"namePrefix"});
   s.name_suffix = str(*spec, {"nameSuffix"});
+  s.service_account_name = str(*spec, {"serviceAccountName"});
   return s;
 }
 

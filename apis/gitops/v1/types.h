@@ -7,7 +7,8 @@
 //   Kustomization  sourceRef{kind: GitRepository, name, namespace}, interval, retryInterval
 //                  (= interval), path (repository root), prune, targetNamespace, suspend,
 //                  timeout (= interval), dependsOn[{name, namespace}], commonMetadata{labels,
-//                  annotations}, namePrefix, nameSuffix
+//                  annotations}, namePrefix, nameSuffix, serviceAccountName (applied and pruned
+//                  as that ServiceAccount of the Kustomization's namespace, by impersonation)
 // The CRD schema checks types, required members and duration syntax; parse_* throw
 // std::invalid_argument naming the field for what it cannot check (durations that overflow).
 #pragma once
@@ -56,6 +57,7 @@ struct KustomizationSpec {
   std::vector<ObjectRef> depends_on;
   std::map<std::string, std::string> common_labels, common_annotations;
   std::string name_prefix, name_suffix;
+  std::string service_account_name;  // "" = the controller's default (--gitops-default-service-account)
 };
 
 GitRepositorySpec parse_git_repository_spec(const json::Value& object);

@@ -41,6 +41,7 @@ spec:
   prune: true
   path: ./deploy
   targetNamespace: shop
+  serviceAccountName: shop-deployer
   dependsOn: [{name: infra}, {name: crds, namespace: flux-system}]
   commonMetadata: {labels: {team: a}, annotations: {owner: b}}
   namePrefix: p-
@@ -54,6 +55,7 @@ spec:
   EXPECT_TRUE(s.prune);
   EXPECT_EQ(s.path, "./deploy");
   EXPECT_EQ(s.target_namespace, "shop");
+  EXPECT_EQ(s.service_account_name, "shop-deployer");
   ASSERT_EQ(s.depends_on.size(), 2u);
   EXPECT_EQ(s.depends_on[1].ns, "flux-system");
   EXPECT_EQ(s.common_labels.at("team"), "a");

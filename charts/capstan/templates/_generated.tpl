@@ -350,11 +350,11 @@ webhooks:
   - create
   - patch
 - apiGroups:
-  - "*"
+  - ""
   resources:
-  - "*"
+  - serviceaccounts
   verbs:
-  - "*"
+  - impersonate
 {{- end }}
 {{- define "capstan.webhooks.gitops" }}
 {{- end }}
