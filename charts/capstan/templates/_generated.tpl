@@ -13,15 +13,21 @@
   - certs.capstan.dev
   resources:
   - certificates
-  - certificaterequests
   - issuers
   - clusterissuers
   verbs:
   - get
   - list
   - watch
+- apiGroups:
+  - certs.capstan.dev
+  resources:
+  - certificaterequests
+  verbs:
+  - get
+  - list
+  - watch
   - create
-  - update
   - patch
   - delete
 - apiGroups:
@@ -50,7 +56,6 @@
   - list
   - watch
   - create
-  - update
   - patch
   - delete
 - apiGroups:
