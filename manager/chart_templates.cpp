@@ -3,6 +3,7 @@
 #include "manager/registry.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/object.h"
+#include "runtime/webhook/cert_rotator.h"
 
 #include <sstream>
 
@@ -106,6 +107,41 @@ std::map<std::string, std::string> chart_crd_templates() {
   return out;
 }
 
+std::string kustomize_webhook_cert_roles() {
+  json::Array validating, mutating, crds;
+  const WebhookEndpoint in_cluster{"", "system", "webhook-service", ""};
+  for (const auto& d : all_controllers()) {
+    for (const auto& cfg : webhook_configurations(d, in_cluster))
+      (json::get_string(cfg, {"kind"}) == "MutatingWebhookConfiguration" ? mutating : validating)
+          .push_back(json::Value(json::get_string(cfg, {"metadata", "name"})));
+    if (d.crds)
+      for (const auto& crd : d.crds()) crds.push_back(json::Value(meta::name_of(crd)));
+  }
+  auto named = [](std::string_view group, std::string_view resource, json::Array names) {
+    json::Object rule = rbac_rule({group}, {resource}, {"patch"});
+    rule["resourceNames"] = std::move(names);
+    return json::Value(std::move(rule));
+  };
+  json::Array cluster_rules{
+      rbac_rule({"admissionregistration.k8s.io"}, {"validatingwebhookconfigurations", "mutatingwebhookconfigurations"}, {"get", "list"}),
+      rbac_rule({"apiextensions.k8s.io"}, {"customresourcedefinitions"}, {"get", "list"})};
+  if (!validating.empty()) cluster_rules.push_back(named("admissionregistration.k8s.io", "validatingwebhookconfigurations", validating));
+  if (!mutating.empty()) cluster_rules.push_back(named("admissionregistration.k8s.io", "mutatingwebhookconfigurations", mutating));
+  if (!crds.empty()) cluster_rules.push_back(named("apiextensions.k8s.io", "customresourcedefinitions", crds));
+  json::Object secret_update = rbac_rule({""}, {"secrets"}, {"get", "update"});
+  secret_update["resourceNames"] = json::Array{json::Value(kKustomizeWebhookSecret)};
+  json::Value role = json::Object{{"apiVersion", "rbac.authorization.k8s.io/v1"},
+                                {"kind", "Role"},
+                                {"metadata", json::Object{{"name", "webhook-certs"}, {"namespace", "system"}}},
+                                // create cannot be narrowed by name: the Secret does not exist yet.
+                                {"rules", json::Array{rbac_rule({""}, {"secrets"}, {"create"}), std::move(secret_update)}}};
+  json::Value cluster_role = json::Object{{"apiVersion", "rbac.authorization.k8s.io/v1"},
+                                        {"kind", "ClusterRole"},
+                                        {"metadata", json::Object{{"name", "webhook-certs"}}},
+                                        {"rules", std::move(cluster_rules)}};
+  return json::to_yaml(role) + "---\n" + json::to_yaml(cluster_role);
+}
+
 std::string kustomize_webhooks() {
   const WebhookEndpoint in_cluster{"", "system", "webhook-service", ""};
   std::string hooks;
@@ -113,6 +149,9 @@ std::string kustomize_webhooks() {
     for (auto cfg : webhook_configurations(d, in_cluster)) {
       auto& meta = json::ensure_object(cfg, {"metadata"});
       meta["name"] = unprefixed(json::get_string(meta, {"name"}));
+      // The manager (--webhook-cert-secret) puts its CA into the caBundles.
+      json::ensure_object(cfg, {"metadata", "annotations"})[std::string(webhook::kInjectCaFromSecretAnnotation)] =
+          std::string(kKustomizeNamespace) + "/" + std::string(kKustomizeWebhookSecret);
       hooks += (hooks.empty() ? "" : "---\n") + json::to_yaml(cfg);
     }
   return hooks;

@@ -28,4 +28,14 @@ std::map<std::string, std::string> chart_crd_templates();
 // the namespace "system" (which config/default's namespace rewrites).
 std::string kustomize_webhooks();
 
+// config/default's namespace and the Secret the manager keeps its webhook certificate in
+// (--webhook-cert-secret), as the injection annotation names them.
+inline constexpr std::string_view kKustomizeNamespace = "capstan-system";
+inline constexpr std::string_view kKustomizeWebhookSecret = "capstan-webhook-server-cert";
+
+// config/rbac/webhook_certs_role.yaml: what --webhook-cert-secret needs. A Role (the Secret, in
+// the manager's namespace) and a ClusterRole reading webhook configurations and CRDs and
+// patching only Capstan's own, by name.
+std::string kustomize_webhook_cert_roles();
+
 }  // namespace capstan::manager

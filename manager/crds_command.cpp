@@ -83,6 +83,7 @@ int manifests_command(const std::vector<std::string>& args) {
   write(dir / "crd" / "kustomization.yaml", kustomization);
   write(dir / "rbac" / "role.yaml", json::to_yaml(cluster_role()));
   write(dir / "webhook" / "manifests.yaml", kustomize_webhooks());
+  write(dir / "rbac" / "webhook_certs_role.yaml", kustomize_webhook_cert_roles());
   return 0;
 }
 

@@ -47,7 +47,7 @@ int manager_command(const std::vector<std::string>& args) {
   std::string kubeconfig, controllers = "*", ns, log_format = "text";
   std::string metrics = ":8080", health = ":8081", cert_dir = "/tmp/k8s-webhook-server/serving-certs";
   std::string lease_id = "capstan-manager", lease_ns, cluster_resource_ns, acme_service = "capstan-acme-solver";
-  std::string metrics_cert_dir, gitops_storage = "/tmp/capstan-gitops", gitops_default_sa;
+  std::string metrics_cert_dir, gitops_storage = "/tmp/capstan-gitops", gitops_default_sa, cert_secret, cert_hosts;
   bool leader_elect = false, metrics_secure = false;
   std::chrono::milliseconds lease_duration{15000}, renew_deadline{10000}, retry_period{2000}, reconcile_timeout{0};
   long long webhook_port = 9443, burst = 30, verbosity = 0, acme_port = 8089;
@@ -90,6 +90,13 @@ int manager_command(const std::vector<std::string>& args) {
   fs.add_string("health-probe-bind-address", &health, "address of /healthz and /readyz (\"0\" disables)");
   fs.add_int("webhook-port", &webhook_port, "port of the admission and conversion webhook server (HTTPS)");
   fs.add_string("webhook-cert-dir", &cert_dir, "directory with the webhook serving certificate (tls.crt, tls.key)");
+  fs.add_string("webhook-cert-secret", &cert_secret,
+                "keep the webhook serving certificate and its CA in this Secret of the pod's namespace (made when missing, "
+                "renewed before expiry), write it into --webhook-cert-dir, and inject the CA into webhook configurations and "
+                "CRDs annotated capstan.dev/inject-ca-from-secret; empty: the files in --webhook-cert-dir are given");
+  fs.add_string("webhook-cert-hosts", &cert_hosts,
+                "with --webhook-cert-secret: the certificate's DNS names and IP addresses, comma-separated (default: the "
+                "Service capstan-webhook-service in the pod's namespace, .svc and .svc.cluster.local)");
   fs.add_double("kube-api-qps", &qps, "client-side rate limit: queries per second to the API server (<= 0: unlimited)");
   fs.add_int("kube-api-burst", &burst, "client-side rate limit: burst");
   fs.add_int("acme-http01-solver-port", &acme_port, "port of the ACME HTTP-01 challenge solver");
@@ -141,6 +148,13 @@ int manager_command(const std::vector<std::string>& args) {
   if (auto pns = pod_namespace(); !pns.empty()) ro.settings.pod_namespace = pns;
   ro.webhook_port = static_cast<int>(webhook_port);
   ro.webhook_cert_dir = cert_dir;
+  ro.webhook_cert_secret = cert_secret;
+  ro.webhook_cert_hosts = split_csv(cert_hosts);
+  if (ro.webhook_cert_hosts.empty()) {
+    std::string service = "capstan-webhook-service." + ro.settings.pod_namespace + ".svc";
+    ro.webhook_cert_hosts = {service, service + ".cluster.local"};
+  }
+  if (!cert_hosts.empty() && cert_secret.empty()) throw UsageError("--webhook-cert-hosts needs --webhook-cert-secret");
 
   client::Config cfg = client::load_config(kubeconfig);
   cfg.qps = qps;

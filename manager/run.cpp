@@ -4,9 +4,11 @@
 #include "manager/signals.h"
 #include "runtime/leader/elector.h"
 #include "runtime/log/log.h"
+#include "runtime/webhook/cert_rotator.h"
 #include "runtime/webhook/server.h"
 
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -107,6 +109,17 @@ int run_controllers(client::Client& client, const RunOptions& o) {
   wo.port = o.webhook_port;
   wo.cert_dir = o.webhook_cert_dir;
   webhook::Server webhooks(wo);
+  std::unique_ptr<webhook::CertRotator> certs;
+  if (!o.webhook_cert_secret.empty()) {
+    webhook::CertRotatorOptions co;
+    co.ns = o.settings.pod_namespace;
+    co.secret_name = o.webhook_cert_secret;
+    co.hosts = o.webhook_cert_hosts;
+    co.cert_dir = webhooks.options().cert_dir.empty() ? webhook::default_cert_dir() : webhooks.options().cert_dir;
+    certs = std::make_unique<webhook::CertRotator>(client, co);
+    certs->ensure();  // the server needs the files before it starts
+    mgr.add_server("webhook-certificate", [&] { certs->start(); }, [&] { certs->stop(); });
+  }
   std::string names;
   create_informers(mgr.informers(), o.controllers);
   for (const auto* d : o.controllers) {

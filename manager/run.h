@@ -23,6 +23,10 @@ struct RunOptions {
   std::string webhook_host;       // "" = all interfaces
   int webhook_port = 9443;
   std::string webhook_cert_dir;   // tls.crt / tls.key
+  // Set: the manager keeps its serving certificate in this Secret of settings.pod_namespace,
+  // writes it into webhook_cert_dir and injects its CA (webhook::CertRotator), for these hosts.
+  std::string webhook_cert_secret;
+  std::vector<std::string> webhook_cert_hosts;
   // --reconcile-memory-limit; unset = the default (kReconcileMemoryLimit), 0 = none.
   std::optional<std::size_t> reconcile_memory_limit;
   // Called once everything is wired, before run() blocks (dev prints its banner here).

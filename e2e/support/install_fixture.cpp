@@ -3,6 +3,7 @@
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -71,18 +72,23 @@ std::vector<std::string> InstallFixture::deployment_flags() {
   return out;
 }
 
-void InstallFixture::start_manager(const std::string& tag) {
+void InstallFixture::start_manager(const std::string& tag, const std::vector<std::string>& extra) {
   stop_manager();
   std::string kubeconfig = service_account_kubeconfig();
   as_manager_ = std::make_unique<Kubectl>(*dir_, kubeconfig);
-  manager_ = std::make_unique<ManagerProcess>(*dir_, kubeconfig, deployment_flags(), tag);
+  auto flags = deployment_flags();
+  flags.insert(flags.end(), extra.begin(), extra.end());
+  manager_ = std::make_unique<ManagerProcess>(*dir_, kubeconfig, flags, tag);
   manager_->set_webhook_port(webhook_port_);
   manager_->set_env({{"POD_NAMESPACE", kCapstanNamespace}});  // the Deployment's downward API
-  // What the kubelet mounts from the Secret the Deployment names.
+  // What the kubelet mounts from the Secret the Deployment names; a manager that keeps its
+  // certificate itself (--webhook-cert-secret) gets an empty directory and writes it there.
   std::string secret = get({"get", "deployment", kCapstanManager, "-n", kCapstanNamespace, "-o",
                             "jsonpath={.spec.template.spec.volumes[?(@.name==\"webhook-cert\")].secret.secretName}"});
-  ASSERT_FALSE(secret.empty()) << "the Deployment mounts no webhook Secret";
+  bool self_managed = std::any_of(flags.begin(), flags.end(), [](const std::string& f) { return f.rfind("--webhook-cert-secret=", 0) == 0; });
+  ASSERT_TRUE(self_managed || !secret.empty()) << "the Deployment mounts no webhook Secret and does not make one";
   for (std::string key : {"tls.crt", "tls.key"}) {
+    if (secret.empty()) break;
     std::string b64 = get({"get", "secret", secret, "-n", kCapstanNamespace, "-o", "jsonpath={.data.tls\\." + key.substr(4) + "}"});
     ASSERT_FALSE(b64.empty()) << "Secret " << secret << " has no " << key;
     auto decoded = run({"base64", "-d"}, {}, b64);

@@ -39,9 +39,9 @@ class InstallFixture : public ::testing::TestWithParam<Backend> {
 
   // "127.0.0.1:PORT": where the manager serves its webhooks.
   std::string webhook_host() const { return "127.0.0.1:" + std::to_string(webhook_port_); }
-  // Starts (or restarts) the manager as Deployment capstan-manager now says; `tag` names its
-  // log file.
-  void start_manager(const std::string& tag);
+  // Starts (or restarts) the manager as Deployment capstan-manager now says, plus `extra`
+  // flags; `tag` names its log file.
+  void start_manager(const std::string& tag, const std::vector<std::string>& extra = {});
   void stop_manager();
   // The Deployment's manager flags, less the listen addresses, certificate directory and
   // storage path a local process gets its own of.
