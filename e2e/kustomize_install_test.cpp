@@ -5,14 +5,19 @@
 // certificates, monitoring and kafka samples are Ready, and a Kustomization without a
 // ServiceAccount of its own applies as the default account config/rbac makes for it.
 #include "e2e/support/install_fixture.h"
+#include "runtime/client/client.h"
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
+#include "runtime/meta/base64.h"
+#include "runtime/pki/certificate.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace capstan::e2e {
 namespace {
@@ -37,8 +42,19 @@ class KustomizeInstallE2E : public InstallFixture {
     }
   }
   // The manager outside the cluster is reached at 127.0.0.1: its certificate names that too.
-  void start_manager_with_own_certificate(const std::string& tag) {
-    start_manager(tag, {"--webhook-cert-hosts=127.0.0.1,capstan-webhook-service.capstan-system.svc"});
+  void start_manager_with_own_certificate(const std::string& tag, std::vector<std::string> extra = {}) {
+    extra.push_back("--webhook-cert-hosts=127.0.0.1,capstan-webhook-service.capstan-system.svc");
+    start_manager(tag, extra);
+  }
+  // Fingerprints of the webhook Secret's serving certificate and signing CA ("" when unreadable).
+  std::pair<std::string, std::string> served_and_ca(client::Client& admin) {
+    try {
+      auto s = admin.get(meta::GroupVersionResource{"", "v1", "secrets"}, kCapstanNamespace, kWebhookSecret);
+      auto pem = [&](std::string_view key) { return *meta::base64_decode(json::get_string(s, {"data", key})); };
+      return {pki::Certificate::parse_pem(pem("tls.crt")).fingerprint_sha256(), pki::Certificate::parse_pem(pem("ca.crt")).fingerprint_sha256()};
+    } catch (const std::exception&) {
+      return {"", ""};
+    }
   }
 };
 
@@ -106,6 +122,53 @@ spec: {secretName: too-short, dnsNames: [short.example.com], duration: 30m, issu
   start_manager_with_own_certificate("manager-2");
   EXPECT_TRUE(eventually([&] { return webhook_identity() == identity; }, 30s)) << webhook_identity() << "\n---- was ----\n" << identity;
   EXPECT_TRUE(sample_ready("certificates", 30s));
+}
+
+// Certificates that live 30 s and a CA that lives 60 s, checked every 2 s: within 50 s the
+// serving certificate is renewed and the CA replaced, while admission requests run without
+// pause through the manager's webhooks. Not one of them may fail.
+TEST_P(KustomizeInstallE2E, TheWebhookCertificateAndCaRotateUnderLoadWithoutAFailedAdmission) {
+  kubectl_->ok({"apply", "-k", source_dir() + "/config/default"});
+  kubectl_->ok({"wait", "--for=condition=Established", "crd", "-l", "app.kubernetes.io/part-of=capstan", "--timeout=60s"});
+  route_webhooks_to_manager();
+  start_manager_with_own_certificate("manager", {"--webhook-cert-validity=30s", "--webhook-ca-validity=60s",
+                                                 "--webhook-cert-check-interval=2s"});
+  ASSERT_TRUE(eventually([&] { return webhook_identity().find("capstan-certificates:LS0t") != std::string::npos; }, 30s))
+      << webhook_identity();
+
+  client::Client admin(client::load_kubeconfig(server_->kubeconfig()));
+  std::atomic<bool> done{false};
+  std::atomic<int> admitted{0}, failed{0};
+  std::string first_failure;
+  std::thread load([&] {
+    client::Client c(client::load_kubeconfig(server_->kubeconfig()));
+    json::Value crt = json::parse(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate",
+      "metadata":{"name":"rotation","namespace":"default"},
+      "spec":{"secretName":"rotation","dnsNames":["rotation.example.com"],"issuerRef":{"name":"example-ca"}}})");
+    while (!done) {
+      try {
+        c.create(meta::GroupVersionResource{"certs.capstan.dev", "v1", "certificates"}, "default", crt, {.dry_run = true});
+        ++admitted;
+      } catch (const std::exception& e) {
+        if (failed++ == 0) first_failure = e.what();
+      }
+    }
+  });
+  std::set<std::string> served, cas;
+  auto until = std::chrono::steady_clock::now() + 50s;
+  while (std::chrono::steady_clock::now() < until) {
+    auto [s, ca] = served_and_ca(admin);
+    if (!s.empty()) served.insert(s), cas.insert(ca);
+    std::this_thread::sleep_for(500ms);
+  }
+  done = true;
+  load.join();
+  std::cout << "webhook certificate rotation (" << to_string(backend()) << "): " << served.size() << " serving certificates, "
+            << cas.size() << " CAs in 50 s; " << admitted << " admissions, " << failed << " failed" << std::endl;
+  EXPECT_GE(served.size(), 3u) << "the serving certificate was not renewed";
+  EXPECT_GE(cas.size(), 2u) << "the CA was not replaced";
+  EXPECT_GT(admitted, 100);
+  EXPECT_EQ(failed, 0) << first_failure;
 }
 
 CAPSTAN_E2E_BACKENDS(KustomizeInstallE2E);

@@ -94,6 +94,14 @@ int manager_command(const std::vector<std::string>& args) {
                 "keep the webhook serving certificate and its CA in this Secret of the pod's namespace (made when missing, "
                 "renewed before expiry), write it into --webhook-cert-dir, and inject the CA into webhook configurations and "
                 "CRDs annotated capstan.dev/inject-ca-from-secret; empty: the files in --webhook-cert-dir are given");
+  std::chrono::milliseconds cert_validity = std::chrono::hours(24 * 365), ca_validity = std::chrono::hours(24 * 3650),
+                            cert_check = std::chrono::minutes(1);
+  fs.add_duration("webhook-cert-validity", &cert_validity,
+                  "with --webhook-cert-secret: life of a serving certificate (renewed past two thirds of it)", "8760h");
+  fs.add_duration("webhook-ca-validity", &ca_validity, "with --webhook-cert-secret: life of the CA (renewed past two thirds of it)",
+                  "87600h");
+  fs.add_duration("webhook-cert-check-interval", &cert_check,
+                  "with --webhook-cert-secret: how often the certificate and the injected CA bundles are checked", "1m");
   fs.add_string("webhook-cert-hosts", &cert_hosts,
                 "with --webhook-cert-secret: the certificate's DNS names and IP addresses, comma-separated (default: the "
                 "Service capstan-webhook-service in the pod's namespace, .svc and .svc.cluster.local)");
@@ -155,6 +163,14 @@ int manager_command(const std::vector<std::string>& args) {
     ro.webhook_cert_hosts = {service, service + ".cluster.local"};
   }
   if (!cert_hosts.empty() && cert_secret.empty()) throw UsageError("--webhook-cert-hosts needs --webhook-cert-secret");
+  // Bounds: a certificate must outlive a few checks and the webhook server's 10 s reload.
+  if (cert_validity < std::chrono::seconds(30)) throw UsageError("--webhook-cert-validity must be at least 30s");
+  if (ca_validity < 2 * cert_validity) throw UsageError("--webhook-ca-validity must be at least twice --webhook-cert-validity");
+  if (cert_check < std::chrono::seconds(1) || cert_check * 6 > cert_validity)
+    throw UsageError("--webhook-cert-check-interval must be at least 1s and at most a sixth of --webhook-cert-validity");
+  ro.webhook_cert_validity = std::chrono::duration_cast<std::chrono::seconds>(cert_validity);
+  ro.webhook_ca_validity = std::chrono::duration_cast<std::chrono::seconds>(ca_validity);
+  ro.webhook_cert_check_interval = cert_check;
 
   client::Config cfg = client::load_config(kubeconfig);
   cfg.qps = qps;

@@ -7,6 +7,7 @@
 #include "runtime/webhook/cert_rotator.h"
 #include "runtime/webhook/server.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -108,6 +109,9 @@ int run_controllers(client::Client& client, const RunOptions& o) {
   wo.host = o.webhook_host;
   wo.port = o.webhook_port;
   wo.cert_dir = o.webhook_cert_dir;
+  if (!o.webhook_cert_secret.empty())  // a renewed certificate is served within a check
+    wo.cert_reload_interval = std::min<std::chrono::seconds>(
+        wo.cert_reload_interval, std::chrono::ceil<std::chrono::seconds>(o.webhook_cert_check_interval));
   webhook::Server webhooks(wo);
   std::unique_ptr<webhook::CertRotator> certs;
   if (!o.webhook_cert_secret.empty()) {
@@ -116,6 +120,9 @@ int run_controllers(client::Client& client, const RunOptions& o) {
     co.secret_name = o.webhook_cert_secret;
     co.hosts = o.webhook_cert_hosts;
     co.cert_dir = webhooks.options().cert_dir.empty() ? webhook::default_cert_dir() : webhooks.options().cert_dir;
+    co.cert_validity = o.webhook_cert_validity;
+    co.ca_validity = o.webhook_ca_validity;
+    co.check_interval = o.webhook_cert_check_interval;
     certs = std::make_unique<webhook::CertRotator>(client, co);
     certs->ensure();  // the server needs the files before it starts
     mgr.add_server("webhook-certificate", [&] { certs->start(); }, [&] { certs->stop(); });

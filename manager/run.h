@@ -5,6 +5,7 @@
 #include "manager/registry.h"
 #include "runtime/controller/manager.h"
 
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -27,6 +28,9 @@ struct RunOptions {
   // writes it into webhook_cert_dir and injects its CA (webhook::CertRotator), for these hosts.
   std::string webhook_cert_secret;
   std::vector<std::string> webhook_cert_hosts;
+  std::chrono::seconds webhook_cert_validity{std::chrono::hours(24 * 365)};
+  std::chrono::seconds webhook_ca_validity{std::chrono::hours(24 * 3650)};
+  std::chrono::milliseconds webhook_cert_check_interval{std::chrono::minutes(1)};
   // --reconcile-memory-limit; unset = the default (kReconcileMemoryLimit), 0 = none.
   std::optional<std::size_t> reconcile_memory_limit;
   // Called once everything is wired, before run() blocks (dev prints its banner here).

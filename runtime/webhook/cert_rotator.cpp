@@ -30,7 +30,36 @@ constexpr int kAttempts = 5;
 // Past two thirds of its life (cert-manager's default renewBefore for a certificate).
 bool due(const pki::Certificate& c) {
   auto life = c.not_after() - c.not_before();
-  return Clock::now() >= c.not_before() + life * 2 / 3;
+  return Clock::now() >= c.not_after() - life / 3;
+}
+
+// Valid from a little before now (peers with slightly slow clocks; at most a sixth of the
+// life, so short test lifetimes stay meaningful) until `validity` from now.
+void validity_from_now(pki::CertificateTemplate& t, std::chrono::seconds validity) {
+  auto now = Clock::now();
+  t.not_before = now - std::min<std::chrono::seconds>(pki::kInfrastructureBackdate, validity / 6);
+  t.not_after = now + validity;
+}
+
+pki::Certificate make_ca(const std::string& name, std::chrono::seconds validity, const pki::PrivateKey& key) {
+  pki::CertificateTemplate t;
+  t.subject.common_name = name;
+  t.is_ca = true;
+  validity_from_now(t, validity);
+  return pki::sign(t, key.public_key(), nullptr, key);
+}
+
+// A serving certificate for `hosts` (DNS names and IP addresses), at most as long as the CA.
+std::pair<pki::Certificate, pki::PrivateKey> make_serving(const std::vector<std::string>& hosts, const pki::Certificate& ca,
+                                                          const pki::PrivateKey& ca_key, std::chrono::seconds validity) {
+  pki::CertificateTemplate t;
+  t.subject.common_name = hosts.front();
+  for (const auto& h : hosts) (pki::is_ip_address(h) ? t.ip_addresses : t.dns_names).push_back(h);
+  t.usages = {"digital signature", "key encipherment", "server auth"};
+  validity_from_now(t, validity);
+  auto key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
+  auto cert = pki::sign(t, key.public_key(), &ca, ca_key);
+  return {std::move(cert), std::move(key)};
 }
 
 std::string data_of(const json::Value& secret, std::string_view key) {
@@ -71,8 +100,27 @@ std::optional<Material> usable(const json::Value& secret, const std::vector<std:
   return std::nullopt;
 }
 
-// New material: a serving certificate from the existing CA when it is still good, else from a
-// new CA, keeping unexpired older CAs in the bundle.
+// The Secret's serving certificate and key when they still serve `hosts` (unexpired, matching).
+std::optional<std::pair<std::string, std::string>> still_serving(const json::Value& secret, const std::vector<std::string>& hosts) {
+  try {
+    std::string cert_pem = data_of(secret, "tls.crt"), key_pem = data_of(secret, "tls.key");
+    auto cert = pki::Certificate::parse_pem(cert_pem);
+    if (cert.public_key_der() != pki::PrivateKey::from_pem(key_pem).public_key_der()) return std::nullopt;
+    if (cert.not_after() <= Clock::now() + std::chrono::seconds(5)) return std::nullopt;
+    for (const auto& h : hosts) {
+      const auto& names = pki::is_ip_address(h) ? cert.ip_addresses() : cert.dns_names();
+      if (std::find(names.begin(), names.end(), h) == names.end()) return std::nullopt;
+    }
+    return std::make_pair(cert_pem, key_pem);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// New material: a serving certificate from the existing CA when it is still good, else a new
+// CA, keeping unexpired older CAs in the bundle. A new CA first only joins the bundle: the
+// serving certificate of the old one stays while it serves, so clients learn the new CA
+// (injection) before any certificate it signed is served; the next check replaces it.
 Material renew(const json::Value* secret, const CertRotatorOptions& o) {
   Material m;
   std::vector<pki::Certificate> old;
@@ -85,16 +133,24 @@ Material renew(const json::Value* secret, const CertRotatorOptions& o) {
       old.clear();
     }
   }
-  if (m.ca_key.empty()) {
+  const bool new_ca = m.ca_key.empty();
+  if (new_ca) {
+    // A new CA (none yet, or the old one is due).
     m.ca_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
-    m.cas.push_back(pki::self_signed_ca(o.secret_name + "-ca", o.ca_validity, m.ca_key));
+    m.cas.push_back(make_ca(o.secret_name + "-ca", o.ca_validity, m.ca_key));
   }
   for (auto& c : old)
     if (c.not_after() > Clock::now() && (m.cas.empty() || c.fingerprint_sha256() != m.cas.front().fingerprint_sha256()))
       m.cas.push_back(std::move(c));
-  auto served = pki::serving_certificate(o.hosts, m.cas.front(), m.ca_key, o.cert_validity);
-  m.cert_pem = served.certificate.to_pem();
-  m.key_pem = served.key.to_pem(pki::KeyEncoding::PKCS8);
+  if (new_ca && secret && m.cas.size() > 1)
+    if (auto kept = still_serving(*secret, o.hosts); kept && pki::Certificate::parse_pem(kept->first).signed_by(m.cas[1])) {
+      m.cert_pem = kept->first;
+      m.key_pem = kept->second;
+      return m;
+    }
+  auto [cert, key] = make_serving(o.hosts, m.cas.front(), m.ca_key, o.cert_validity);
+  m.cert_pem = cert.to_pem();
+  m.key_pem = key.to_pem(pki::KeyEncoding::PKCS8);
   return m;
 }
 

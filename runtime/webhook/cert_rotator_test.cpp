@@ -92,13 +92,13 @@ TEST_F(CertRotatorTest, NewHostsOrABrokenSecretGetANewCertificateFromTheSameCa) 
 }
 
 TEST_F(CertRotatorTest, AnExpiringCaIsReplacedAndTheOldOneStaysInTheBundle) {
-  // A CA with 3 s of life left in 30 s is past two thirds of it: due.
+  // A CA with 20 s of life left in 80 s is past two thirds of it: due.
   auto old_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
   pki::CertificateTemplate t;
   t.subject.common_name = "old-ca";
   t.is_ca = true;
-  t.not_before = std::chrono::system_clock::now() - std::chrono::seconds(27);
-  t.not_after = std::chrono::system_clock::now() + std::chrono::seconds(3);
+  t.not_before = std::chrono::system_clock::now() - std::chrono::seconds(60);
+  t.not_after = std::chrono::system_clock::now() + std::chrono::seconds(20);
   auto old_ca = pki::sign(t, old_key.public_key(), nullptr, old_key);
   auto served = pki::serving_certificate({"capstan-webhook-service.capstan-system.svc"}, old_ca, old_key, std::chrono::hours(1));
   json::Value secret = json::parse(R"({"metadata":{"name":"webhook-cert"},"type":"kubernetes.io/tls","data":{}})");
@@ -115,8 +115,17 @@ TEST_F(CertRotatorTest, AnExpiringCaIsReplacedAndTheOldOneStaysInTheBundle) {
   ASSERT_EQ(bundle.size(), 2u);
   EXPECT_NE(bundle[0].fingerprint_sha256(), old_ca.fingerprint_sha256());
   EXPECT_EQ(bundle[1].fingerprint_sha256(), old_ca.fingerprint_sha256()) << "the old CA stays until it expires";
+  // The old CA's serving certificate stays one more check, so every caBundle learns the new
+  // CA before a certificate it signed is served; the next check replaces it.
   auto cert = pki::Certificate::parse_pem(read(dir_.path() / "certs/tls.crt"));
+  EXPECT_EQ(cert.fingerprint_sha256(), served.certificate.fingerprint_sha256());
+  r.ensure();
+  cert = pki::Certificate::parse_pem(read(dir_.path() / "certs/tls.crt"));
   EXPECT_TRUE(cert.signed_by(bundle[0]));
+  EXPECT_EQ(pki::Certificate::parse_chain(r.ca_bundle()).size(), 2u);
+  r.ensure();
+  EXPECT_EQ(pki::Certificate::parse_pem(read(dir_.path() / "certs/tls.crt")).fingerprint_sha256(), cert.fingerprint_sha256())
+      << "settled: nothing more to renew";
 }
 
 TEST_F(CertRotatorTest, InjectsTheBundleWhereAnnotatedAndOnlyThere) {
