@@ -233,7 +233,7 @@ class LeaderFailoverE2E : public FaultsE2E {
  protected:
   std::vector<std::string> manager_flags() override {
     auto flags = FaultsE2E::manager_flags();
-    for (const char* f : {"--leader-elect", "--leader-election-namespace=default", "--leader-elect-lease-duration=4s",
+    for (const char* f : {"--leader-elect", "--leader-election-namespace=capstan-system", "--leader-elect-lease-duration=4s",
                           "--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms"})
       flags.push_back(f);
     return flags;

@@ -60,7 +60,8 @@ class GitopsE2E : public ControllerFixture {
  protected:
   GitopsE2E() : ControllerFixture({"gitops", /*simulate_workloads=*/false, "kustomizations,gitrepositories"}) {}
   std::vector<std::string> manager_flags() override {
-    return {"--controllers=gitops", "--gitops-storage-path=" + dir_->file("mirrors")};
+    return {"--controllers=gitops", "--gitops-storage-path=" + dir_->file("mirrors"),
+            "--gitops-default-service-account=capstan-system/capstan-gitops"};
   }
   void before_cluster() override {
     std::filesystem::create_directories(dir_->file("git"));

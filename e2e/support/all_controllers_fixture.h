@@ -18,7 +18,8 @@ class AllControllersFixture : public ControllerFixture {
   using ControllerFixture::ControllerFixture;
 
   std::vector<std::string> manager_flags() override {
-    return {"--controllers=*", "--gitops-storage-path=" + dir_->file("mirrors")};
+    return {"--controllers=*", "--gitops-storage-path=" + dir_->file("mirrors"),
+            "--gitops-default-service-account=capstan-system/capstan-gitops"};
   }
   void before_cluster() override {
     std::filesystem::create_directories(dir_->file("git"));

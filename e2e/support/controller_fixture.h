@@ -1,7 +1,10 @@
 // A test of one controller as users run it: its own cluster of the test's backend (optionally
 // with the workload simulator), every CRD installed as `capstan crds | kubectl apply
-// --server-side -f -` does, a kubectl, and a `capstan manager` with the test's flags. On
-// failure the manager's and the cluster's logs and `kubectl get <dump> -A -o yaml` are printed.
+// --server-side -f -` does, a kubectl, and a `capstan manager` with the test's flags. The
+// manager runs as the chart's ServiceAccount capstan-system/capstan-manager with the chart's
+// RBAC for the controllers its --controllers flag enables (`helm template`), so every scenario
+// also proves the rules users install are enough. On failure the manager's and the cluster's
+// logs and `kubectl get <dump> -A -o yaml` are printed.
 //
 //   class KafkaE2E : public ControllerFixture {
 //    protected:
@@ -41,6 +44,9 @@ class ControllerFixture : public ::testing::TestWithParam<Backend> {
   virtual void before_cluster() {}
 
   void SetUp() override;
+  // The kubeconfig of the manager's identity: the chart's ServiceAccount with the RBAC the
+  // chart renders for the enabled controllers (see above).
+  std::string manager_kubeconfig();
   Backend backend() const { return GetParam(); }
   void TearDown() override;
 

@@ -32,22 +32,8 @@ void InstallFixture::TearDown() {
 }
 
 std::string InstallFixture::service_account_kubeconfig() {
-  auto token = (*kubectl_)({"create", "token", kCapstanManager, "-n", kCapstanNamespace, "--duration=2h"});
-  EXPECT_EQ(token.code, 0) << token.err;
-  while (!token.out.empty() && (token.out.back() == '\n' || token.out.back() == ' ')) token.out.pop_back();
-  // The admin kubeconfig's cluster (server, CA) with the ServiceAccount's token as the user.
-  json::Value cfg = json::from_yaml(read_file(server_->kubeconfig()), "kubeconfig");
-  std::string cluster;
-  const auto* contexts = json::get_array(cfg, {"contexts"});
-  if (contexts && !contexts->empty()) cluster = json::get_string((*contexts)[0], {"context", "cluster"});
-  auto& o = cfg.as_object();
-  o["users"] = json::Array{json::Object{{"name", "capstan-manager"}, {"user", json::Object{{"token", token.out}}}}};
-  o["contexts"] = json::Array{json::Object{{"name", "capstan-manager"},
-                                           {"context", json::Object{{"cluster", cluster}, {"user", "capstan-manager"}}}}};
-  o["current-context"] = "capstan-manager";
-  std::string path = dir_->file("capstan-manager.kubeconfig");
-  write_file(path, json::serialize(cfg));
-  return path;
+  return e2e::service_account_kubeconfig(*kubectl_, server_->kubeconfig(), kCapstanNamespace, kCapstanManager,
+                                         dir_->file("capstan-manager.kubeconfig"));
 }
 
 std::vector<std::string> InstallFixture::deployment_flags() {

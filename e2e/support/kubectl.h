@@ -27,6 +27,12 @@ class Kubectl {
   std::string kubeconfig_;
 };
 
+// A kubeconfig file at `path` for ServiceAccount `ns`/`name`: the cluster (server, CA) of
+// `admin_kubeconfig` and a TokenRequest token (`kubectl create token`, 2 hours) as the user.
+// RBAC then decides what a client of it may do, as for a pod of that account.
+std::string service_account_kubeconfig(const Kubectl& admin, const std::string& admin_kubeconfig, const std::string& ns,
+                                       const std::string& name, const std::string& path);
+
 // A test with its own cluster of the parameter's backend and a kubectl pointed at it; the
 // server's log is printed when the test fails.
 class KubectlFixture : public ::testing::TestWithParam<Backend> {

@@ -2,6 +2,7 @@
 
 #include "apis/certs/v1/crds.h"
 #include "controllers/certificates/constants.h"
+#include "controllers/certificates/rbac.h"
 #include "controllers/certificates/webhooks/webhooks.h"
 #include "manager/registry.h"
 #include "runtime/meta/base64.h"
@@ -32,6 +33,7 @@ Harness::Harness(HarnessOptions options) : opts_(std::move(options)), cluster_(o
   ensure_namespace("capstan-system");
   ensure_namespace("shop");
   client::Config cfg = cluster_.config();
+  grant_manager_identity(cfg);
   cfg.qps = opts_.manager_qps;
   cfg.burst = opts_.manager_burst;
   client::ClientOptions co;
@@ -41,6 +43,30 @@ Harness::Harness(HarnessOptions options) : opts_(std::move(options)), cluster_(o
 }
 
 Harness::~Harness() { stop_manager(); }
+
+void Harness::grant_manager_identity(client::Config& cfg) {
+  auto& c = cluster_.client();
+  const std::string ns = "capstan-system", name = "capstan-manager-certificates";
+  auto apply = [&](json::Object obj) { c.apply(json::Value(std::move(obj)), "test", true); };
+  apply({{"apiVersion", "v1"}, {"kind", "ServiceAccount"}, {"metadata", json::Object{{"name", name}, {"namespace", ns}}}});
+  apply({{"apiVersion", "rbac.authorization.k8s.io/v1"},
+         {"kind", "ClusterRole"},
+         {"metadata", json::Object{{"name", name}}},
+         {"rules", rbac_rules()}});
+  apply({{"apiVersion", "rbac.authorization.k8s.io/v1"},
+         {"kind", "ClusterRoleBinding"},
+         {"metadata", json::Object{{"name", name}}},
+         {"roleRef", json::Object{{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "ClusterRole"}, {"name", name}}},
+         {"subjects", json::Array{json::Object{{"kind", "ServiceAccount"}, {"name", name}, {"namespace", ns}}}}});
+  // A TokenRequest token, as the kubelet projects one into the manager's pod.
+  auto r = c.raw("POST", "/api/v1/namespaces/" + ns + "/serviceaccounts/" + name + "/token",
+                 R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":7200}})");
+  cfg.bearer_token = std::string(json::get_string(json::parse(r.body), {"status", "token"}));
+  if (cfg.bearer_token.empty()) throw std::runtime_error("TokenRequest for " + ns + "/" + name + " returned no token: " + r.body);
+  cfg.client_cert_pem.clear();
+  cfg.client_key_pem.clear();
+  cfg.token_file.clear();
+}
 
 void Harness::install_crds() {
   const meta::GroupVersionResource crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};

@@ -95,6 +95,9 @@ class Harness {
 
  private:
   void install_crds();
+  // The manager's client acts as a ServiceAccount bound to exactly the controller's ClusterRole
+  // rules (rbac_rules(), what the chart installs), with a TokenRequest token.
+  void grant_manager_identity(client::Config& cfg);
 
   HarnessOptions opts_;
   std::string run_error_;              // what Manager::run threw (written before run_failed_ is set)
