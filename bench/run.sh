@@ -14,3 +14,6 @@ echo "== the idle manager"
 echo
 echo "== certificates: 1,000 ECDSA P-256 Certificates from a CA Issuer"
 "$build/bin/certificates_bench" "$bin"
+echo
+echo "== admission webhooks: capstan vs controller-runtime"
+"$build/bin/webhook_bench" "$build"

@@ -40,6 +40,7 @@ declare -A PKG=(
   [etcd]="./etcd"
   [informer-peer-client-go]="./informer-peers/clientgo"
   [informer-peer-controller-runtime]="./informer-peers/controllerruntime"
+  [webhook-peer-controller-runtime]="./webhook-peer"
   [helm]="helm.sh/helm/v4/cmd/helm"
 )
 helm_version="$(module_version helm.sh/helm/v4 helm)"
@@ -49,10 +50,12 @@ declare -A LDFLAGS=(
   [etcd]=""
   [informer-peer-client-go]=""
   [informer-peer-controller-runtime]=""
+  [webhook-peer-controller-runtime]=""
   [helm]="-X helm.sh/helm/v4/internal/version.version=$helm_version -X helm.sh/helm/v4/internal/version.gitTreeState=clean"
 )
 declare -A MODULE=([helm]="helm")
-ORDER=(etcd kube-apiserver kube-controller-manager informer-peer-client-go informer-peer-controller-runtime helm)
+ORDER=(etcd kube-apiserver kube-controller-manager informer-peer-client-go informer-peer-controller-runtime
+       webhook-peer-controller-runtime helm)
 
 wanted=("$@")
 ((${#wanted[@]})) || wanted=("${ORDER[@]}")

@@ -474,7 +474,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
       req->peer_orgs = identity_.orgs;
     }
     auto reply = std::make_shared<ReplyImpl<Tls>>(this->shared_from_this(), msg.keep_alive(), msg.version());
-    net::post(*server_->pool, [self = this->shared_from_this(), req, reply] {
+    auto handle = [self = this->shared_from_this(), req, reply] {
       try {
         self->server_->handler(*req, *reply);
       } catch (const std::exception& e) {
@@ -484,7 +484,9 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
         return;
       }
       if (!reply->used()) reply->send(Response(500, "handler sent no response", "text/plain"));
-    });
+    };
+    if (server_->opts.inline_handlers) handle();  // on this strand; the reply is posted after it
+    else net::post(*server_->pool, std::move(handle));
   }
 
   void watch_for_disconnect() {

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -76,6 +78,33 @@ TEST(HttpServer, RequestResponseAndKeepAlive) {
   EXPECT_EQ(r2.status, 201);
   EXPECT_EQ(first_remote, second_remote) << "the pooled connection should be reused";
   server.stop();
+}
+
+TEST(HttpServer, InlineHandlersRunOnTheIoThreadsAndAnswerEveryConnection) {
+  std::mutex mu;
+  std::set<std::thread::id> handler_threads;
+  Server server({.name = "inline", .io_threads = 2, .inline_handlers = true}, [&](Request& req, Reply& reply) {
+    {
+      std::lock_guard lock(mu);
+      handler_threads.insert(std::this_thread::get_id());
+    }
+    reply.send(Response(200, req.body));
+  });
+  server.start();
+  std::vector<std::thread> clients;
+  std::atomic<int> ok{0};
+  for (int c = 0; c < 4; ++c)
+    clients.emplace_back([&, c] {
+      Client client;
+      for (int i = 0; i < 50; ++i) {
+        std::string body = std::to_string(c) + "-" + std::to_string(i);
+        if (client.request("POST", base(server) + "/echo", {}, body).body == body) ++ok;
+      }
+    });
+  for (auto& t : clients) t.join();
+  server.stop();
+  EXPECT_EQ(ok, 200);
+  EXPECT_LE(handler_threads.size(), 2u) << "handlers ran beside the two I/O threads";
 }
 
 TEST(HttpClient, HeadResponsesHaveNoBody) {

@@ -68,6 +68,10 @@ void Server::start() {
   ho.address = opts_.host;  // "" = every interface, IPv6 and IPv4
   ho.port = static_cast<std::uint16_t>(opts_.port);
   ho.handler_threads = opts_.handler_threads;
+  // Admission and conversion handlers are short and never block: they run on the I/O threads
+  // that read their requests, without a hand-off to the handler pool and back.
+  ho.io_threads = 2;
+  ho.inline_handlers = true;
   http::ServerTls tls;
   tls.cert_file = cert_file();
   tls.key_file = key_file();
