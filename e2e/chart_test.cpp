@@ -164,6 +164,7 @@ TEST_F(HelmChart, ProdValuesRenderTwoReplicasLeaderElectionPdbAndSpread) {
   EXPECT_NE(args.find("--controllers=certificates,gitops,-kafka,monitoring"), std::string::npos) << args;
   // GitOps locked down per namespace: no account of the chart's, each namespace's own "gitops".
   EXPECT_NE(args.find("\"--gitops-default-service-account=gitops\""), std::string::npos) << args;
+  EXPECT_NE(args.find("\"--gitops-no-cross-namespace-refs\""), std::string::npos) << args;
   EXPECT_EQ(of_kind(docs, "ServiceAccount"), (std::set<std::string>{"capstan-manager"}));
   const auto* spread = json::get_array(*deploy, {"spec", "template", "spec", "topologySpreadConstraints"});
   ASSERT_NE(spread, nullptr);

@@ -187,5 +187,57 @@ spec:
 
 CAPSTAN_E2E_BACKENDS(GitopsE2E);
 
+// --gitops-no-cross-namespace-refs, as Flux's multi-tenancy lockdown: references within a
+// namespace work; a sourceRef or dependsOn into another namespace stalls the Kustomization.
+class GitopsTenancyE2E : public GitopsE2E {
+ protected:
+  std::vector<std::string> manager_flags() override {
+    auto flags = GitopsE2E::manager_flags();
+    flags.push_back("--gitops-no-cross-namespace-refs");
+    return flags;
+  }
+};
+
+TEST_P(GitopsTenancyE2E, CrossNamespaceReferencesAreRefusedWhileSameNamespaceOnesApply) {
+  repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
+  repo_->write("deploy/config.yaml", config_map("settings", "blue"));
+  repo_->commit("first");
+  kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "main", "./deploy"));
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization");
+  EXPECT_EQ(color("settings"), "blue");
+
+  kubectl_->ok({"create", "namespace", "team"});
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: gitops.capstan.dev/v1
+kind: Kustomization
+metadata: {name: borrowed, namespace: team}
+spec:
+  sourceRef: {kind: GitRepository, name: app, namespace: ops}
+  interval: 10m
+  path: ./deploy
+  prune: false
+---
+apiVersion: gitops.capstan.dev/v1
+kind: Kustomization
+metadata: {name: waits, namespace: ops}
+spec:
+  sourceRef: {kind: GitRepository, name: app}
+  interval: 10m
+  path: ./deploy
+  prune: false
+  dependsOn: [{name: borrowed, namespace: team}]
+)");
+  auto reason = [&](const std::string& name, const std::string& ns) { return condition("ks", name, ns, "Ready", "reason"); };
+  ASSERT_TRUE(eventually([&] { return reason("borrowed", "team") == "AccessDenied"; }, 20s)) << reason("borrowed", "team");
+  EXPECT_EQ(condition("ks", "borrowed", "team", "Ready", "message"),
+            "cannot access GitRepository 'ops/app': cross-namespace references are not allowed (--gitops-no-cross-namespace-refs)");
+  EXPECT_EQ(condition("ks", "borrowed", "team", "Stalled"), "True");
+  ASSERT_TRUE(eventually([&] { return reason("waits", "ops") == "AccessDenied"; }, 20s)) << reason("waits", "ops");
+  EXPECT_NE(condition("ks", "waits", "ops", "Ready", "message").find("Kustomization 'team/borrowed'"), std::string::npos);
+  // The refused ones never held back the one that keeps to its namespace.
+  EXPECT_EQ(ready("kustomization"), "True");
+}
+
+CAPSTAN_E2E_BACKENDS(GitopsTenancyE2E);
+
 }  // namespace
 }  // namespace capstan::e2e

@@ -48,7 +48,7 @@ int manager_command(const std::vector<std::string>& args) {
   std::string metrics = ":8080", health = ":8081", cert_dir = "/tmp/k8s-webhook-server/serving-certs";
   std::string lease_id = "capstan-manager", lease_ns, cluster_resource_ns, acme_service = "capstan-acme-solver";
   std::string metrics_cert_dir, gitops_storage = "/tmp/capstan-gitops", gitops_default_sa, cert_secret, cert_hosts;
-  bool leader_elect = false, metrics_secure = false;
+  bool leader_elect = false, metrics_secure = false, no_cross_ns_refs = false;
   std::chrono::milliseconds lease_duration{15000}, renew_deadline{10000}, retry_period{2000}, reconcile_timeout{0};
   long long webhook_port = 9443, burst = 30, verbosity = 0, acme_port = 8089;
   double qps = 20;
@@ -118,6 +118,8 @@ int manager_command(const std::vector<std::string>& args) {
                 "ServiceAccount that Kustomizations without spec.serviceAccountName apply and prune as (impersonation, "
                 "as Flux's --default-service-account): NAME in the Kustomization's namespace, or NAMESPACE/NAME; empty: the "
                 "manager's own identity");
+  fs.add_bool("gitops-no-cross-namespace-refs", &no_cross_ns_refs,
+              "refuse Kustomizations whose sourceRef or dependsOn names another namespace (Flux's --no-cross-namespace-refs)");
   fs.add_string("log-format", &log_format, "log format: text or json");
   fs.add_int("v", &verbosity, "log verbosity (0 info, 1-3 debug, 4+ trace)");
   fs.parse(args);
@@ -153,6 +155,7 @@ int manager_command(const std::vector<std::string>& args) {
   ro.settings.cluster_resource_namespace = cluster_resource_ns;
   ro.settings.gitops_storage_path = gitops_storage;
   ro.settings.gitops_default_service_account = gitops_default_sa;
+  ro.settings.gitops_no_cross_namespace_refs = no_cross_ns_refs;
   if (auto pns = pod_namespace(); !pns.empty()) ro.settings.pod_namespace = pns;
   ro.webhook_port = static_cast<int>(webhook_port);
   ro.webhook_cert_dir = cert_dir;

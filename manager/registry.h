@@ -44,6 +44,7 @@ struct Settings {
   // Whom Kustomizations without spec.serviceAccountName apply as: "NAME" (in their namespace),
   // "NAMESPACE/NAME", or empty = the manager itself.
   std::string gitops_default_service_account;
+  bool gitops_no_cross_namespace_refs = false;
 };
 
 // A shared informer a controller reads. The manager creates each one once, before wiring,

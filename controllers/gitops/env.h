@@ -47,6 +47,10 @@ struct GitopsOptions {
   // (multi-tenancy: a namespace without it can change nothing), or "NAMESPACE/NAME", one account
   // for all. Empty: the manager's own identity.
   std::string default_service_account;
+  // Refuse a Kustomization whose sourceRef or dependsOn names another namespace (Flux's
+  // --no-cross-namespace-refs): with per-namespace ServiceAccounts, a tenant can then neither
+  // apply another tenant's repository nor wait on another tenant's Kustomizations.
+  bool no_cross_namespace_refs = false;
   bool record_events = true;
 };
 

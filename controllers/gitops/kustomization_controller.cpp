@@ -80,6 +80,12 @@ class Reconciler {
       ctx_.log.debug("suspended");
       return controller::Result::done();
     }
+    if (auto refused = cross_namespace_reference(); !refused.empty()) {
+      // Nothing to retry until the spec (or the manager's flag) changes.
+      set_condition(obj_, v1::condition::kStalled, "True", v1::reason::kAccessDenied, refused);
+      fail({v1::reason::kAccessDenied, refused});
+      return controller::Result::done();
+    }
     if (auto waiting = unready_dependency(); !waiting.empty()) {
       fail({v1::reason::kDependencyNotReady, "dependency '" + waiting + "' is not ready"});
       return controller::Result::after(env_.options.dependency_requeue);
@@ -90,6 +96,19 @@ class Reconciler {
  private:
   milliseconds interval() const { return spec_.interval > milliseconds::zero() ? spec_.interval : milliseconds(600'000); }
   milliseconds retry_interval() const { return spec_.retry_interval > milliseconds::zero() ? spec_.retry_interval : interval(); }
+
+  // With no_cross_namespace_refs, why a reference is refused ("" = none is).
+  std::string cross_namespace_reference() const {
+    if (!env_.options.no_cross_namespace_refs) return "";
+    auto refused = [&](std::string_view kind, const v1::ObjectRef& ref) {
+      return "cannot access " + std::string(kind) + " '" + ref.ns + "/" + ref.name +
+             "': cross-namespace references are not allowed (--gitops-no-cross-namespace-refs)";
+    };
+    if (!spec_.source.ns.empty() && spec_.source.ns != request_.ns) return refused(spec_.source_kind, spec_.source);
+    for (const auto& d : spec_.depends_on)
+      if (!d.ns.empty() && d.ns != request_.ns) return refused("Kustomization", d);
+    return "";
+  }
 
   std::string unready_dependency() const {
     for (const auto& d : spec_.depends_on) {

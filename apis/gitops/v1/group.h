@@ -50,6 +50,7 @@ inline constexpr std::string_view kBuildFailed = "BuildFailed";
 inline constexpr std::string_view kReconciliationFailed = "ReconciliationFailed";
 inline constexpr std::string_view kPruneFailed = "PruneFailed";
 inline constexpr std::string_view kDependencyNotReady = "DependencyNotReady";
+inline constexpr std::string_view kAccessDenied = "AccessDenied";  // a cross-namespace reference, refused by flag
 inline constexpr std::string_view kSuspended = "Suspended";
 }  // namespace reason
 
