@@ -1,7 +1,7 @@
 // The ACME client and HTTP-01 solver against the real pebble ACME server (with
 // pebble-challtestsrv resolving every name to 127.0.0.1).
 #include "controllers/certificates/acme/client.h"
-#include "controllers/certificates/acme/pebble_env.h"
+#include "e2e/support/pebble.h"
 #include "controllers/certificates/acme/solver.h"
 #include "runtime/metrics/registry.h"
 #include "runtime/pki/certificate.h"
@@ -20,10 +20,10 @@ const PollOptions kPoll{.timeout = 30s, .interval = 100ms, .max_interval = 500ms
 class AcmePebbleTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!testing::pebble_available()) GTEST_SKIP() << "pebble is not installed";
+    if (!e2e::pebble_available()) GTEST_SKIP() << "pebble is not installed";
     solver = std::make_unique<Http01Solver>(Http01SolverOptions{.address = "127.0.0.1", .port = 0}, &registry);
     solver->start();
-    env = std::make_unique<testing::PebbleEnv>(testing::PebbleOptions{.http_port = solver->port(), .alternate_roots = 1});
+    env = std::make_unique<e2e::PebbleEnv>(e2e::PebbleOptions{.http_port = solver->port(), .alternate_roots = 1});
     client = std::make_unique<Client>(env->directory_url(), env->client_options(), &registry,
                                       ClientConfig{.request_timeout = 15s});
   }
@@ -100,7 +100,7 @@ class AcmePebbleTest : public ::testing::Test {
 
   metrics::Registry registry;
   std::unique_ptr<Http01Solver> solver;
-  std::unique_ptr<testing::PebbleEnv> env;
+  std::unique_ptr<e2e::PebbleEnv> env;
   std::unique_ptr<Client> client;
 };
 

@@ -1,7 +1,7 @@
 // ACME end to end against the real pebble (and pebble-challtestsrv as its DNS): a
 // ClusterIssuer registers an account, a Certificate is issued through HTTP-01 answered by the
 // manager's solver, the per-challenge Service/Ingress are made and removed.
-#include "controllers/certificates/acme/pebble_env.h"
+#include "e2e/support/pebble.h"
 #include "controllers/certificates/acme/solver.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/tests/harness.h"
@@ -20,13 +20,13 @@ using namespace testing;
 class Acme : public ::testing::TestWithParam<e2e::Backend> {};
 
 TEST_P(Acme, IssuesThroughHttp01WithPebble) {
-  if (!acme::testing::pebble_available()) GTEST_SKIP() << "pebble is not installed";
+  if (!e2e::pebble_available()) GTEST_SKIP() << "pebble is not installed";
   HarnessOptions o;
   o.backend = GetParam();
   o.certs.acme_requeue = 200ms;
   Harness h(o);
   ASSERT_TRUE(h.env().solver && h.env().solver->running());
-  acme::testing::PebbleEnv pebble({.http_port = h.env().solver->port()});
+  e2e::PebbleEnv pebble({.http_port = h.env().solver->port()});
   const std::string domain = "shop.capstan.example";
   pebble.add_a(domain + ".", "127.0.0.1");
 

@@ -1,4 +1,4 @@
-#include "controllers/certificates/acme/pebble_env.h"
+#include "e2e/support/pebble.h"
 
 #include "runtime/json/json.h"
 #include "runtime/pki/sign.h"
@@ -12,7 +12,7 @@
 #include <set>
 #include <stdexcept>
 
-namespace capstan::certificates::acme::testing {
+namespace capstan::e2e {
 namespace {
 
 constexpr const char* kPebble = "/usr/bin/pebble";
@@ -39,7 +39,8 @@ bool bindable(int type, std::uint16_t port, std::uint16_t* bound) {
 
 bool pebble_available() { return ::access(kPebble, X_OK) == 0 && ::access(kChalltestsrv, X_OK) == 0; }
 
-std::uint16_t free_port(bool udp_too) {
+// A 127.0.0.1 port that was free for TCP (and UDP, when `udp_too`) a moment ago.
+static std::uint16_t free_tcp_udp_port(bool udp_too) {
   // Ports handed out by this process are not handed out again.
   static std::mutex mu;
   static std::set<std::uint16_t> given;
@@ -65,11 +66,11 @@ PebbleEnv::PebbleEnv(PebbleOptions options) {
   e2e::write_file(dir_.file("cert.pem"), serving.certificate.to_pem());
   e2e::write_file(dir_.file("key.pem"), serving.key.to_pem(pki::KeyEncoding::PKCS8));
 
-  acme_port_ = free_port();
-  management_port_ = free_port();
-  dns_port_ = free_port(/*udp_too=*/true);
-  chall_management_port_ = free_port();
-  std::uint16_t tls_port = free_port();  // TLS-ALPN-01 target; nothing listens there
+  acme_port_ = free_tcp_udp_port(false);
+  management_port_ = free_tcp_udp_port(false);
+  dns_port_ = free_tcp_udp_port(/*udp_too=*/true);
+  chall_management_port_ = free_tcp_udp_port(false);
+  std::uint16_t tls_port = free_tcp_udp_port(false);  // TLS-ALPN-01 target; nothing listens there
 
   json::Object pebble;
   pebble["listenAddress"] = "127.0.0.1:" + std::to_string(acme_port_);
@@ -173,4 +174,4 @@ std::string PebbleEnv::logs() const {
   return out;
 }
 
-}  // namespace capstan::certificates::acme::testing
+}  // namespace capstan::e2e

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-namespace capstan::certificates::acme::testing {
+namespace capstan::e2e {
 
 struct PebbleOptions {
   std::uint16_t http_port = 0;  // where pebble validates HTTP-01 (the solver's port)
@@ -20,9 +20,6 @@ struct PebbleOptions {
 
 // Whether /usr/bin/pebble and /usr/bin/pebble-challtestsrv are installed.
 bool pebble_available();
-
-// A 127.0.0.1 port that was free for TCP (and UDP, when `udp_too`) a moment ago.
-std::uint16_t free_port(bool udp_too = false);
 
 class PebbleEnv {
  public:
@@ -57,4 +54,4 @@ class PebbleEnv {
   std::unique_ptr<http::Client> http_;
 };
 
-}  // namespace capstan::certificates::acme::testing
+}  // namespace capstan::e2e
