@@ -3,6 +3,7 @@
 #include "apis/gitops/v1/crds.h"
 #include "apis/gitops/v1/group.h"
 #include "controllers/gitops/kustomization_controller.h"
+#include "controllers/gitops/mirror_gc.h"
 #include "controllers/gitops/source_controller.h"
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
@@ -105,6 +106,8 @@ std::shared_ptr<Env> wire_gitops(controller::Manager& mgr, GitopsOptions options
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_kustomization(*env, r, c); });
 
   if (env->recorder) mgr.add_server("gitops-events", [] {}, [env] { env->recorder->stop(); });
+  auto gc = std::make_shared<MirrorCollector>(*env, env->options.mirror_gc_interval);
+  mgr.add_server("gitops-mirror-gc", [gc, env] { gc->start(); }, [gc] { gc->stop(); });
   return env;
 }
 

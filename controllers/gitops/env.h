@@ -42,6 +42,8 @@ struct GitopsOptions {
   std::chrono::milliseconds dependency_requeue{30'000};
   // Retry delay after a failed fetch is min(interval, this).
   std::chrono::milliseconds fetch_retry{10'000};
+  // How often mirrors of URLs no GitRepository names any more are deleted (mirror_gc.h).
+  std::chrono::milliseconds mirror_gc_interval{std::chrono::minutes(10)};
   // Whom Kustomizations without spec.serviceAccountName apply and prune as (Flux's
   // --default-service-account): "NAME", a ServiceAccount of the Kustomization's own namespace
   // (multi-tenancy: a namespace without it can change nothing), or "NAMESPACE/NAME", one account

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <new>
 #include <optional>
+#include <set>
 #include <type_traits>
 #include <vector>
 
@@ -679,6 +680,47 @@ bool Mirrors::has_commit(const std::string& url, const std::string& commit) cons
   std::lock_guard lock(*mu);
   RepoPtr repo = open_mirror(mirror_path(url), c, /*create=*/false);
   return repo && lookup_commit(repo.get(), id, c) != nullptr;
+}
+
+std::size_t Mirrors::collect(const std::vector<std::string>& keep) {
+  std::set<std::string> kept;
+  for (const auto& url : keep) kept.insert(mirror_path(url).filename().string());
+  std::size_t removed = 0;
+  auto drop = [&](const fs::path& dir) {
+    std::error_code ec;
+    if (fs::exists(dir, ec) && fs::remove_all(dir, ec) > 0 && !ec) ++removed;
+    if (ec) log::warn("cannot remove an unused Git mirror", {{"path", dir.string()}, {"error", ec.message()}});
+  };
+  // Mirrors of URLs used since the start: under their own lock, skipped while busy.
+  std::vector<std::pair<std::string, std::shared_ptr<std::timed_mutex>>> used;
+  {
+    std::lock_guard guard(locks_mu_);
+    used.assign(locks_.begin(), locks_.end());
+  }
+  for (const auto& [url, mu] : used) {
+    if (kept.contains(mirror_path(url).filename().string())) continue;
+    std::unique_lock lock(*mu, std::try_to_lock);
+    if (lock.owns_lock()) drop(mirror_path(url));
+  }
+  // Mirrors of URLs not used since the start (left by an earlier run): while locks_mu_ is held
+  // no call can begin on any URL, so none is in use.
+  std::lock_guard guard(locks_mu_);
+  for (const auto& [url, mu] : locks_) kept.insert(mirror_path(url).filename().string());
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(root_, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_directory() && name.size() > 4 && name.ends_with(".git") && !kept.contains(name)) drop(entry.path());
+  }
+  return removed;
+}
+
+std::uintmax_t Mirrors::disk_usage() const {
+  std::uintmax_t bytes = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root_, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (it->is_regular_file(ec)) bytes += it->file_size(ec);
+  return bytes;
 }
 
 void Mirrors::remove(const std::string& url) {

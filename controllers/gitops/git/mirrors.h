@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace capstan::gitops::git {
 
@@ -90,6 +91,13 @@ class Mirrors {
   // Deletes url's mirror (e.g. when the last GitRepository using it goes away); the next sync
   // starts from scratch. No-op when there is none.
   void remove(const std::string& url);
+
+  // Deletes every mirror under root() whose URL is not in `keep` (repositories deleted, or whose
+  // URL changed, also while the manager was down); returns how many. A mirror busy in another
+  // call is left for the next collection.
+  std::size_t collect(const std::vector<std::string>& keep);
+  // Bytes of the files under root(): the mirror volume's use.
+  std::uintmax_t disk_usage() const;
 
   const std::filesystem::path& root() const { return root_; }
   std::filesystem::path mirror_path(const std::string& url) const;

@@ -130,6 +130,29 @@ TEST_F(MirrorsTest, BranchResolvesWithFluxRevision) {
   EXPECT_EQ(sh("git --git-dir=" + quote(mirror) + " rev-parse refs/heads/main"), c2_);
 }
 
+TEST_F(MirrorsTest, CollectDeletesTheMirrorsOfUrlsNoLongerReferenced) {
+  Source a = make_source("a"), b = make_source("b");
+  {
+    // A mirror left by an earlier run of the manager, whose repository is gone since.
+    Mirrors earlier(tmp_ / "cache");
+    Source gone = make_source("gone");
+    earlier.sync(url(gone), kMain, 5s);
+  }
+  Mirrors m(tmp_ / "cache");
+  m.sync(url(a), kMain, 5s);
+  m.sync(url(b), kMain, 5s);
+  auto before = m.disk_usage();
+  EXPECT_GT(before, 0u);
+  EXPECT_EQ(m.collect({url(a)}), 2u) << "b's mirror and the earlier run's";
+  EXPECT_TRUE(fs::exists(m.mirror_path(url(a)) / "HEAD"));
+  EXPECT_FALSE(fs::exists(m.mirror_path(url(b))));
+  EXPECT_LT(m.disk_usage(), before);
+  EXPECT_EQ(std::distance(fs::directory_iterator(tmp_ / "cache"), fs::directory_iterator()), 1);
+  // b referenced again: fetched from scratch.
+  EXPECT_TRUE(m.sync(url(b), kMain, 5s).fetched);
+  EXPECT_EQ(m.collect({url(a), url(b)}), 0u);
+}
+
 TEST_F(MirrorsTest, UnchangedBranchIsNotFetchedAgain) {
   Source src = make_source();
   Mirrors m(tmp_ / "cache");
