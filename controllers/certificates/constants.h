@@ -3,7 +3,7 @@
 // certs.capstan.dev/ prefix).
 #pragma once
 
-#include "runtime/controller/builder.h"
+#include "apis/certs/v1/group.h"
 #include "runtime/meta/gvk.h"
 
 #include <string_view>
@@ -11,19 +11,19 @@
 namespace capstan::certificates {
 
 // ---- resources -------------------------------------------------------------------------------
-inline const meta::GroupVersionResource kCertificatesGvr{"certs.capstan.dev", "v1", "certificates"};
-inline const meta::GroupVersionResource kRequestsGvr{"certs.capstan.dev", "v1", "certificaterequests"};
-inline const meta::GroupVersionResource kIssuersGvr{"certs.capstan.dev", "v1", "issuers"};
-inline const meta::GroupVersionResource kClusterIssuersGvr{"certs.capstan.dev", "v1", "clusterissuers"};
+// The group's own from apis/certs/v1/group.h; the core ones it writes.
+using apis::certs::v1::kCertificateType;
+using apis::certs::v1::kClusterIssuerType;
+using apis::certs::v1::kIssuerType;
+inline const meta::ResourceType& kRequestType = apis::certs::v1::kCertificateRequestType;
+inline const meta::GroupVersionResource& kCertificatesGvr = kCertificateType.gvr;
+inline const meta::GroupVersionResource& kRequestsGvr = kRequestType.gvr;
+inline const meta::GroupVersionResource& kIssuersGvr = kIssuerType.gvr;
+inline const meta::GroupVersionResource& kClusterIssuersGvr = kClusterIssuerType.gvr;
 inline const meta::GroupVersionResource kSecretsGvr{"", "v1", "secrets"};
 inline const meta::GroupVersionResource kServicesGvr{"", "v1", "services"};
 inline const meta::GroupVersionResource kIngressesGvr{"networking.k8s.io", "v1", "ingresses"};
-
-inline const controller::ResourceType kCertificateType{kCertificatesGvr, "Certificate", true};
-inline const controller::ResourceType kRequestType{kRequestsGvr, "CertificateRequest", true};
-inline const controller::ResourceType kIssuerType{kIssuersGvr, "Issuer", true};
-inline const controller::ResourceType kClusterIssuerType{kClusterIssuersGvr, "ClusterIssuer", false};
-inline const controller::ResourceType kSecretType{kSecretsGvr, "Secret", true};
+inline const meta::ResourceType kSecretType{kSecretsGvr, "Secret", true};
 
 // ---- labels ----------------------------------------------------------------------------------
 // On every Secret the controller writes (cert-manager's controller.cert-manager.io/fao): the

@@ -4,6 +4,7 @@
 // Kustomization's).
 #pragma once
 
+#include "apis/gitops/v1/group.h"
 #include "controllers/gitops/git/mirrors.h"
 #include "runtime/client/config.h"
 #include "runtime/controller/builder.h"
@@ -26,10 +27,8 @@ class Recorder;
 
 namespace capstan::gitops {
 
-inline const meta::GroupVersionResource kGitRepositoriesGvr{"gitops.capstan.dev", "v1", "gitrepositories"};
-inline const meta::GroupVersionResource kKustomizationsGvr{"gitops.capstan.dev", "v1", "kustomizations"};
-inline const controller::ResourceType kGitRepositoryType{kGitRepositoriesGvr, "GitRepository", true};
-inline const controller::ResourceType kKustomizationType{kKustomizationsGvr, "Kustomization", true};
+using apis::gitops::v1::kGitRepositoryType;
+using apis::gitops::v1::kKustomizationType;
 
 inline constexpr std::string_view kEventComponent = "capstan-gitops";
 

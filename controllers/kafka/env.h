@@ -2,6 +2,7 @@
 // and the pods it made, narrowed by label to those).
 #pragma once
 
+#include "apis/kafka/v1/group.h"
 #include "runtime/controller/builder.h"
 #include "runtime/controller/core_types.h"
 
@@ -16,8 +17,8 @@ class Informer;
 
 namespace capstan::kafka {
 
-inline const controller::ResourceType kKafkaType{{"kafka.capstan.dev", "v1", "kafkas"}, "Kafka", true};
-inline const controller::ResourceType kNodePoolType{{"kafka.capstan.dev", "v1", "kafkanodepools"}, "KafkaNodePool", true};
+using apis::kafka::v1::kKafkaType;
+inline const meta::ResourceType& kNodePoolType = apis::kafka::v1::kKafkaNodePoolType;
 using controller::core::kClaimType;
 using controller::core::kConfigMapType;
 using controller::core::kPodType;

@@ -3,6 +3,7 @@
 // StatefulSets it owns, narrowed by label to its own).
 #pragma once
 
+#include "apis/monitoring/v1/group.h"
 #include "runtime/controller/builder.h"
 #include "runtime/controller/core_types.h"
 #include "runtime/meta/gvk.h"
@@ -23,10 +24,10 @@ class Recorder;
 
 namespace capstan::monitoring {
 
-inline const controller::ResourceType kPrometheusType{{"monitoring.capstan.dev", "v1", "prometheuses"}, "Prometheus", true};
-inline const controller::ResourceType kServiceMonitorType{{"monitoring.capstan.dev", "v1", "servicemonitors"}, "ServiceMonitor", true};
-inline const controller::ResourceType kPodMonitorType{{"monitoring.capstan.dev", "v1", "podmonitors"}, "PodMonitor", true};
-inline const controller::ResourceType kPrometheusRuleType{{"monitoring.capstan.dev", "v1", "prometheusrules"}, "PrometheusRule", true};
+using apis::monitoring::v1::kPodMonitorType;
+using apis::monitoring::v1::kPrometheusRuleType;
+using apis::monitoring::v1::kPrometheusType;
+using apis::monitoring::v1::kServiceMonitorType;
 using controller::core::kConfigMapType;
 using controller::core::kNamespaceType;
 using controller::core::kSecretType;

@@ -23,12 +23,7 @@ namespace capstan::controller {
 
 class Manager;
 
-// A resource a controller works with: how to list it and what its objects are called.
-struct ResourceType {
-  meta::GroupVersionResource gvr;
-  std::string kind;
-  bool namespaced = true;
-};
+using ResourceType = meta::ResourceType;
 
 using MapFunc = std::function<std::vector<Request>(const cache::ObjectPtr&)>;
 

@@ -44,6 +44,13 @@ struct GroupVersionResource {
   bool operator==(const GroupVersionResource&) const = default;
 };
 
+// A resource a controller or an API declares: how to list it and what its objects are called.
+struct ResourceType {
+  GroupVersionResource gvr;
+  std::string kind;
+  bool namespaced = true;
+};
+
 }  // namespace capstan::meta
 
 template <>

@@ -3,10 +3,18 @@
 // its apiVersion.
 #pragma once
 
+#include "runtime/meta/gvk.h"
+
 #include <array>
 #include <string_view>
 
 namespace capstan::apis::certs::v1 {
+
+// The resources of this group (one declaration for the controllers, webhooks and tools).
+inline const meta::ResourceType kCertificateType{{"certs.capstan.dev", "v1", "certificates"}, "Certificate", true};
+inline const meta::ResourceType kCertificateRequestType{{"certs.capstan.dev", "v1", "certificaterequests"}, "CertificateRequest", true};
+inline const meta::ResourceType kIssuerType{{"certs.capstan.dev", "v1", "issuers"}, "Issuer", true};
+inline const meta::ResourceType kClusterIssuerType{{"certs.capstan.dev", "v1", "clusterissuers"}, "ClusterIssuer", false};
 
 inline constexpr std::string_view kGroup = "certs.capstan.dev";
 inline constexpr std::string_view kVersion = "v1";

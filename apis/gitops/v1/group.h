@@ -4,9 +4,15 @@
 // implements them (types.h lists which).
 #pragma once
 
+#include "runtime/meta/gvk.h"
+
 #include <string_view>
 
 namespace capstan::apis::gitops::v1 {
+
+// The resources of this group (one declaration for the controllers, webhooks and tools).
+inline const meta::ResourceType kGitRepositoryType{{"gitops.capstan.dev", "v1", "gitrepositories"}, "GitRepository", true};
+inline const meta::ResourceType kKustomizationType{{"gitops.capstan.dev", "v1", "kustomizations"}, "Kustomization", true};
 
 inline constexpr std::string_view kGroup = "gitops.capstan.dev";
 inline constexpr std::string_view kVersion = "v1";

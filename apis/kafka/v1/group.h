@@ -4,9 +4,15 @@
 // implements.
 #pragma once
 
+#include "runtime/meta/gvk.h"
+
 #include <string_view>
 
 namespace capstan::apis::kafka::v1 {
+
+// The resources of this group (one declaration for the controllers, webhooks and tools).
+inline const meta::ResourceType kKafkaType{{"kafka.capstan.dev", "v1", "kafkas"}, "Kafka", true};
+inline const meta::ResourceType kKafkaNodePoolType{{"kafka.capstan.dev", "v1", "kafkanodepools"}, "KafkaNodePool", true};
 
 inline constexpr std::string_view kGroup = "kafka.capstan.dev";
 inline constexpr std::string_view kVersion = "v1";

@@ -4,9 +4,17 @@
 // Capstan implements.
 #pragma once
 
+#include "runtime/meta/gvk.h"
+
 #include <string_view>
 
 namespace capstan::apis::monitoring::v1 {
+
+// The resources of this group (one declaration for the controllers, webhooks and tools).
+inline const meta::ResourceType kPrometheusType{{"monitoring.capstan.dev", "v1", "prometheuses"}, "Prometheus", true};
+inline const meta::ResourceType kServiceMonitorType{{"monitoring.capstan.dev", "v1", "servicemonitors"}, "ServiceMonitor", true};
+inline const meta::ResourceType kPodMonitorType{{"monitoring.capstan.dev", "v1", "podmonitors"}, "PodMonitor", true};
+inline const meta::ResourceType kPrometheusRuleType{{"monitoring.capstan.dev", "v1", "prometheusrules"}, "PrometheusRule", true};
 
 inline constexpr std::string_view kGroup = "monitoring.capstan.dev";
 inline constexpr std::string_view kVersion = "v1";
