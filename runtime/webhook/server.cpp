@@ -68,6 +68,10 @@ void Server::start() {
   ho.address = opts_.host;  // "" = every interface, IPv6 and IPv4
   ho.port = static_cast<std::uint16_t>(opts_.port);
   ho.handler_threads = opts_.handler_threads;
+  // An oversized review is answered 413 from its header, never buffered.
+  ho.body_limit = opts_.max_request_bytes;
+  ho.body_too_large = http::Response(413, "request entity is too large; limit is " + std::to_string(opts_.max_request_bytes) + " bytes\n",
+                                     "text/plain; charset=utf-8");
   http::ServerTls tls;
   tls.cert_file = cert_file();
   tls.key_file = key_file();
