@@ -13,7 +13,7 @@
 #include "controllers/certificates/request_builder.h"
 #include "controllers/certificates/requests/approver.h"
 #include "controllers/certificates/requests/issuer_controller.h"
-#include "controllers/certificates/webhooks/webhooks.h"
+#include "webhooks/certificates/webhooks.h"
 #include "runtime/controller/manager.h"
 #include "runtime/events/recorder.h"
 #include "runtime/metrics/registry.h"

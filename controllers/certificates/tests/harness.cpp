@@ -2,7 +2,7 @@
 
 #include "apis/certs/v1/crds.h"
 #include "controllers/certificates/constants.h"
-#include "controllers/certificates/webhooks/webhooks.h"
+#include "webhooks/certificates/webhooks.h"
 #include "manager/registry.h"
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"

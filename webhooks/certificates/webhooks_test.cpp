@@ -1,7 +1,7 @@
 // Webhook validation and defaulting through the admission handlers (AdmissionReview in,
 // AdmissionReview out), and the webhook configuration objects.
 #include "controllers/certificates/tests/test_util.h"
-#include "controllers/certificates/webhooks/webhooks.h"
+#include "webhooks/certificates/webhooks.h"
 #include "manager/registry.h"
 #include "runtime/json/patch.h"
 

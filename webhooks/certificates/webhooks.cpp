@@ -1,4 +1,4 @@
-#include "controllers/certificates/webhooks/webhooks.h"
+#include "webhooks/certificates/webhooks.h"
 
 #include "apis/certs/v1/defaults.h"
 #include "apis/certs/v1/group.h"
