@@ -2,7 +2,7 @@
 // runtime/http) with the certificates API's admission webhooks, serving HTTPS from the
 // directory given (tls.crt, tls.key) on a free loopback port. Prints "listening <port>" once it
 // serves, then runs until it is stopped.
-#include "controllers/certificates/webhooks/webhooks.h"
+#include "webhooks/certificates/webhooks.h"
 #include "runtime/log/log.h"
 #include "runtime/webhook/server.h"
 
@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   o.port = 0;
   o.cert_dir = argv[1];
   capstan::webhook::Server server(o);
-  capstan::certificates::register_webhooks(server);
+  capstan::webhooks::certificates::register_webhooks(server);
   server.start();
   std::printf("listening %u\n", static_cast<unsigned>(server.port()));
   std::fflush(stdout);

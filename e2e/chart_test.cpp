@@ -56,7 +56,9 @@ TEST_F(HelmChart, AMisspeltOrMistypedValueIsRefusedNamingIt) {
 TEST_F(HelmChart, ASubsetOfControllersGetsExactlyItsCrdsRulesWebhooksAndFlag) {
   auto docs = render({"controllers.certificates.enabled=false", "controllers.monitoring.enabled=false", "controllers.gitops.enabled=false"});
   EXPECT_EQ(of_kind(docs, "CustomResourceDefinition"), (std::set<std::string>{"kafkas.kafka.capstan.dev", "kafkanodepools.kafka.capstan.dev"}));
-  EXPECT_TRUE(of_kind(docs, "ValidatingWebhookConfiguration").empty());
+  // Kafka's webhooks alone (no mutating ones: it has no defaulting webhook).
+  EXPECT_EQ(of_kind(docs, "ValidatingWebhookConfiguration"), (std::set<std::string>{"capstan-kafka"}));
+  EXPECT_TRUE(of_kind(docs, "MutatingWebhookConfiguration").empty());
   const auto* role = find(docs, "ClusterRole", "capstan-manager");
   ASSERT_NE(role, nullptr);
   std::set<std::string> groups;
@@ -76,8 +78,12 @@ TEST_F(HelmChart, ASubsetOfControllersGetsExactlyItsCrdsRulesWebhooksAndFlag) {
   ASSERT_NE(hooks, nullptr);
   const auto* secret = find(docs, "Secret", "capstan-webhook-server-cert");
   ASSERT_NE(secret, nullptr);
+  EXPECT_EQ(of_kind(docs, "ValidatingWebhookConfiguration"), (std::set<std::string>{"capstan-certificates"}));
   for (const auto& h : *json::get_array(*hooks, {"webhooks"})) {
     EXPECT_EQ(json::get_string(h, {"clientConfig", "service", "name"}), "capstan-webhook-service");
+    // The release's namespace is left out, so the manager never admits its own upgrade.
+    EXPECT_EQ(json::serialize(*json::find(h, {"namespaceSelector"})),
+              R"({"matchExpressions":[{"key":"kubernetes.io/metadata.name","operator":"NotIn","values":["capstan-system"]}]})");
     EXPECT_EQ(json::get_string(h, {"clientConfig", "caBundle"}), json::get_string(*secret, {"data", "ca.crt"}));
   }
 }

@@ -112,7 +112,7 @@ spec:
   auto reason = [&] { return condition("kafka", "events", "default", "NotReady", "reason"); };
   ASSERT_TRUE(eventually([&] { return reason() == "InvalidResourceException"; }, 20s)) << reason();
   std::string message = condition("kafka", "events", "default", "NotReady", "message");
-  EXPECT_NE(message.find("spec.kafka.config.node.id: Forbidden"), std::string::npos) << message;
+  EXPECT_NE(message.find("spec.kafka.config[node.id]: Forbidden"), std::string::npos) << message;
   EXPECT_NE(message.find("No KafkaNodePools found for Kafka cluster events"), std::string::npos) << message;
 }
 

@@ -28,18 +28,24 @@ class KustomizeInstallE2E : public InstallFixture {
   // The manager runs outside the cluster: its webhook configurations reach it by URL (what
   // the chart's webhook.url.host does), keeping the caBundle.
   void route_webhooks_to_manager() {
+    int configurations = 0;
     for (const char* kind : {"validatingwebhookconfigurations", "mutatingwebhookconfigurations"}) {
-      std::istringstream paths(get({"get", kind, "capstan-certificates", "-o", "jsonpath={range .webhooks[*]}{.clientConfig.service.path} {end}"}));
-      json::Array patch;
-      int i = 0;
-      for (std::string path; paths >> path; ++i) {
-        std::string at = "/webhooks/" + std::to_string(i) + "/clientConfig/";
-        patch.push_back(json::Object{{"op", "remove"}, {"path", at + "service"}});
-        patch.push_back(json::Object{{"op", "add"}, {"path", at + "url"}, {"value", "https://" + webhook_host() + path}});
+      std::istringstream names(get({"get", kind, "-l", "app.kubernetes.io/name=capstan", "-o", "jsonpath={.items[*].metadata.name}"}));
+      for (std::string name; names >> name; ++configurations) {
+        std::istringstream paths(get({"get", kind, name, "-o", "jsonpath={range .webhooks[*]}{.clientConfig.service.path} {end}"}));
+        json::Array patch;
+        int i = 0;
+        for (std::string path; paths >> path; ++i) {
+          std::string at = "/webhooks/" + std::to_string(i) + "/clientConfig/";
+          patch.push_back(json::Object{{"op", "remove"}, {"path", at + "service"}});
+          patch.push_back(json::Object{{"op", "add"}, {"path", at + "url"}, {"value", "https://" + webhook_host() + path}});
+        }
+        ASSERT_GT(i, 0) << kind << " " << name;
+        kubectl_->ok({"patch", kind, name, "--type=json", "-p", json::serialize(json::Value(patch))});
       }
-      ASSERT_GT(i, 0) << kind;
-      kubectl_->ok({"patch", kind, "capstan-certificates", "--type=json", "-p", json::serialize(json::Value(patch))});
     }
+    // Every group's validating webhooks, and the certificates' mutating ones.
+    EXPECT_EQ(configurations, 5);
   }
   // The manager outside the cluster is reached at 127.0.0.1: its certificate names that too.
   void start_manager_with_own_certificate(const std::string& tag, std::vector<std::string> extra = {}) {
@@ -68,6 +74,8 @@ TEST_P(KustomizeInstallE2E, ApplyKConfigDefaultThenTheManagerUnderItsServiceAcco
                            "ClusterRoleBinding/capstan-manager", "Role/capstan-leader-election", "Deployment/capstan-manager",
                            "Service/capstan-webhook-service", "Service/capstan-metrics", "Service/capstan-acme-solver",
                            "ValidatingWebhookConfiguration/capstan-certificates", "MutatingWebhookConfiguration/capstan-certificates",
+                           "ValidatingWebhookConfiguration/capstan-monitoring", "ValidatingWebhookConfiguration/capstan-kafka",
+                           "ValidatingWebhookConfiguration/capstan-gitops",
                            "ServiceAccount/capstan-gitops", "ClusterRoleBinding/capstan-gitops", "Role/capstan-webhook-certs",
                            "ClusterRole/capstan-webhook-certs"})
     EXPECT_TRUE(names.contains(want)) << want << " not rendered:\n" << rendered;

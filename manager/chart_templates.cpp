@@ -17,6 +17,7 @@ constexpr std::string_view kClientConfig = "CAPSTANHELMCLIENTCONFIG";
 constexpr std::string_view kFailurePolicy = "CAPSTANHELMFAILUREPOLICY";
 constexpr std::string_view kTimeout = "CAPSTANHELMTIMEOUT";
 constexpr std::string_view kKeep = "CAPSTANHELMKEEP";
+constexpr std::string_view kNamespace = "CAPSTANHELMNAMESPACE";
 
 void replace_all(std::string& text, std::string_view from, std::string_view to) {
   for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
@@ -65,6 +66,7 @@ std::string with_client_configs(const std::string& yaml) {
   replace_all(out, kFullname, "{{ .fullname }}");
   replace_all(out, kFailurePolicy, "{{ .failurePolicy }}");
   replace_all(out, kTimeout, "{{ .timeoutSeconds }}");
+  replace_all(out, kNamespace, "{{ .namespace }}");
   return out;
 }
 
@@ -75,7 +77,8 @@ json::Array common_rules() {
 }
 
 std::string chart_templates() {
-  const WebhookEndpoint service{"", "system", "webhook-service", ""};
+  // Every webhook leaves out the release's namespace (the placeholder becomes {{ .namespace }}).
+  const WebhookEndpoint service{"", "system", "webhook-service", "", std::string(kNamespace)};
   std::string out;
   out += "{{- define \"capstan.rbac.common\" }}\n" + json::to_yaml(json::Value(common_rules())) + "{{- end }}\n";
   // Both templates exist for every controller (possibly empty), so the chart can include
@@ -143,7 +146,8 @@ std::string kustomize_webhook_cert_roles() {
 }
 
 std::string kustomize_webhooks() {
-  const WebhookEndpoint in_cluster{"", "system", "webhook-service", ""};
+  // config/default's namespace is left out by every webhook.
+  const WebhookEndpoint in_cluster{"", "system", "webhook-service", "", std::string(kKustomizeNamespace)};
   std::string hooks;
   for (const auto& d : all_controllers())
     for (auto cfg : webhook_configurations(d, in_cluster)) {

@@ -124,8 +124,8 @@ int dev_command(const std::vector<std::string>& args) {
 
   std::string ca = ensure_webhook_certs(dir / "webhook");
   std::uint16_t webhook_port = pick_port(dir / "webhook.port");
-  WebhookEndpoint endpoint{"https://127.0.0.1:" + std::to_string(webhook_port), "", "", ca};
   RunOptions ro;
+  WebhookEndpoint endpoint{"https://127.0.0.1:" + std::to_string(webhook_port), "", "", ca, ro.settings.pod_namespace};
   // The manager's namespace, where ClusterIssuers keep their Secrets (a Helm install creates it).
   ensure_namespace(client, ro.settings.pod_namespace, "capstan-dev");
   install_crds(client, enabled, "capstan-dev");

@@ -1,5 +1,6 @@
 #include "manager/manager_command.h"
 
+#include "apis/gitops/v1/validation.h"
 #include "manager/flags.h"
 #include "manager/run.h"
 #include "runtime/client/client.h"
@@ -9,6 +10,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -105,6 +107,10 @@ int manager_command(const std::vector<std::string>& args) {
   fs.add_string("webhook-cert-hosts", &cert_hosts,
                 "with --webhook-cert-secret: the certificate's DNS names and IP addresses, comma-separated (default: the "
                 "Service capstan-webhook-service in the pod's namespace, .svc and .svc.cluster.local)");
+  std::string gitops_schemes = "http,https,git";
+  fs.add_string("gitops-url-schemes", &gitops_schemes,
+                "URL schemes GitRepositories may use, comma-separated, of http, https, git and file (file:// reads the "
+                "manager's own file system: add it only where that is intended); the gitops webhook refuses the others");
   fs.add_double("kube-api-qps", &qps, "client-side rate limit: queries per second to the API server (<= 0: unlimited)");
   fs.add_int("kube-api-burst", &burst, "client-side rate limit: burst");
   fs.add_int("acme-http01-solver-port", &acme_port, "port of the ACME HTTP-01 challenge solver");
@@ -174,6 +180,13 @@ int manager_command(const std::vector<std::string>& args) {
   ro.webhook_cert_validity = std::chrono::duration_cast<std::chrono::seconds>(cert_validity);
   ro.webhook_ca_validity = std::chrono::duration_cast<std::chrono::seconds>(ca_validity);
   ro.webhook_cert_check_interval = cert_check;
+  ro.settings.gitops_url_schemes = split_csv(gitops_schemes);
+  for (const auto& scheme : ro.settings.gitops_url_schemes) {
+    const auto& known = apis::gitops::v1::known_url_schemes();
+    if (std::find(known.begin(), known.end(), scheme) == known.end())
+      throw UsageError("unknown scheme \"" + scheme + "\" in --gitops-url-schemes (known: http, https, git, file)");
+  }
+  if (ro.settings.gitops_url_schemes.empty()) throw UsageError("--gitops-url-schemes needs at least one scheme");
 
   client::Config cfg = client::load_config(kubeconfig);
   cfg.qps = qps;

@@ -5,6 +5,7 @@
 #include "controllers/kafka/descriptor.h"
 #include "controllers/monitoring/descriptor.h"
 #include "manager/flags.h"
+#include "manager/webhooks.h"
 #include "runtime/cache/factory.h"
 
 #include <algorithm>
@@ -20,6 +21,7 @@ const std::vector<ControllerDescriptor>& all_controllers() {
     v.push_back(monitoring::monitoring_descriptor());
     v.push_back(kafka::kafka_descriptor());
     v.push_back(gitops::gitops_descriptor());
+    for (auto& d : v) attach_webhooks(d);
     return v;
   }();
   return all;

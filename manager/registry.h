@@ -6,6 +6,7 @@
 
 #include "runtime/controller/builder.h"
 #include "runtime/json/json.h"
+#include "runtime/webhook/configuration.h"
 
 #include <functional>
 #include <initializer_list>
@@ -22,13 +23,9 @@ class Server;
 
 namespace capstan::manager {
 
-// Where the manager's webhook server can be reached (for webhook configurations).
-struct WebhookEndpoint {
-  std::string url_base;        // "https://127.0.0.1:9443" (dev) — or empty with a Service below
-  std::string service_namespace;
-  std::string service_name;
-  std::string ca_bundle_pem;
-};
+// Where the manager's webhook server can be reached (for webhook configurations), and the
+// manager's namespace every webhook leaves out.
+using WebhookEndpoint = webhook::Endpoint;
 
 struct Settings {
   std::string namespace_restriction;
@@ -45,6 +42,8 @@ struct Settings {
   // "NAMESPACE/NAME", or empty = the manager itself.
   std::string gitops_default_service_account;
   bool gitops_no_cross_namespace_refs = false;
+  // The URL schemes GitRepositories may use (--gitops-url-schemes); empty = http, https, git.
+  std::vector<std::string> gitops_url_schemes;
 };
 
 // A shared informer a controller reads. The manager creates each one once, before wiring,
@@ -62,11 +61,14 @@ struct ControllerDescriptor {
   std::function<std::vector<json::Value>()> crds;
   // The informers it reads (see InformerNeed).
   std::function<std::vector<InformerNeed>()> informers;
-  // ValidatingWebhookConfiguration / MutatingWebhookConfiguration objects.
+  // ValidatingWebhookConfiguration / MutatingWebhookConfiguration objects of its API group's
+  // admission webhooks (webhooks/<group>; attached by manager/webhooks.cpp).
   std::function<std::vector<json::Value>(const WebhookEndpoint&)> webhook_configurations;
+  // Serves those webhooks (called after wire(), so the informers it reads exist).
+  std::function<void(controller::Manager&, webhook::Server& webhooks, const Settings&)> register_webhooks;
   // ClusterRole rules this controller needs.
   std::function<json::Array()> rbac_rules;
-  // Adds its controllers and servers to the manager, and its webhook handlers to `webhooks`.
+  // Adds its controllers and servers to the manager.
   std::function<void(controller::Manager&, webhook::Server& webhooks, const Settings&)> wire;
 };
 

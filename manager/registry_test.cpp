@@ -60,6 +60,11 @@ TEST(Registry, EveryControllerDeclaresExactlyTheInformersItReads) {
     wo.registry = &registry;
     webhook::Server webhooks(wo);
     d.wire(mgr, webhooks, Settings{});
+    // The webhooks read only what the controller declares (gitops: its Kustomizations).
+    ASSERT_TRUE(d.register_webhooks) << "no webhooks attached";
+    EXPECT_FALSE(webhooks.has_paths()) << "wire() serves webhooks itself";
+    d.register_webhooks(mgr, webhooks, Settings{});
+    EXPECT_TRUE(webhooks.has_paths());
     std::vector<const ControllerDescriptor*> just_this{&d};
     EXPECT_EQ(undeclared_informers(mgr.informers(), just_this), std::vector<std::string>{});
 
@@ -68,6 +73,43 @@ TEST(Registry, EveryControllerDeclaresExactlyTheInformersItReads) {
     std::set<std::string> declared;
     for (const auto& need : d.informers()) declared.insert(need.type.gvr.resource + "?" + need.label_selector);
     EXPECT_EQ(wired, declared);
+  }
+}
+
+// Each controller configures the admission webhooks of its own API group, safe to fail: Fail,
+// a timeout, no side effects, Equivalent matching, and the manager's namespace left out.
+TEST(Registry, EveryControllerConfiguresItsGroupsWebhooks) {
+  WebhookEndpoint ep{"", "capstan-system", "capstan-webhook-service", "", "capstan-system"};
+  for (const auto& d : all_controllers()) {
+    SCOPED_TRACE(d.name);
+    ASSERT_TRUE(d.webhook_configurations);
+    std::set<std::string> crd_groups;
+    for (const auto& crd : d.crds()) crd_groups.insert(std::string(json::get_string(crd, {"spec", "group"})));
+    ASSERT_EQ(crd_groups.size(), 1u);
+    std::set<std::string> resources;
+    for (const auto& crd : d.crds()) resources.insert(std::string(json::get_string(crd, {"spec", "names", "plural"})));
+    auto cfgs = d.webhook_configurations(ep);
+    ASSERT_FALSE(cfgs.empty());
+    std::set<std::string> validated;
+    for (const auto& cfg : cfgs) {
+      EXPECT_EQ(json::get_string(cfg, {"metadata", "name"}), "capstan-" + d.name);
+      for (const auto& h : *json::get_array(cfg, {"webhooks"})) {
+        EXPECT_EQ(json::get_string(h, {"failurePolicy"}), "Fail");
+        EXPECT_EQ(json::get_string(h, {"sideEffects"}), "None");
+        EXPECT_EQ(json::get_string(h, {"matchPolicy"}), "Equivalent");
+        EXPECT_EQ(json::get_int(h, {"timeoutSeconds"}), 10);
+        EXPECT_EQ(json::serialize(*json::find(h, {"namespaceSelector"})),
+                  R"({"matchExpressions":[{"key":"kubernetes.io/metadata.name","operator":"NotIn","values":["capstan-system"]}]})");
+        const auto& rule = json::get_array(h, {"rules"})->at(0);
+        EXPECT_EQ(json::serialize(*json::find(rule, {"apiGroups"})), "[\"" + *crd_groups.begin() + "\"]");
+        if (json::get_string(cfg, {"kind"}) == "ValidatingWebhookConfiguration")
+          for (const auto& r : *json::get_array(rule, {"resources"})) {
+            std::string res(r.get_string());
+            if (res.find('/') == std::string::npos) validated.insert(res);
+          }
+      }
+    }
+    EXPECT_EQ(validated, resources) << "every kind of the group is validated";
   }
 }
 

@@ -131,6 +131,7 @@ int run_controllers(client::Client& client, const RunOptions& o) {
   create_informers(mgr.informers(), o.controllers);
   for (const auto* d : o.controllers) {
     d->wire(mgr, webhooks, o.settings);
+    if (d->register_webhooks) d->register_webhooks(mgr, webhooks, o.settings);
     names += (names.empty() ? "" : ",") + d->name;
   }
   for (const auto& name : undeclared_informers(mgr.informers(), o.controllers))

@@ -13,11 +13,9 @@
 #include "controllers/certificates/request_builder.h"
 #include "controllers/certificates/requests/approver.h"
 #include "controllers/certificates/requests/issuer_controller.h"
-#include "controllers/certificates/webhooks/webhooks.h"
 #include "runtime/controller/manager.h"
 #include "runtime/events/recorder.h"
 #include "runtime/metrics/registry.h"
-#include "runtime/webhook/server.h"
 
 namespace capstan::certificates {
 namespace {
@@ -56,7 +54,7 @@ CertificatesOptions options_from(const manager::Settings& settings) {
   return o;
 }
 
-std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, webhook::Server* webhooks, CertificatesOptions options) {
+std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOptions options) {
   if (!options.registry) options.registry = mgr.metrics_registry();
   cache::InformerOptions secrets_narrow;
   secrets_narrow.label_selector = std::string(kFaoSelector);
@@ -148,8 +146,6 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, webhook::Server
       .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_issuer(*env, true, r, c); });
 
-  if (webhooks) register_webhooks(*webhooks);
-
   if (env->solver) {
     mgr.add_server("certificates-acme-http01-solver", [env] { env->solver->start(); }, [env] { env->solver->stop(); });
   }
@@ -169,7 +165,7 @@ manager::ControllerDescriptor certificates_descriptor() {
   d.default_on = true;
   d.description =
       "X.509 certificates (cert-manager's Certificate, CertificateRequest, Issuer and ClusterIssuer under certs.capstan.dev): "
-      "SelfSigned, CA and ACME HTTP-01 issuers, renewal, webhooks and metrics";
+      "SelfSigned, CA and ACME HTTP-01 issuers, renewal, webhooks (webhooks/certificates) and metrics";
   d.crds = [] { return v1::crds(); };
   d.informers = [] {
     return std::vector<manager::InformerNeed>{{kCertificateType, ""},
@@ -178,10 +174,9 @@ manager::ControllerDescriptor certificates_descriptor() {
                                               {kClusterIssuerType, ""},
                                               {kSecretType, std::string(kFaoSelector)}};  // only the Secrets we own
   };
-  d.webhook_configurations = [](const manager::WebhookEndpoint& ep) { return webhook_configurations(ep); };
   d.rbac_rules = [] { return rbac_rules(); };
-  d.wire = [](controller::Manager& mgr, webhook::Server& webhooks, const manager::Settings& settings) {
-    wire_certificates(mgr, &webhooks, options_from(settings));
+  d.wire = [](controller::Manager& mgr, webhook::Server&, const manager::Settings& settings) {
+    wire_certificates(mgr, options_from(settings));
   };
   return d;
 }

@@ -2,11 +2,12 @@
 // wiring behind it.
 //
 //   manager::ControllerDescriptor d = certificates::certificates_descriptor();
-//   // name "certificates", default on; crds() = apis/certs crds(); webhook configurations;
-//   // ClusterRole rules; wire() adds the controllers, webhook paths and the ACME solver.
+//   // name "certificates", default on; crds() = apis/certs crds(); ClusterRole rules; wire()
+//   // adds the controllers and the ACME solver. Its admission webhooks are webhooks/certificates
+//   // (attached by manager/webhooks.cpp).
 //
 // Tests wire with explicit options (a jumping clock, the solver on a free port, no approver):
-//   auto env = certificates::wire_certificates(mgr, &webhooks, options);
+//   auto env = certificates::wire_certificates(mgr, options);
 #pragma once
 
 #include "controllers/certificates/options.h"
@@ -16,9 +17,6 @@
 
 namespace capstan::controller {
 class Manager;
-}
-namespace capstan::webhook {
-class Server;
 }
 
 namespace capstan::certificates {
@@ -32,9 +30,8 @@ manager::ControllerDescriptor certificates_descriptor();
 //   certificaterequests-approver   (unless options.enable_approver is false)
 //   certificaterequests-issuer     signs with SelfSigned, CA and ACME issuers
 //   issuers, clusterissuers        Ready conditions
-// the webhook paths (when `webhooks` is not null), the ACME HTTP-01 solver server, the
-// certificate metrics collector and the event recorder. Returns the shared environment
-// (e.g. env->solver->port()).
-std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, webhook::Server* webhooks, CertificatesOptions options);
+// the ACME HTTP-01 solver server, the certificate metrics collector and the event recorder.
+// Returns the shared environment (e.g. env->solver->port()).
+std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOptions options);
 
 }  // namespace capstan::certificates

@@ -1,15 +1,10 @@
-// Paths inside a Git repository, as users write them in a Kustomization's spec.path or in a
-// kustomization.yaml's resources: cleaned as Go's path.Clean does, relative to the root.
+// Paths inside a Git repository (apis/gitops/v1/repo_path.h, shared with validation).
 #pragma once
 
-#include <optional>
-#include <string>
-#include <string_view>
+#include "apis/gitops/v1/repo_path.h"
 
 namespace capstan::gitops {
 
-// "", ".", "./a/", "/a//b/.." -> the path relative to the root ("" is the root itself);
-// nullopt when a ".." climbs above the root.
-std::optional<std::string> clean_repo_path(std::string_view path);
+using apis::gitops::v1::clean_repo_path;
 
 }  // namespace capstan::gitops

@@ -57,7 +57,6 @@ manager::ControllerDescriptor kafka_descriptor() {
   d.informers = [] {
     return std::vector<manager::InformerNeed>{{kKafkaType, ""}, {kNodePoolType, ""}, {kPodType, std::string(kPodSelector)}};
   };
-  d.webhook_configurations = [](const manager::WebhookEndpoint&) { return std::vector<json::Value>{}; };
   d.rbac_rules = [] {
     return json::Array{
         manager::rbac_rule({"kafka.capstan.dev"}, {"kafkas", "kafkanodepools"}, {"get", "list", "watch"}),

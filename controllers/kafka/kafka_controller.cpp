@@ -2,6 +2,7 @@
 
 #include "apis/kafka/v1/group.h"
 #include "apis/kafka/v1/types.h"
+#include "apis/kafka/v1/validation.h"
 #include "controllers/kafka/env.h"
 #include "controllers/kafka/nodes.h"
 #include "controllers/kafka/objects.h"
@@ -60,7 +61,8 @@ class Reconciler {
     remove_condition(obj_, v1::condition::kReconciliationPaused);
     spec_ = v1::parse_kafka_spec(obj_);
     auto pools = pools_of_cluster();
-    auto errors = v1::validate_kafka(spec_);
+    std::vector<std::string> errors;
+    for (const auto& c : v1::validate_kafka(obj_)) errors.push_back(c.error());
     check_roles(pools, errors);
     if (!errors.empty()) {
       not_ready(v1::reason::kInvalidResource, join(errors, "; "));
@@ -146,7 +148,9 @@ class Reconciler {
     bool broker = false, controller = false;
     std::int64_t nodes = 0;
     for (const auto& p : pools) {
-      auto pool_errors = v1::validate_node_pool(p.object->name(), p.spec);
+      std::vector<std::string> pool_errors;
+      for (const auto& c : v1::validate_kafka_node_pool(p.object->value()))
+        pool_errors.push_back("KafkaNodePool " + std::string(p.object->name()) + " " + c.error());
       errors.insert(errors.end(), pool_errors.begin(), pool_errors.end());
       if (!pool_errors.empty()) continue;
       nodes += p.spec.replicas;

@@ -57,7 +57,6 @@ manager::ControllerDescriptor monitoring_descriptor() {
                                               {kPrometheusRuleType, ""}, {kNamespaceType, ""},
                                               {kStatefulSetType, std::string(kOwnedSelector)}};
   };
-  d.webhook_configurations = [](const manager::WebhookEndpoint&) { return std::vector<json::Value>{}; };
   d.rbac_rules = [] {
     return json::Array{
         manager::rbac_rule({"monitoring.capstan.dev"}, {"prometheuses", "servicemonitors", "podmonitors", "prometheusrules"},

@@ -218,7 +218,7 @@ TEST(WebhookAdmissionTest, OversizedEmptyAndMalformedBodies) {
   http::Request big = post(review("v1", "CREATE", configmap({{"blob", std::string(kMaxRequestBytes, 'x')}})));
   json::Value r = call(h, big);
   EXPECT_EQ(json::get_int(r, {"response", "status", "code"}), 413);
-  EXPECT_EQ(json::get_string(r, {"response", "status", "message"}), "request entity is too large; limit is 7340032 bytes");
+  EXPECT_EQ(json::get_string(r, {"response", "status", "message"}), "request entity is too large; limit is 3145728 bytes");
 
   http::Request empty = post(nullptr);
   empty.body.clear();

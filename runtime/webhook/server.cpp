@@ -72,6 +72,10 @@ void Server::start() {
   // that read their requests, without a hand-off to the handler pool and back.
   ho.io_threads = 2;
   ho.inline_handlers = true;
+  // An oversized review is answered 413 from its header, never buffered.
+  ho.body_limit = opts_.max_request_bytes;
+  ho.body_too_large = http::Response(413, "request entity is too large; limit is " + std::to_string(opts_.max_request_bytes) + " bytes\n",
+                                     "text/plain; charset=utf-8");
   http::ServerTls tls;
   tls.cert_file = cert_file();
   tls.key_file = key_file();

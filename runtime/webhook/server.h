@@ -35,6 +35,8 @@ struct ServerOptions {
   // How often the certificate files are checked for changes (controller-runtime's certwatcher polls every 10 s).
   std::chrono::seconds cert_reload_interval{10};
   int handler_threads = 4;
+  // Request bodies past this get 413 (and the connection is closed) without being read.
+  std::size_t max_request_bytes = kMaxRequestBytes;
   metrics::Registry* registry = nullptr;  // webhook metrics; nullptr = the global registry
 };
 

@@ -5,6 +5,13 @@
 #include "runtime/webhook/test_support.h"
 
 #include <gtest/gtest.h>
+#include <openssl/ssl.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 namespace capstan::webhook {
 namespace {
@@ -30,6 +37,64 @@ http::Response post(const std::string& ca_pem, std::uint16_t port, const std::st
   co.tls.ca_pem = ca_pem;
   http::Client c(co);  // a fresh client: a fresh TLS handshake
   return c.request("POST", "https://127.0.0.1:" + std::to_string(port) + target, {{"Content-Type", content_type}}, body, 5s);
+}
+
+// Sends `head` over TLS (no certificate check) and returns what the server answers before it
+// closes the connection or 5 s pass.
+std::string raw_tls_exchange(std::uint16_t port, const std::string& head) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return "connect failed";
+  }
+  timeval tv{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());
+  SSL* ssl = SSL_new(ctx);
+  SSL_set_fd(ssl, fd);
+  std::string out;
+  if (SSL_connect(ssl) == 1 && SSL_write(ssl, head.data(), static_cast<int>(head.size())) > 0) {
+    char buf[4096];
+    for (int n; (n = SSL_read(ssl, buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  }
+  SSL_free(ssl);
+  SSL_CTX_free(ctx);
+  ::close(fd);
+  return out;
+}
+
+TEST(WebhookServerTest, OversizedReviewGets413FromItsHeaderWithoutBeingRead) {
+  EXPECT_EQ(kMaxRequestBytes, 3u * 1024 * 1024);  // kube-apiserver's request limit
+  TempDir dir("capstan-webhook");
+  TestCa ca("webhook-test-ca");
+  ca.issue_into(dir);
+  metrics::Registry reg;
+  Server s(test_options(dir, &reg));
+  std::atomic<int> calls{0};
+  s.register_path("/validate--v1-configmap", [&](const http::Request&) {
+    ++calls;
+    return http::Response(200, "{}");
+  });
+  s.start();
+  // A 1 GiB body announced and never sent: the answer comes from the header alone.
+  auto t0 = std::chrono::steady_clock::now();
+  std::string answer = raw_tls_exchange(s.port(), "POST /validate--v1-configmap HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                                  "Content-Length: 1073741824\r\n\r\n{");
+  EXPECT_TRUE(answer.starts_with("HTTP/1.1 413")) << answer;
+  EXPECT_NE(answer.find("limit is 3145728 bytes"), std::string::npos) << answer;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 4s);
+  // One byte over the limit is refused too (the connection is closed after the answer, so a
+  // client still sending sees a broken pipe); at the limit the handler runs.
+  EXPECT_TRUE(raw_tls_exchange(s.port(), "POST /validate--v1-configmap HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                                         "Content-Length: " + std::to_string(kMaxRequestBytes + 1) + "\r\n\r\n")
+                  .starts_with("HTTP/1.1 413"));
+  EXPECT_EQ(calls.load(), 0);
+  EXPECT_EQ(post(ca.pem, s.port(), "/validate--v1-configmap", std::string(kMaxRequestBytes, ' ')).status, 200);
+  EXPECT_EQ(calls.load(), 1);
 }
 
 TEST(WebhookServerTest, DefaultsAreControllerRuntimes) {

@@ -1,21 +1,8 @@
 #include "apis/kafka/v1/types.h"
 
-#include <set>
 
 namespace capstan::apis::kafka::v1 {
 namespace {
-
-// Broker settings Strimzi owns (KafkaClusterSpec.FORBIDDEN_PREFIXES), and the exceptions.
-constexpr std::string_view kForbiddenPrefixes[] = {
-    "listeners",       "advertised.",     "broker.",        "listener.",       "host.name",     "port",
-    "inter.broker.listener.name",         "sasl.",          "ssl.",            "security.",     "password.",
-    "log.dir",         "authorizer.",     "super.user",     "node.id",         "process.roles", "controller.",
-    "metadata.log.dir", "cruise.control.metrics.", "prometheus.metrics.reporter.", "cordoned.log.dirs"};
-constexpr std::string_view kForbiddenExceptions[] = {"ssl.cipher.suites", "ssl.protocol", "ssl.enabled.protocols",
-                                                     "ssl.secure.random.implementation", "ssl.endpoint.identification.algorithm",
-                                                     "controller.quorum.election.backoff.max.ms",
-                                                     "controller.quorum.election.timeout.ms",
-                                                     "controller.quorum.fetch.timeout.ms"};
 
 std::string scalar(const json::Value& v) {
   if (v.is_string()) return std::string(v.get_string());
@@ -69,42 +56,6 @@ NodePoolSpec parse_node_pool_spec(const json::Value& pool) {
   }
   if (const auto* r = json::find(pool, {"spec", "resources"}); r && r->is_object()) s.resources = *r;
   return s;
-}
-
-std::vector<std::string> validate_kafka(const KafkaSpec& spec) {
-  std::vector<std::string> errors;
-  std::set<std::string> names;
-  std::set<std::int64_t> ports;
-  for (std::size_t i = 0; i < spec.listeners.size(); ++i) {
-    const auto& l = spec.listeners[i];
-    std::string path = "spec.kafka.listeners[" + std::to_string(i) + "]";
-    if (!names.insert(l.name).second) errors.push_back(path + ".name: listener name " + l.name + " is used more than once");
-    if (!ports.insert(l.port).second) errors.push_back(path + ".port: port " + std::to_string(l.port) + " is used more than once");
-    if (l.tls)
-      errors.push_back(path + ".tls: Unsupported value: true: TLS listeners need the cluster CA, which Capstan does not issue yet");
-    if (l.port == 9090 || l.port == 9091)
-      errors.push_back(path + ".port: port " + std::to_string(l.port) + " is reserved for the control plane and replication");
-  }
-  if (spec.listeners.empty()) errors.push_back("spec.kafka.listeners: at least one listener is required");
-  for (const auto& [key, value] : spec.config) {
-    bool exception = false;
-    for (auto e : kForbiddenExceptions) exception |= key == e;
-    if (exception) continue;
-    for (auto p : kForbiddenPrefixes)
-      if (key.compare(0, p.size(), p) == 0) {
-        errors.push_back("spec.kafka.config." + key + ": Forbidden: set by the operator (prefix " + std::string(p) + ")");
-        break;
-      }
-  }
-  return errors;
-}
-
-std::vector<std::string> validate_node_pool(std::string_view name, const NodePoolSpec& spec) {
-  std::vector<std::string> errors;
-  if (spec.replicas < 0 || spec.replicas > kMaxNodes)
-    errors.push_back("KafkaNodePool " + std::string(name) + " spec.replicas: Invalid value: " + std::to_string(spec.replicas) +
-                     ": must be between 0 and " + std::to_string(kMaxNodes));
-  return errors;
 }
 
 }  // namespace capstan::apis::kafka::v1

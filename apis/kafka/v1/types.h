@@ -6,8 +6,8 @@
 //                  internal|cluster-ip, tls}], config{}}
 //   KafkaNodePool  spec{replicas, roles[controller|broker], storage{type: ephemeral (sizeLimit) |
 //                  persistent-claim (size, class, deleteClaim)}, resources}
-// validate_kafka() applies Strimzi's rules (listener names and ports, forbidden config
-// prefixes) and names the field at fault. Not yet implemented, and refused by it: TLS
+// validation.h applies Strimzi's rules (listener names and ports, forbidden config prefixes,
+// storage and roles) and names the field at fault. Not yet implemented, and refused by it: TLS
 // listeners (Strimzi's cluster and clients CAs); the control plane (9090) and replication
 // (9091) listeners are plaintext inside the cluster, where Strimzi uses its cluster CA.
 #pragma once
@@ -66,10 +66,5 @@ struct NodePoolSpec {
 
 KafkaSpec parse_kafka_spec(const json::Value& kafka);
 NodePoolSpec parse_node_pool_spec(const json::Value& pool);
-
-// Strimzi's checks the CRD schema cannot express; each message names the field.
-std::vector<std::string> validate_kafka(const KafkaSpec& spec);
-// The pool's own rules, each error prefixed "KafkaNodePool <name> spec.<field>".
-std::vector<std::string> validate_node_pool(std::string_view name, const NodePoolSpec& spec);
 
 }  // namespace capstan::apis::kafka::v1

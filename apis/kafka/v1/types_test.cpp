@@ -40,29 +40,9 @@ TEST(KafkaTypes, KafkaSpecAndDefaults) {
   EXPECT_EQ(s.listeners[1].type, "cluster-ip");
   EXPECT_EQ(s.config.at("offsets.topic.replication.factor"), "3");
   EXPECT_EQ(s.config.at("auto.create.topics.enable"), "false");
-  EXPECT_EQ(validate_kafka(s), Strings{}) << "ssl.cipher.suites is one of Strimzi's exceptions";
   auto d = parse_kafka_spec(json::from_yaml("spec: {kafka: {listeners: []}}"));
   EXPECT_EQ(d.effective_version(), "4.1.0");
   EXPECT_EQ(d.effective_metadata_version(), "4.1-IV1");
-}
-
-TEST(KafkaTypes, StrimzisRulesNameTheField) {
-  auto s = parse_kafka_spec(json::from_yaml(R"(
-spec:
-  kafka:
-    listeners:
-    - {name: plain, port: 9092, type: internal, tls: false}
-    - {name: plain, port: 9092, type: internal, tls: false}
-    - {name: repl, port: 9091, type: internal, tls: true}
-    config: {listeners: 'PLAINTEXT://:1', node.id: 7, log.retention.hours: 1}
-)"));
-  EXPECT_EQ(validate_kafka(s), (Strings{"spec.kafka.listeners[1].name: listener name plain is used more than once",
-                                        "spec.kafka.listeners[1].port: port 9092 is used more than once",
-                                        "spec.kafka.listeners[2].tls: Unsupported value: true: TLS listeners need the cluster CA, which "
-                                        "Capstan does not issue yet",
-                                        "spec.kafka.listeners[2].port: port 9091 is reserved for the control plane and replication",
-                                        "spec.kafka.config.listeners: Forbidden: set by the operator (prefix listeners)",
-                                        "spec.kafka.config.node.id: Forbidden: set by the operator (prefix node.id)"}));
 }
 
 TEST(KafkaTypes, NodePools) {

@@ -22,7 +22,18 @@ std::vector<validation::Cause> validate_prometheus_rule(const json::Value& obj);
 
 // Relabel regexes of every endpoint (relabelings and metricRelabelings), compiled as Prometheus
 // does (Go regexp, RE2 syntax, anchored).
+// Each endpoint's interval and scrapeTimeout (non-zero, timeout not above the interval) and its
+// relabel configurations (what Prometheus's relabel.Config.Validate requires per action).
 std::vector<validation::Cause> validate_service_monitor(const json::Value& obj);
 std::vector<validation::Cause> validate_pod_monitor(const json::Value& obj);
+
+// Prometheus: durations (non-zero intervals, scrapeTimeout not above scrapeInterval),
+// retentionSize, external label names, label selectors' operators, remoteWrite URLs and unique
+// names, externalUrl and routePrefix — what Prometheus or the operator would refuse later.
+std::vector<validation::Cause> validate_prometheus(const json::Value& obj);
+
+// Pieces shared by the monitors (validation_monitors.cpp).
+void validate_endpoint_timing(const json::Value& endpoint, const validation::FieldPath& path, std::vector<validation::Cause>& out);
+void validate_relabel_config(const json::Value& config, const validation::FieldPath& path, std::vector<validation::Cause>& out);
 
 }  // namespace capstan::apis::monitoring::v1

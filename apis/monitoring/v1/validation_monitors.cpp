@@ -13,6 +13,7 @@ void relabelings(const json::Object& endpoint, std::string_view key, const Field
   const json::Array& configs = it->value().get_array();
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const json::Value* regex = configs[i].is_object() ? json::find(configs[i], {"regex"}) : nullptr;
+    validate_relabel_config(configs[i], path.child(key).index(i), out);
     if (!regex || !regex->is_string()) continue;
     if (auto why = promql::regex_error(regex->get_string()))
       out.push_back(validation::field_invalid(path.child(key).index(i).child("regex"), *regex, *why));
@@ -26,6 +27,7 @@ std::vector<Cause> validate_monitor(const json::Value& obj, std::string_view end
   FieldPath path = FieldPath("spec").child(endpoints_key);
   for (std::size_t i = 0; i < endpoints->size(); ++i) {
     if (!(*endpoints)[i].is_object()) continue;
+    validate_endpoint_timing((*endpoints)[i], path.index(i), out);
     relabelings((*endpoints)[i].get_object(), "relabelings", path.index(i), out);
     relabelings((*endpoints)[i].get_object(), "metricRelabelings", path.index(i), out);
   }

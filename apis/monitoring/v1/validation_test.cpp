@@ -106,8 +106,8 @@ TEST(MonitorValidation, RelabelRegexesCompileAsPrometheusCompilesThem) {
 spec:
   endpoints:
   - port: web
-    relabelings: [{sourceLabels: [a], regex: '(.*)'}, {regex: '('}]
-    metricRelabelings: [{regex: 'go_.*'}, {regex: '\C'}]
+    relabelings: [{sourceLabels: [a], regex: '(.*)', action: keep}, {regex: '(', action: labeldrop}]
+    metricRelabelings: [{sourceLabels: [__name__], regex: 'go_.*', action: drop}, {sourceLabels: [__name__], regex: '\C', action: drop}]
 )");
   EXPECT_EQ(errors(validate_service_monitor(sm)),
             (std::vector<std::string>{
@@ -117,11 +117,75 @@ spec:
   auto pm = json::from_yaml(R"(
 spec:
   podMetricsEndpoints:
-  - relabelings: [{regex: 'a{2,1}'}]
+  - relabelings: [{regex: 'a{2,1}', targetLabel: x}]
 )");
   EXPECT_EQ(errors(validate_pod_monitor(pm)),
             (std::vector<std::string>{
                 R"x(spec.podMetricsEndpoints[0].relabelings[0].regex: Invalid value: "a{2,1}": error parsing regexp: invalid repeat count: `{2,1}`)x"}));
+}
+
+TEST(MonitorValidation, EndpointTimingAndRelabelActions) {
+  auto sm = json::from_yaml(R"(
+spec:
+  endpoints:
+  - {port: web, interval: 30s, scrapeTimeout: 10s}
+  - port: web
+    interval: 10s
+    scrapeTimeout: 1m
+    relabelings:
+    - {sourceLabels: [__meta_x], targetLabel: pod}
+    - {sourceLabels: [a-b]}
+    - {action: HashMod, sourceLabels: [a], targetLabel: shard}
+    - {action: labeldrop, regex: tmp_.*, targetLabel: x}
+  - {port: web, interval: 0s, scrapeTimeout: 1q}
+)");
+  EXPECT_EQ(errors(validate_service_monitor(sm)),
+            (std::vector<std::string>{
+                R"x(spec.endpoints[1].scrapeTimeout: Invalid value: "1m": must not be greater than the scrape interval (10s))x",
+                R"x(spec.endpoints[1].relabelings[1].targetLabel: Required value: relabel configuration for replace action requires 'targetLabel' value)x",
+                R"x(spec.endpoints[1].relabelings[1].sourceLabels[0]: Invalid value: "a-b": is not a valid label name)x",
+                R"x(spec.endpoints[1].relabelings[2].modulus: Required value: relabel configuration for hashmod requires non-zero modulus)x",
+                R"x(spec.endpoints[1].relabelings[3].targetLabel: Forbidden: labeldrop action requires only 'regex', and no other fields)x",
+                R"x(spec.endpoints[2].scrapeTimeout: Invalid value: "1q": not a valid duration string: "1q")x",
+                R"x(spec.endpoints[2].interval: Invalid value: "0s": must be greater than 0)x",
+            }));
+}
+
+TEST(PrometheusValidation, WhatPrometheusWouldRefuseLater) {
+  EXPECT_TRUE(validate_prometheus(json::from_yaml("spec: {replicas: 1, scrapeInterval: 30s, retention: 15d, retentionSize: 10GiB}")).empty());
+  auto p = json::from_yaml(R"(
+spec:
+  scrapeInterval: 15s
+  scrapeTimeout: 20s
+  evaluationInterval: 0s
+  retention: 1x
+  retentionSize: 10 gigs
+  externalLabels: {cluster: a, 0bad: b}
+  replicaExternalLabelName: replica-name
+  ruleSelector:
+    matchExpressions: [{key: team, operator: In}, {key: env, operator: Exists, values: [prod]}]
+  remoteWrite:
+  - {url: 'https://mimir.example.com/api/v1/push', name: a}
+  - {url: 'mimir:9009', name: a, remoteTimeout: 0s}
+  externalUrl: prometheus.example.com
+  routePrefix: prom
+)");
+  EXPECT_EQ(errors(validate_prometheus(p)),
+            (std::vector<std::string>{
+                R"x(spec.retention: Invalid value: "1x": not a valid duration string: "1x")x",
+                R"x(spec.evaluationInterval: Invalid value: "0s": must be greater than 0)x",
+                R"x(spec.scrapeTimeout: Invalid value: "20s": must not be greater than the scrape interval (15s))x",
+                R"x(spec.retentionSize: Invalid value: "10 gigs": must be a size such as 512MB or 10GiB)x",
+                R"x(spec.externalLabels[0bad]: Invalid value: "0bad": is not a valid label name)x",
+                R"x(spec.replicaExternalLabelName: Invalid value: "replica-name": is not a valid label name (empty leaves the label out))x",
+                R"x(spec.ruleSelector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn')x",
+                R"x(spec.ruleSelector.matchExpressions[1].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist')x",
+                R"x(spec.remoteWrite[1].url: Invalid value: "mimir:9009": must be an http:// or https:// URL with a host)x",
+                R"x(spec.remoteWrite[1].name: Duplicate value: "a")x",
+                R"x(spec.remoteWrite[1].remoteTimeout: Invalid value: "0s": must be greater than 0)x",
+                R"x(spec.externalUrl: Invalid value: "prometheus.example.com": must be an http:// or https:// URL with a host)x",
+                R"x(spec.routePrefix: Invalid value: "prom": must begin with /)x",
+            }));
 }
 
 }  // namespace

@@ -113,6 +113,12 @@ webhooks:
   admissionReviewVersions:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
 - name: vcertificaterequest.certs.capstan.dev
   clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-certs-capstan-dev-v1-certificaterequest") | trim | nindent 4 }}
   rules:
@@ -132,6 +138,12 @@ webhooks:
   admissionReviewVersions:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
 - name: vissuer.certs.capstan.dev
   clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-certs-capstan-dev-v1-issuer") | trim | nindent 4 }}
   rules:
@@ -151,6 +163,12 @@ webhooks:
   admissionReviewVersions:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
 - name: vclusterissuer.certs.capstan.dev
   clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-certs-capstan-dev-v1-clusterissuer") | trim | nindent 4 }}
   rules:
@@ -170,6 +188,12 @@ webhooks:
   admissionReviewVersions:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
 ---
 apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingWebhookConfiguration
@@ -198,6 +222,12 @@ webhooks:
   admissionReviewVersions:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
 - name: mcertificaterequest.certs.capstan.dev
   clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/mutate-certs-capstan-dev-v1-certificaterequest") | trim | nindent 4 }}
   rules:
@@ -217,6 +247,12 @@ webhooks:
   admissionReviewVersions:
   - v1
   timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
 {{- end }}
 {{- define "capstan.rbac.monitoring" }}
 - apiGroups:
@@ -279,6 +315,115 @@ webhooks:
   - patch
 {{- end }}
 {{- define "capstan.webhooks.monitoring" }}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: {{ .fullname }}-monitoring
+  labels:
+    app.kubernetes.io/name: capstan
+    app.kubernetes.io/component: monitoring
+webhooks:
+- name: vprometheus.monitoring.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-monitoring-capstan-dev-v1-prometheus") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - monitoring.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - prometheuses
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vservicemonitor.monitoring.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-monitoring-capstan-dev-v1-servicemonitor") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - monitoring.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - servicemonitors
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vpodmonitor.monitoring.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-monitoring-capstan-dev-v1-podmonitor") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - monitoring.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - podmonitors
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vprometheusrule.monitoring.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-monitoring-capstan-dev-v1-prometheusrule") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - monitoring.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - prometheusrules
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
 {{- end }}
 {{- define "capstan.rbac.kafka" }}
 - apiGroups:
@@ -325,6 +470,67 @@ webhooks:
   - delete
 {{- end }}
 {{- define "capstan.webhooks.kafka" }}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: {{ .fullname }}-kafka
+  labels:
+    app.kubernetes.io/name: capstan
+    app.kubernetes.io/component: kafka
+webhooks:
+- name: vkafka.kafka.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-kafka-capstan-dev-v1-kafka") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - kafka.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - kafkas
+    - kafkas/status
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vkafkanodepool.kafka.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-kafka-capstan-dev-v1-kafkanodepool") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - kafka.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - kafkanodepools
+    - kafkanodepools/status
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
 {{- end }}
 {{- define "capstan.rbac.gitops" }}
 - apiGroups:
@@ -362,4 +568,63 @@ webhooks:
   - impersonate
 {{- end }}
 {{- define "capstan.webhooks.gitops" }}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: {{ .fullname }}-gitops
+  labels:
+    app.kubernetes.io/name: capstan
+    app.kubernetes.io/component: gitops
+webhooks:
+- name: vgitrepository.gitops.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-gitops-capstan-dev-v1-gitrepository") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - gitops.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - gitrepositories
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vkustomization.gitops.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-gitops-capstan-dev-v1-kustomization") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - gitops.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - kustomizations
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
 {{- end }}

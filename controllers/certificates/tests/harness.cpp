@@ -3,11 +3,10 @@
 #include "apis/certs/v1/crds.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/rbac.h"
-#include "controllers/certificates/webhooks/webhooks.h"
-#include "manager/registry.h"
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 #include "runtime/pki/pki.h"
+#include "webhooks/certificates/webhooks.h"
 
 #include <gtest/gtest.h>
 
@@ -114,17 +113,18 @@ void Harness::start_manager() {
     wo.cert_dir = webhook_certs_.path().string();
     wo.registry = &registry_;
     webhooks_ = std::make_unique<webhook::Server>(wo);
-    env_ = wire_certificates(*mgr_, webhooks_.get(), co);
+    env_ = wire_certificates(*mgr_, co);
+    webhooks::certificates::register_webhooks(*webhooks_);
     webhooks_->start();
-    manager::WebhookEndpoint ep{"https://127.0.0.1:" + std::to_string(webhooks_->port()), "", "", ca.to_pem()};
-    for (const auto& cfg : webhook_configurations(ep)) {
+    webhook::Endpoint ep{"https://127.0.0.1:" + std::to_string(webhooks_->port()), "", "", ca.to_pem()};
+    for (const auto& cfg : webhooks::certificates::configurations(ep)) {
       bool mutating = json::get_string(cfg, {"kind"}) == "MutatingWebhookConfiguration";
       cluster_.client().apply({"admissionregistration.k8s.io", "v1",
                                mutating ? "mutatingwebhookconfigurations" : "validatingwebhookconfigurations"},
                               "", cfg, "test", true);
     }
   } else {
-    env_ = wire_certificates(*mgr_, nullptr, co);
+    env_ = wire_certificates(*mgr_, co);
   }
   // A server that cannot start fails the test instead of terminating the process.
   run_ = std::thread([this] {

@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   certificates::CertificatesOptions co;
   co.acme_solver = false;
   co.issuer_retry_interval = std::chrono::milliseconds(300);
-  certificates::wire_certificates(mgr, nullptr, co);
+  certificates::wire_certificates(mgr, co);
   std::thread signals([&] {
     int sig = 0;
     sigwait(&set, &sig);

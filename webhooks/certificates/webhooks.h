@@ -6,28 +6,20 @@
 
 #include "runtime/json/json.h"
 #include "runtime/webhook/admission.h"
+#include "runtime/webhook/configuration.h"
 
-#include <memory>
 #include <string>
 #include <vector>
 
 namespace capstan::webhook {
 class Server;
 }
-namespace capstan::manager {
-struct WebhookEndpoint;
-}
 
-namespace capstan::certificates {
+namespace capstan::webhooks::certificates {
 
-// What each path serves.
-struct WebhookPath {
-  std::string path;      // "/validate-certs-capstan-dev-v1-certificate"
-  std::string name;      // the webhook's name in the configuration: "vcertificate.certs.capstan.dev"
-  std::string resource;  // "certificates"
-  bool mutating = false;
-};
-const std::vector<WebhookPath>& webhook_paths();
+// What each path serves (name: "vcertificate.certs.capstan.dev", path:
+// "/validate-certs-capstan-dev-v1-certificate", resource "certificates", ...).
+const std::vector<webhook::Hook>& hooks();
 
 // The handlers (exposed for tests: they take an AdmissionReview body).
 webhook::Handler certificate_validating_handler();
@@ -39,10 +31,9 @@ webhook::Handler certificate_request_mutating_handler();
 // Registers every path on the server.
 void register_webhooks(webhook::Server& server);
 
-// ValidatingWebhookConfiguration "capstan-certificates" and MutatingWebhookConfiguration
-// "capstan-certificates": groups certs.capstan.dev, v1, CREATE/UPDATE, failurePolicy Fail,
-// sideEffects None, admissionReviewVersions [v1], timeoutSeconds 10; clientConfig is the
-// endpoint's URL (+ caBundle) or its Service.
-std::vector<json::Value> webhook_configurations(const manager::WebhookEndpoint& endpoint);
+// ValidatingWebhookConfiguration and MutatingWebhookConfiguration "capstan-certificates"
+// (webhook::configurations: CREATE/UPDATE, failurePolicy Fail, sideEffects None, matchPolicy
+// Equivalent, timeoutSeconds 10, the manager's namespace left out).
+std::vector<json::Value> configurations(const webhook::Endpoint& endpoint);
 
-}  // namespace capstan::certificates
+}  // namespace capstan::webhooks::certificates

@@ -1,8 +1,8 @@
-#include "controllers/gitops/repo_path.h"
+#include "apis/gitops/v1/repo_path.h"
 
 #include <vector>
 
-namespace capstan::gitops {
+namespace capstan::apis::gitops::v1 {
 
 std::optional<std::string> clean_repo_path(std::string_view path) {
   std::vector<std::string_view> parts;
@@ -27,4 +27,4 @@ std::optional<std::string> clean_repo_path(std::string_view path) {
   return out;
 }
 
-}  // namespace capstan::gitops
+}  // namespace capstan::apis::gitops::v1

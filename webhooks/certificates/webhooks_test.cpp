@@ -1,16 +1,25 @@
 // Webhook validation and defaulting through the admission handlers (AdmissionReview in,
 // AdmissionReview out), and the webhook configuration objects.
-#include "controllers/certificates/tests/test_util.h"
-#include "controllers/certificates/webhooks/webhooks.h"
-#include "manager/registry.h"
+#include "webhooks/certificates/webhooks.h"
+
 #include "runtime/json/patch.h"
+#include "runtime/meta/base64.h"
+#include "runtime/pki/pki.h"
 
 #include <gtest/gtest.h>
 
-namespace capstan::certificates {
+namespace capstan::webhooks::certificates {
 namespace {
 
-using namespace testing;
+json::Value J(std::string_view text) { return json::parse(text, "test literal"); }
+
+// A Certificate "web" in "shop" with `spec` (JSON text).
+json::Value certificate_json(std::string_view spec) {
+  json::Value obj = J(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate",
+      "metadata":{"name":"web","namespace":"shop","uid":"uid-web","generation":3}})");
+  obj.get_object()["spec"] = J(spec);
+  return obj;
+}
 
 json::Value review(std::string_view kind, std::string_view resource, std::string_view op, json::Value object,
                    json::Value old = nullptr) {
@@ -110,10 +119,14 @@ TEST(IssuerValidation, ExactlyOneType) {
 }
 
 TEST(RequestValidation, SpecIsImmutable) {
-  auto crt = certificate(R"({"secretName":"s","dnsNames":["a.example"],"issuerRef":{"name":"ca"}})");
   auto key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
-  json::Value owner = certificate_json("{}");
-  json::Value cr = desired_request(crt, owner, 1, "k", build_csr(crt.spec, key));
+  pki::CertificateTemplate tmpl;
+  tmpl.dns_names = {"a.example"};
+  json::Value cr = J(R"({"apiVersion":"certs.capstan.dev/v1","kind":"CertificateRequest",
+      "metadata":{"name":"web-1","namespace":"shop","annotations":{"certs.capstan.dev/certificate-revision":"1"}},
+      "spec":{"issuerRef":{"name":"ca","kind":"Issuer","group":"certs.capstan.dev"},"duration":"2160h0m0s",
+              "usages":["digital signature","key encipherment"]}})");
+  cr.get_object()["spec"].get_object()["request"] = meta::base64_encode(pki::CertificateRequest::create(tmpl, key));
   auto h = certificate_request_validating_handler();
   EXPECT_TRUE(allowed(call(h, review("CertificateRequest", "certificaterequests", "CREATE", cr))));
   json::Value changed = cr;
@@ -167,8 +180,8 @@ TEST(Defaulting, RequestGetsTheRequesterIdentityOnCreate) {
 }
 
 TEST(Configurations, ValidatingAndMutatingFromAnEndpoint) {
-  manager::WebhookEndpoint dev{"https://127.0.0.1:9443/", "", "", "-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----\n"};
-  auto cfgs = webhook_configurations(dev);
+  webhook::Endpoint dev{"https://127.0.0.1:9443/", "", "", "-----BEGIN CERTIFICATE-----\nX\n-----END CERTIFICATE-----\n", "capstan-system"};
+  auto cfgs = configurations(dev);
   ASSERT_EQ(cfgs.size(), 2u);
   EXPECT_EQ(json::get_string(cfgs[0], {"kind"}), "ValidatingWebhookConfiguration");
   EXPECT_EQ(json::get_string(cfgs[1], {"kind"}), "MutatingWebhookConfiguration");
@@ -177,6 +190,9 @@ TEST(Configurations, ValidatingAndMutatingFromAnEndpoint) {
   std::vector<std::string> resources;
   for (const auto& hk : hooks) {
     EXPECT_EQ(json::get_string(hk, {"failurePolicy"}), "Fail");
+    EXPECT_EQ(json::get_string(hk, {"matchPolicy"}), "Equivalent");
+    EXPECT_EQ(json::serialize(*json::find(hk, {"namespaceSelector"})),
+              R"({"matchExpressions":[{"key":"kubernetes.io/metadata.name","operator":"NotIn","values":["capstan-system"]}]})");
     EXPECT_EQ(json::get_string(hk, {"sideEffects"}), "None");
     EXPECT_EQ(json::get_int(hk, {"timeoutSeconds"}), 10);
     EXPECT_EQ(json::serialize(*json::find(hk, {"admissionReviewVersions"})), R"(["v1"])");
@@ -191,8 +207,8 @@ TEST(Configurations, ValidatingAndMutatingFromAnEndpoint) {
   EXPECT_EQ(resources, (std::vector<std::string>{"certificates", "certificaterequests", "issuers", "clusterissuers"}));
   EXPECT_EQ(json::get_array(cfgs[1], {"webhooks"})->size(), 2u);
 
-  manager::WebhookEndpoint in_cluster{"", "capstan-system", "capstan-webhook", ""};
-  auto svc = webhook_configurations(in_cluster);
+  webhook::Endpoint in_cluster{"", "capstan-system", "capstan-webhook", ""};
+  auto svc = configurations(in_cluster);
   const auto& h0 = json::get_array(svc[1], {"webhooks"})->at(0);
   EXPECT_EQ(json::get_string(h0, {"clientConfig", "service", "name"}), "capstan-webhook");
   EXPECT_EQ(json::get_string(h0, {"clientConfig", "service", "namespace"}), "capstan-system");
@@ -201,4 +217,4 @@ TEST(Configurations, ValidatingAndMutatingFromAnEndpoint) {
 }
 
 }  // namespace
-}  // namespace capstan::certificates
+}  // namespace capstan::webhooks::certificates

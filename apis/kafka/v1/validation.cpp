@@ -1,0 +1,280 @@
+#include "apis/kafka/v1/validation.h"
+
+#include "apis/kafka/v1/group.h"
+#include "apis/kafka/v1/types.h"
+
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+
+namespace capstan::apis::kafka::v1 {
+namespace {
+
+using validation::Cause;
+using validation::FieldPath;
+using Causes = std::vector<Cause>;
+
+// Broker settings Strimzi owns (KafkaClusterSpec.FORBIDDEN_PREFIXES), and the exceptions.
+constexpr std::string_view kForbiddenPrefixes[] = {
+    "listeners",       "advertised.",     "broker.",        "listener.",       "host.name",     "port",
+    "inter.broker.listener.name",         "sasl.",          "ssl.",            "security.",     "password.",
+    "log.dir",         "authorizer.",     "super.user",     "node.id",         "process.roles", "controller.",
+    "metadata.log.dir", "cruise.control.metrics.", "prometheus.metrics.reporter.", "cordoned.log.dirs"};
+constexpr std::string_view kForbiddenExceptions[] = {"ssl.cipher.suites", "ssl.protocol", "ssl.enabled.protocols",
+                                                     "ssl.secure.random.implementation", "ssl.endpoint.identification.algorithm",
+                                                     "controller.quorum.election.backoff.max.ms",
+                                                     "controller.quorum.election.timeout.ms",
+                                                     "controller.quorum.fetch.timeout.ms"};
+
+constexpr std::int64_t kMinListenerPort = 9092;
+constexpr std::int64_t kMaxListenerPort = 65535;
+
+json::Value jstr(std::string_view s) { return json::Value(std::string(s)); }
+
+const json::Value* member(const json::Value* v, std::initializer_list<std::string_view> path) {
+  if (!v) return nullptr;
+  const json::Value* m = json::find(*v, path);
+  return m && !m->is_null() ? m : nullptr;
+}
+std::string_view member_string(const json::Value* v, std::initializer_list<std::string_view> path) {
+  const auto* m = member(v, path);
+  return m && m->is_string() ? std::string_view(m->get_string()) : std::string_view();
+}
+
+bool valid_listener_name(std::string_view n) {
+  if (n.empty() || n.size() > 11) return false;
+  for (char c : n)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
+  return true;
+}
+
+// "4.1.0" -> {4,1,0}; "4.1-IV1" -> {4,1,iv 1}. nullopt on another shape.
+struct Version {
+  int major = 0, minor = 0, patch = 0, iv = -1;
+  auto key() const { return std::tuple(major, minor, iv); }
+};
+std::optional<Version> parse_kafka_version(std::string_view s) {
+  static const std::regex re(R"(^(\d{1,4})\.(\d{1,4})\.(\d{1,4})$)");
+  std::cmatch m;
+  if (!std::regex_match(s.begin(), s.end(), m, re)) return std::nullopt;
+  return Version{std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]), -1};
+}
+std::optional<Version> parse_metadata_version(std::string_view s) {
+  static const std::regex re(R"(^(\d{1,4})\.(\d{1,4})(-IV(\d{1,4}))?$)");
+  std::cmatch m;
+  if (!std::regex_match(s.begin(), s.end(), m, re)) return std::nullopt;
+  return Version{std::stoi(m[1]), std::stoi(m[2]), 0, m[4].matched ? std::stoi(m[4]) : -1};
+}
+
+void validate_listeners(const json::Value* listeners, const FieldPath& path, Causes& out) {
+  if (!listeners || !listeners->is_array() || listeners->get_array().empty()) {
+    out.push_back(validation::field_required(path, "at least one listener is required"));
+    return;
+  }
+  std::set<std::string> names;
+  std::set<std::int64_t> ports;
+  const auto& arr = listeners->get_array();
+  for (std::size_t i = 0; i < arr.size(); ++i) {
+    const json::Value& l = arr[i];
+    FieldPath p = path.index(i);
+    std::string name(json::get_string(l, {"name"}));
+    if (name.empty()) out.push_back(validation::field_required(p.child("name"), ""));
+    else if (!valid_listener_name(name))
+      out.push_back(validation::field_invalid(p.child("name"), jstr(name), "must be 1-11 lower-case letters and digits ([a-z0-9]{1,11})"));
+    else if (!names.insert(name).second) out.push_back(validation::field_duplicate(p.child("name"), jstr(name)));
+    const json::Value* port = json::find(l, {"port"});
+    if (!port || !port->is_int64()) {
+      out.push_back(validation::field_required(p.child("port"), ""));
+    } else {
+      std::int64_t v = port->as_int64();
+      if (v == 9090 || v == 9091)
+        out.push_back(validation::field_invalid(p.child("port"), *port, "ports 9090 and 9091 are reserved for the control plane and replication"));
+      else if (v < kMinListenerPort || v > kMaxListenerPort)
+        out.push_back(validation::field_invalid(p.child("port"), *port, "must be between 9092 and 65535, inclusive"));
+      else if (!ports.insert(v).second)
+        out.push_back(validation::field_duplicate(p.child("port"), *port));
+    }
+    std::string_view type = json::get_string(l, {"type"});
+    if (type != "internal" && type != "cluster-ip")
+      out.push_back(validation::field_not_supported(p.child("type"), jstr(type), {"internal", "cluster-ip"}));
+    if (json::get_bool(l, {"tls"}))
+      out.push_back(validation::field_not_supported(p.child("tls"), json::Value(true), {"false"}));
+  }
+}
+
+void validate_config(const json::Value* config, const FieldPath& path, Causes& out) {
+  if (!config || !config->is_object()) return;
+  for (const auto& kv : config->get_object()) {
+    std::string_view key = kv.key();
+    bool exception = false;
+    for (auto e : kForbiddenExceptions) exception |= key == e;
+    if (exception) continue;
+    for (auto p : kForbiddenPrefixes)
+      if (key.substr(0, p.size()) == p) {
+        out.push_back(validation::field_forbidden(path.key(key), "set by the operator (the " + std::string(p) + " prefix is reserved)"));
+        break;
+      }
+  }
+}
+
+// An update of status.clusterId: set once, never changed nor removed.
+void validate_cluster_id(const json::Value& obj, const json::Value* old, Causes& out) {
+  std::string_view was = member_string(old, {"status", "clusterId"});
+  if (was.empty()) return;
+  std::string_view now = member_string(&obj, {"status", "clusterId"});
+  if (now != was)
+    out.push_back(validation::field_invalid(FieldPath("status").child("clusterId"), jstr(now),
+                                            "field is immutable: the KRaft cluster ID is set once (nodes formatted with it refuse another)"));
+}
+
+}  // namespace
+
+std::optional<long double> quantity_bytes(std::string_view q) {
+  static const std::regex re(R"(^\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][-+]?[0-9]{1,3})?$)");
+  std::cmatch m;
+  if (q.size() > 64 || !std::regex_match(q.begin(), q.end(), m, re)) return std::nullopt;
+  long double n = std::stold(m[1].str());
+  std::string suffix = m[3].str();
+  static const std::map<std::string, long double> mult = {
+      {"", 1.0L},         {"m", 1e-3L},       {"k", 1e3L},        {"M", 1e6L},           {"G", 1e9L},
+      {"T", 1e12L},       {"P", 1e15L},       {"E", 1e18L},       {"Ki", 1024.0L},       {"Mi", 1048576.0L},
+      {"Gi", 1073741824.0L}, {"Ti", 1099511627776.0L}, {"Pi", 1125899906842624.0L}, {"Ei", 1152921504606846976.0L}};
+  if (auto it = mult.find(suffix); it != mult.end()) return n * it->second;
+  return n * std::pow(10.0L, std::stoi(suffix.substr(1)));
+}
+
+std::vector<Cause> validate_kafka(const json::Value& obj, const json::Value* old) {
+  Causes out;
+  FieldPath kafka = FieldPath("spec").child("kafka");
+  const json::Value* k = member(&obj, {"spec", "kafka"});
+  if (!k || !k->is_object()) {
+    out.push_back(validation::field_required(kafka, ""));
+    return out;
+  }
+  validate_listeners(member(k, {"listeners"}), kafka.child("listeners"), out);
+  validate_config(member(k, {"config"}), kafka.child("config"), out);
+
+  std::string_view version = member_string(k, {"version"});
+  std::string_view metadata = member_string(k, {"metadataVersion"});
+  auto kv = parse_kafka_version(version.empty() ? kDefaultKafkaVersion : version);
+  auto mv = parse_metadata_version(metadata.empty() ? kDefaultMetadataVersion : metadata);
+  if (!version.empty() && !kv) out.push_back(validation::field_invalid(kafka.child("version"), jstr(version), "must be a Kafka version such as 4.1.0"));
+  if (!metadata.empty() && !mv)
+    out.push_back(validation::field_invalid(kafka.child("metadataVersion"), jstr(metadata), "must be a KRaft metadata version such as 4.1-IV1"));
+  if (kv && mv && !metadata.empty() && std::tuple(mv->major, mv->minor) > std::tuple(kv->major, kv->minor))
+    out.push_back(validation::field_invalid(kafka.child("metadataVersion"), jstr(metadata),
+                                            "is higher than the Kafka version " + std::string(version.empty() ? kDefaultKafkaVersion : version)));
+  if (old && mv) {
+    std::string_view was = member_string(old, {"spec", "kafka", "metadataVersion"});
+    auto wv = parse_metadata_version(was.empty() ? kDefaultMetadataVersion : was);
+    if (wv && mv->key() < wv->key())
+      out.push_back(validation::field_forbidden(kafka.child("metadataVersion"),
+                                                "the metadata version cannot be downgraded (from " +
+                                                    std::string(was.empty() ? kDefaultMetadataVersion : was) + ")"));
+  }
+  return out;
+}
+
+std::vector<Cause> validate_kafka_node_pool(const json::Value& obj, const json::Value* old) {
+  Causes out;
+  FieldPath spec("spec");
+  if (const auto* r = member(&obj, {"spec", "replicas"})) {
+    if (!r->is_int64() || r->as_int64() < 0 || r->as_int64() > kMaxNodes)
+      out.push_back(validation::field_invalid(spec.child("replicas"), *r, "must be between 0 and " + std::to_string(kMaxNodes) + ", inclusive"));
+  } else {
+    out.push_back(validation::field_required(spec.child("replicas"), ""));
+  }
+
+  bool controller = false;
+  const auto* roles = member(&obj, {"spec", "roles"});
+  if (!roles || !roles->is_array() || roles->get_array().empty()) {
+    out.push_back(validation::field_required(spec.child("roles"), "a node pool needs the controller role, the broker role or both"));
+  } else {
+    std::set<std::string> seen;
+    const auto& arr = roles->get_array();
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      std::string_view r = arr[i].is_string() ? std::string_view(arr[i].get_string()) : std::string_view();
+      if (r != "controller" && r != "broker") out.push_back(validation::field_not_supported(spec.child("roles").index(i), arr[i], {"broker", "controller"}));
+      else if (!seen.insert(std::string(r)).second) out.push_back(validation::field_duplicate(spec.child("roles").index(i), arr[i]));
+      controller |= r == "controller";
+    }
+  }
+
+  FieldPath storage = spec.child("storage");
+  const auto* st = member(&obj, {"spec", "storage"});
+  std::string_view type = member_string(st, {"type"});
+  if (!st) {
+    out.push_back(validation::field_required(storage, ""));
+  } else if (type != "ephemeral" && type != "persistent-claim") {
+    out.push_back(validation::field_not_supported(storage.child("type"), jstr(type), {"ephemeral", "persistent-claim"}));
+  } else {
+    auto check_size = [&](std::string_view key) {
+      std::string_view v = member_string(st, {key});
+      if (v.empty()) return;
+      auto b = quantity_bytes(v);
+      if (!b) out.push_back(validation::field_invalid(storage.child(key), jstr(v), "must be a quantity such as 100Gi"));
+      else if (*b <= 0) out.push_back(validation::field_invalid(storage.child(key), jstr(v), "must be greater than zero"));
+    };
+    check_size("size");
+    check_size("sizeLimit");
+    if (type == "persistent-claim") {
+      if (member_string(st, {"size"}).empty()) out.push_back(validation::field_required(storage.child("size"), "a persistent-claim storage needs a size"));
+      if (member(st, {"sizeLimit"})) out.push_back(validation::field_forbidden(storage.child("sizeLimit"), "only for ephemeral storage"));
+    } else {
+      if (member(st, {"size"})) out.push_back(validation::field_forbidden(storage.child("size"), "only for persistent-claim storage"));
+      if (member(st, {"class"})) out.push_back(validation::field_forbidden(storage.child("class"), "only for persistent-claim storage"));
+      if (member(st, {"deleteClaim"})) out.push_back(validation::field_forbidden(storage.child("deleteClaim"), "only for persistent-claim storage"));
+    }
+  }
+
+  if (old) {
+    const auto* ost = member(old, {"spec", "storage"});
+    std::string_view otype = member_string(ost, {"type"});
+    if (!otype.empty() && st && !type.empty() && type != otype)
+      out.push_back(validation::field_invalid(storage.child("type"), jstr(type),
+                                              "field is immutable: changing the storage type of a node pool is not supported (was " +
+                                                  std::string(otype) + ")"));
+    if (type == "persistent-claim" && otype == "persistent-claim") {
+      if (member_string(st, {"class"}) != member_string(ost, {"class"}))
+        out.push_back(validation::field_invalid(storage.child("class"), jstr(member_string(st, {"class"})),
+                                                "field is immutable: the claims' StorageClass cannot change"));
+      auto now = quantity_bytes(member_string(st, {"size"}));
+      auto was = quantity_bytes(member_string(ost, {"size"}));
+      if (now && was && *now < *was)
+        out.push_back(validation::field_invalid(storage.child("size"), jstr(member_string(st, {"size"})),
+                                                "shrinking persistent volumes is not supported (was " + std::string(member_string(ost, {"size"})) + ")"));
+    }
+    bool was_controller = false;
+    if (const auto* oroles = member(old, {"spec", "roles"}); oroles && oroles->is_array())
+      for (const auto& r : oroles->get_array()) was_controller |= r.is_string() && r.get_string() == "controller";
+    if (roles && roles->is_array() && !roles->get_array().empty() && was_controller != controller)
+      out.push_back(validation::field_forbidden(spec.child("roles"), std::string("the controller role cannot be ") +
+                                                                         (controller ? "added to" : "removed from") +
+                                                                         " an existing node pool: the KRaft controller quorum is static"));
+    const json::Value* olabels = member(old, {"metadata", "labels"});
+    std::string_view ocluster = member_string(olabels, {kClusterLabel});
+    std::string_view cluster = member_string(member(&obj, {"metadata", "labels"}), {kClusterLabel});
+    if (!ocluster.empty() && cluster != ocluster)
+      out.push_back(validation::field_invalid(FieldPath("metadata").child("labels").key(kClusterLabel), jstr(cluster),
+                                              "field is immutable: a node pool cannot move to another Kafka cluster (was " +
+                                                  std::string(ocluster) + ")"));
+  }
+  return out;
+}
+
+std::vector<Cause> validate_status_update(const json::Value& obj, const json::Value& old) {
+  Causes out;
+  validate_cluster_id(obj, &old, out);
+  return out;
+}
+
+std::vector<std::string> kafka_node_pool_warnings(const json::Value& obj) {
+  std::vector<std::string> out;
+  if (member_string(member(&obj, {"metadata", "labels"}), {kClusterLabel}).empty())
+    out.push_back("metadata.labels[" + std::string(kClusterLabel) + "]: no Kafka cluster uses a node pool without this label");
+  return out;
+}
+
+}  // namespace capstan::apis::kafka::v1

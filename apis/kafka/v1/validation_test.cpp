@@ -1,0 +1,159 @@
+// Strimzi's rules for Kafka and KafkaNodePool as field.Error causes, on create and on update.
+#include "apis/kafka/v1/validation.h"
+
+#include "runtime/json/yaml.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace capstan::apis::kafka::v1 {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+Strings errors(const std::vector<validation::Cause>& causes) {
+  Strings out;
+  for (const auto& c : causes) out.push_back(c.error());
+  return out;
+}
+
+json::Value kafka(const std::string& kafka_yaml) {
+  return json::from_yaml("apiVersion: kafka.capstan.dev/v1\nkind: Kafka\nmetadata: {name: events}\nspec:\n  kafka:\n" + kafka_yaml);
+}
+
+json::Value pool(const std::string& spec_yaml, const std::string& cluster = "events") {
+  return json::from_yaml("apiVersion: kafka.capstan.dev/v1\nkind: KafkaNodePool\nmetadata: {name: p, labels: {kafka.capstan.dev/cluster: " +
+                         cluster + "}}\nspec: " + spec_yaml);
+}
+
+TEST(KafkaValidation, TheSamplesAreValid) {
+  std::ifstream in(std::string(CAPSTAN_SOURCE_DIR) + "/config/samples/kafka.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto objects = json::from_yaml_documents(text.str());
+  ASSERT_FALSE(objects.empty());
+  for (const auto& o : objects) {
+    auto kind = json::get_string(o, {"kind"});
+    auto causes = kind == "Kafka" ? validate_kafka(o) : validate_kafka_node_pool(o);
+    EXPECT_EQ(errors(causes), Strings{}) << kind;
+  }
+  EXPECT_EQ(errors(validate_kafka(kafka("    listeners: [{name: plain, port: 9092, type: internal, tls: false}]\n"
+                                        "    config: {ssl.cipher.suites: TLS_AES_256_GCM_SHA384, log.retention.hours: 1}"))),
+            Strings{})
+      << "ssl.cipher.suites is one of Strimzi's exceptions";
+}
+
+TEST(KafkaValidation, ListenersAndConfigEveryErrorAtOnce) {
+  auto k = kafka(R"(    version: 4.1.0
+    metadataVersion: 4.2-IV1
+    listeners:
+    - {name: plain, port: 9092, type: internal, tls: false}
+    - {name: plain, port: 9092, type: internal, tls: false}
+    - {name: repl, port: 9091, type: internal, tls: true}
+    - {name: Bad_Name, port: 80, type: nodeport, tls: false}
+    config: {listeners: 'PLAINTEXT://:1', node.id: 7, log.retention.hours: 1}
+)");
+  EXPECT_EQ(errors(validate_kafka(k)),
+            (Strings{"spec.kafka.listeners[1].name: Duplicate value: \"plain\"",
+                     "spec.kafka.listeners[1].port: Duplicate value: 9092",
+                     "spec.kafka.listeners[2].port: Invalid value: 9091: ports 9090 and 9091 are reserved for the control plane and replication",
+                     "spec.kafka.listeners[2].tls: Unsupported value: true: supported values: \"false\"",
+                     "spec.kafka.listeners[3].name: Invalid value: \"Bad_Name\": must be 1-11 lower-case letters and digits ([a-z0-9]{1,11})",
+                     "spec.kafka.listeners[3].port: Invalid value: 80: must be between 9092 and 65535, inclusive",
+                     "spec.kafka.listeners[3].type: Unsupported value: \"nodeport\": supported values: \"internal\", \"cluster-ip\"",
+                     "spec.kafka.config[listeners]: Forbidden: set by the operator (the listeners prefix is reserved)",
+                     "spec.kafka.config[node.id]: Forbidden: set by the operator (the node.id prefix is reserved)",
+                     "spec.kafka.metadataVersion: Invalid value: \"4.2-IV1\": is higher than the Kafka version 4.1.0"}));
+  EXPECT_EQ(errors(validate_kafka(kafka("    listeners: []"))), Strings{"spec.kafka.listeners: Required value: at least one listener is required"});
+  EXPECT_EQ(errors(validate_kafka(json::from_yaml("spec: {}"))), Strings{"spec.kafka: Required value"});
+  EXPECT_EQ(errors(validate_kafka(kafka("    version: four\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]"))),
+            Strings{"spec.kafka.version: Invalid value: \"four\": must be a Kafka version such as 4.1.0"});
+}
+
+TEST(KafkaValidation, UpdateKeepsClusterIdAndNeverDowngradesMetadata) {
+  auto old = kafka("    metadataVersion: 4.1-IV1\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]");
+  json::ensure_object(old, {"status"})["clusterId"] = "abc";
+  auto now = kafka("    metadataVersion: 4.0-IV3\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]");
+  json::ensure_object(now, {"status"})["clusterId"] = "xyz";
+  EXPECT_EQ(errors(validate_kafka(now, &old)),
+            Strings{"spec.kafka.metadataVersion: Forbidden: the metadata version cannot be downgraded (from 4.1-IV1)"});
+  EXPECT_EQ(errors(validate_status_update(now, old)),
+            Strings{"status.clusterId: Invalid value: \"xyz\": field is immutable: the KRaft cluster ID is set once (nodes formatted with it "
+                    "refuse another)"});
+  // An upgrade, and the first cluster ID, are fine.
+  auto up = kafka("    metadataVersion: 4.1-IV2\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]");
+  json::ensure_object(up, {"status"})["clusterId"] = "abc";
+  EXPECT_EQ(errors(validate_kafka(up, &old)), Strings{});
+  auto fresh = kafka("    listeners: [{name: a, port: 9092, type: internal, tls: false}]");
+  auto first = fresh;
+  json::ensure_object(first, {"status"})["clusterId"] = "abc";
+  EXPECT_EQ(errors(validate_status_update(first, fresh)), Strings{});
+  auto removed = fresh;
+  EXPECT_EQ(errors(validate_status_update(removed, first)).size(), 1u) << "nor removed";
+}
+
+TEST(KafkaNodePoolValidation, RolesReplicasStorage) {
+  EXPECT_EQ(errors(validate_kafka_node_pool(pool("{replicas: 3, roles: [controller, broker], storage: {type: persistent-claim, size: 10Gi}}"))),
+            Strings{});
+  EXPECT_EQ(errors(validate_kafka_node_pool(pool("{replicas: 1001, roles: [broker, broker, zookeeper], storage: {type: persistent-claim, "
+                                                 "size: ten, sizeLimit: 1Gi}}"))),
+            (Strings{"spec.replicas: Invalid value: 1001: must be between 0 and 1000, inclusive",
+                     "spec.roles[1]: Duplicate value: \"broker\"",
+                     "spec.roles[2]: Unsupported value: \"zookeeper\": supported values: \"broker\", \"controller\"",
+                     "spec.storage.size: Invalid value: \"ten\": must be a quantity such as 100Gi",
+                     "spec.storage.sizeLimit: Forbidden: only for ephemeral storage"}));
+  EXPECT_EQ(errors(validate_kafka_node_pool(pool("{replicas: -1, roles: [], storage: {type: persistent-claim}}"))),
+            (Strings{"spec.replicas: Invalid value: -1: must be between 0 and 1000, inclusive",
+                     "spec.roles: Required value: a node pool needs the controller role, the broker role or both",
+                     "spec.storage.size: Required value: a persistent-claim storage needs a size"}));
+  EXPECT_EQ(errors(validate_kafka_node_pool(pool("{replicas: 1, roles: [broker], storage: {type: ephemeral, size: 1Gi, class: fast}}"))),
+            (Strings{"spec.storage.size: Forbidden: only for persistent-claim storage",
+                     "spec.storage.class: Forbidden: only for persistent-claim storage"}));
+  EXPECT_EQ(errors(validate_kafka_node_pool(json::from_yaml("spec: {}"))),
+            (Strings{"spec.replicas: Required value", "spec.roles: Required value: a node pool needs the controller role, the broker role or both",
+                     "spec.storage: Required value"}));
+}
+
+TEST(KafkaNodePoolValidation, UpdateRulesUseTheOldObject) {
+  auto old = pool("{replicas: 3, roles: [controller, broker], storage: {type: persistent-claim, size: 10Gi, class: fast}}");
+  json::ensure_object(old, {"status"})["clusterId"] = "abc";
+  auto now = pool("{replicas: 5, roles: [broker], storage: {type: ephemeral}}", "other");
+  json::ensure_object(now, {"status"})["clusterId"] = "abc";
+  EXPECT_EQ(errors(validate_kafka_node_pool(now, &old)),
+            (Strings{"spec.storage.type: Invalid value: \"ephemeral\": field is immutable: changing the storage type of a node pool is not "
+                     "supported (was persistent-claim)",
+                     "spec.roles: Forbidden: the controller role cannot be removed from an existing node pool: the KRaft controller quorum is "
+                     "static",
+                     "metadata.labels[kafka.capstan.dev/cluster]: Invalid value: \"other\": field is immutable: a node pool cannot move to "
+                     "another Kafka cluster (was events)"}));
+  auto shrink = pool("{replicas: 3, roles: [controller, broker], storage: {type: persistent-claim, size: 9Gi, class: slow}}");
+  EXPECT_EQ(errors(validate_kafka_node_pool(shrink, &old)),
+            (Strings{"spec.storage.class: Invalid value: \"slow\": field is immutable: the claims' StorageClass cannot change",
+                     "spec.storage.size: Invalid value: \"9Gi\": shrinking persistent volumes is not supported (was 10Gi)"}));
+  // Growing the claims, scaling and deleteClaim are allowed; so is the same object again.
+  auto grow = pool("{replicas: 7, roles: [broker, controller], storage: {type: persistent-claim, size: 20Gi, class: fast, deleteClaim: true}}");
+  EXPECT_EQ(errors(validate_kafka_node_pool(grow, &old)), Strings{});
+  EXPECT_EQ(errors(validate_kafka_node_pool(old, &old)), Strings{});
+}
+
+TEST(KafkaNodePoolValidation, WarnsWithoutClusterLabel) {
+  EXPECT_EQ(kafka_node_pool_warnings(json::from_yaml("metadata: {name: p}")).size(), 1u);
+  EXPECT_TRUE(kafka_node_pool_warnings(pool("{}")).empty());
+}
+
+TEST(Quantities, Bytes) {
+  EXPECT_EQ(quantity_bytes("10Gi"), 10.0L * 1073741824.0L);
+  EXPECT_EQ(quantity_bytes("500M"), 5e8L);
+  EXPECT_EQ(quantity_bytes("1e3"), 1000.0L);
+  EXPECT_EQ(quantity_bytes("1.5Ki"), 1536.0L);
+  EXPECT_EQ(quantity_bytes("12"), 12.0L);
+  EXPECT_FALSE(quantity_bytes("10 Gi"));
+  EXPECT_FALSE(quantity_bytes("Gi"));
+  EXPECT_FALSE(quantity_bytes("-1Gi"));
+  EXPECT_FALSE(quantity_bytes(std::string(100, '1')));
+}
+
+}  // namespace
+}  // namespace capstan::apis::kafka::v1

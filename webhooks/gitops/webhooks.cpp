@@ -1,0 +1,64 @@
+#include "webhooks/gitops/webhooks.h"
+
+#include "apis/gitops/v1/group.h"
+#include "apis/gitops/v1/validation.h"
+#include "runtime/cache/informer.h"
+#include "runtime/webhook/paths.h"
+#include "runtime/webhook/server.h"
+
+namespace capstan::webhooks::gitops {
+namespace {
+
+namespace v1 = apis::gitops::v1;
+
+webhook::Hook hook(std::string_view kind, std::string_view resource) {
+  meta::GroupVersionKind gvk{std::string(v1::kGroup), std::string(v1::kVersion), std::string(kind)};
+  std::string lower(kind);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return webhook::Hook{"v" + lower + "." + std::string(v1::kGroup), webhook::validate_path(gvk), std::string(v1::kGroup),
+                       std::string(v1::kVersion), {std::string(resource)}, false};
+}
+
+}  // namespace
+
+const std::vector<webhook::Hook>& hooks() {
+  static const std::vector<webhook::Hook> all = {hook(v1::kGitRepositoryKind, "gitrepositories"),
+                                                 hook(v1::kKustomizationKind, "kustomizations")};
+  return all;
+}
+
+webhook::Handler git_repository_validating_handler(const Options& options) {
+  v1::ValidationOptions vo;
+  if (!options.url_schemes.empty()) vo.url_schemes = options.url_schemes;
+  return webhook::validating_handler([vo](const json::Value& obj, const json::Value*) { return v1::validate_git_repository(obj, vo); },
+                                     &v1::git_repository_warnings);
+}
+
+webhook::Handler kustomization_validating_handler(const Options& options) {
+  const cache::Informer* informer = options.kustomizations;
+  return webhook::validating_handler([informer](const json::Value& obj, const json::Value*) {
+    if (!informer) return v1::validate_kustomization(obj);
+    v1::DependsOnLookup lookup = [informer](const std::string& ns, const std::string& name) -> std::optional<std::vector<v1::ObjectRef>> {
+      auto cached = informer->get(ns, name);
+      if (!cached) return std::nullopt;
+      std::vector<v1::ObjectRef> out;
+      const json::Value value = cached->value();
+      if (const auto* deps = json::get_array(value, {"spec", "dependsOn"}))
+        for (const auto& d : *deps)
+          out.push_back({std::string(json::get_string(d, {"name"})), std::string(json::get_string(d, {"namespace"}))});
+      return out;
+    };
+    return v1::validate_kustomization(obj, &lookup);
+  });
+}
+
+void register_webhooks(webhook::Server& server, const Options& options) {
+  server.register_path(hooks()[0].path, git_repository_validating_handler(options));
+  server.register_path(hooks()[1].path, kustomization_validating_handler(options));
+}
+
+std::vector<json::Value> configurations(const webhook::Endpoint& endpoint) {
+  return webhook::configurations("capstan-gitops", "gitops", hooks(), endpoint);
+}
+
+}  // namespace capstan::webhooks::gitops

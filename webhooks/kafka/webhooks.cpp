@@ -1,0 +1,58 @@
+#include "webhooks/kafka/webhooks.h"
+
+#include "apis/kafka/v1/group.h"
+#include "apis/kafka/v1/validation.h"
+#include "runtime/webhook/admission.h"
+#include "runtime/webhook/paths.h"
+#include "runtime/webhook/server.h"
+
+namespace capstan::webhooks::kafka {
+namespace {
+
+namespace v1 = apis::kafka::v1;
+using Causes = std::vector<validation::Cause>;
+
+webhook::Hook hook(std::string_view kind, std::string_view name, std::string_view resource) {
+  meta::GroupVersionKind gvk{std::string(v1::kGroup), std::string(v1::kVersion), std::string(kind)};
+  return webhook::Hook{std::string(name) + "." + std::string(v1::kGroup), webhook::validate_path(gvk), std::string(v1::kGroup),
+                       std::string(v1::kVersion), {std::string(resource), std::string(resource) + "/status"}, false};
+}
+
+// The object (with oldObject on UPDATE) through `validate`; status updates only through the
+// cluster ID rule.
+webhook::Handler handler(Causes (*validate)(const json::Value&, const json::Value*), std::vector<std::string> (*warn)(const json::Value&)) {
+  return webhook::make_admission_handler([validate, warn](const webhook::AdmissionRequest& req) {
+    if (req.operation != "CREATE" && req.operation != "UPDATE") return webhook::allowed();
+    const json::Value* old = req.operation == "UPDATE" && !req.old_object.is_null() ? &req.old_object : nullptr;
+    if (req.sub_resource == "status") {
+      if (old) webhook::deny_if_any(v1::validate_status_update(req.object, *old));
+      return webhook::allowed();
+    }
+    webhook::deny_if_any(validate(req.object, old));
+    auto r = webhook::allowed();
+    if (warn) r.warnings = warn(req.object);
+    return r;
+  });
+}
+
+}  // namespace
+
+const std::vector<webhook::Hook>& hooks() {
+  static const std::vector<webhook::Hook> all = {hook(v1::kKafkaKind, "vkafka", "kafkas"),
+                                                 hook(v1::kKafkaNodePoolKind, "vkafkanodepool", "kafkanodepools")};
+  return all;
+}
+
+webhook::Handler kafka_validating_handler() { return handler(&v1::validate_kafka, nullptr); }
+webhook::Handler node_pool_validating_handler() { return handler(&v1::validate_kafka_node_pool, &v1::kafka_node_pool_warnings); }
+
+void register_webhooks(webhook::Server& server) {
+  server.register_path(hooks()[0].path, kafka_validating_handler());
+  server.register_path(hooks()[1].path, node_pool_validating_handler());
+}
+
+std::vector<json::Value> configurations(const webhook::Endpoint& endpoint) {
+  return webhook::configurations("capstan-kafka", "kafka", hooks(), endpoint);
+}
+
+}  // namespace capstan::webhooks::kafka

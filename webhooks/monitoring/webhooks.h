@@ -1,0 +1,33 @@
+// Admission webhooks of monitoring.capstan.dev (prometheus-operator's admission webhook, for all
+// four kinds): PrometheusRules through our PromQL parser and rulefmt's rules, so a bad
+// expression is refused at `kubectl apply` and never reaches a rule ConfigMap (where it would
+// stop every reload of Prometheus); ServiceMonitor and PodMonitor endpoints (RE2 relabel
+// regexes, relabel actions, scrape timeout within the interval); Prometheus (durations, sizes,
+// label names, selectors, remote write). No defaulting webhook: the operator's defaults are
+// applied when it generates the configuration, as prometheus-operator does.
+#pragma once
+
+#include "runtime/json/json.h"
+#include "runtime/webhook/configuration.h"
+
+#include <vector>
+
+namespace capstan::webhook {
+class Server;
+}
+
+namespace capstan::webhooks::monitoring {
+
+const std::vector<webhook::Hook>& hooks();
+
+webhook::Handler prometheus_validating_handler();
+webhook::Handler service_monitor_validating_handler();
+webhook::Handler pod_monitor_validating_handler();
+webhook::Handler prometheus_rule_validating_handler();
+
+void register_webhooks(webhook::Server& server);
+
+// ValidatingWebhookConfiguration "capstan-monitoring".
+std::vector<json::Value> configurations(const webhook::Endpoint& endpoint);
+
+}  // namespace capstan::webhooks::monitoring
