@@ -183,6 +183,18 @@ spec:
   ASSERT_TRUE(eventually([&] { return after_reason() == "DependencyNotReady"; }, 20s)) << after_reason();
   kubectl_->ok({"patch", "ks", "after", "-n", "ops", "--type=json", "-p", R"([{"op":"remove","path":"/spec/dependsOn/1"}])"});
   EXPECT_TRUE(eventually([&] { return color("after") == "late"; }, 30s)) << after_reason();
+
+  // A file:// source, which --gitops-url-schemes does not allow, is refused by the controller
+  // itself (no webhook sees this cluster, as none sees the manager's own namespace).
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: gitops.capstan.dev/v1
+kind: GitRepository
+metadata: {name: local, namespace: ops}
+spec: {url: "file:///etc", interval: 1m}
+)");
+  ASSERT_TRUE(eventually([&] { return condition("gitrepository", "local", "ops", "Ready", "reason") == "InvalidSpec"; }, 20s));
+  EXPECT_NE(condition("gitrepository", "local", "ops", "Ready", "message").find("spec.url"), std::string::npos)
+      << condition("gitrepository", "local", "ops", "Ready", "message");
+  EXPECT_EQ(condition("gitrepository", "local", "ops", "Stalled"), "True");
 }
 
 CAPSTAN_E2E_BACKENDS(GitopsE2E);

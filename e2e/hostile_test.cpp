@@ -188,11 +188,14 @@ spec:
   }, 60s));
 
   // Past its memory budget: the reconcile fails alone, the object and an event say why.
+  std::string heavy;  // "<reason>|<message>" in one read
   ASSERT_TRUE(eventually([&] {
     watch_rss();
-    return condition("kustomization", "heavy", "team", "Ready", "reason") == "ReconcileMemoryBudgetExceeded";
-  }, 60s)) << condition("kustomization", "heavy", "team", "Ready", "message");
-  EXPECT_NE(condition("kustomization", "heavy", "team", "Ready", "message").find("--reconcile-memory-limit"), std::string::npos);
+    heavy = get({"get", "ks", "heavy", "-n", "team", "-o",
+                 "jsonpath={.status.conditions[?(@.type==\"Ready\")].reason}|{.status.conditions[?(@.type==\"Ready\")].message}"});
+    return heavy.rfind("ReconcileMemoryBudgetExceeded|", 0) == 0;
+  }, 60s)) << heavy;
+  EXPECT_NE(heavy.find("--reconcile-memory-limit"), std::string::npos) << heavy;
   EXPECT_TRUE(eventually([&] {
     return get({"get", "events", "-n", "team", "--field-selector", "involvedObject.name=heavy,reason=ReconcileMemoryBudgetExceeded",
                 "-o", "name"}) != "";

@@ -139,6 +139,7 @@ manager::ControllerDescriptor gitops_descriptor() {
     if (!settings.gitops_storage_path.empty()) o.storage_path = settings.gitops_storage_path;
     o.default_service_account = settings.gitops_default_service_account;
     o.no_cross_namespace_refs = settings.gitops_no_cross_namespace_refs;
+    o.url_schemes = settings.gitops_url_schemes;
     wire_gitops(mgr, o);
   };
   return d;

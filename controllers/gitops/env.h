@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 namespace capstan::client {
 class Client;
@@ -52,6 +53,9 @@ struct GitopsOptions {
   // --no-cross-namespace-refs): with per-namespace ServiceAccounts, a tenant can then neither
   // apply another tenant's repository nor wait on another tenant's Kustomizations.
   bool no_cross_namespace_refs = false;
+  // The URL schemes GitRepositories may use (--gitops-url-schemes), enforced here as well as by
+  // the webhook, which leaves the manager's own namespace out; empty = the default ones.
+  std::vector<std::string> url_schemes;
   bool record_events = true;
 };
 

@@ -4,6 +4,7 @@
 #include "runtime/json/yaml.h"
 
 #include <algorithm>
+#include <new>
 #include <set>
 
 namespace capstan::gitops {
@@ -116,6 +117,8 @@ class Builder {
   std::vector<json::Value> documents(const std::string& file, const std::string& text) {
     try {
       return json::from_yaml_documents(text, file);
+    } catch (const std::bad_alloc&) {
+      throw;  // out of memory (or past the reconcile's memory budget): a fault, not a bad manifest
     } catch (const std::exception& e) {
       throw BuildError(std::string(e.what()));
     }
@@ -147,6 +150,8 @@ class Builder {
     json::Value k;
     try {
       k = json::from_yaml(text, file);
+    } catch (const std::bad_alloc&) {
+      throw;  // out of memory (or past the reconcile's memory budget): a fault, not a bad manifest
     } catch (const std::exception& e) {
       throw BuildError(e.what());
     }

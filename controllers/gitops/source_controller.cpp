@@ -2,6 +2,7 @@
 
 #include "apis/gitops/v1/group.h"
 #include "apis/gitops/v1/types.h"
+#include "apis/gitops/v1/validation.h"
 #include "controllers/gitops/env.h"
 #include "controllers/gitops/status.h"
 #include "runtime/cache/informer.h"
@@ -35,6 +36,18 @@ controller::Result reconcile_git_repository(Env& env, const controller::Request&
   if (spec.suspend) {
     ctx.log.debug("suspended");
     return controller::Result::done();
+  }
+  // What the webhook refuses is refused here too: objects made before it, or in the manager's
+  // own namespace (which no webhook sees), must not make the manager read its own files.
+  v1::ValidationOptions vo;
+  if (!env.options.url_schemes.empty()) vo.url_schemes = env.options.url_schemes;
+  if (auto causes = v1::validate_git_repository(obj, vo); !causes.empty()) {
+    std::string message;
+    for (const auto& c : causes) message += (message.empty() ? "" : "; ") + c.error();
+    set_condition(obj, v1::condition::kStalled, "True", "InvalidSpec", message);
+    set_condition(obj, v1::condition::kReady, "False", "InvalidSpec", message);
+    write_status(env.client, kGitRepositoryType, before, obj);
+    throw controller::TerminalError("GitRepository " + request.key() + ": " + message);
   }
   const milliseconds interval = spec.interval > milliseconds::zero() ? spec.interval : milliseconds(60'000);
 
