@@ -128,6 +128,37 @@ spec: {secretName: too-short, dnsNames: [short.example.com], duration: 30m, issu
   EXPECT_EQ(get({"get", "kafka", "events", "-n", "default", "-o", "jsonpath={.metadata.name}"}), "events");
 }
 
+// webhook.managerCertificate: the chart renders no certificate (the same output every time, as
+// Argo CD's `helm template` needs); the manager makes the Secret, injects its CA and keeps both
+// across an upgrade.
+TEST_P(HelmInstallE2E, WithManagerCertificateTheManagerMakesAndInjectsItsOwn) {
+  const std::vector<std::string> sets = {"controllers.certificates.enabled=true", "controllers.monitoring.enabled=false",
+                                         "controllers.kafka.enabled=false", "controllers.gitops.enabled=false",
+                                         "webhook.managerCertificate=true"};
+  std::vector<std::string> render = {"template", "capstan", chart_dir(), "-n", kCapstanNamespace};
+  for (const auto& s : sets) render.insert(render.end(), {"--set", s});
+  EXPECT_EQ(helm_->ok(render), helm_->ok(render)) << "the chart renders differently each time";
+  helm_->ok(install("install", sets));
+  EXPECT_EQ(get({"get", "secret", kWebhookSecret, "-n", kCapstanNamespace, "--ignore-not-found", "-o", "name"}), "");
+  start_manager("manager-1");
+  ASSERT_TRUE(eventually([&] { return webhook_identity().find("capstan-certificates:LS0t") != std::string::npos; }, 30s))
+      << webhook_identity();
+  auto bad = (*kubectl_)({"apply", "-f", "-"}, R"(apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: too-short, namespace: default}
+spec: {secretName: too-short, dnsNames: [short.example.com], duration: 30m, issuerRef: {name: example-ca}}
+)");
+  EXPECT_NE(bad.err.find("admission webhook \"vcertificate.certs.capstan.dev\" denied the request: spec.duration"), std::string::npos)
+      << bad.err;
+  apply_sample("selfsigned-ca.yaml");
+  ASSERT_TRUE(sample_ready("certificates", 60s));
+  // An upgrade and a new manager keep the Secret and every caBundle.
+  std::string identity = webhook_identity();
+  helm_->ok(install("upgrade", sets));
+  start_manager("manager-2");
+  EXPECT_TRUE(eventually([&] { return webhook_identity() == identity; }, 30s)) << webhook_identity() << "\n---- was ----\n" << identity;
+}
+
 std::string kustomization(const std::string& name, const std::string& path, const std::string& service_account) {
   std::string out = "apiVersion: gitops.capstan.dev/v1\nkind: Kustomization\nmetadata: {name: " + name +
                     ", namespace: team-a}\nspec:\n  sourceRef: {kind: GitRepository, name: app}\n  interval: 10m\n  path: " +

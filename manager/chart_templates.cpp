@@ -63,6 +63,10 @@ std::string with_client_configs(const std::string& yaml) {
     }
     out += line + "\n";
   }
+  // With webhook.managerCertificate the manager injects its CA (no caBundle in the chart).
+  replace_all(out, "\nmetadata:\n",
+              "\nmetadata:\n  {{- with .injectFrom }}\n  annotations:\n    " + std::string(webhook::kInjectCaFromSecretAnnotation) +
+                  ": {{ . }}\n  {{- end }}\n");
   replace_all(out, kFullname, "{{ .fullname }}");
   replace_all(out, kFailurePolicy, "{{ .failurePolicy }}");
   replace_all(out, kTimeout, "{{ .timeoutSeconds }}");

@@ -261,10 +261,12 @@ std::string CertRotator::bundle_of(const std::string& ref) {
 
 int CertRotator::inject() {
   int patched = 0;
-  auto each = [&](const meta::GroupVersionResource& gvr, auto&& ops_for) {
+  auto each = [&](const meta::GroupVersionResource& gvr, std::string_view selector, auto&& ops_for) {
     client::ObjectList list;
     try {
-      list = client_.list_all(gvr, "");
+      client::ListOptions lo;
+      lo.label_selector = std::string(selector);
+      list = client_.list_all(gvr, "", lo);
     } catch (const std::exception& e) {
       log::warn("cannot list objects for CA injection", {{"resource", gvr.group_resource()}, {"error", e.what()}});
       return;
@@ -299,9 +301,9 @@ int CertRotator::inject() {
     }
     return ops;
   };
-  each(kValidating, webhooks);
-  each(kMutating, webhooks);
-  each(kCrds, [](const json::Value& obj, const std::string& b64) {
+  each(kValidating, "", webhooks);
+  each(kMutating, "", webhooks);
+  each(kCrds, kInjectCaLabelSelector, [](const json::Value& obj, const std::string& b64) {
     json::Array ops;
     if (json::get_string(obj, {"spec", "conversion", "strategy"}) != "Webhook" ||
         !json::find(obj, {"spec", "conversion", "webhook", "clientConfig"}))

@@ -11,10 +11,12 @@
 //   - tls.crt and tls.key are written into cert_dir when they differ (the webhook server
 //     re-reads them within its reload interval).
 //   - The caBundle of every ValidatingWebhookConfiguration and MutatingWebhookConfiguration
-//     (each webhook) and CustomResourceDefinition (its conversion webhook) annotated
-//     capstan.dev/inject-ca-from-secret: <namespace>/<name> is set to that Secret's ca.crt
-//     (cert-manager's cert-manager.io/inject-ca-from-secret, under our name): this Secret, or
-//     any other the manager may read, for webhooks of your own.
+//     (each webhook) annotated capstan.dev/inject-ca-from-secret: <namespace>/<name> is set to
+//     that Secret's ca.crt (cert-manager's cert-manager.io/inject-ca-from-secret, under our
+//     name): this Secret, or any other the manager may read, for webhooks of your own. So is
+//     the conversion webhook's of every CustomResourceDefinition with that annotation and the
+//     label capstan.dev/inject-ca=true (CRDs are listed by that label: a cluster's CRDs are
+//     too big to list every minute).
 //
 //   webhook::CertRotator certs(client, {.ns = "capstan-system", .secret_name = "capstan-webhook-server-cert",
 //                                       .hosts = {"capstan-webhook-service.capstan-system.svc"}, .cert_dir = dir});
@@ -37,6 +39,7 @@ class Client;
 namespace capstan::webhook {
 
 inline constexpr std::string_view kInjectCaFromSecretAnnotation = "capstan.dev/inject-ca-from-secret";
+inline constexpr std::string_view kInjectCaLabelSelector = "capstan.dev/inject-ca=true";
 
 struct CertRotatorOptions {
   std::string ns;

@@ -89,6 +89,10 @@
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata:
+  {{- with .injectFrom }}
+  annotations:
+    capstan.dev/inject-ca-from-secret: {{ . }}
+  {{- end }}
   name: {{ .fullname }}-certificates
   labels:
     app.kubernetes.io/name: capstan
@@ -198,6 +202,10 @@ webhooks:
 apiVersion: admissionregistration.k8s.io/v1
 kind: MutatingWebhookConfiguration
 metadata:
+  {{- with .injectFrom }}
+  annotations:
+    capstan.dev/inject-ca-from-secret: {{ . }}
+  {{- end }}
   name: {{ .fullname }}-certificates
   labels:
     app.kubernetes.io/name: capstan
@@ -319,6 +327,10 @@ webhooks:
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata:
+  {{- with .injectFrom }}
+  annotations:
+    capstan.dev/inject-ca-from-secret: {{ . }}
+  {{- end }}
   name: {{ .fullname }}-monitoring
   labels:
     app.kubernetes.io/name: capstan
@@ -474,6 +486,10 @@ webhooks:
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata:
+  {{- with .injectFrom }}
+  annotations:
+    capstan.dev/inject-ca-from-secret: {{ . }}
+  {{- end }}
   name: {{ .fullname }}-kafka
   labels:
     app.kubernetes.io/name: capstan
@@ -572,6 +588,10 @@ webhooks:
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
 metadata:
+  {{- with .injectFrom }}
+  annotations:
+    capstan.dev/inject-ca-from-secret: {{ . }}
+  {{- end }}
   name: {{ .fullname }}-gitops
   labels:
     app.kubernetes.io/name: capstan
