@@ -84,14 +84,7 @@ TEST_P(HelmInstallE2E, TwoControllersThenAThirdByUpgradeUnderTheChartsServiceAcc
             << " s" << std::endl;
   // The webhooks answer through the caBundle of the generated Secret: an invalid Certificate
   // is refused by the manager's validating webhook.
-  auto bad = (*kubectl_)({"apply", "-f", "-"}, R"(apiVersion: certs.capstan.dev/v1
-kind: Certificate
-metadata: {name: too-short, namespace: default}
-spec: {secretName: too-short, dnsNames: [short.example.com], duration: 30m, issuerRef: {name: example-ca}}
-)");
-  EXPECT_NE(bad.code, 0);
-  EXPECT_NE(bad.err.find("admission webhook \"vcertificate.certs.capstan.dev\" denied the request: spec.duration"), std::string::npos)
-      << bad.err;
+  expect_webhook_refuses_a_short_certificate();
 
   // Upgrade: kafka too. Its CRDs and rules arrive, the webhook certificate stays.
   std::string identity = webhook_identity();
@@ -143,13 +136,7 @@ TEST_P(HelmInstallE2E, WithManagerCertificateTheManagerMakesAndInjectsItsOwn) {
   start_manager("manager-1");
   ASSERT_TRUE(eventually([&] { return webhook_identity().find("capstan-certificates:LS0t") != std::string::npos; }, 30s))
       << webhook_identity();
-  auto bad = (*kubectl_)({"apply", "-f", "-"}, R"(apiVersion: certs.capstan.dev/v1
-kind: Certificate
-metadata: {name: too-short, namespace: default}
-spec: {secretName: too-short, dnsNames: [short.example.com], duration: 30m, issuerRef: {name: example-ca}}
-)");
-  EXPECT_NE(bad.err.find("admission webhook \"vcertificate.certs.capstan.dev\" denied the request: spec.duration"), std::string::npos)
-      << bad.err;
+  expect_webhook_refuses_a_short_certificate();
   apply_sample("selfsigned-ca.yaml");
   ASSERT_TRUE(sample_ready("certificates", 60s));
   // An upgrade and a new manager keep the Secret and every caBundle.

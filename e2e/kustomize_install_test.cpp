@@ -118,13 +118,7 @@ TEST_P(KustomizeInstallE2E, ApplyKConfigDefaultThenTheManagerUnderItsServiceAcco
   EXPECT_EQ(get({"get", "namespace", "from-git", "-o", "name"}), "namespace/from-git\n");
 
   // The webhooks answer through that CA.
-  auto bad = (*kubectl_)({"apply", "-f", "-"}, R"(apiVersion: certs.capstan.dev/v1
-kind: Certificate
-metadata: {name: too-short, namespace: default}
-spec: {secretName: too-short, dnsNames: [short.example.com], duration: 30m, issuerRef: {name: example-ca}}
-)");
-  EXPECT_NE(bad.err.find("admission webhook \"vcertificate.certs.capstan.dev\" denied the request: spec.duration"), std::string::npos)
-      << bad.err;
+  expect_webhook_refuses_a_short_certificate();
   // Restarted (a new pod), the manager keeps the Secret, the CA and every caBundle. (Applying
   // config/default again here would fight route_webhooks_to_manager's url over the Service.)
   start_manager_with_own_certificate("manager-2");

@@ -120,6 +120,17 @@ std::string InstallFixture::serve_repository(const std::map<std::string, std::st
   return git_daemon_->url("app");
 }
 
+void InstallFixture::expect_webhook_refuses_a_short_certificate() {
+  auto bad = (*kubectl_)({"apply", "-f", "-"}, R"(apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: too-short, namespace: default}
+spec: {secretName: too-short, dnsNames: [short.example.com], duration: 30m, issuerRef: {name: example-ca}}
+)");
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.err.find("admission webhook \"vcertificate.certs.capstan.dev\" denied the request: spec.duration"), std::string::npos)
+      << bad.err;
+}
+
 std::string InstallFixture::webhook_identity() {
   std::string out = get({"get", "secret", kWebhookSecret, "-n", kCapstanNamespace, "-o", "jsonpath={.data}"});
   for (const char* kind : {"validatingwebhookconfigurations", "mutatingwebhookconfigurations"})

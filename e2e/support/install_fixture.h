@@ -58,6 +58,9 @@ class InstallFixture : public ::testing::TestWithParam<Backend> {
   // The webhook configurations' caBundles and the webhook Secret's data, to compare across
   // upgrades.
   std::string webhook_identity();
+  // The certificates validating webhook answers through the caBundle: a 30-minute Certificate is
+  // refused by it, naming the field.
+  void expect_webhook_refuses_a_short_certificate();
   // Serves a Git repository (branch main) holding `files` (path -> text) from a git daemon on a
   // free port, for the gitops controller: its git:// URL.
   std::string serve_repository(const std::map<std::string, std::string>& files);

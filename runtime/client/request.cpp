@@ -112,20 +112,7 @@ namespace {
 
 // An Impersonate-Extra-<key> header name: the key percent-encoded as client-go's
 // url.PathEscape does (header names cannot carry every character an extra key may hold).
-std::string extra_header(std::string_view key) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out = "Impersonate-Extra-";
-  for (unsigned char ch : key) {
-    if (std::isalnum(ch) || ch == '-' || ch == '.' || ch == '_' || ch == '~') {
-      out += static_cast<char>(ch);
-    } else {
-      out += '%';
-      out += kHex[ch >> 4];
-      out += kHex[ch & 15];
-    }
-  }
-  return out;
-}
+std::string extra_header(std::string_view key) { return "Impersonate-Extra-" + http::percent_encode(key); }
 
 }  // namespace
 

@@ -133,4 +133,12 @@ Cause field_invalid_rendered(const FieldPath& p, std::string_view rendered_value
   return Cause{std::string(reason::kInvalid), p.str(), body};
 }
 
+
+std::vector<std::string> errors(const std::vector<Cause>& causes) {
+  std::vector<std::string> out;
+  out.reserve(causes.size());
+  for (const auto& c : causes) out.push_back(c.error());
+  return out;
+}
+
 }  // namespace capstan::validation

@@ -37,6 +37,9 @@ struct Cause {
   bool operator==(const Cause&) const = default;
 };
 
+// Each cause's error() (the lines of a denial or a condition message), in order.
+std::vector<std::string> errors(const std::vector<Cause>& causes);
+
 // field.Path rendering: Child appends ".name" (no dot at the root), Index/Key append "[i]"/"[k]".
 // An empty Path stands for Go's nil *field.Path and prints "<nil>".
 class FieldPath {

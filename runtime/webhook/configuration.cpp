@@ -2,8 +2,19 @@
 
 #include "runtime/meta/base64.h"
 #include "runtime/webhook/admission.h"
+#include "runtime/webhook/paths.h"
+
+#include <cctype>
 
 namespace capstan::webhook {
+
+Hook kind_hook(std::string_view group, std::string_view version, std::string_view kind, std::string_view resource, bool mutating) {
+  meta::GroupVersionKind gvk{std::string(group), std::string(version), std::string(kind)};
+  std::string lower(kind);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return Hook{std::string(mutating ? "m" : "v") + lower + "." + std::string(group), mutating ? mutate_path(gvk) : validate_path(gvk),
+              std::string(group), std::string(version), {std::string(resource)}, mutating};
+}
 
 namespace {
 

@@ -44,6 +44,11 @@ struct Hook {
   bool mutating = false;
 };
 
+// The hook of `kind` in group/version at controller-runtime's path (validate_path or
+// mutate_path), named "<v|m><kind in lower case>.<group>", for `resource`.
+Hook kind_hook(std::string_view group, std::string_view version, std::string_view kind, std::string_view resource,
+               bool mutating = false);
+
 inline constexpr int kTimeoutSeconds = 10;
 
 // The webhook entry of `hook` in a configuration (clientConfig from `endpoint`).

@@ -11,16 +11,8 @@ namespace {
 
 namespace v1 = apis::certs::v1;
 
-std::string gvk_path(bool mutating, std::string_view kind) {
-  meta::GroupVersionKind gvk{std::string(v1::kGroup), std::string(v1::kVersion), std::string(kind)};
-  return mutating ? webhook::mutate_path(gvk) : webhook::validate_path(gvk);
-}
-
 webhook::Hook hook(bool mutating, std::string_view kind, std::string_view resource) {
-  std::string lower(kind);
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return webhook::Hook{std::string(mutating ? "m" : "v") + lower + "." + std::string(v1::kGroup), gvk_path(mutating, kind),
-                       std::string(v1::kGroup), std::string(v1::kVersion), {std::string(resource)}, mutating};
+  return webhook::kind_hook(v1::kGroup, v1::kVersion, kind, resource, mutating);
 }
 
 json::Value identity_patch_target(const webhook::AdmissionRequest& req) {

@@ -2,6 +2,7 @@
 // AdmissionReview out), and the webhook configuration objects.
 #include "webhooks/certificates/webhooks.h"
 
+#include "webhooks/test_util.h"
 #include "runtime/json/patch.h"
 #include "runtime/meta/base64.h"
 #include "runtime/pki/pki.h"
@@ -35,19 +36,9 @@ json::Value review(std::string_view kind, std::string_view resource, std::string
   return json::Object{{"apiVersion", "admission.k8s.io/v1"}, {"kind", "AdmissionReview"}, {"request", std::move(req)}};
 }
 
-json::Value call(const webhook::Handler& h, const json::Value& body) {
-  http::Request r;
-  r.method = "POST";
-  r.target = "/x";
-  r.body = json::serialize(body);
-  r.headers.set("Content-Type", "application/json");
-  http::Response resp = h(r);
-  EXPECT_EQ(resp.status, 200);
-  return json::parse(resp.body, "review");
-}
-
-bool allowed(const json::Value& r) { return json::get_bool(r, {"response", "allowed"}); }
-std::string message(const json::Value& r) { return std::string(json::get_string(r, {"response", "status", "message"})); }
+using testing::allowed;
+using testing::call;
+using testing::message;
 
 json::Value cert(std::string_view spec) { return certificate_json(spec); }
 

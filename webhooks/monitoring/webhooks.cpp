@@ -12,11 +12,7 @@ namespace v1 = apis::monitoring::v1;
 using Causes = std::vector<validation::Cause>;
 
 webhook::Hook hook(std::string_view kind, std::string_view resource) {
-  meta::GroupVersionKind gvk{std::string(v1::kGroup), std::string(v1::kVersion), std::string(kind)};
-  std::string lower(kind);
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return webhook::Hook{"v" + lower + "." + std::string(v1::kGroup), webhook::validate_path(gvk), std::string(v1::kGroup),
-                       std::string(v1::kVersion), {std::string(resource)}, false};
+  return webhook::kind_hook(v1::kGroup, v1::kVersion, kind, resource);
 }
 
 // The monitoring rules need no old object: every rule is about the object as it is.

@@ -13,11 +13,7 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-Strings errors(const std::vector<validation::Cause>& causes) {
-  Strings out;
-  for (const auto& c : causes) out.push_back(c.error());
-  return out;
-}
+using validation::errors;
 
 json::Value repo(const std::string& spec) { return json::from_yaml("metadata: {name: app, namespace: apps}\nspec: " + spec); }
 json::Value ks(const std::string& name, const std::string& spec) {

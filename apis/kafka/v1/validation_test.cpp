@@ -13,11 +13,7 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-Strings errors(const std::vector<validation::Cause>& causes) {
-  Strings out;
-  for (const auto& c : causes) out.push_back(c.error());
-  return out;
-}
+using validation::errors;
 
 json::Value kafka(const std::string& kafka_yaml) {
   return json::from_yaml("apiVersion: kafka.capstan.dev/v1\nkind: Kafka\nmetadata: {name: events}\nspec:\n  kafka:\n" + kafka_yaml);

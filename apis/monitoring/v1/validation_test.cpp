@@ -12,11 +12,7 @@
 namespace capstan::apis::monitoring::v1 {
 namespace {
 
-std::vector<std::string> errors(const std::vector<validation::Cause>& causes) {
-  std::vector<std::string> out;
-  for (const auto& c : causes) out.push_back(c.error());
-  return out;
-}
+using validation::errors;
 
 // Every monitoring object of config/samples validates, and so do the forms rulefmt allows.
 TEST(PrometheusRuleValidation, TheSamplesAndValidRulesHaveNoErrors) {
