@@ -102,6 +102,8 @@ int run_controllers(client::Client& client, const RunOptions& o) {
   if (mo.shutdown_deadline.count() == 0) mo.shutdown_deadline = kShutdownDeadline;
   if (mo.reconcile_timeout.count() == 0) mo.reconcile_timeout = kReconcileTimeout;
   mo.reconcile_memory_limit = o.reconcile_memory_limit.value_or(kReconcileMemoryLimit);
+  // Declared before the manager, which holds callbacks that stop it.
+  std::unique_ptr<webhook::CertRotator> certs;
   controller::Manager mgr(client, mo);
   if (o.manager.leader_election.enabled)
     mgr.set_leader_election(std::make_unique<LeaseElection>(client, o.manager.leader_election));
@@ -113,7 +115,6 @@ int run_controllers(client::Client& client, const RunOptions& o) {
     wo.cert_reload_interval = std::min<std::chrono::seconds>(
         wo.cert_reload_interval, std::chrono::ceil<std::chrono::seconds>(o.webhook_cert_check_interval));
   webhook::Server webhooks(wo);
-  std::unique_ptr<webhook::CertRotator> certs;
   if (!o.webhook_cert_secret.empty()) {
     webhook::CertRotatorOptions co;
     co.ns = o.settings.pod_namespace;

@@ -22,13 +22,10 @@ void attach_webhooks(ControllerDescriptor& d) {
   } else if (d.name == "gitops") {
     d.webhook_configurations = [](const WebhookEndpoint& ep) { return webhooks::gitops::configurations(ep); };
     d.register_webhooks = [](controller::Manager& mgr, webhook::Server& s, const Settings& settings) {
-      namespace v1 = apis::gitops::v1;
       webhooks::gitops::Options o;
       o.url_schemes = settings.gitops_url_schemes;
       // The gitops controller's own (declared) informer: dependsOn cycles are looked up in it.
-      const controller::ResourceType kustomizations{{std::string(v1::kGroup), std::string(v1::kVersion), "kustomizations"},
-                                                    std::string(v1::kKustomizationKind), true};
-      o.kustomizations = &mgr.informer(kustomizations);
+      o.kustomizations = &mgr.informer(apis::gitops::v1::kKustomizationType);
       webhooks::gitops::register_webhooks(s, o);
     };
   }

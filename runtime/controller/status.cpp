@@ -4,6 +4,9 @@
 #include "runtime/meta/object.h"
 
 #include <algorithm>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 
 namespace capstan::controller {
 
@@ -33,12 +36,53 @@ bool condition_current(const json::Value& obj, std::string_view type, std::strin
   return c && c->status == status && c->observed_generation == meta::generation_of(obj);
 }
 
+namespace {
+
+// The resourceVersion each object got from this process's last status write, until the cache
+// shows that version. A reconcile retried right after a write (a failure's condition) may read
+// the object from a cache that has not seen that write yet: "unchanged" against it is not to be
+// trusted, or the object keeps the failure's status. Bounded: past the bound the record is
+// dropped, which only costs redundant writes.
+class RecentWrites {
+ public:
+  static RecentWrites& get() {
+    static RecentWrites w;
+    return w;
+  }
+  // Whether `before` (a cached object) may be stale against our last write of it.
+  bool stale(const std::string& key, std::string_view cached_rv) {
+    std::lock_guard lock(mu_);
+    auto it = written_.find(key);
+    if (it == written_.end()) return false;
+    if (it->second == cached_rv) {
+      written_.erase(it);  // the cache has caught up
+      return false;
+    }
+    return true;
+  }
+  void record(std::string key, std::string rv) {
+    std::lock_guard lock(mu_);
+    if (written_.size() >= kMaxEntries) written_.clear();
+    written_[std::move(key)] = std::move(rv);
+  }
+
+ private:
+  static constexpr std::size_t kMaxEntries = 10'000;
+  std::mutex mu_;
+  std::unordered_map<std::string, std::string> written_;
+};
+
+}  // namespace
+
 bool write_status(client::Client& client, const meta::GroupVersionResource& gvr, const json::Value& before, json::Value& obj) {
   status_of(obj);
+  const std::string key = gvr.str() + "/" + std::string(meta::namespace_of(obj)) + "/" + std::string(meta::name_of(obj));
   const json::Value* old = json::find(before, {"status"});
-  if (old && *old == obj.at("status")) return false;
-  client.patch(gvr, meta::namespace_of(obj), meta::name_of(obj), client::PatchType::Merge,
-               json::Value(json::Object{{"status", obj.at("status")}}), client::PatchOptions{.subresource = "status"});
+  if (old && *old == obj.at("status") && !RecentWrites::get().stale(key, meta::resource_version_of(before))) return false;
+  json::Value written = client.patch(gvr, meta::namespace_of(obj), meta::name_of(obj), client::PatchType::Merge,
+                                     json::Value(json::Object{{"status", obj.at("status")}}), client::PatchOptions{.subresource = "status"});
+  if (auto rv = written.is_object() ? meta::resource_version_of(written) : std::string_view(); !rv.empty())
+    RecentWrites::get().record(key, std::string(rv));
   return true;
 }
 

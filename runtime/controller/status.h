@@ -25,7 +25,8 @@ void remove_condition(json::Value& obj, std::string_view type);
 // Whether `obj` has condition `type` with `status`, set for its current generation.
 bool condition_current(const json::Value& obj, std::string_view type, std::string_view status);
 
-// Writes obj.status when it differs from before.status. Returns whether it wrote.
+// Writes obj.status when it differs from before.status, or when `before` (a cached object) has
+// not yet caught up with this process's last status write of it. Returns whether it wrote.
 bool write_status(client::Client& client, const meta::GroupVersionResource& gvr, const json::Value& before, json::Value& obj);
 
 }  // namespace capstan::controller

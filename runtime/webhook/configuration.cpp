@@ -8,12 +8,12 @@
 
 namespace capstan::webhook {
 
-Hook kind_hook(std::string_view group, std::string_view version, std::string_view kind, std::string_view resource, bool mutating) {
-  meta::GroupVersionKind gvk{std::string(group), std::string(version), std::string(kind)};
-  std::string lower(kind);
+Hook kind_hook(const meta::ResourceType& type, bool mutating) {
+  meta::GroupVersionKind gvk{type.gvr.group, type.gvr.version, type.kind};
+  std::string lower(type.kind);
   for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return Hook{std::string(mutating ? "m" : "v") + lower + "." + std::string(group), mutating ? mutate_path(gvk) : validate_path(gvk),
-              std::string(group), std::string(version), {std::string(resource)}, mutating};
+  return Hook{std::string(mutating ? "m" : "v") + lower + "." + type.gvr.group, mutating ? mutate_path(gvk) : validate_path(gvk),
+              type.gvr.group, type.gvr.version, {type.gvr.resource}, mutating};
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "runtime/json/json.h"
+#include "runtime/meta/gvk.h"
 #include "runtime/validation/field.h"
 #include "runtime/webhook/handler.h"
 
@@ -44,10 +45,9 @@ struct Hook {
   bool mutating = false;
 };
 
-// The hook of `kind` in group/version at controller-runtime's path (validate_path or
-// mutate_path), named "<v|m><kind in lower case>.<group>", for `resource`.
-Hook kind_hook(std::string_view group, std::string_view version, std::string_view kind, std::string_view resource,
-               bool mutating = false);
+// The hook of a resource at controller-runtime's path for its kind (validate_path or
+// mutate_path), named "<v|m><kind in lower case>.<group>".
+Hook kind_hook(const meta::ResourceType& type, bool mutating = false);
 
 inline constexpr int kTimeoutSeconds = 10;
 

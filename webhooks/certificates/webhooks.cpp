@@ -11,10 +11,6 @@ namespace {
 
 namespace v1 = apis::certs::v1;
 
-webhook::Hook hook(bool mutating, std::string_view kind, std::string_view resource) {
-  return webhook::kind_hook(v1::kGroup, v1::kVersion, kind, resource, mutating);
-}
-
 json::Value identity_patch_target(const webhook::AdmissionRequest& req) {
   json::Value obj = req.object;
   v1::apply_certificate_request_defaults(obj);
@@ -36,12 +32,12 @@ json::Value identity_patch_target(const webhook::AdmissionRequest& req) {
 
 const std::vector<webhook::Hook>& hooks() {
   static const std::vector<webhook::Hook> all = {
-      hook(false, v1::kCertificateKind, "certificates"),
-      hook(false, v1::kCertificateRequestKind, "certificaterequests"),
-      hook(false, v1::kIssuerKind, "issuers"),
-      hook(false, v1::kClusterIssuerKind, "clusterissuers"),
-      hook(true, v1::kCertificateKind, "certificates"),
-      hook(true, v1::kCertificateRequestKind, "certificaterequests"),
+      webhook::kind_hook(v1::kCertificateType),
+      webhook::kind_hook(v1::kCertificateRequestType),
+      webhook::kind_hook(v1::kIssuerType),
+      webhook::kind_hook(v1::kClusterIssuerType),
+      webhook::kind_hook(v1::kCertificateType, /*mutating=*/true),
+      webhook::kind_hook(v1::kCertificateRequestType, /*mutating=*/true),
   };
   return all;
 }

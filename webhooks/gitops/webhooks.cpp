@@ -11,15 +11,11 @@ namespace {
 
 namespace v1 = apis::gitops::v1;
 
-webhook::Hook hook(std::string_view kind, std::string_view resource) {
-  return webhook::kind_hook(v1::kGroup, v1::kVersion, kind, resource);
-}
-
 }  // namespace
 
 const std::vector<webhook::Hook>& hooks() {
-  static const std::vector<webhook::Hook> all = {hook(v1::kGitRepositoryKind, "gitrepositories"),
-                                                 hook(v1::kKustomizationKind, "kustomizations")};
+  static const std::vector<webhook::Hook> all = {webhook::kind_hook(v1::kGitRepositoryType),
+                                                 webhook::kind_hook(v1::kKustomizationType)};
   return all;
 }
 

@@ -12,10 +12,11 @@ namespace {
 namespace v1 = apis::kafka::v1;
 using Causes = std::vector<validation::Cause>;
 
-webhook::Hook hook(std::string_view kind, std::string_view name, std::string_view resource) {
-  meta::GroupVersionKind gvk{std::string(v1::kGroup), std::string(v1::kVersion), std::string(kind)};
-  return webhook::Hook{std::string(name) + "." + std::string(v1::kGroup), webhook::validate_path(gvk), std::string(v1::kGroup),
-                       std::string(v1::kVersion), {std::string(resource), std::string(resource) + "/status"}, false};
+// A resource's hook, which also judges its status updates (the cluster ID rule).
+webhook::Hook hook(const meta::ResourceType& type) {
+  webhook::Hook h = webhook::kind_hook(type);
+  h.resources.push_back(type.gvr.resource + "/status");
+  return h;
 }
 
 // The object (with oldObject on UPDATE) through `validate`; status updates only through the
@@ -38,8 +39,7 @@ webhook::Handler handler(Causes (*validate)(const json::Value&, const json::Valu
 }  // namespace
 
 const std::vector<webhook::Hook>& hooks() {
-  static const std::vector<webhook::Hook> all = {hook(v1::kKafkaKind, "vkafka", "kafkas"),
-                                                 hook(v1::kKafkaNodePoolKind, "vkafkanodepool", "kafkanodepools")};
+  static const std::vector<webhook::Hook> all = {hook(v1::kKafkaType), hook(v1::kKafkaNodePoolType)};
   return all;
 }
 

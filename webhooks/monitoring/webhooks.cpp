@@ -11,10 +11,6 @@ namespace {
 namespace v1 = apis::monitoring::v1;
 using Causes = std::vector<validation::Cause>;
 
-webhook::Hook hook(std::string_view kind, std::string_view resource) {
-  return webhook::kind_hook(v1::kGroup, v1::kVersion, kind, resource);
-}
-
 // The monitoring rules need no old object: every rule is about the object as it is.
 webhook::Handler handler(Causes (*validate)(const json::Value&)) {
   return webhook::validating_handler([validate](const json::Value& obj, const json::Value*) { return validate(obj); });
@@ -24,8 +20,8 @@ webhook::Handler handler(Causes (*validate)(const json::Value&)) {
 
 const std::vector<webhook::Hook>& hooks() {
   static const std::vector<webhook::Hook> all = {
-      hook(v1::kPrometheusKind, "prometheuses"), hook(v1::kServiceMonitorKind, "servicemonitors"),
-      hook(v1::kPodMonitorKind, "podmonitors"), hook(v1::kPrometheusRuleKind, "prometheusrules")};
+      webhook::kind_hook(v1::kPrometheusType), webhook::kind_hook(v1::kServiceMonitorType),
+      webhook::kind_hook(v1::kPodMonitorType), webhook::kind_hook(v1::kPrometheusRuleType)};
   return all;
 }
 
