@@ -68,7 +68,7 @@ TEST_F(HelmChart, ASubsetOfControllersGetsExactlyItsCrdsRulesWebhooksAndFlag) {
   const auto* deploy = find(docs, "Deployment", "capstan-manager");
   ASSERT_NE(deploy, nullptr);
   const auto& args = *json::get_array((*json::get_array(*deploy, {"spec", "template", "spec", "containers"}))[0], {"args"});
-  EXPECT_EQ(args[0], "--controllers=-certificates,-gitops,kafka,-monitoring");
+  EXPECT_EQ(args[0], "--controllers=-certificates,-gitops,kafka,-monitoring,-secretcopy");
   EXPECT_EQ(of_kind(docs, "Service"), (std::set<std::string>{"capstan-webhook-service", "capstan-metrics"}));
   EXPECT_EQ(of_kind(docs, "ServiceAccount"), (std::set<std::string>{"capstan-manager"})) << "gitops' applier came along";
 
@@ -167,7 +167,7 @@ TEST_F(HelmChart, ProdValuesRenderTwoReplicasLeaderElectionPdbAndSpread) {
   EXPECT_EQ(json::get_int(*deploy, {"spec", "replicas"}), 2);
   std::string args = json::serialize(*json::find(*deploy, {"spec", "template", "spec", "containers"}));
   EXPECT_NE(args.find("--leader-elect\""), std::string::npos) << args;
-  EXPECT_NE(args.find("--controllers=certificates,gitops,-kafka,monitoring"), std::string::npos) << args;
+  EXPECT_NE(args.find("--controllers=certificates,gitops,-kafka,monitoring,-secretcopy"), std::string::npos) << args;
   // GitOps locked down per namespace: no account of the chart's, each namespace's own "gitops".
   EXPECT_NE(args.find("\"--gitops-default-service-account=gitops\""), std::string::npos) << args;
   EXPECT_NE(args.find("\"--gitops-no-cross-namespace-refs\""), std::string::npos) << args;

@@ -66,7 +66,7 @@ TEST_P(HelmInstallE2E, TwoControllersThenAThirdByUpgradeUnderTheChartsServiceAcc
             "validatingwebhookconfiguration.admissionregistration.k8s.io/capstan-certificates\n"
             "validatingwebhookconfiguration.admissionregistration.k8s.io/capstan-monitoring\n");
   auto flags = deployment_flags();
-  EXPECT_EQ(flags.empty() ? "" : flags[0], "--controllers=certificates,-gitops,-kafka,monitoring");
+  EXPECT_EQ(flags.empty() ? "" : flags[0], "--controllers=certificates,-gitops,-kafka,monitoring,-secretcopy");
 
   start_manager("manager-1");
   // The manager's identity holds the two controllers' rules and no more.

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 std::string crds_yaml() {
   std::string out;
-  for (const auto& crd : all_crds()) {
+  for (const auto& crd : all_controllers().crds()) {
     if (!out.empty()) out += "---\n";
     out += json::to_yaml(crd);
   }
@@ -46,9 +46,9 @@ void write(const fs::path& p, const std::string& text) { write_raw(p, "# Generat
 
 json::Value cluster_role() {
   json::Array rules = common_rules();
-  for (const auto& d : all_controllers())
-    if (d.rbac_rules)
-      for (auto& r : d.rbac_rules()) rules.push_back(std::move(r));
+  const plugin::Registry controllers = all_controllers();  // outlives the loop
+  for (const auto& p : controllers.all())
+    for (auto& r : p.rbac_rules()) rules.push_back(std::move(r));
   return json::Object{{"apiVersion", "rbac.authorization.k8s.io/v1"},
                       {"kind", "ClusterRole"},
                       {"metadata", json::Object{{"name", "manager"}}},
@@ -75,7 +75,7 @@ int manifests_command(const std::vector<std::string>& args) {
     write(fs::path(chart) / "templates" / "_generated.tpl", chart_templates());
   }
   std::string kustomization = "resources:\n";
-  for (const auto& crd : all_crds()) {
+  for (const auto& crd : all_controllers().crds()) {
     std::string file = std::string(meta::name_of(crd)) + ".yaml";
     write(dir / "crd" / "bases" / file, json::to_yaml(crd));
     kustomization += "- bases/" + file + "\n";

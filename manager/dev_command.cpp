@@ -3,6 +3,7 @@
 #include "apiserver/server.h"
 #include "manager/flags.h"
 #include "manager/install.h"
+#include "manager/registry.h"
 #include "manager/run.h"
 #include "runtime/client/client.h"
 #include "runtime/client/config.h"
@@ -88,6 +89,7 @@ int dev_command(const std::vector<std::string>& args) {
   std::string data_dir = ".capstan", controllers = "*", log_format = "text";
   std::string metrics_bind, health_bind;
   long long verbosity = 0;
+  const plugin::Registry registry = all_controllers();
   FlagSet fs("capstan dev");
   fs.add_string("data-dir", &data_dir, "where the dev cluster keeps its data (store, certificates, kubeconfig)");
   fs.add_string("controllers", &controllers, "controllers to run ('*' = all default-on, 'name' enables, '-name' disables)");
@@ -97,6 +99,7 @@ int dev_command(const std::vector<std::string>& args) {
                 "where /healthz and /readyz are served (default: a free loopback port, kept across restarts)");
   fs.add_string("log-format", &log_format, "log format: text or json");
   fs.add_int("v", &verbosity, "log verbosity (0 info, 1-3 debug, 4+ trace)");
+  registry.add_flags(fs);  // each controller's own
   fs.parse(args);
   if (fs.help_requested()) {
     std::cout << "Runs Capstan's embedded API server and every controller in one process.\n\nUsage:\n  capstan dev [flags]\n\n"
@@ -105,7 +108,7 @@ int dev_command(const std::vector<std::string>& args) {
   }
   check_log_format(log_format);
   log::init(log::parse_format(log_format), static_cast<int>(verbosity));
-  auto enabled = enabled_controllers(split_csv(controllers));
+  auto enabled = registry.enabled(split_csv(controllers));
   fs::path dir = fs::absolute(data_dir);
   fs::create_directories(dir);
 
@@ -125,9 +128,9 @@ int dev_command(const std::vector<std::string>& args) {
   std::string ca = ensure_webhook_certs(dir / "webhook");
   std::uint16_t webhook_port = pick_port(dir / "webhook.port");
   RunOptions ro;
-  WebhookEndpoint endpoint{"https://127.0.0.1:" + std::to_string(webhook_port), "", "", ca, ro.settings.pod_namespace};
+  WebhookEndpoint endpoint{"https://127.0.0.1:" + std::to_string(webhook_port), "", "", ca, ro.env.pod_namespace};
   // The manager's namespace, where ClusterIssuers keep their Secrets (a Helm install creates it).
-  ensure_namespace(client, ro.settings.pod_namespace, "capstan-dev");
+  ensure_namespace(client, ro.env.pod_namespace, "capstan-dev");
   install_crds(client, enabled, "capstan-dev");
   install_webhooks(client, enabled, endpoint, "capstan-dev");
 
@@ -138,12 +141,19 @@ int dev_command(const std::vector<std::string>& args) {
   ro.webhook_host = "127.0.0.1";
   ro.webhook_port = webhook_port;
   ro.webhook_cert_dir = (dir / "webhook").string();
-  ro.settings.acme_http01_solver_port = pick_port(dir / "acme-http01.port");
-  ro.settings.gitops_storage_path = (dir / "gitops").string();
+  // The controllers' defaults that suit one machine, unless given: the ACME solver on a loopback
+  // port kept across restarts, the Git mirrors in the data directory.
+  std::string acme_solver;
+  if (!fs.changed("acme-http01-solver-port")) {
+    std::string port = std::to_string(pick_port(dir / "acme-http01.port"));
+    fs.set("acme-http01-solver-port", port);
+    acme_solver = "http://127.0.0.1:" + port;
+  }
+  if (!fs.changed("gitops-storage-path")) fs.set("gitops-storage-path", (dir / "gitops").string());
   ro.on_ready = [&](controller::Manager&) {
     std::cout << "\nCapstan dev cluster is running (Ctrl-C stops it; data in " << dir.string() << ").\n"
-              << "API server: " << server.url() << "\n"
-              << "ACME HTTP-01 solver: http://127.0.0.1:" << ro.settings.acme_http01_solver_port << "\n";
+              << "API server: " << server.url() << "\n";
+    if (!acme_solver.empty()) std::cout << "ACME HTTP-01 solver: " << acme_solver << "\n";
     if (ro.manager.metrics_bind_address != "0") std::cout << "Metrics: http://" << ro.manager.metrics_bind_address << "/metrics\n";
     std::cout << "Health: http://" << ro.manager.health_probe_bind_address << "/readyz\n"
               << "Point kubectl at it:\n\n  export KUBECONFIG=" << ao.kubeconfig_out << "\n\n"

@@ -14,12 +14,11 @@ void ensure_namespace(client::Client& c, const std::string& name, const std::str
   c.apply({"", "v1", "namespaces"}, "", ns, field_manager, true);
 }
 
-void install_crds(client::Client& c, const std::vector<const ControllerDescriptor*>& controllers, const std::string& field_manager) {
+void install_crds(client::Client& c, const std::vector<const plugin::Plugin*>& controllers, const std::string& field_manager) {
   const meta::GroupVersionResource crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
   std::vector<std::string> names;
-  for (const auto* d : controllers) {
-    if (!d->crds) continue;
-    for (const auto& crd : d->crds()) {
+  for (const auto* p : controllers) {
+    for (const auto& crd : p->crds()) {
       c.apply(crds, "", crd, field_manager, true);
       names.emplace_back(meta::name_of(crd));
     }
@@ -38,12 +37,11 @@ void install_crds(client::Client& c, const std::vector<const ControllerDescripto
   log::info("CRDs installed", {{"count", names.size()}});
 }
 
-void install_webhooks(client::Client& c, const std::vector<const ControllerDescriptor*>& controllers, const WebhookEndpoint& endpoint,
+void install_webhooks(client::Client& c, const std::vector<const plugin::Plugin*>& controllers, const WebhookEndpoint& endpoint,
                       const std::string& field_manager) {
   std::size_t n = 0;
-  for (const auto* d : controllers) {
-    if (!d->webhook_configurations) continue;
-    for (const auto& cfg : d->webhook_configurations(endpoint)) {
+  for (const auto* p : controllers) {
+    for (const auto& cfg : p->webhook_configurations(endpoint)) {
       std::string_view kind = json::get_string(cfg, {"kind"});
       meta::GroupVersionResource gvr{"admissionregistration.k8s.io", "v1",
                                      kind == "MutatingWebhookConfiguration" ? "mutatingwebhookconfigurations"

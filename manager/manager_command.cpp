@@ -1,7 +1,7 @@
 #include "manager/manager_command.h"
 
-#include "apis/gitops/v1/validation.h"
 #include "manager/flags.h"
+#include "manager/registry.h"
 #include "manager/run.h"
 #include "runtime/client/client.h"
 #include "runtime/client/config.h"
@@ -27,15 +27,10 @@ std::string pod_namespace() {
   return "";
 }
 
-std::string controller_help() {
-  std::string out = "a list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', "
-                    "'-foo' disables it. All controllers: ";
-  bool first = true;
-  for (const auto& d : all_controllers()) {
-    out += (first ? "" : ", ") + d.name;
-    first = false;
-  }
-  return first ? out + "(none in this build)" : out;
+std::string controller_help(const plugin::Registry& registry) {
+  return "a list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', "
+         "'-foo' disables it. All controllers: " +
+         registry.names();
 }
 
 }  // namespace
@@ -48,15 +43,16 @@ int manager_command(const std::vector<std::string>& args) {
   if (!std::getenv("MALLOC_ARENA_MAX")) mallopt(M_ARENA_MAX, 2);
   std::string kubeconfig, controllers = "*", ns, log_format = "text";
   std::string metrics = ":8080", health = ":8081", cert_dir = "/tmp/k8s-webhook-server/serving-certs";
-  std::string lease_id = "capstan-manager", lease_ns, cluster_resource_ns, acme_service = "capstan-acme-solver";
-  std::string metrics_cert_dir, gitops_storage = "/tmp/capstan-gitops", gitops_default_sa, cert_secret, cert_hosts;
-  bool leader_elect = false, metrics_secure = false, no_cross_ns_refs = false;
+  std::string lease_id = "capstan-manager", lease_ns;
+  std::string metrics_cert_dir, cert_secret, cert_hosts;
+  bool leader_elect = false, metrics_secure = false;
   std::chrono::milliseconds lease_duration{15000}, renew_deadline{10000}, retry_period{2000}, reconcile_timeout{0};
-  long long webhook_port = 9443, burst = 30, verbosity = 0, acme_port = 8089;
+  long long webhook_port = 9443, burst = 30, verbosity = 0;
   double qps = 20;
+  const plugin::Registry registry = all_controllers();
   FlagSet fs("capstan manager");
   fs.add_string("kubeconfig", &kubeconfig, "path to a kubeconfig; default $KUBECONFIG, then in-cluster, then ~/.kube/config");
-  fs.add_string("controllers", &controllers, controller_help());
+  fs.add_string("controllers", &controllers, controller_help(registry));
   fs.add_string("namespace", &ns, "restrict every watch to this namespace (default: all namespaces)");
   fs.add_bool("leader-elect", &leader_elect, "elect a leader with a coordination.k8s.io Lease so only one replica reconciles");
   fs.add_string("leader-election-id", &lease_id, "the name of the leader election Lease");
@@ -107,25 +103,10 @@ int manager_command(const std::vector<std::string>& args) {
   fs.add_string("webhook-cert-hosts", &cert_hosts,
                 "with --webhook-cert-secret: the certificate's DNS names and IP addresses, comma-separated (default: the "
                 "Service capstan-webhook-service in the pod's namespace, .svc and .svc.cluster.local)");
-  std::string gitops_schemes = "http,https,git";
-  fs.add_string("gitops-url-schemes", &gitops_schemes,
-                "URL schemes GitRepositories may use, comma-separated, of http, https, git and file (file:// reads the "
-                "manager's own file system: add it only where that is intended); the gitops webhook refuses the others");
   fs.add_double("kube-api-qps", &qps, "client-side rate limit: queries per second to the API server (<= 0: unlimited)");
   fs.add_int("kube-api-burst", &burst, "client-side rate limit: burst");
-  fs.add_int("acme-http01-solver-port", &acme_port, "port of the ACME HTTP-01 challenge solver");
-  fs.add_string("acme-http01-solver-service", &acme_service,
-                "the Service (in the cluster resource namespace) in front of the solver port, which challenge Ingresses reach");
-  fs.add_string("cluster-resource-namespace", &cluster_resource_ns,
-                "where ClusterIssuers keep their Secrets (default: the pod's namespace, else capstan-system)");
-  fs.add_string("gitops-storage-path", &gitops_storage,
-                "where the gitops controller keeps its Git mirrors (a cache: an emptyDir is enough)");
-  fs.add_string("gitops-default-service-account", &gitops_default_sa,
-                "ServiceAccount that Kustomizations without spec.serviceAccountName apply and prune as (impersonation, "
-                "as Flux's --default-service-account): NAME in the Kustomization's namespace, or NAMESPACE/NAME; empty: the "
-                "manager's own identity");
-  fs.add_bool("gitops-no-cross-namespace-refs", &no_cross_ns_refs,
-              "refuse Kustomizations whose sourceRef or dependsOn names another namespace (Flux's --no-cross-namespace-refs)");
+  // Each controller's own flags (--gitops-*, --acme-*, ...), whether enabled or not.
+  registry.add_flags(fs);
   fs.add_string("log-format", &log_format, "log format: text or json");
   fs.add_int("v", &verbosity, "log verbosity (0 info, 1-3 debug, 4+ trace)");
   fs.parse(args);
@@ -138,7 +119,7 @@ int manager_command(const std::vector<std::string>& args) {
   if (webhook_port <= 0 || webhook_port > 65535) throw UsageError("--webhook-port must be between 1 and 65535");
 
   RunOptions ro;
-  ro.controllers = enabled_controllers(split_csv(controllers));
+  ro.controllers = registry.enabled(split_csv(controllers));
   ro.manager.namespace_restriction = ns;
   ro.manager.metrics_bind_address = metrics;
   ro.manager.metrics_secure = metrics_secure;
@@ -155,20 +136,13 @@ int manager_command(const std::vector<std::string>& args) {
   ro.manager.leader_election.retry_period = retry_period;
   if (leader_elect && ro.manager.leader_election.ns.empty())
     throw UsageError("--leader-election-namespace is required when not running in a cluster");
-  ro.settings.namespace_restriction = ns;
-  ro.settings.acme_http01_solver_port = static_cast<int>(acme_port);
-  ro.settings.acme_http01_solver_service = acme_service;
-  ro.settings.cluster_resource_namespace = cluster_resource_ns;
-  ro.settings.gitops_storage_path = gitops_storage;
-  ro.settings.gitops_default_service_account = gitops_default_sa;
-  ro.settings.gitops_no_cross_namespace_refs = no_cross_ns_refs;
-  if (auto pns = pod_namespace(); !pns.empty()) ro.settings.pod_namespace = pns;
+  if (auto pns = pod_namespace(); !pns.empty()) ro.env.pod_namespace = pns;
   ro.webhook_port = static_cast<int>(webhook_port);
   ro.webhook_cert_dir = cert_dir;
   ro.webhook_cert_secret = cert_secret;
   ro.webhook_cert_hosts = split_csv(cert_hosts);
   if (ro.webhook_cert_hosts.empty()) {
-    std::string service = "capstan-webhook-service." + ro.settings.pod_namespace + ".svc";
+    std::string service = "capstan-webhook-service." + ro.env.pod_namespace + ".svc";
     ro.webhook_cert_hosts = {service, service + ".cluster.local"};
   }
   if (!cert_hosts.empty() && cert_secret.empty()) throw UsageError("--webhook-cert-hosts needs --webhook-cert-secret");
@@ -180,14 +154,6 @@ int manager_command(const std::vector<std::string>& args) {
   ro.webhook_cert_validity = std::chrono::duration_cast<std::chrono::seconds>(cert_validity);
   ro.webhook_ca_validity = std::chrono::duration_cast<std::chrono::seconds>(ca_validity);
   ro.webhook_cert_check_interval = cert_check;
-  ro.settings.gitops_url_schemes = split_csv(gitops_schemes);
-  for (const auto& scheme : ro.settings.gitops_url_schemes) {
-    const auto& known = apis::gitops::v1::known_url_schemes();
-    if (std::find(known.begin(), known.end(), scheme) == known.end())
-      throw UsageError("unknown scheme \"" + scheme + "\" in --gitops-url-schemes (known: http, https, git, file)");
-  }
-  if (ro.settings.gitops_url_schemes.empty()) throw UsageError("--gitops-url-schemes needs at least one scheme");
-
   client::Config cfg = client::load_config(kubeconfig);
   cfg.qps = qps;
   cfg.burst = static_cast<int>(burst);

@@ -82,21 +82,6 @@ class LeaseElection : public controller::LeaderElection {
 
 }  // namespace
 
-std::vector<std::string> split_csv(std::string_view s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    auto comma = s.find(',', start);
-    auto item = s.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    if (!item.empty()) out.emplace_back(item);
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 int run_controllers(client::Client& client, const RunOptions& o) {
   controller::ManagerOptions mo = o.manager;
   if (mo.shutdown_deadline.count() == 0) mo.shutdown_deadline = kShutdownDeadline;
@@ -117,7 +102,7 @@ int run_controllers(client::Client& client, const RunOptions& o) {
   webhook::Server webhooks(wo);
   if (!o.webhook_cert_secret.empty()) {
     webhook::CertRotatorOptions co;
-    co.ns = o.settings.pod_namespace;
+    co.ns = o.env.pod_namespace;
     co.secret_name = o.webhook_cert_secret;
     co.hosts = o.webhook_cert_hosts;
     co.cert_dir = webhooks.options().cert_dir.empty() ? webhook::default_cert_dir() : webhooks.options().cert_dir;
@@ -129,14 +114,13 @@ int run_controllers(client::Client& client, const RunOptions& o) {
     mgr.add_server("webhook-certificate", [&] { certs->start(); }, [&] { certs->stop(); });
   }
   std::string names;
-  create_informers(mgr.informers(), o.controllers);
-  for (const auto* d : o.controllers) {
-    d->wire(mgr, webhooks, o.settings);
-    if (d->register_webhooks) d->register_webhooks(mgr, webhooks, o.settings);
-    names += (names.empty() ? "" : ",") + d->name;
+  // Each controller's watches create the shared informers it reads (one per resource and
+  // selector, whoever asks first); nothing starts before run().
+  plugin::Wiring wiring{mgr, webhooks, o.env};
+  for (const auto* p : o.controllers) {
+    p->wire(wiring);
+    names += (names.empty() ? "" : ",") + p->name();
   }
-  for (const auto& name : undeclared_informers(mgr.informers(), o.controllers))
-    log::warn("a controller reads an informer its descriptor does not declare", {{"informer", name}});
   // Webhooks serve before the caches sync (conversion must answer the cache's lists).
   if (webhooks.has_paths()) {
     mgr.add_server("webhook", [&] { webhooks.start(); }, [&] { webhooks.stop(); });

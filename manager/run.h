@@ -2,8 +2,8 @@
 // `capstan dev` (the embedded API server in the same process).
 #pragma once
 
-#include "manager/registry.h"
 #include "runtime/controller/manager.h"
+#include "runtime/plugin/plugin.h"
 
 #include <chrono>
 #include <cstddef>
@@ -18,13 +18,13 @@ class Client;
 namespace capstan::manager {
 
 struct RunOptions {
-  std::vector<const ControllerDescriptor*> controllers;
+  std::vector<const plugin::Plugin*> controllers;
   controller::ManagerOptions manager;
-  Settings settings;
+  plugin::Environment env;
   std::string webhook_host;       // "" = all interfaces
   int webhook_port = 9443;
   std::string webhook_cert_dir;   // tls.crt / tls.key
-  // Set: the manager keeps its serving certificate in this Secret of settings.pod_namespace,
+  // Set: the manager keeps its serving certificate in this Secret of env.pod_namespace,
   // writes it into webhook_cert_dir and injects its CA (webhook::CertRotator), for these hosts.
   std::string webhook_cert_secret;
   std::vector<std::string> webhook_cert_hosts;
@@ -42,7 +42,5 @@ struct RunOptions {
 // options.manager.shutdown_deadline says otherwise, the process ends within 9.5 s of the
 // signal (the manager's watchdog exits with 1 when the orderly shutdown takes longer).
 int run_controllers(client::Client& client, const RunOptions& options);
-
-std::vector<std::string> split_csv(std::string_view s);
 
 }  // namespace capstan::manager

@@ -1,5 +1,5 @@
-// Options of the certificates controllers. The descriptor derives them from the manager's
-// Settings; tests build them directly (a fast clock, a solver on a free port, ...).
+// Options of the certificates controllers. The plug-in (plugin.h) sets some from its flags;
+// tests build them directly (a fast clock, a solver on a free port, ...).
 #pragma once
 
 #include "runtime/meta/time.h"
@@ -11,9 +11,6 @@
 
 namespace capstan::metrics {
 class Registry;
-}
-namespace capstan::manager {
-struct Settings;
 }
 
 namespace capstan::certificates {
@@ -55,9 +52,5 @@ struct CertificatesOptions {
 
   metrics::Registry* registry = nullptr;  // nullptr = the global registry
 };
-
-// cluster_resource_namespace = settings.cluster_resource_namespace (default: the pod's
-// namespace), the ACME solver port and Service from settings; everything else default.
-CertificatesOptions options_from(const manager::Settings& settings);
 
 }  // namespace capstan::certificates

@@ -1,8 +1,10 @@
 #include "e2e/support/controller_fixture.h"
 
 #include "e2e/support/helm.h"
+#include "runtime/json/yaml.h"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 
 namespace capstan::e2e {
@@ -47,11 +49,17 @@ std::string ControllerFixture::manager_kubeconfig() {
   auto has = [&](const std::string& s) { return std::find(list.begin(), list.end(), s) != list.end(); };
   std::vector<std::string> args = {"template", "capstan", chart_dir(), "-n", "capstan-system", "--show-only", "templates/serviceaccount.yaml",
                                    "--show-only", "templates/rbac.yaml"};
+  // Every controller the chart knows (values.yaml), on as --controllers says: '*' takes the
+  // chart's default, which is the controller's own.
   bool gitops = false;
-  for (const char* c : {"certificates", "monitoring", "kafka", "gitops"}) {
-    bool on = has(c) || ((list.empty() || has("*")) && !has(std::string("-") + c));
-    args.insert(args.end(), {"--set", std::string("controllers.") + c + ".enabled=" + (on ? "true" : "false")});
-    gitops |= on && std::string(c) == "gitops";
+  std::ifstream in(chart_dir() + "/values.yaml");
+  std::string values((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const json::Value chart_values = json::from_yaml_documents(values, "values.yaml").at(0);
+  for (const auto& kv : *json::get_object(chart_values, {"controllers"})) {
+    std::string c(kv.key());
+    bool on = has(c) || ((list.empty() || has("*")) && json::get_bool(kv.value(), {"enabled"}) && !has("-" + c));
+    args.insert(args.end(), {"--set", "controllers." + c + ".enabled=" + (on ? "true" : "false")});
+    gitops |= on && c == "gitops";
   }
   if (gitops) args.insert(args.end(), {"--show-only", "templates/gitops-applier.yaml"});
   std::string rbac = Helm(*dir_).ok(args);

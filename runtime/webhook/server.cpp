@@ -33,7 +33,7 @@ void Server::register_path(const std::string& path, Handler handler) {
   std::lock_guard<std::mutex> l(mu_);
   if (handlers_.count(path)) throw std::invalid_argument("webhook path \"" + path + "\" is already registered");
   handlers_.emplace(path, instrument(path, std::move(handler), opts_.registry));
-  log::info("registering webhook", {{"path", path}});
+  log::debug("registering webhook", {{"path", path}});
 }
 
 bool Server::has_paths() const {

@@ -10,43 +10,12 @@
 {{- end }}
 {{- define "capstan.rbac.certificates" }}
 - apiGroups:
-  - certs.capstan.dev
+  - ""
   resources:
-  - certificates
-  - issuers
-  - clusterissuers
+  - events
   verbs:
-  - get
-  - list
-  - watch
-- apiGroups:
-  - certs.capstan.dev
-  resources:
-  - certificaterequests
-  verbs:
-  - get
-  - list
-  - watch
   - create
   - patch
-  - delete
-- apiGroups:
-  - certs.capstan.dev
-  resources:
-  - certificates/status
-  - certificaterequests/status
-  - issuers/status
-  - clusterissuers/status
-  verbs:
-  - get
-  - update
-  - patch
-- apiGroups:
-  - certs.capstan.dev
-  resources:
-  - signers
-  verbs:
-  - approve
 - apiGroups:
   - ""
   resources:
@@ -61,19 +30,50 @@
 - apiGroups:
   - ""
   resources:
-  - events
-  verbs:
-  - create
-  - patch
-- apiGroups:
-  - ""
-  resources:
   - services
   verbs:
   - get
   - list
   - create
   - delete
+- apiGroups:
+  - certs.capstan.dev
+  resources:
+  - certificaterequests
+  verbs:
+  - get
+  - list
+  - watch
+  - create
+  - patch
+  - delete
+- apiGroups:
+  - certs.capstan.dev
+  resources:
+  - certificaterequests/status
+  - certificates/status
+  - clusterissuers/status
+  - issuers/status
+  verbs:
+  - get
+  - update
+  - patch
+- apiGroups:
+  - certs.capstan.dev
+  resources:
+  - certificates
+  - clusterissuers
+  - issuers
+  verbs:
+  - get
+  - list
+  - watch
+- apiGroups:
+  - certs.capstan.dev
+  resources:
+  - signers
+  verbs:
+  - approve
 - apiGroups:
   - networking.k8s.io
   resources:
@@ -264,24 +264,32 @@ webhooks:
 {{- end }}
 {{- define "capstan.rbac.monitoring" }}
 - apiGroups:
-  - monitoring.capstan.dev
+  - ""
   resources:
-  - prometheuses
-  - servicemonitors
-  - podmonitors
-  - prometheusrules
+  - configmaps
+  - secrets
+  - services
+  verbs:
+  - get
+  - create
+  - update
+  - patch
+  - delete
+- apiGroups:
+  - ""
+  resources:
+  - events
+  verbs:
+  - create
+  - patch
+- apiGroups:
+  - ""
+  resources:
+  - namespaces
   verbs:
   - get
   - list
   - watch
-- apiGroups:
-  - monitoring.capstan.dev
-  resources:
-  - prometheuses/status
-  verbs:
-  - get
-  - update
-  - patch
 - apiGroups:
   - apps
   resources:
@@ -295,31 +303,23 @@ webhooks:
   - patch
   - delete
 - apiGroups:
-  - ""
+  - monitoring.capstan.dev
   resources:
-  - secrets
-  - configmaps
-  - services
-  verbs:
-  - get
-  - create
-  - update
-  - patch
-  - delete
-- apiGroups:
-  - ""
-  resources:
-  - namespaces
+  - podmonitors
+  - prometheuses
+  - prometheusrules
+  - servicemonitors
   verbs:
   - get
   - list
   - watch
 - apiGroups:
-  - ""
+  - monitoring.capstan.dev
   resources:
-  - events
+  - prometheuses/status
   verbs:
-  - create
+  - get
+  - update
   - patch
 {{- end }}
 {{- define "capstan.webhooks.monitoring" }}
@@ -439,23 +439,17 @@ webhooks:
 {{- end }}
 {{- define "capstan.rbac.kafka" }}
 - apiGroups:
-  - kafka.capstan.dev
+  - ""
   resources:
-  - kafkas
-  - kafkanodepools
+  - configmaps
+  - persistentvolumeclaims
+  - services
   verbs:
   - get
-  - list
-  - watch
-- apiGroups:
-  - kafka.capstan.dev
-  resources:
-  - kafkas/status
-  - kafkanodepools/status
-  verbs:
-  - get
+  - create
   - update
   - patch
+  - delete
 - apiGroups:
   - ""
   resources:
@@ -469,17 +463,23 @@ webhooks:
   - patch
   - delete
 - apiGroups:
-  - ""
+  - kafka.capstan.dev
   resources:
-  - services
-  - configmaps
-  - persistentvolumeclaims
+  - kafkanodepools
+  - kafkas
   verbs:
   - get
-  - create
+  - list
+  - watch
+- apiGroups:
+  - kafka.capstan.dev
+  resources:
+  - kafkanodepools/status
+  - kafkas/status
+  verbs:
+  - get
   - update
   - patch
-  - delete
 {{- end }}
 {{- define "capstan.webhooks.kafka" }}
 ---
@@ -550,6 +550,19 @@ webhooks:
 {{- end }}
 {{- define "capstan.rbac.gitops" }}
 - apiGroups:
+  - ""
+  resources:
+  - events
+  verbs:
+  - create
+  - patch
+- apiGroups:
+  - ""
+  resources:
+  - serviceaccounts
+  verbs:
+  - impersonate
+- apiGroups:
   - gitops.capstan.dev
   resources:
   - gitrepositories
@@ -569,19 +582,6 @@ webhooks:
   - get
   - update
   - patch
-- apiGroups:
-  - ""
-  resources:
-  - events
-  verbs:
-  - create
-  - patch
-- apiGroups:
-  - ""
-  resources:
-  - serviceaccounts
-  verbs:
-  - impersonate
 {{- end }}
 {{- define "capstan.webhooks.gitops" }}
 ---
@@ -647,4 +647,34 @@ webhooks:
       operator: NotIn
       values:
       - {{ .namespace }}
+{{- end }}
+{{- define "capstan.rbac.secretcopy" }}
+- apiGroups:
+  - ""
+  resources:
+  - events
+  verbs:
+  - create
+  - patch
+- apiGroups:
+  - ""
+  resources:
+  - namespaces
+  verbs:
+  - get
+  - list
+  - watch
+- apiGroups:
+  - ""
+  resources:
+  - secrets
+  verbs:
+  - get
+  - list
+  - watch
+  - create
+  - patch
+  - delete
+{{- end }}
+{{- define "capstan.webhooks.secretcopy" }}
 {{- end }}

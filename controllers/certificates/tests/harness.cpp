@@ -2,7 +2,7 @@
 
 #include "apis/certs/v1/crds.h"
 #include "controllers/certificates/constants.h"
-#include "controllers/certificates/rbac.h"
+#include "controllers/certificates/plugin.h"
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 #include "runtime/pki/pki.h"
@@ -51,7 +51,7 @@ void Harness::grant_manager_identity(client::Config& cfg) {
   apply({{"apiVersion", "rbac.authorization.k8s.io/v1"},
          {"kind", "ClusterRole"},
          {"metadata", json::Object{{"name", name}}},
-         {"rules", rbac_rules()}});
+         {"rules", plugin().rbac_rules()}});
   apply({{"apiVersion", "rbac.authorization.k8s.io/v1"},
          {"kind", "ClusterRoleBinding"},
          {"metadata", json::Object{{"name", name}}},

@@ -4,7 +4,7 @@
 // and helpers to create objects and wait (bounded) for them.
 #pragma once
 
-#include "controllers/certificates/descriptor.h"
+#include "controllers/certificates/plugin.h"
 #include "controllers/certificates/env.h"
 #include "runtime/client/client.h"
 #include "runtime/controller/manager.h"
@@ -96,7 +96,7 @@ class Harness {
  private:
   void install_crds();
   // The manager's client acts as a ServiceAccount bound to exactly the controller's ClusterRole
-  // rules (rbac_rules(), what the chart installs), with a TokenRequest token.
+  // rules (plugin().rbac_rules(), what the chart installs), with a TokenRequest token.
   void grant_manager_identity(client::Config& cfg);
 
   HarnessOptions opts_;

@@ -1,7 +1,7 @@
 // A manager running only the certificates controllers, for the restart test: started as a
 // child process against a kubeconfig, killed with SIGKILL, started again.
 //   certificates_test_manager <kubeconfig>
-#include "controllers/certificates/descriptor.h"
+#include "controllers/certificates/plugin.h"
 #include "runtime/client/client.h"
 #include "runtime/controller/manager.h"
 #include "runtime/log/log.h"

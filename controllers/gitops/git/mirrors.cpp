@@ -461,12 +461,9 @@ std::string redact_url(std::string_view url) {
   return std::string(url.substr(0, start)) + std::string(url.substr(start + at + 1));
 }
 
-Mirrors::Mirrors(std::filesystem::path root) : root_(std::move(root)) {
-  // libgit2 is loaded by the first sync/files/has_commit, not here (see libgit2.h).
-  std::error_code ec;
-  fs::create_directories(root_, ec);
-  if (ec) throw GitError("creating the Git mirror root " + root_.string() + ": " + ec.message());
-}
+// Touches nothing: libgit2 is loaded and the root made by the first sync (see libgit2.h), so
+// wiring the controller (also done only to record what it reads) has no side effect.
+Mirrors::Mirrors(std::filesystem::path root) : root_(std::move(root)) {}
 
 Mirrors::~Mirrors() = default;
 
@@ -530,6 +527,9 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
   else if (!lock.try_lock_until(deadline.at))
     timed_out(c, "waiting for another operation on this repository");
 
+  std::error_code ec;
+  fs::create_directories(root_, ec);
+  if (ec) throw GitError("creating the Git mirror root " + root_.string() + ": " + ec.message());
   RepoPtr repo = open_mirror(mirror_path(url), c, /*create=*/true);
   git_remote_callbacks cbs = callbacks_for(deadline);
   auto done = [&](CommitPtr commit, bool fetched) {

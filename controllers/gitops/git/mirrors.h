@@ -66,7 +66,7 @@ std::string redact_url(std::string_view url);
 
 class Mirrors {
  public:
-  // Creates root if missing; url's mirror is root/<sha256(url) hex[:16]>.git.
+  // url's mirror is root/<sha256(url) hex[:16]>.git; root is made by the first sync().
   explicit Mirrors(std::filesystem::path root);
   ~Mirrors();
   Mirrors(const Mirrors&) = delete;

@@ -1,4 +1,4 @@
-#include "controllers/kafka/descriptor.h"
+#include "controllers/kafka/plugin.h"
 
 #include "apis/kafka/v1/crds.h"
 #include "apis/kafka/v1/group.h"
@@ -7,6 +7,7 @@
 #include "runtime/cache/informer.h"
 #include "runtime/controller/manager.h"
 #include "runtime/meta/object.h"
+#include "webhooks/kafka/webhooks.h"
 
 namespace capstan::kafka {
 namespace {
@@ -45,28 +46,17 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, KafkaOptions options) 
   return env;
 }
 
-manager::ControllerDescriptor kafka_descriptor() {
-  manager::ControllerDescriptor d;
-  d.name = "kafka";
-  d.aliases = {"strimzi"};
-  d.default_on = true;
-  d.description =
-      "Kafka clusters (Strimzi's Kafka and KafkaNodePool under kafka.capstan.dev, KRaft): node IDs, per-node "
-      "configuration, pods rolled one at a time, Services and status";
-  d.crds = [] { return apis::kafka::v1::crds(); };
-  d.informers = [] {
-    return std::vector<manager::InformerNeed>{{kKafkaType, ""}, {kNodePoolType, ""}, {kPodType, std::string(kPodSelector)}};
-  };
-  d.rbac_rules = [] {
-    return json::Array{
-        manager::rbac_rule({"kafka.capstan.dev"}, {"kafkas", "kafkanodepools"}, {"get", "list", "watch"}),
-        manager::rbac_rule({"kafka.capstan.dev"}, {"kafkas/status", "kafkanodepools/status"}, {"get", "update", "patch"}),
-        manager::rbac_rule({""}, {"pods"}, {"get", "list", "watch", "create", "update", "patch", "delete"}),
-        manager::rbac_rule({""}, {"services", "configmaps", "persistentvolumeclaims"}, {"get", "create", "update", "patch", "delete"}),
-    };
-  };
-  d.wire = [](controller::Manager& mgr, webhook::Server&, const manager::Settings&) { wire_kafka(mgr, KafkaOptions{}); };
-  return d;
+plugin::Plugin plugin() {
+  return plugin::Plugin("kafka")
+      .alias("strimzi")
+      .describe("Kafka clusters (Strimzi's Kafka and KafkaNodePool under kafka.capstan.dev, KRaft): node IDs, per-node "
+                "configuration, pods rolled one at a time, Services and status")
+      .crds(apis::kafka::v1::crds)
+      .permits({"kafka.capstan.dev"}, {"kafkas/status", "kafkanodepools/status"}, {"get", "update", "patch"})
+      .permits({""}, {"pods"}, {"create", "update", "patch", "delete"})
+      .permits({""}, {"services", "configmaps", "persistentvolumeclaims"}, {"get", "create", "update", "patch", "delete"})
+      .webhooks({webhooks::kafka::configurations, [](plugin::Wiring& w) { webhooks::kafka::register_webhooks(w.webhooks); }})
+      .setup([](plugin::Wiring& w) { wire_kafka(w.manager, KafkaOptions{}); });
 }
 
 }  // namespace capstan::kafka

@@ -1,7 +1,8 @@
-#include "controllers/gitops/descriptor.h"
+#include "controllers/gitops/plugin.h"
 
 #include "apis/gitops/v1/crds.h"
 #include "apis/gitops/v1/group.h"
+#include "apis/gitops/v1/validation.h"
 #include "controllers/gitops/kustomization_controller.h"
 #include "controllers/gitops/mirror_gc.h"
 #include "controllers/gitops/source_controller.h"
@@ -10,6 +11,9 @@
 #include "runtime/controller/manager.h"
 #include "runtime/events/recorder.h"
 #include "runtime/meta/object.h"
+#include "webhooks/gitops/webhooks.h"
+
+#include <algorithm>
 
 namespace capstan::gitops {
 namespace {
@@ -111,38 +115,54 @@ std::shared_ptr<Env> wire_gitops(controller::Manager& mgr, GitopsOptions options
   return env;
 }
 
-manager::ControllerDescriptor gitops_descriptor() {
-  manager::ControllerDescriptor d;
-  d.name = "gitops";
-  d.aliases = {"flux"};
-  d.default_on = true;
-  d.description =
-      "GitOps sync (Flux's GitRepository and Kustomization under gitops.capstan.dev): follows Git refs, applies "
-      "manifests with server-side apply every interval, prunes what left Git";
-  d.crds = [] { return v1::crds(); };
-  d.informers = [] {
-    return std::vector<manager::InformerNeed>{{kGitRepositoryType, ""}, {kKustomizationType, ""}};
-  };
-  d.webhook_configurations = [](const manager::WebhookEndpoint&) { return std::vector<json::Value>{}; };
-  d.rbac_rules = [] {
-    return json::Array{
-        manager::rbac_rule({"gitops.capstan.dev"}, {"gitrepositories", "kustomizations"}, {"get", "list", "watch", "update", "patch"}),
-        manager::rbac_rule({"gitops.capstan.dev"}, {"gitrepositories/status", "kustomizations/status"}, {"get", "update", "patch"}),
-        manager::rbac_rule({""}, {"events"}, {"create", "patch"}),
-        // What a repository holds is applied as the Kustomization's ServiceAccount (or the
-        // --gitops-default-service-account), never with the manager's own rights.
-        manager::rbac_rule({""}, {"serviceaccounts"}, {"impersonate"}),
-    };
-  };
-  d.wire = [](controller::Manager& mgr, webhook::Server&, const manager::Settings& settings) {
-    GitopsOptions o;
-    if (!settings.gitops_storage_path.empty()) o.storage_path = settings.gitops_storage_path;
-    o.default_service_account = settings.gitops_default_service_account;
-    o.no_cross_namespace_refs = settings.gitops_no_cross_namespace_refs;
-    o.url_schemes = settings.gitops_url_schemes;
-    wire_gitops(mgr, o);
-  };
-  return d;
+plugin::Plugin plugin() {
+  auto options = std::make_shared<GitopsOptions>();
+  options->url_schemes = v1::default_url_schemes();
+  return plugin::Plugin("gitops")
+      .alias("flux")
+      .describe("GitOps sync (Flux's GitRepository and Kustomization under gitops.capstan.dev): follows Git refs, applies "
+                "manifests with server-side apply every interval, prunes what left Git")
+      .flags([options](flags::FlagSet& fs) {
+        fs.add_custom(
+            "gitops-storage-path", [options](const std::string& v) { options->storage_path = v; },
+            "where the gitops controller keeps its Git mirrors (a cache: an emptyDir is enough)", options->storage_path.string());
+        fs.add_string("gitops-default-service-account", &options->default_service_account,
+                      "ServiceAccount that Kustomizations without spec.serviceAccountName apply and prune as (impersonation, "
+                      "as Flux's --default-service-account): NAME in the Kustomization's namespace, or NAMESPACE/NAME; empty: "
+                      "the manager's own identity");
+        fs.add_bool("gitops-no-cross-namespace-refs", &options->no_cross_namespace_refs,
+                    "refuse Kustomizations whose sourceRef or dependsOn names another namespace (Flux's --no-cross-namespace-refs)");
+        fs.add_custom(
+            "gitops-url-schemes",
+            [options](const std::string& v) {
+              auto schemes = flags::split_csv(v);
+              const auto& known = v1::known_url_schemes();
+              for (const auto& scheme : schemes)
+                if (std::find(known.begin(), known.end(), scheme) == known.end())
+                  throw flags::UsageError("unknown scheme \"" + scheme + "\" in --gitops-url-schemes (known: http, https, git, file)");
+              if (schemes.empty()) throw flags::UsageError("--gitops-url-schemes needs at least one scheme");
+              options->url_schemes = std::move(schemes);
+            },
+            "URL schemes GitRepositories may use, comma-separated, of http, https, git and file (file:// reads the "
+            "manager's own file system: add it only where that is intended); the gitops webhook refuses the others",
+            "http,https,git");
+      })
+      .crds(v1::crds)
+      .permits({"gitops.capstan.dev"}, {"gitrepositories", "kustomizations"}, {"update", "patch"})
+      .permits({"gitops.capstan.dev"}, {"gitrepositories/status", "kustomizations/status"}, {"get", "update", "patch"})
+      .permits({""}, {"events"}, {"create", "patch"})
+      // What a repository holds is applied as the Kustomization's ServiceAccount (or the
+      // --gitops-default-service-account), never with the manager's own rights.
+      .permits({""}, {"serviceaccounts"}, {"impersonate"})
+      .webhooks({webhooks::gitops::configurations,
+                 [options](plugin::Wiring& w) {
+                   webhooks::gitops::Options o;
+                   o.url_schemes = options->url_schemes;
+                   // The controller's own informer: dependsOn cycles are looked up in it.
+                   o.kustomizations = &w.manager.informer(kKustomizationType);
+                   webhooks::gitops::register_webhooks(w.webhooks, o);
+                 }})
+      .setup([options](plugin::Wiring& w) { wire_gitops(w.manager, *options); });
 }
 
 }  // namespace capstan::gitops

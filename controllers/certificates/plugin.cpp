@@ -1,4 +1,4 @@
-#include "controllers/certificates/descriptor.h"
+#include "controllers/certificates/plugin.h"
 
 #include "apis/certs/v1/crds.h"
 #include "apis/certs/v1/defaults.h"
@@ -9,13 +9,13 @@
 #include "controllers/certificates/env.h"
 #include "controllers/certificates/issuers/issuer_controller.h"
 #include "controllers/certificates/metrics.h"
-#include "controllers/certificates/rbac.h"
 #include "controllers/certificates/request_builder.h"
 #include "controllers/certificates/requests/approver.h"
 #include "controllers/certificates/requests/issuer_controller.h"
 #include "runtime/controller/manager.h"
 #include "runtime/events/recorder.h"
 #include "runtime/metrics/registry.h"
+#include "webhooks/certificates/webhooks.h"
 
 namespace capstan::certificates {
 namespace {
@@ -42,17 +42,6 @@ std::vector<controller::Request> requests_of(const cache::Informer& inf, std::st
 }
 
 }  // namespace
-
-CertificatesOptions options_from(const manager::Settings& settings) {
-  CertificatesOptions o;
-  o.cluster_resource_namespace = !settings.cluster_resource_namespace.empty() ? settings.cluster_resource_namespace
-                                 : !settings.pod_namespace.empty()             ? settings.pod_namespace
-                                                                                : "capstan-system";
-  if (!settings.acme_http01_solver_service.empty()) o.acme_solver_service = settings.acme_http01_solver_service;
-  o.acme_solver_port = static_cast<std::uint16_t>(settings.acme_http01_solver_port);
-  o.acme_solver = settings.acme_http01_solver_port > 0;
-  return o;
-}
 
 std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOptions options) {
   if (!options.registry) options.registry = mgr.metrics_registry();
@@ -158,27 +147,62 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
   return env;
 }
 
-manager::ControllerDescriptor certificates_descriptor() {
-  manager::ControllerDescriptor d;
-  d.name = "certificates";
-  d.aliases = {"cert-manager"};
-  d.default_on = true;
-  d.description =
-      "X.509 certificates (cert-manager's Certificate, CertificateRequest, Issuer and ClusterIssuer under certs.capstan.dev): "
-      "SelfSigned, CA and ACME HTTP-01 issuers, renewal, webhooks (webhooks/certificates) and metrics";
-  d.crds = [] { return v1::crds(); };
-  d.informers = [] {
-    return std::vector<manager::InformerNeed>{{kCertificateType, ""},
-                                              {kRequestType, ""},
-                                              {kIssuerType, ""},
-                                              {kClusterIssuerType, ""},
-                                              {kSecretType, std::string(kFaoSelector)}};  // only the Secrets we own
+plugin::Plugin plugin() {
+  struct Flags {
+    std::string cluster_resource_namespace;  // "" = the manager's namespace
+    long long acme_port = 8089;
+    std::string acme_service = "capstan-acme-solver";
   };
-  d.rbac_rules = [] { return rbac_rules(); };
-  d.wire = [](controller::Manager& mgr, webhook::Server&, const manager::Settings& settings) {
-    wire_certificates(mgr, options_from(settings));
-  };
-  return d;
+  auto settings = std::make_shared<Flags>();
+  return plugin::Plugin("certificates")
+      .alias("cert-manager")
+      .describe("X.509 certificates (cert-manager's Certificate, CertificateRequest, Issuer and ClusterIssuer under certs.capstan.dev): "
+                "SelfSigned, CA and ACME HTTP-01 issuers, renewal, webhooks (webhooks/certificates) and metrics")
+      .flags([settings](flags::FlagSet& fs) {
+        fs.add_string("cluster-resource-namespace", &settings->cluster_resource_namespace,
+                      "where ClusterIssuers keep their Secrets (default: the manager's namespace)");
+        fs.add_custom(
+            "acme-http01-solver-port",
+            [settings](const std::string& v) {
+              long long port = -1;
+              try {
+                std::size_t used = 0;
+                port = std::stoll(v, &used);
+                if (used != v.size()) port = -1;
+              } catch (const std::exception&) {
+              }
+              if (port < 0 || port > 65535)
+                throw flags::UsageError("--acme-http01-solver-port must be between 0 and 65535, not \"" + v + "\"");
+              settings->acme_port = port;
+            },
+            "port of the ACME HTTP-01 challenge solver (0: no solver)", "8089");
+        fs.add_string("acme-http01-solver-service", &settings->acme_service,
+                      "the Service (in the cluster resource namespace) in front of the solver port, which challenge Ingresses reach");
+      })
+      .crds(v1::crds)
+      // Only the verbs the controllers use (cert-manager's controller ClusterRole holds every
+      // verb on its kinds and `update` on Secrets; nothing here updates by PUT but status).
+      .permits({"certs.capstan.dev"}, {"certificaterequests"}, {"create", "patch", "delete"})
+      .permits({"certs.capstan.dev"}, {"certificates/status", "certificaterequests/status", "issuers/status", "clusterissuers/status"},
+               {"get", "update", "patch"})
+      // The internal approver (cert-manager's approval plugin checks this verb on signers).
+      .permits({"certs.capstan.dev"}, {"signers"}, {"approve"})
+      // Target and temporary key Secrets (ours are listed and watched by label; RBAC cannot
+      // narrow by label), CA and ACME key Secrets read by name. Written by server-side apply.
+      .permits({""}, {"secrets"}, {"create", "patch", "delete"})
+      .permits({""}, {"events"}, {"create", "patch"})
+      // HTTP-01 solver Services and Ingresses.
+      .permits({""}, {"services"}, {"get", "list", "create", "delete"})
+      .permits({"networking.k8s.io"}, {"ingresses"}, {"get", "list", "create", "delete"})
+      .webhooks({webhooks::certificates::configurations, [](plugin::Wiring& w) { webhooks::certificates::register_webhooks(w.webhooks); }})
+      .setup([settings](plugin::Wiring& w) {
+        CertificatesOptions o;
+        o.cluster_resource_namespace = settings->cluster_resource_namespace.empty() ? w.env.pod_namespace : settings->cluster_resource_namespace;
+        o.acme_solver_service = settings->acme_service;
+        o.acme_solver_port = static_cast<std::uint16_t>(settings->acme_port);
+        o.acme_solver = settings->acme_port > 0;
+        wire_certificates(w.manager, o);
+      });
 }
 
 }  // namespace capstan::certificates

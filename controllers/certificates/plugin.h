@@ -1,17 +1,16 @@
-// The certificates controller's entry in the manager registry (manager/registry.h), and the
-// wiring behind it.
+// The certificates controller's plug-in (runtime/plugin), and the wiring behind it.
 //
-//   manager::ControllerDescriptor d = certificates::certificates_descriptor();
-//   // name "certificates", default on; crds() = apis/certs crds(); ClusterRole rules; wire()
-//   // adds the controllers and the ACME solver. Its admission webhooks are webhooks/certificates
-//   // (attached by manager/webhooks.cpp).
+//   registry.add(certificates::plugin());
+//   // "certificates" (alias "cert-manager"), default on; the apis/certs CRDs, the admission
+//   // webhooks of webhooks/certificates; setup adds the controllers and the ACME solver.
+//   // Flags: --cluster-resource-namespace, --acme-http01-solver-port, --acme-http01-solver-service.
 //
 // Tests wire with explicit options (a jumping clock, the solver on a free port, no approver):
 //   auto env = certificates::wire_certificates(mgr, options);
 #pragma once
 
 #include "controllers/certificates/options.h"
-#include "manager/registry.h"
+#include "runtime/plugin/plugin.h"
 
 #include <memory>
 
@@ -23,7 +22,7 @@ namespace capstan::certificates {
 
 struct Env;
 
-manager::ControllerDescriptor certificates_descriptor();
+plugin::Plugin plugin();
 
 // Adds to `mgr`:
 //   certificates                   Certificates -> Secret, temporary keys, CertificateRequests

@@ -1,13 +1,13 @@
-// The monitoring controller's entry in the manager registry (manager/registry.h):
-// prometheus-operator's Prometheus, ServiceMonitor, PodMonitor and PrometheusRule under
-// monitoring.capstan.dev.
+// The monitoring controller's plug-in (runtime/plugin): prometheus-operator's Prometheus,
+// ServiceMonitor, PodMonitor and PrometheusRule under monitoring.capstan.dev, with the group's
+// admission webhooks (webhooks/monitoring).
 //
-//   manager::ControllerDescriptor d = monitoring::monitoring_descriptor();  // "monitoring", default on
+//   registry.add(monitoring::plugin());                                      // "monitoring", default on
 //   auto env = monitoring::wire_monitoring(mgr, options);                     // tests: explicit options
 #pragma once
 
 #include "controllers/monitoring/env.h"
-#include "manager/registry.h"
+#include "runtime/plugin/plugin.h"
 
 #include <memory>
 
@@ -17,7 +17,7 @@ class Manager;
 
 namespace capstan::monitoring {
 
-manager::ControllerDescriptor monitoring_descriptor();
+plugin::Plugin plugin();
 
 // Adds the "prometheus" controller to `mgr`.
 std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions options);

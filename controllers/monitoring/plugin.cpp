@@ -1,4 +1,4 @@
-#include "controllers/monitoring/descriptor.h"
+#include "controllers/monitoring/plugin.h"
 
 #include "apis/monitoring/v1/crds.h"
 #include "apis/monitoring/v1/group.h"
@@ -7,6 +7,7 @@
 #include "runtime/cache/informer.h"
 #include "runtime/controller/manager.h"
 #include "runtime/events/recorder.h"
+#include "webhooks/monitoring/webhooks.h"
 
 namespace capstan::monitoring {
 
@@ -43,33 +44,18 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
   return env;
 }
 
-manager::ControllerDescriptor monitoring_descriptor() {
-  manager::ControllerDescriptor d;
-  d.name = "monitoring";
-  d.aliases = {"prometheus-operator"};
-  d.default_on = true;
-  d.description =
-      "The monitoring stack (prometheus-operator's Prometheus, ServiceMonitor, PodMonitor and PrometheusRule under "
-      "monitoring.capstan.dev): generated scrape configuration and rule files, the Prometheus StatefulSet and its status";
-  d.crds = [] { return apis::monitoring::v1::crds(); };
-  d.informers = [] {
-    return std::vector<manager::InformerNeed>{{kPrometheusType, ""},     {kServiceMonitorType, ""}, {kPodMonitorType, ""},
-                                              {kPrometheusRuleType, ""}, {kNamespaceType, ""},
-                                              {kStatefulSetType, std::string(kOwnedSelector)}};
-  };
-  d.rbac_rules = [] {
-    return json::Array{
-        manager::rbac_rule({"monitoring.capstan.dev"}, {"prometheuses", "servicemonitors", "podmonitors", "prometheusrules"},
-             {"get", "list", "watch"}),
-        manager::rbac_rule({"monitoring.capstan.dev"}, {"prometheuses/status"}, {"get", "update", "patch"}),
-        manager::rbac_rule({"apps"}, {"statefulsets"}, {"get", "list", "watch", "create", "update", "patch", "delete"}),
-        manager::rbac_rule({""}, {"secrets", "configmaps", "services"}, {"get", "create", "update", "patch", "delete"}),
-        manager::rbac_rule({""}, {"namespaces"}, {"get", "list", "watch"}),
-        manager::rbac_rule({""}, {"events"}, {"create", "patch"}),
-    };
-  };
-  d.wire = [](controller::Manager& mgr, webhook::Server&, const manager::Settings&) { wire_monitoring(mgr, MonitoringOptions{}); };
-  return d;
+plugin::Plugin plugin() {
+  return plugin::Plugin("monitoring")
+      .alias("prometheus-operator")
+      .describe("The monitoring stack (prometheus-operator's Prometheus, ServiceMonitor, PodMonitor and PrometheusRule under "
+                "monitoring.capstan.dev): generated scrape configuration and rule files, the Prometheus StatefulSet and its status")
+      .crds(apis::monitoring::v1::crds)
+      .permits({"monitoring.capstan.dev"}, {"prometheuses/status"}, {"get", "update", "patch"})
+      .permits({"apps"}, {"statefulsets"}, {"create", "update", "patch", "delete"})
+      .permits({""}, {"secrets", "configmaps", "services"}, {"get", "create", "update", "patch", "delete"})
+      .permits({""}, {"events"}, {"create", "patch"})
+      .webhooks({webhooks::monitoring::configurations, [](plugin::Wiring& w) { webhooks::monitoring::register_webhooks(w.webhooks); }})
+      .setup([](plugin::Wiring& w) { wire_monitoring(w.manager, MonitoringOptions{}); });
 }
 
 }  // namespace capstan::monitoring

@@ -1,0 +1,23 @@
+// The kafka controller's plug-in (runtime/plugin): Strimzi's Kafka and KafkaNodePool (KRaft)
+// under kafka.capstan.dev, with the group's admission webhooks (webhooks/kafka).
+//
+//   registry.add(kafka::plugin());  // "kafka" (alias "strimzi"), default on
+#pragma once
+
+#include "controllers/kafka/env.h"
+#include "runtime/plugin/plugin.h"
+
+#include <memory>
+
+namespace capstan::controller {
+class Manager;
+}
+
+namespace capstan::kafka {
+
+plugin::Plugin plugin();
+
+// Adds the "kafka" controller to `mgr`.
+std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, KafkaOptions options);
+
+}  // namespace capstan::kafka
