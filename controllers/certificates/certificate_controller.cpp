@@ -121,7 +121,7 @@ void Pass::remove_request(const OwnedRequest& r, std::string_view why) {
   o.ignore_not_found = true;
   o.precondition_uid = std::string(meta::uid_of(r.obj));
   try {
-    env_.client.remove(kRequestsGvr, ns_, meta::name_of(r.obj), o);
+    env_.client.remove(kCertificateRequestType.gvr, ns_, meta::name_of(r.obj), o);
   } catch (const client::ApiError& e) {
     if (!client::is_conflict(e)) throw;  // already replaced by a newer request
   }
@@ -218,12 +218,12 @@ bool Pass::complete_issuance(const OwnedRequest& next) {
     IssuedData data{cr.status.certificate, cr.status.ca, encode_private_key(*key, crt_.spec)};
     json::Value applied;
     try {
-      applied = env_.client.apply(kSecretsGvr, ns_, desired_secret(crt_, data, target_ ? target_->type : ""), kFieldManager, true);
+      applied = env_.client.apply(kSecretType.gvr, ns_, desired_secret(crt_, data, target_ ? target_->type : ""), kFieldManager, true);
     } catch (const client::ApiError& e) {
       // An existing Secret of another type (not in our cache, the type is immutable): keep its type.
       auto live = client::is_invalid(e) && !target_ ? env_.secret_reader.live(ns_, crt_.spec.secret_name) : std::nullopt;
       if (!live || live->type == kTlsSecretType) throw;
-      applied = env_.client.apply(kSecretsGvr, ns_, desired_secret(crt_, data, live->type), kFieldManager, true);
+      applied = env_.client.apply(kSecretType.gvr, ns_, desired_secret(crt_, data, live->type), kFieldManager, true);
     }
     env_.secret_reader.forget(ns_, crt_.spec.secret_name);
     target_ = SecretView::from_json(applied);
@@ -308,7 +308,7 @@ void Pass::issue_next_revision() {
   json::Value cr = desired_request(crt_, obj_, next_revision, key_name, build_csr(crt_.spec, *key));
   std::string cr_name(meta::name_of(cr));
   try {
-    env_.client.create(kRequestsGvr, ns_, cr);
+    env_.client.create(kCertificateRequestType.gvr, ns_, cr);
   } catch (const client::ApiError& e) {
     if (client::is_already_exists(e)) return;  // made before; its events bring us back
     throw;
@@ -325,7 +325,7 @@ void Pass::reapply_metadata() {
   auto drift = policies::secret_metadata_mismatch(in);
   if (!drift) return;
   IssuedData data{target_->get(kTlsCrt), target_->get(kCaCrt), target_->get(kTlsKey)};
-  json::Value applied = env_.client.apply(kSecretsGvr, ns_, desired_secret(crt_, data, target_->type), kFieldManager, true);
+  json::Value applied = env_.client.apply(kSecretType.gvr, ns_, desired_secret(crt_, data, target_->type), kFieldManager, true);
   target_ = SecretView::from_json(applied);
   ctx_.log.info("re-applied the Secret's metadata", {{"secret", crt_.spec.secret_name}, {"reason", drift->reason}});
 }
@@ -345,7 +345,7 @@ bool Pass::write_status() {
   json::Value update = obj_;
   update.get_object()["status"] = status_.to_json();
   try {
-    env_.client.update_status(kCertificatesGvr, ns_, update);
+    env_.client.update_status(kCertificateType.gvr, ns_, update);
   } catch (const client::ApiError& e) {
     if (client::is_conflict(e)) {
       ctx_.log.debug("status write raced a newer version; requeueing");
@@ -367,7 +367,7 @@ void Pass::cleanup() {
     d.ignore_not_found = true;
     d.precondition_uid = std::string(o->uid());
     try {
-      env_.client.remove(kSecretsGvr, ns_, o->name(), d);
+      env_.client.remove(kSecretType.gvr, ns_, o->name(), d);
       ctx_.log.debug("deleted unreferenced private key Secret", {{"secret", o->name()}});
     } catch (const client::ApiError& e) {
       if (!client::is_conflict(e)) throw;

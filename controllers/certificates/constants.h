@@ -4,26 +4,21 @@
 #pragma once
 
 #include "apis/certs/v1/group.h"
-#include "runtime/meta/gvk.h"
+#include "runtime/meta/core_types.h"
 
 #include <string_view>
 
 namespace capstan::certificates {
 
 // ---- resources -------------------------------------------------------------------------------
-// The group's own from apis/certs/v1/group.h; the core ones it writes.
+// The group's own from apis/certs/v1/group.h; the core ones it writes from runtime/meta.
+using apis::certs::v1::kCertificateRequestType;
 using apis::certs::v1::kCertificateType;
 using apis::certs::v1::kClusterIssuerType;
 using apis::certs::v1::kIssuerType;
-inline const meta::ResourceType& kRequestType = apis::certs::v1::kCertificateRequestType;
-inline const meta::GroupVersionResource& kCertificatesGvr = kCertificateType.gvr;
-inline const meta::GroupVersionResource& kRequestsGvr = kRequestType.gvr;
-inline const meta::GroupVersionResource& kIssuersGvr = kIssuerType.gvr;
-inline const meta::GroupVersionResource& kClusterIssuersGvr = kClusterIssuerType.gvr;
-inline const meta::GroupVersionResource kSecretsGvr{"", "v1", "secrets"};
-inline const meta::GroupVersionResource kServicesGvr{"", "v1", "services"};
-inline const meta::GroupVersionResource kIngressesGvr{"networking.k8s.io", "v1", "ingresses"};
-inline const meta::ResourceType kSecretType{kSecretsGvr, "Secret", true};
+using meta::core::kIngressType;
+using meta::core::kSecretType;
+using meta::core::kServiceType;
 
 // ---- labels ----------------------------------------------------------------------------------
 // On every Secret the controller writes (cert-manager's controller.cert-manager.io/fao): the

@@ -28,7 +28,7 @@ void remove_secret(Env& env, const SecretView& s) {
   o.ignore_not_found = true;
   o.precondition_uid = s.uid;
   try {
-    env.client.remove(kSecretsGvr, s.ns, s.name, o);
+    env.client.remove(kSecretType.gvr, s.ns, s.name, o);
   } catch (const client::ApiError& e) {
     if (!client::is_conflict(e)) throw;  // a newer Secret of that name: not the one we judged
   }
@@ -81,7 +81,7 @@ std::optional<pki::PrivateKey> ensure_next_private_key(Env& env, const v1::Certi
   bool reused = false;
   pki::PrivateKey key = choose_new_key(crt, target, &reused);
   try {
-    env.client.create(kSecretsGvr, ns, next_key_secret(crt, owner, name, key));
+    env.client.create(kSecretType.gvr, ns, next_key_secret(crt, owner, name, key));
   } catch (const client::ApiError& e) {
     if (!client::is_already_exists(e)) throw;
     // Made by an earlier reconcile (or before a restart) and not cached yet.

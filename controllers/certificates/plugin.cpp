@@ -47,7 +47,7 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
   if (!options.registry) options.registry = mgr.metrics_registry();
   cache::InformerOptions secrets_narrow;
   secrets_narrow.label_selector = std::string(kFaoSelector);
-  auto env = std::make_shared<Env>(mgr.client(), mgr.informer(kCertificateType), mgr.informer(kRequestType), mgr.informer(kIssuerType),
+  auto env = std::make_shared<Env>(mgr.client(), mgr.informer(kCertificateType), mgr.informer(kCertificateRequestType), mgr.informer(kIssuerType),
                                    mgr.informer(kClusterIssuerType), mgr.informer(kSecretType, kFaoSelector), options);
   if (options.record_events) env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kEventComponent), ""});
   if (options.acme_solver) {
@@ -87,7 +87,7 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
   };
   mgr.controller("certificates")
       .for_(kCertificateType)
-      .owns(kRequestType)
+      .owns(kCertificateRequestType)
       .watches(kSecretType, secret_to_certificates, {}, secrets_narrow)
       .with_max_concurrent(workers)
       .records_faults("Ready", env->recorder.get())
@@ -95,13 +95,13 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
 
   if (options.enable_approver) {
     mgr.controller("certificaterequests-approver")
-        .for_(kRequestType)
+        .for_(kCertificateRequestType)
         .with_max_concurrent(workers)
         .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_approval(*env, r, c); });
   }
 
   mgr.controller("certificaterequests-issuer")
-      .for_(kRequestType)
+      .for_(kCertificateRequestType)
       .watches(kIssuerType,
                [e](const cache::ObjectPtr& o) {
                  return requests_of(e->requests, kIssuerIndex, "Issuer/" + std::string(o->ns()) + "/" + std::string(o->name()));

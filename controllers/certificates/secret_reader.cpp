@@ -41,7 +41,7 @@ std::optional<SecretView> SecretReader::live(std::string_view ns, std::string_vi
   }
   json::Value obj;
   try {
-    obj = client_.get(kSecretsGvr, ns, name);
+    obj = client_.get(kSecretType.gvr, ns, name);
   } catch (const client::ApiError& e) {
     if (client::is_not_found(e)) {
       forget(ns, name);

@@ -4,7 +4,7 @@
 
 #include "apis/kafka/v1/group.h"
 #include "runtime/controller/builder.h"
-#include "runtime/controller/core_types.h"
+#include "runtime/meta/core_types.h"
 
 #include <chrono>
 
@@ -19,10 +19,10 @@ namespace capstan::kafka {
 
 using apis::kafka::v1::kKafkaType;
 inline const meta::ResourceType& kNodePoolType = apis::kafka::v1::kKafkaNodePoolType;
-using controller::core::kClaimType;
-using controller::core::kConfigMapType;
-using controller::core::kPodType;
-using controller::core::kServiceType;
+using meta::core::kClaimType;
+using meta::core::kConfigMapType;
+using meta::core::kPodType;
+using meta::core::kServiceType;
 
 // Only the pods of Kafka clusters are cached.
 inline constexpr std::string_view kPodSelector = "kafka.capstan.dev/kind=Kafka";

@@ -5,7 +5,7 @@
 
 #include "apis/monitoring/v1/group.h"
 #include "runtime/controller/builder.h"
-#include "runtime/controller/core_types.h"
+#include "runtime/meta/core_types.h"
 #include "runtime/meta/gvk.h"
 
 #include <chrono>
@@ -28,11 +28,11 @@ using apis::monitoring::v1::kPodMonitorType;
 using apis::monitoring::v1::kPrometheusRuleType;
 using apis::monitoring::v1::kPrometheusType;
 using apis::monitoring::v1::kServiceMonitorType;
-using controller::core::kConfigMapType;
-using controller::core::kNamespaceType;
-using controller::core::kSecretType;
-using controller::core::kServiceType;
-using controller::core::kStatefulSetType;
+using meta::core::kConfigMapType;
+using meta::core::kNamespaceType;
+using meta::core::kSecretType;
+using meta::core::kServiceType;
+using meta::core::kStatefulSetType;
 
 // Only the StatefulSets this controller made are cached.
 inline constexpr std::string_view kOwnedSelector = "app.kubernetes.io/managed-by=capstan-monitoring";

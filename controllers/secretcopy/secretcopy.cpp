@@ -6,6 +6,7 @@
 #include "runtime/controller/manager.h"
 #include "runtime/events/recorder.h"
 #include "runtime/log/log.h"
+#include "runtime/meta/core_types.h"
 #include "runtime/meta/object.h"
 #include "runtime/meta/selector.h"
 
@@ -21,8 +22,8 @@ constexpr std::string_view kCopySelector = "secretcopy.capstan.dev/copy=true";
 constexpr std::string_view kNamespaceSelectorAnnotation = "secretcopy.capstan.dev/namespace-selector";
 constexpr std::string_view kSourceAnnotation = "secretcopy.capstan.dev/source";  // also the copies' index
 constexpr std::string_view kFieldManager = "capstan-secretcopy";
-const meta::ResourceType kSecretType{{"", "v1", "secrets"}, "Secret", true};
-const meta::ResourceType kNamespaceType{{"", "v1", "namespaces"}, "Namespace", false};
+using meta::core::kNamespaceType;
+using meta::core::kSecretType;
 
 struct Env {
   client::Client& client;

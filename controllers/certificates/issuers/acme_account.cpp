@@ -43,7 +43,7 @@ pki::PrivateKey account_key(Env& env, const v1::Issuer& issuer, const log::Logge
       {"type", "Opaque"},
       {"data", json::Object{{key_field(a), meta::base64_encode(key.to_pem(pki::KeyEncoding::PKCS1))}}}};
   try {
-    env.client.create(kSecretsGvr, ns, obj);
+    env.client.create(kSecretType.gvr, ns, obj);
     log.info("generated an ACME account key", {{"secret", ns + "/" + name}});
   } catch (const client::ApiError& e) {
     if (!client::is_already_exists(e)) throw;

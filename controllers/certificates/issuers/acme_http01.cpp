@@ -142,15 +142,15 @@ void ensure_solver_objects(Env& env, const SolverObjectsInput& in) {
   client::ListOptions lo;
   lo.label_selector = selector_for(in);
   std::string service_name;
-  auto services = env.client.list(kServicesGvr, in.ns, lo);
+  auto services = env.client.list(kServiceType.gvr, in.ns, lo);
   if (!services.items.empty()) {
     service_name = std::string(json::get_string(services.items.front(), {"metadata", "name"}));
   } else {
-    auto created = env.client.create(kServicesGvr, in.ns, solver_service(in));
+    auto created = env.client.create(kServiceType.gvr, in.ns, solver_service(in));
     service_name = std::string(json::get_string(created, {"metadata", "name"}));
   }
-  auto ingresses = env.client.list(kIngressesGvr, in.ns, lo);
-  if (ingresses.items.empty()) env.client.create(kIngressesGvr, in.ns, solver_ingress(in, service_name));
+  auto ingresses = env.client.list(kIngressType.gvr, in.ns, lo);
+  if (ingresses.items.empty()) env.client.create(kIngressType.gvr, in.ns, solver_ingress(in, service_name));
 }
 
 void delete_solver_objects(Env& env, std::string_view ns, std::string_view request_uid) {
@@ -158,7 +158,7 @@ void delete_solver_objects(Env& env, std::string_view ns, std::string_view reque
   lo.label_selector = std::string(kHttp01SolverLabel) + "=true," + std::string(kHttp01RequestLabel) + "=" + std::string(request_uid);
   client::DeleteOptions d;
   d.ignore_not_found = true;
-  for (const auto* gvr : {&kIngressesGvr, &kServicesGvr})
+  for (const auto* gvr : {&kIngressType.gvr, &kServiceType.gvr})
     for (const auto& item : env.client.list(*gvr, ns, lo).items)
       env.client.remove(*gvr, ns, json::get_string(item, {"metadata", "name"}), d);
 }

@@ -136,7 +136,7 @@ SignOutcome sign_acme(Env& env, const v1::CertificateRequest& cr, json::Value& c
       json::Value patch = json::Object{
           {"metadata", json::Object{{"annotations", json::Object{{annotation::kAcmeOrderUrl, order.url}}}}}};
       json::Value patched =
-          env.client.patch(kRequestsGvr, cr.namespace_(), cr.name(), client::PatchType::Merge, json::serialize(patch));
+          env.client.patch(kCertificateRequestType.gvr, cr.namespace_(), cr.name(), client::PatchType::Merge, json::serialize(patch));
       if (const auto* md = json::get_object(patched, {"metadata"})) cr_obj.get_object()["metadata"] = *md;
       log.info("created ACME order", {{"order", order.url}});
     } else {

@@ -49,7 +49,7 @@ Result reconcile_issuer(Env& env, bool cluster, const controller::Request& req, 
   if (json::serialize(status.to_json()) != json::serialize(issuer.status.to_json())) {
     obj.get_object()["status"] = status.to_json();
     try {
-      env.client.update_status(cluster ? kClusterIssuersGvr : kIssuersGvr, req.ns, obj);
+      env.client.update_status(cluster ? kClusterIssuerType.gvr : kIssuerType.gvr, req.ns, obj);
     } catch (const client::ApiError& e) {
       if (client::is_conflict(e)) return Result::again();
       if (client::is_not_found(e)) return Result::done();

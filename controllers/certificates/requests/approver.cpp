@@ -22,7 +22,7 @@ controller::Result reconcile_approval(Env& env, const controller::Request& req, 
   set_condition(cr.status.conditions, v1::condition::kApproved, "True", kApprovedReason, kApprovedMessage, 0, env.now());
   obj.get_object()["status"] = cr.status.to_json();
   try {
-    env.client.update_status(kRequestsGvr, req.ns, obj);
+    env.client.update_status(kCertificateRequestType.gvr, req.ns, obj);
   } catch (const client::ApiError& e) {
     if (client::is_conflict(e)) return controller::Result::again();
     if (client::is_not_found(e)) return controller::Result::done();

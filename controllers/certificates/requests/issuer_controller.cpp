@@ -28,7 +28,7 @@ bool write(Env& env, const controller::Request& req, json::Value& obj, const v1:
   if (json::serialize(status.to_json()) == json::serialize(before.status.to_json())) return true;
   obj.get_object()["status"] = status.to_json();
   try {
-    env.client.update_status(kRequestsGvr, req.ns, obj);
+    env.client.update_status(kCertificateRequestType.gvr, req.ns, obj);
   } catch (const client::ApiError& e) {
     if (client::is_conflict(e) || client::is_not_found(e)) return false;
     throw;

@@ -38,7 +38,7 @@ TEST_P(Acme, IssuesThroughHttp01WithPebble) {
   acme_spec["server"] = pebble.directory_url();
   acme_spec["caBundle"] = meta::base64_encode(pebble.client_options().tls.ca_pem);
   h.apply_object(issuer);
-  auto ready = h.wait_for(kClusterIssuersGvr, "", "pebble", [](const json::Value& i) { return condition_status(i, "Ready") == "True"; });
+  auto ready = h.wait_for(kClusterIssuerType.gvr, "", "pebble", [](const json::Value& i) { return condition_status(i, "Ready") == "True"; });
   ASSERT_TRUE(ready) << pebble.logs();
   EXPECT_EQ(condition_reason(*ready, "Ready"), "ACMEAccountRegistered");
   EXPECT_FALSE(json::get_string(*ready, {"status", "acme", "uri"}).empty());
@@ -52,14 +52,14 @@ TEST_P(Acme, IssuesThroughHttp01WithPebble) {
   std::mutex mu;
   std::thread watcher([&] {
     while (!stop) {
-      for (const auto& ing : h.list(kIngressesGvr, "shop", "acme.certs.capstan.dev/http01-solver=true")) {
+      for (const auto& ing : h.list(kIngressType.gvr, "shop", "acme.certs.capstan.dev/http01-solver=true")) {
         saw_ingress = true;
         std::lock_guard<std::mutex> l(mu);
         ingress_path = std::string(json::get_string(json::get_array(ing, {"spec", "rules"})->at(0).get_object()
                                                         .at("http").get_object().at("paths").get_array().at(0),
                                                     {"path"}));
       }
-      if (!h.list(kServicesGvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty()) saw_service = true;
+      if (!h.list(kServiceType.gvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty()) saw_service = true;
       std::this_thread::sleep_for(10ms);
     }
   });
@@ -81,7 +81,7 @@ TEST_P(Acme, IssuesThroughHttp01WithPebble) {
   EXPECT_TRUE(verified.ok) << verified.error;
   EXPECT_EQ(data.count("ca.crt"), 0u);  // ACME gives no CA (as cert-manager)
 
-  auto cr = h.get(kRequestsGvr, "shop", "shop-1");
+  auto cr = h.get(kCertificateRequestType.gvr, "shop", "shop-1");
   ASSERT_TRUE(cr);
   EXPECT_FALSE(meta::annotation(*cr, "acme.capstan.dev/order-url").empty());
   EXPECT_TRUE(saw_ingress.load());
@@ -91,8 +91,8 @@ TEST_P(Acme, IssuesThroughHttp01WithPebble) {
     EXPECT_TRUE(ingress_path.starts_with("/.well-known/acme-challenge/")) << ingress_path;
   }
   // Cleaned up: no solver objects, no tokens served.
-  EXPECT_TRUE(integration::eventually([&] { return h.list(kIngressesGvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty(); }, 5s));
-  EXPECT_TRUE(h.list(kServicesGvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty());
+  EXPECT_TRUE(integration::eventually([&] { return h.list(kIngressType.gvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty(); }, 5s));
+  EXPECT_TRUE(h.list(kServiceType.gvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty());
   EXPECT_EQ(h.env().solver->size(), 0u);
   EXPECT_EQ(h.reconcile_errors("certificaterequests-issuer"), 0);
 }

@@ -194,7 +194,7 @@ json::Value Harness::wait_ready(std::string_view ns, std::string_view name, std:
   std::optional<json::Value> last;
   bool ok = integration::eventually(
       [&] {
-        last = get(kCertificatesGvr, ns, name);
+        last = get(kCertificateType.gvr, ns, name);
         if (!last) return false;
         auto ready = meta::find_condition(*last, "Ready");
         return ready && ready->status == "True" && ready->observed_generation == meta::generation_of(*last) &&
@@ -208,7 +208,7 @@ json::Value Harness::wait_ready(std::string_view ns, std::string_view name, std:
 
 std::map<std::string, std::string> Harness::secret_data(std::string_view ns, std::string_view name) {
   std::map<std::string, std::string> out;
-  auto s = get(kSecretsGvr, ns, name);
+  auto s = get(kSecretType.gvr, ns, name);
   if (!s) return out;
   if (const auto* d = json::get_object(*s, {"data"}))
     for (const auto& kv : *d) out[std::string(kv.key())] = meta::base64_decode(kv.value().as_string()).value_or("");

@@ -49,7 +49,7 @@ class IssuanceTest : public ::testing::Test {
     h.wait_ready("shop", "root-ca");
     h.apply(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Issuer","metadata":{"name":"shop-ca","namespace":"shop"},
         "spec":{"ca":{"secretName":"root-ca"}}})");
-    auto issuer = h.wait_for(kIssuersGvr, "shop", "shop-ca", [](const json::Value& o) { return condition_status(o, "Ready") == "True"; });
+    auto issuer = h.wait_for(kIssuerType.gvr, "shop", "shop-ca", [](const json::Value& o) { return condition_status(o, "Ready") == "True"; });
     ASSERT_TRUE(issuer);
     auto ready = meta::find_condition(*issuer, "Ready");
     EXPECT_EQ(ready->reason, "KeyPairVerified");
@@ -70,7 +70,7 @@ class IssuanceTest : public ::testing::Test {
 
 TEST_F(IssuanceTest, CaChainIssuesLeavesOfEveryKeyAlgorithm) {
   make_root_ca();
-  auto cluster_issuer = h.get(kClusterIssuersGvr, "", "selfsigned");
+  auto cluster_issuer = h.get(kClusterIssuerType.gvr, "", "selfsigned");
   ASSERT_TRUE(cluster_issuer);
   EXPECT_EQ(condition_reason(*cluster_issuer, "Ready"), "IsReady");
 
@@ -100,7 +100,7 @@ TEST_F(IssuanceTest, CaChainIssuesLeavesOfEveryKeyAlgorithm) {
     EXPECT_FALSE(json::get_string(crt, {"status", "renewalTime"}).empty());
     EXPECT_EQ(json::find(crt, {"status", "nextPrivateKeySecretName"}), nullptr);
 
-    auto secret = h.get(kSecretsGvr, "shop", std::string(l.name) + "-tls");
+    auto secret = h.get(kSecretType.gvr, "shop", std::string(l.name) + "-tls");
     ASSERT_TRUE(secret);
     EXPECT_EQ(json::get_string(*secret, {"type"}), "kubernetes.io/tls");
     EXPECT_EQ(json::get_string(*secret, {"metadata", "labels", "controller.certs.capstan.dev/fao"}), "true");
@@ -135,7 +135,7 @@ TEST_F(IssuanceTest, CaChainIssuesLeavesOfEveryKeyAlgorithm) {
     }
 
     // The request: named <certificate>-1, approved by the internal approver, issued.
-    auto cr = h.get(kRequestsGvr, "shop", std::string(l.name) + "-1");
+    auto cr = h.get(kCertificateRequestType.gvr, "shop", std::string(l.name) + "-1");
     ASSERT_TRUE(cr);
     auto approved = meta::find_condition(*cr, "Approved");
     ASSERT_TRUE(approved);
@@ -144,7 +144,7 @@ TEST_F(IssuanceTest, CaChainIssuesLeavesOfEveryKeyAlgorithm) {
     EXPECT_EQ(condition_reason(*cr, "Ready"), "Issued");
   }
   // No temporary key Secret is left behind.
-  EXPECT_EQ(h.list(kSecretsGvr, "shop", "certs.capstan.dev/next-private-key=true").size(), 0u);
+  EXPECT_EQ(h.list(kSecretType.gvr, "shop", "certs.capstan.dev/next-private-key=true").size(), 0u);
 
   // Events on the Certificate, as cert-manager records them.
   Strings reasons;
@@ -173,7 +173,7 @@ TEST_F(IssuanceTest, IntermediateCaChainsTheIntermediate) {
   h.wait_ready("shop", "intermediate");
   h.apply(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Issuer","metadata":{"name":"inter","namespace":"shop"},
       "spec":{"ca":{"secretName":"intermediate-ca"}}})");
-  ASSERT_TRUE(h.wait_for(kIssuersGvr, "shop", "inter", [](const json::Value& o) { return condition_status(o, "Ready") == "True"; }));
+  ASSERT_TRUE(h.wait_for(kIssuerType.gvr, "shop", "inter", [](const json::Value& o) { return condition_status(o, "Ready") == "True"; }));
   h.apply(certificate("api", R"({"secretName":"api-tls","dnsNames":["api.shop.example"],"privateKey":{"algorithm":"ECDSA"},
       "issuerRef":{"name":"inter"}})"));
   h.wait_ready("shop", "api");
@@ -203,7 +203,7 @@ TEST_F(IssuanceTest, ClusterIssuerReadsItsSecretFromTheClusterResourceNamespace)
   h.wait_ready("capstan-system", "cluster-ca");
   h.apply(R"({"apiVersion":"certs.capstan.dev/v1","kind":"ClusterIssuer","metadata":{"name":"cluster-ca"},
       "spec":{"ca":{"secretName":"cluster-ca"}}})");
-  auto ci = h.wait_for(kClusterIssuersGvr, "", "cluster-ca", [](const json::Value& o) { return condition_status(o, "Ready") == "True"; });
+  auto ci = h.wait_for(kClusterIssuerType.gvr, "", "cluster-ca", [](const json::Value& o) { return condition_status(o, "Ready") == "True"; });
   ASSERT_TRUE(ci);
   EXPECT_EQ(condition_reason(*ci, "Ready"), "KeyPairVerified");
   h.apply(certificate("tenant", R"({"secretName":"tenant-tls","dnsNames":["tenant.example"],"privateKey":{"algorithm":"ECDSA"},
@@ -217,7 +217,7 @@ TEST_F(IssuanceTest, ClusterIssuerReadsItsSecretFromTheClusterResourceNamespace)
   // A CA Issuer whose Secret is missing says so.
   h.apply(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Issuer","metadata":{"name":"missing","namespace":"shop"},
       "spec":{"ca":{"secretName":"nowhere"}}})");
-  auto missing = h.wait_for(kIssuersGvr, "shop", "missing", [](const json::Value& o) { return condition_status(o, "Ready") == "False"; });
+  auto missing = h.wait_for(kIssuerType.gvr, "shop", "missing", [](const json::Value& o) { return condition_status(o, "Ready") == "False"; });
   ASSERT_TRUE(missing);
   EXPECT_EQ(condition_reason(*missing, "Ready"), "ErrGetKeyPair");
   EXPECT_EQ(meta::find_condition(*missing, "Ready")->message,
@@ -263,8 +263,8 @@ TEST_F(IssuanceAtDefaultClientLimits, FortyCertificatesIssueQuicklyWithoutConfli
   EXPECT_EQ(h.reconcile_errors("certificaterequests-issuer"), 0);
   // The temporary key Secrets go once each request is done (at the client's pace).
   EXPECT_TRUE(integration::eventually(
-      [&] { return h.list(kSecretsGvr, "shop", "certs.capstan.dev/next-private-key=true").empty(); }, 20s))
-      << h.list(kSecretsGvr, "shop", "certs.capstan.dev/next-private-key=true").size() << " temporary key Secrets left";
+      [&] { return h.list(kSecretType.gvr, "shop", "certs.capstan.dev/next-private-key=true").empty(); }, 20s))
+      << h.list(kSecretType.gvr, "shop", "certs.capstan.dev/next-private-key=true").size() << " temporary key Secrets left";
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ std::string certificate(std::string_view name, std::string_view spec_tail) {
 
 std::vector<std::string> request_names(Harness& h, std::string_view certificate_name) {
   std::vector<std::string> out;
-  for (const auto& r : h.list(kRequestsGvr, "shop"))
+  for (const auto& r : h.list(kCertificateRequestType.gvr, "shop"))
     if (meta::annotation(r, annotation::kCertificateName) == certificate_name) out.emplace_back(meta::name_of(r));
   std::sort(out.begin(), out.end());
   return out;
@@ -57,7 +57,7 @@ TEST(Lifecycle, RenewsByItselfAndPrunesOldRequests) {
   bool pruned = integration::eventually(
       [&] {
         auto names = request_names(h, "short");
-        auto now = h.get(kCertificatesGvr, "shop", "short");
+        auto now = h.get(kCertificateType.gvr, "shop", "short");
         std::int64_t rev = now ? revision_of(*now) : 0;
         // At most the current one, plus the next while a renewal is in flight.
         for (const auto& n : names)
@@ -76,7 +76,7 @@ TEST(Lifecycle, DeletedOrCorruptedSecretIsReissued) {
   h.wait_ready("shop", "web", 1);
   std::string s1 = serial(h, "web-tls");
 
-  h.client().remove(kSecretsGvr, "shop", "web-tls");
+  h.client().remove(kSecretType.gvr, "shop", "web-tls");
   json::Value crt = h.wait_ready("shop", "web", 2);
   EXPECT_EQ(revision_of(crt), 2);
   std::string s2 = serial(h, "web-tls");
@@ -84,7 +84,7 @@ TEST(Lifecycle, DeletedOrCorruptedSecretIsReissued) {
   EXPECT_NE(s2, s1);
 
   json::Value patch = json::Object{{"data", json::Object{{"tls.crt", meta::base64_encode("garbage")}}}};
-  h.client().patch(kSecretsGvr, "shop", "web-tls", client::PatchType::Merge, json::serialize(patch));
+  h.client().patch(kSecretType.gvr, "shop", "web-tls", client::PatchType::Merge, json::serialize(patch));
   crt = h.wait_ready("shop", "web", 3);
   std::string s3 = serial(h, "web-tls");
   EXPECT_FALSE(s3.empty());
@@ -94,11 +94,11 @@ TEST(Lifecycle, DeletedOrCorruptedSecretIsReissued) {
 
   // Another key in the Secret: re-issued too.
   patch = json::Object{{"data", json::Object{{"tls.key", meta::base64_encode(pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA).to_pem())}}}};
-  h.client().patch(kSecretsGvr, "shop", "web-tls", client::PatchType::Merge, json::serialize(patch));
+  h.client().patch(kSecretType.gvr, "shop", "web-tls", client::PatchType::Merge, json::serialize(patch));
   h.wait_ready("shop", "web", 4);
   data = h.secret_data("shop", "web-tls");
   EXPECT_TRUE(pki::PrivateKey::from_pem(data["tls.key"]).matches(pki::Certificate::parse_pem(data["tls.crt"])));
-  EXPECT_EQ(h.list(kSecretsGvr, "shop", "certs.capstan.dev/next-private-key=true").size(), 0u);
+  EXPECT_EQ(h.list(kSecretType.gvr, "shop", "certs.capstan.dev/next-private-key=true").size(), 0u);
 }
 
 TEST(Lifecycle, SpecChangesReissueAndRotationPolicyDecidesTheKey) {
@@ -113,7 +113,7 @@ TEST(Lifecycle, SpecChangesReissueAndRotationPolicyDecidesTheKey) {
 
   for (const char* name : {"always", "never"}) {
     json::Value patch = json::Object{{"spec", json::Object{{"dnsNames", json::Array{std::string(name) + ".example", "extra.example"}}}}};
-    h.client().patch(kCertificatesGvr, "shop", name, client::PatchType::Merge, json::serialize(patch));
+    h.client().patch(kCertificateType.gvr, "shop", name, client::PatchType::Merge, json::serialize(patch));
   }
   h.wait_ready("shop", "always", 2);
   h.wait_ready("shop", "never", 2);
@@ -132,7 +132,7 @@ TEST(Lifecycle, SpecChangesReissueAndRotationPolicyDecidesTheKey) {
 
   // A key size change re-issues even with rotationPolicy Never (the old key does not fit).
   json::Value patch = json::Object{{"spec", json::Object{{"privateKey", json::Object{{"size", 384}}}}}};
-  h.client().patch(kCertificatesGvr, "shop", "never", client::PatchType::Merge, json::serialize(patch));
+  h.client().patch(kCertificateType.gvr, "shop", "never", client::PatchType::Merge, json::serialize(patch));
   h.wait_ready("shop", "never", 3);
   EXPECT_EQ(pki::PrivateKey::from_pem(h.secret_data("shop", "never-tls")["tls.key"]).size(), 384);
 }
@@ -141,12 +141,12 @@ TEST(Lifecycle, AnExistingSecretKeepsItsType) {
   Harness h;
   h.apply(kSelfSignedIssuer);
   // Made by hand, without our label (so not in the controller's cache), of another type.
-  h.client().create(kSecretsGvr, "shop",
+  h.client().create(kSecretType.gvr, "shop",
                     json::Object{{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", json::Object{{"name", "opaque-tls"}}},
                                  {"type", "Opaque"}, {"data", json::Object{{"other", meta::base64_encode("kept")}}}});
   h.apply(certificate("opaque", R"(,"dnsNames":["o.example"])"));
   h.wait_ready("shop", "opaque", 1);
-  auto s = h.get(kSecretsGvr, "shop", "opaque-tls");
+  auto s = h.get(kSecretType.gvr, "shop", "opaque-tls");
   ASSERT_TRUE(s);
   EXPECT_EQ(json::get_string(*s, {"type"}), "Opaque");
   auto data = h.secret_data("shop", "opaque-tls");
@@ -161,19 +161,19 @@ TEST(Lifecycle, SecretMetadataIsKeptWithoutReissuing) {
   h.wait_ready("shop", "meta", 1);
   json::Value patch = json::Object{{"spec", json::Object{{"secretTemplate", json::Object{{"labels", json::Object{{"team", "b"}}},
                                                                                          {"annotations", json::Object{{"x", "y"}}}}}}}};
-  h.client().patch(kCertificatesGvr, "shop", "meta", client::PatchType::Merge, json::serialize(patch));
-  auto s = h.wait_for(kSecretsGvr, "shop", "meta-tls", [](const json::Value& o) {
+  h.client().patch(kCertificateType.gvr, "shop", "meta", client::PatchType::Merge, json::serialize(patch));
+  auto s = h.wait_for(kSecretType.gvr, "shop", "meta-tls", [](const json::Value& o) {
     return json::get_string(o, {"metadata", "labels", "team"}) == "b" && json::get_string(o, {"metadata", "annotations", "x"}) == "y";
   });
   EXPECT_TRUE(s);
   // Our label removed by hand (the Secret leaves our cache): put back, still revision 1.
   json::Value unlabel = json::Object{{"metadata", json::Object{{"labels", json::Object{{"controller.certs.capstan.dev/fao", nullptr}}}}}};
-  h.client().patch(kSecretsGvr, "shop", "meta-tls", client::PatchType::Merge, json::serialize(unlabel));
-  s = h.wait_for(kSecretsGvr, "shop", "meta-tls", [](const json::Value& o) {
+  h.client().patch(kSecretType.gvr, "shop", "meta-tls", client::PatchType::Merge, json::serialize(unlabel));
+  s = h.wait_for(kSecretType.gvr, "shop", "meta-tls", [](const json::Value& o) {
     return json::get_string(o, {"metadata", "labels", "controller.certs.capstan.dev/fao"}) == "true";
   });
   EXPECT_TRUE(s);
-  auto crt = h.get(kCertificatesGvr, "shop", "meta");
+  auto crt = h.get(kCertificateType.gvr, "shop", "meta");
   EXPECT_EQ(revision_of(*crt), 1);
 }
 
@@ -186,16 +186,16 @@ TEST(Lifecycle, FailedIssuanceIsVisibleAndBacksOff) {
   Harness h(o);
   h.apply(kSelfSignedIssuer);
   h.apply(certificate("denied", R"(,"dnsNames":["d.example"])"));
-  auto cr = h.wait_for(kRequestsGvr, "shop", "denied-1", [](const json::Value&) { return true; });
+  auto cr = h.wait_for(kCertificateRequestType.gvr, "shop", "denied-1", [](const json::Value&) { return true; });
   ASSERT_TRUE(cr);
   std::string first_uid(meta::uid_of(*cr));
   json::Value deny = *cr;
   json::ensure_object(deny, {"status"})["conditions"] = json::Array{json::Object{
       {"type", "Denied"}, {"status", "True"}, {"reason", "Policy"}, {"message", "not on my watch"},
       {"lastTransitionTime", meta::format_rfc3339(meta::Clock::now())}}};
-  h.client().update_status(kRequestsGvr, "shop", deny);
+  h.client().update_status(kCertificateRequestType.gvr, "shop", deny);
 
-  auto failed = h.wait_for(kCertificatesGvr, "shop", "denied", [](const json::Value& c) {
+  auto failed = h.wait_for(kCertificateType.gvr, "shop", "denied", [](const json::Value& c) {
     return condition_status(c, "Issuing") == "False" && json::get_int(c, {"status", "failedIssuanceAttempts"}) == 1;
   });
   ASSERT_TRUE(failed);
@@ -204,24 +204,24 @@ TEST(Lifecycle, FailedIssuanceIsVisibleAndBacksOff) {
   EXPECT_EQ(issuing->message, "The certificate request has failed to complete and will be retried: not on my watch");
   EXPECT_FALSE(json::get_string(*failed, {"status", "lastFailureTime"}).empty());
   EXPECT_EQ(condition_reason(*failed, "Ready"), "DoesNotExist");
-  EXPECT_TRUE(h.wait_for(kRequestsGvr, "shop", "denied-1",
+  EXPECT_TRUE(h.wait_for(kCertificateRequestType.gvr, "shop", "denied-1",
                          [](const json::Value& r) { return condition_reason(r, "Ready") == "Denied"; }));
 
   // Within the hour nothing happens...
   std::this_thread::sleep_for(600ms);
-  cr = h.get(kRequestsGvr, "shop", "denied-1");
+  cr = h.get(kCertificateRequestType.gvr, "shop", "denied-1");
   ASSERT_TRUE(cr);
   EXPECT_EQ(meta::uid_of(*cr), first_uid);
   // ... one hour later a new request of the same revision is made; approved, it issues.
   clock.advance(std::chrono::seconds(3600));
-  auto second = h.wait_for(kRequestsGvr, "shop", "denied-1",
+  auto second = h.wait_for(kCertificateRequestType.gvr, "shop", "denied-1",
                            [&](const json::Value& r) { return meta::uid_of(r) != first_uid; });
   ASSERT_TRUE(second);
   json::Value approve = *second;
   json::ensure_object(approve, {"status"})["conditions"] = json::Array{json::Object{
       {"type", "Approved"}, {"status", "True"}, {"reason", "Test"}, {"message", "ok"},
       {"lastTransitionTime", meta::format_rfc3339(meta::Clock::now())}}};
-  h.client().update_status(kRequestsGvr, "shop", approve);
+  h.client().update_status(kCertificateRequestType.gvr, "shop", approve);
   json::Value ready = h.wait_ready("shop", "denied", 1);
   EXPECT_EQ(json::find(ready, {"status", "failedIssuanceAttempts"}), nullptr);
   EXPECT_EQ(json::find(ready, {"status", "lastFailureTime"}), nullptr);
@@ -243,14 +243,14 @@ TEST(Lifecycle, ManagerStoppedMidIssuanceFinishesAfterARestart) {
             R"(","namespace":"shop"},"spec":{"secretName":")" + n + R"(-tls","dnsNames":[")" + n +
             R"(.example"],"privateKey":{"algorithm":"ECDSA"},"issuerRef":{"name":"late-ca"}}})");
   for (const char* n : {"a", "b", "c"})
-    ASSERT_TRUE(h.wait_for(kRequestsGvr, "shop", std::string(n) + "-1", [](const json::Value&) { return true; }));
+    ASSERT_TRUE(h.wait_for(kCertificateRequestType.gvr, "shop", std::string(n) + "-1", [](const json::Value&) { return true; }));
   h.stop_manager();
-  EXPECT_EQ(h.list(kSecretsGvr, "shop", "certs.capstan.dev/next-private-key=true").size(), 3u);
+  EXPECT_EQ(h.list(kSecretType.gvr, "shop", "certs.capstan.dev/next-private-key=true").size(), 3u);
 
   // The CA appears while nothing runs; a new manager finishes from what is in the API.
   auto key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
   auto ca = pki::self_signed_ca("late", std::chrono::hours(24), key);
-  h.client().create(kSecretsGvr, "shop",
+  h.client().create(kSecretType.gvr, "shop",
                     json::Object{{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", json::Object{{"name", "late-ca"}}},
                                  {"type", "kubernetes.io/tls"},
                                  {"data", json::Object{{"tls.crt", meta::base64_encode(ca.to_pem())},
@@ -261,7 +261,7 @@ TEST(Lifecycle, ManagerStoppedMidIssuanceFinishesAfterARestart) {
     EXPECT_EQ(revision_of(c), 1);
     EXPECT_EQ(request_names(h, n), std::vector<std::string>{std::string(n) + "-1"});
   }
-  EXPECT_EQ(h.list(kSecretsGvr, "shop", "certs.capstan.dev/next-private-key=true").size(), 0u);
+  EXPECT_EQ(h.list(kSecretType.gvr, "shop", "certs.capstan.dev/next-private-key=true").size(), 0u);
 }
 
 }  // namespace

@@ -46,22 +46,22 @@ TEST_P(Restart, SigkillMidIssuanceLeavesNothingBehind) {
   bool mid = integration::eventually(
       [&] {
         for (int i = 1; i < kCount; i += 2)
-          if (!h.get(kRequestsGvr, "shop", "c" + std::to_string(i) + "-1")) return false;
+          if (!h.get(kCertificateRequestType.gvr, "shop", "c" + std::to_string(i) + "-1")) return false;
         return true;
       },
       60s, 20ms);
   first->kill_now();
   first->wait(10s);
   ASSERT_TRUE(mid) << first->err();
-  std::size_t temp_keys = h.list(kSecretsGvr, "shop", "certs.capstan.dev/next-private-key=true").size();
+  std::size_t temp_keys = h.list(kSecretType.gvr, "shop", "certs.capstan.dev/next-private-key=true").size();
   EXPECT_GE(temp_keys, static_cast<std::size_t>(kCount / 2));
   std::cout << "[ figures ] killed with " << temp_keys << " temporary key Secrets and "
-            << h.list(kRequestsGvr, "shop").size() << " requests in flight\n";
+            << h.list(kCertificateRequestType.gvr, "shop").size() << " requests in flight\n";
 
   // The CA arrives; a second manager takes over from what the API holds.
   auto key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
   auto ca = pki::self_signed_ca("late", std::chrono::hours(24), key);
-  h.client().create(kSecretsGvr, "shop",
+  h.client().create(kSecretType.gvr, "shop",
                     json::Object{{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", json::Object{{"name", "late-ca"}}},
                                  {"type", "kubernetes.io/tls"},
                                  {"data", json::Object{{"tls.crt", meta::base64_encode(ca.to_pem())},
@@ -75,9 +75,9 @@ TEST_P(Restart, SigkillMidIssuanceLeavesNothingBehind) {
     EXPECT_TRUE(pki::PrivateKey::from_pem(data["tls.key"]).matches(pki::Certificate::parse_pem(data["tls.crt"]))) << n;
   }
   // Exactly one Secret per Certificate (plus the CA's), one request each, no orphans.
-  EXPECT_TRUE(integration::eventually([&] { return h.list(kSecretsGvr, "shop", "certs.capstan.dev/next-private-key=true").empty(); }, 10s));
-  EXPECT_EQ(h.list(kSecretsGvr, "shop", "controller.certs.capstan.dev/fao=true").size(), static_cast<std::size_t>(kCount));
-  EXPECT_EQ(h.list(kRequestsGvr, "shop").size(), static_cast<std::size_t>(kCount));
+  EXPECT_TRUE(integration::eventually([&] { return h.list(kSecretType.gvr, "shop", "certs.capstan.dev/next-private-key=true").empty(); }, 10s));
+  EXPECT_EQ(h.list(kSecretType.gvr, "shop", "controller.certs.capstan.dev/fao=true").size(), static_cast<std::size_t>(kCount));
+  EXPECT_EQ(h.list(kCertificateRequestType.gvr, "shop").size(), static_cast<std::size_t>(kCount));
   second->stop(10s);
   if (HasFailure()) std::cerr << "first manager:\n" << first->err() << "\nsecond manager:\n" << second->err();
 }

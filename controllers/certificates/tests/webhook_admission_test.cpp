@@ -46,7 +46,7 @@ TEST(WebhookAdmission, RejectsInvalidObjectsAndStoresDefaults) {
   h.client().create(json::parse(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate","metadata":{"name":"ok","namespace":"shop"},
       "spec":{"secretName":"ok-tls","dnsNames":["ok.example"],"privateKey":{"algorithm":"ECDSA"},"issuerRef":{"name":"ss"}}})",
                                 "object"));
-  auto crt = h.get(kCertificatesGvr, "shop", "ok");
+  auto crt = h.get(kCertificateType.gvr, "shop", "ok");
   ASSERT_TRUE(crt);
   EXPECT_EQ(json::get_string(*crt, {"spec", "issuerRef", "kind"}), "Issuer");
   EXPECT_EQ(json::get_string(*crt, {"spec", "issuerRef", "group"}), "certs.capstan.dev");
@@ -55,12 +55,12 @@ TEST(WebhookAdmission, RejectsInvalidObjectsAndStoresDefaults) {
   h.wait_ready("shop", "ok", 1);
 
   // The request made by the controller carries the manager's identity, and its spec is frozen.
-  auto cr = h.get(kRequestsGvr, "shop", "ok-1");
+  auto cr = h.get(kCertificateRequestType.gvr, "shop", "ok-1");
   ASSERT_TRUE(cr);
   EXPECT_FALSE(json::get_string(*cr, {"spec", "username"}).empty());
   json::Value patch = json::Object{{"spec", json::Object{{"isCA", true}}}};
   try {
-    h.client().patch(kRequestsGvr, "shop", "ok-1", client::PatchType::Merge, json::serialize(patch));
+    h.client().patch(kCertificateRequestType.gvr, "shop", "ok-1", client::PatchType::Merge, json::serialize(patch));
     ADD_FAILURE() << "the request's spec changed";
   } catch (const client::ApiError& e) {
     EXPECT_NE(e.message().find("spec: Forbidden: cannot change spec after creation"), std::string::npos) << e.message();

@@ -1,9 +1,10 @@
-// The built-in resources controllers own or read, once for all of them.
+// The built-in resources controllers own or read, declared once for all of them (each API
+// group's own kinds are in apis/<group>/<version>/group.h).
 #pragma once
 
-#include "runtime/controller/builder.h"
+#include "runtime/meta/gvk.h"
 
-namespace capstan::controller::core {
+namespace capstan::meta::core {
 
 inline const ResourceType kPodType{{"", "v1", "pods"}, "Pod", true};
 inline const ResourceType kServiceType{{"", "v1", "services"}, "Service", true};
@@ -12,5 +13,6 @@ inline const ResourceType kSecretType{{"", "v1", "secrets"}, "Secret", true};
 inline const ResourceType kClaimType{{"", "v1", "persistentvolumeclaims"}, "PersistentVolumeClaim", true};
 inline const ResourceType kNamespaceType{{"", "v1", "namespaces"}, "Namespace", false};
 inline const ResourceType kStatefulSetType{{"apps", "v1", "statefulsets"}, "StatefulSet", true};
+inline const ResourceType kIngressType{{"networking.k8s.io", "v1", "ingresses"}, "Ingress", true};
 
-}  // namespace capstan::controller::core
+}  // namespace capstan::meta::core
