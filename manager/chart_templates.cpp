@@ -18,6 +18,9 @@ constexpr std::string_view kFailurePolicy = "CAPSTANHELMFAILUREPOLICY";
 constexpr std::string_view kTimeout = "CAPSTANHELMTIMEOUT";
 constexpr std::string_view kKeep = "CAPSTANHELMKEEP";
 constexpr std::string_view kNamespace = "CAPSTANHELMNAMESPACE";
+constexpr std::string_view kInjectLabel = "CAPSTANHELMINJECTLABEL";
+// The chart's webhooks before templating (clientConfig lines become includes).
+const WebhookEndpoint kChartEndpoint{"", "system", "webhook-service", ""};
 
 void replace_all(std::string& text, std::string_view from, std::string_view to) {
   for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
@@ -45,8 +48,9 @@ json::Value templated(json::Value cfg) {
 }
 
 // "  clientConfig: CAPSTANHELMCLIENTCONFIG/path" -> the include of capstan.webhookClientConfig
-// (service or url, and the caBundle) at that indentation.
-std::string with_client_configs(const std::string& yaml) {
+// (service or url, and the caBundle) at that indentation, with `hooks` (a template expression
+// giving capstan.webhookHooks' dict) as its "hooks".
+std::string client_config_includes(const std::string& yaml, std::string_view hooks) {
   std::istringstream in(yaml);
   std::string out;
   for (std::string line; std::getline(in, line);) {
@@ -54,11 +58,17 @@ std::string with_client_configs(const std::string& yaml) {
     if (at != std::string::npos) {
       std::string path = line.substr(at + kClientConfig.size());
       std::size_t indent = line.find_first_not_of(' ');
-      line = line.substr(0, at) + "{{- include \"capstan.webhookClientConfig\" (dict \"hooks\" . \"path\" \"" + path +
-             "\") | trim | nindent " + std::to_string(indent + 2) + " }}";
+      line = line.substr(0, at) + "{{- include \"capstan.webhookClientConfig\" (dict \"hooks\" " + std::string(hooks) + " \"path\" \"" +
+             path + "\") | trim | nindent " + std::to_string(indent + 2) + " }}";
     }
     out += line + "\n";
   }
+  return out;
+}
+
+// A generated webhooks template: the client configs, and the values' placeholders.
+std::string with_client_configs(const std::string& yaml) {
+  std::string out = client_config_includes(yaml, ".");
   // With webhook.managerCertificate the manager injects its CA (no caBundle in the chart).
   replace_all(out, "\nmetadata:\n",
               "\nmetadata:\n  {{- with .injectFrom }}\n  annotations:\n    " + std::string(webhook::kInjectCaFromSecretAnnotation) +
@@ -99,11 +109,29 @@ std::map<std::string, std::string> chart_crd_templates() {
   std::map<std::string, std::string> out;
   const plugin::Registry controllers = all_controllers();  // outlives the loop
   for (const auto& p : controllers.all()) {
-    for (auto crd : p.crds()) {
+    for (auto crd : p.crds(kChartEndpoint)) {
       json::ensure_object(crd, {"metadata", "annotations"})["helm.sh/resource-policy"] = kKeep;
-      std::string yaml = json::to_yaml(crd);
-      replace_all(yaml, "  annotations:\n    helm.sh/resource-policy: " + std::string(kKeep) + "\n",
-                  "  {{- if .Values.crds.keep }}\n  annotations:\n    helm.sh/resource-policy: keep\n  {{- end }}\n");
+      std::string yaml;
+      if (auto* cc = json::find(crd, {"spec", "conversion", "webhook", "clientConfig"})) {
+        // A conversion webhook: the release's client config, and with webhook.managerCertificate
+        // the manager's CA injected (the CRD is labelled so the manager lists it).
+        std::string path(json::get_string(*cc, {"service", "path"}));
+        json::ensure_object(crd, {"spec", "conversion", "webhook"})["clientConfig"] = std::string(kClientConfig) + path;
+        json::ensure_object(crd, {"metadata", "labels"})[webhook::kInjectCaLabel] = kInjectLabel;
+        yaml = client_config_includes(json::to_yaml(crd), "(include \"capstan.webhookHooks\" $ | fromJson)");
+        replace_all(yaml, "    " + std::string(webhook::kInjectCaLabel) + ": " + std::string(kInjectLabel) + "\n",
+                    "    {{- if .Values.webhook.managerCertificate }}\n    " + std::string(webhook::kInjectCaLabel) + ": \"true\"\n    {{- end }}\n");
+        replace_all(yaml, "  annotations:\n    helm.sh/resource-policy: " + std::string(kKeep) + "\n",
+                    "  {{- $injectFrom := (include \"capstan.webhookHooks\" $ | fromJson).injectFrom }}\n"
+                    "  {{- if or .Values.crds.keep $injectFrom }}\n"
+                    "  annotations:\n    {{- if .Values.crds.keep }}\n    helm.sh/resource-policy: keep\n    {{- end }}\n"
+                    "    {{- with $injectFrom }}\n    " +
+                        std::string(webhook::kInjectCaFromSecretAnnotation) + ": {{ . }}\n    {{- end }}\n  {{- end }}\n");
+      } else {
+        yaml = json::to_yaml(crd);
+        replace_all(yaml, "  annotations:\n    helm.sh/resource-policy: " + std::string(kKeep) + "\n",
+                    "  {{- if .Values.crds.keep }}\n  annotations:\n    helm.sh/resource-policy: keep\n  {{- end }}\n");
+      }
       out[std::string(meta::name_of(crd))] =
           "{{- /* Generated by `capstan manifests`; do not edit. */}}\n"
           "{{- if and .Values.crds.enabled .Values.controllers." + p.name() + ".enabled }}\n" + yaml + "{{- end }}\n";
@@ -120,7 +148,7 @@ std::string kustomize_webhook_cert_roles() {
     for (const auto& cfg : p.webhook_configurations(in_cluster))
       (json::get_string(cfg, {"kind"}) == "MutatingWebhookConfiguration" ? mutating : validating)
           .push_back(json::Value(json::get_string(cfg, {"metadata", "name"})));
-    for (const auto& crd : p.crds()) crds.push_back(json::Value(meta::name_of(crd)));
+    for (const auto& crd : p.crds(kReleaseEndpoint)) crds.push_back(json::Value(meta::name_of(crd)));
   }
   auto named = [](std::string_view group, std::string_view resource, json::Array names) {
     json::Object rule = plugin::rbac_rule({group}, {resource}, {"patch"});
@@ -145,6 +173,19 @@ std::string kustomize_webhook_cert_roles() {
                                         {"metadata", json::Object{{"name", "webhook-certs"}}},
                                         {"rules", std::move(cluster_rules)}};
   return json::to_yaml(role) + "---\n" + json::to_yaml(cluster_role);
+}
+
+std::vector<json::Value> kustomize_crds() {
+  const WebhookEndpoint in_cluster{"", "system", "webhook-service", ""};
+  std::vector<json::Value> out = all_controllers().crds(in_cluster);
+  for (auto& crd : out)
+    if (json::find(crd, {"spec", "conversion", "webhook", "clientConfig"})) {
+      // The manager (--webhook-cert-secret) puts its CA into the conversion webhook's caBundle.
+      json::ensure_object(crd, {"metadata", "labels"})[webhook::kInjectCaLabel] = "true";
+      json::ensure_object(crd, {"metadata", "annotations"})[webhook::kInjectCaFromSecretAnnotation] =
+          std::string(kKustomizeNamespace) + "/" + std::string(kKustomizeWebhookSecret);
+    }
+  return out;
 }
 
 std::string kustomize_webhooks() {

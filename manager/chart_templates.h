@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace capstan::manager {
 
@@ -22,6 +23,11 @@ std::string chart_templates();
 // charts/capstan/templates/crds/<crd name>.yaml: each CRD as a template installed only when
 // crds.enabled and its controller is enabled, kept on uninstall with crds.keep.
 std::map<std::string, std::string> chart_crd_templates();
+
+// config/crd/bases: the CRDs, a conversion webhook pointing at the Service "webhook-service" in
+// "system" (config/default's namePrefix and namespace rewrite both) with the manager's CA
+// injected (--webhook-cert-secret).
+std::vector<json::Value> kustomize_crds();
 
 // config/webhook/manifests.yaml: every webhook configuration named without the "capstan-"
 // prefix (config/default's namePrefix adds it), pointing at the Service "webhook-service" in

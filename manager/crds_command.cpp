@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 std::string crds_yaml() {
   std::string out;
-  for (const auto& crd : all_controllers().crds()) {
+  for (const auto& crd : all_controllers().crds(kReleaseEndpoint)) {
     if (!out.empty()) out += "---\n";
     out += json::to_yaml(crd);
   }
@@ -75,7 +75,7 @@ int manifests_command(const std::vector<std::string>& args) {
     write(fs::path(chart) / "templates" / "_generated.tpl", chart_templates());
   }
   std::string kustomization = "resources:\n";
-  for (const auto& crd : all_controllers().crds()) {
+  for (const auto& crd : kustomize_crds()) {
     std::string file = std::string(meta::name_of(crd)) + ".yaml";
     write(dir / "crd" / "bases" / file, json::to_yaml(crd));
     kustomization += "- bases/" + file + "\n";

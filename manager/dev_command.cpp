@@ -131,7 +131,7 @@ int dev_command(const std::vector<std::string>& args) {
   WebhookEndpoint endpoint{"https://127.0.0.1:" + std::to_string(webhook_port), "", "", ca, ro.env.pod_namespace};
   // The manager's namespace, where ClusterIssuers keep their Secrets (a Helm install creates it).
   ensure_namespace(client, ro.env.pod_namespace, "capstan-dev");
-  install_crds(client, enabled, "capstan-dev");
+  install_crds(client, enabled, endpoint, "capstan-dev");
   install_webhooks(client, enabled, endpoint, "capstan-dev");
 
   ro.controllers = enabled;

@@ -14,11 +14,12 @@ void ensure_namespace(client::Client& c, const std::string& name, const std::str
   c.apply({"", "v1", "namespaces"}, "", ns, field_manager, true);
 }
 
-void install_crds(client::Client& c, const std::vector<const plugin::Plugin*>& controllers, const std::string& field_manager) {
+void install_crds(client::Client& c, const std::vector<const plugin::Plugin*>& controllers, const WebhookEndpoint& endpoint,
+                  const std::string& field_manager) {
   const meta::GroupVersionResource crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
   std::vector<std::string> names;
   for (const auto* p : controllers) {
-    for (const auto& crd : p->crds()) {
+    for (const auto& crd : p->crds(endpoint)) {
       c.apply(crds, "", crd, field_manager, true);
       names.emplace_back(meta::name_of(crd));
     }

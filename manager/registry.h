@@ -11,6 +11,10 @@ namespace capstan::manager {
 // manager's namespace every webhook leaves out.
 using WebhookEndpoint = webhook::Endpoint;
 
+// Where a Helm release named "capstan" in capstan-system serves the webhooks: what the CRDs
+// `capstan crds` prints point their conversion webhooks at.
+inline const WebhookEndpoint kReleaseEndpoint{"", "capstan-system", "capstan-webhook-service", "", "capstan-system"};
+
 // Every controller, in the order `--controllers` help and the chart list them. Each call builds
 // new plug-ins, whose flags parse into state of their own.
 plugin::Registry all_controllers();

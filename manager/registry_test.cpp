@@ -58,7 +58,7 @@ TEST(Registry, EveryControllerServesItsWebhooksAndMayReadWhatItWatches) {
     plugin::Environment env;
     plugin::Wiring w{mgr, webhooks, env};
     p.wire(w);
-    EXPECT_EQ(webhooks.has_paths(), !p.crds().empty());
+    EXPECT_EQ(webhooks.has_paths(), !p.crds(kReleaseEndpoint).empty());
     auto uses = p.informers();
     EXPECT_EQ(uses.size(), mgr.informers().informers().size());
     const std::string rules = json::serialize(json::Value(p.rbac_rules()));
@@ -87,15 +87,15 @@ TEST(Registry, EveryControllerConfiguresItsGroupsWebhooks) {
   const plugin::Registry controllers = all_controllers();  // outlives the loop
   for (const auto& p : controllers.all()) {
     SCOPED_TRACE(p.name());
-    if (p.crds().empty()) {
+    if (p.crds(kReleaseEndpoint).empty()) {
       EXPECT_TRUE(p.webhook_configurations(ep).empty());
       continue;
     }
     std::set<std::string> crd_groups;
-    for (const auto& crd : p.crds()) crd_groups.insert(std::string(json::get_string(crd, {"spec", "group"})));
+    for (const auto& crd : p.crds(kReleaseEndpoint)) crd_groups.insert(std::string(json::get_string(crd, {"spec", "group"})));
     ASSERT_EQ(crd_groups.size(), 1u);
     std::set<std::string> resources;
-    for (const auto& crd : p.crds()) resources.insert(std::string(json::get_string(crd, {"spec", "names", "plural"})));
+    for (const auto& crd : p.crds(kReleaseEndpoint)) resources.insert(std::string(json::get_string(crd, {"spec", "names", "plural"})));
     auto cfgs = p.webhook_configurations(ep);
     ASSERT_FALSE(cfgs.empty());
     std::set<std::string> validated;

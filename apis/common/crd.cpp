@@ -88,4 +88,18 @@ void add_scale_subresource(json::Value& crd, std::string_view spec_replicas_path
                                                              {"labelSelectorPath", label_selector_path}};
 }
 
+void add_served_version(json::Value& crd, std::string_view version, json::Value schema, std::string_view deprecation_warning) {
+  auto& versions = crd.at("spec").at("versions").as_array();
+  json::Value v = versions.at(0);
+  auto& o = v.as_object();
+  o["name"] = version;
+  o["storage"] = false;
+  o["schema"] = json::Object{{"openAPIV3Schema", std::move(schema)}};
+  if (!deprecation_warning.empty()) {
+    o["deprecated"] = true;
+    o["deprecationWarning"] = deprecation_warning;
+  }
+  versions.push_back(std::move(v));
+}
+
 }  // namespace capstan::apis

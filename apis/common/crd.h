@@ -44,6 +44,11 @@ json::Value make_crd(const CrdGroupVersion& gv, const CrdNames& names, bool name
                      std::initializer_list<PrinterColumn> columns,
                      std::initializer_list<std::string_view> selectable_fields = {});
 
+// Adds `version` to `crd` (made by make_crd), served and not stored, with its own `schema` and
+// the stored version's printer columns and subresources; a non-empty `deprecation_warning`
+// marks it deprecated (kubectl prints the warning on every request at that version).
+void add_served_version(json::Value& crd, std::string_view version, json::Value schema, std::string_view deprecation_warning = {});
+
 // Adds the scale subresource (kubectl scale, HorizontalPodAutoscaler) to `crd`'s version.
 void add_scale_subresource(json::Value& crd, std::string_view spec_replicas_path, std::string_view status_replicas_path,
                            std::string_view label_selector_path);

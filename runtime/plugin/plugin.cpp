@@ -3,6 +3,7 @@
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
+#include "runtime/plugin/storage_migration.h"
 #include "runtime/controller/manager.h"
 #include "runtime/metrics/registry.h"
 #include "runtime/webhook/server.h"
@@ -29,6 +30,11 @@ struct VerbOrder {
     return std::make_tuple(verb_rank(a), a) < std::make_tuple(verb_rank(b), b);
   }
 };
+
+std::size_t versions_of(const json::Value& crd) {
+  const auto* v = json::get_array(crd, {"spec", "versions"});
+  return v ? v->size() : 0;
+}
 
 json::Array to_array(const std::vector<std::string>& items) {
   json::Array out;
@@ -85,7 +91,14 @@ void Plugin::add_flags(flags::FlagSet& fs) const {
   for (const auto& add : flags_) add(fs);
 }
 
-std::vector<json::Value> Plugin::crds() const { return crds_ ? crds_() : std::vector<json::Value>{}; }
+std::vector<json::Value> Plugin::crds(const webhook::Endpoint& endpoint) const {
+  std::vector<json::Value> out = crds_ ? crds_() : std::vector<json::Value>{};
+  for (auto& crd : out)
+    for (const auto& hooks : webhooks_)
+      for (const auto& c : hooks.conversions)
+        if (json::get_string(crd, {"metadata", "name"}) == c.crd) webhook::set_conversion_webhook(crd, c.path, endpoint);
+  return out;
+}
 
 std::vector<json::Value> Plugin::webhook_configurations(const webhook::Endpoint& endpoint) const {
   std::vector<json::Value> out;
@@ -99,6 +112,10 @@ void Plugin::wire(Wiring& w) const {
   if (setup_) setup_(w);
   for (const auto& hooks : webhooks_)
     if (hooks.serve) hooks.serve(w);
+  std::vector<std::string> migrated;
+  for (const auto& crd : crds_ ? crds_() : std::vector<json::Value>{})
+    if (versions_of(crd) > 1) migrated.emplace_back(json::get_string(crd, {"metadata", "name"}));
+  if (!migrated.empty()) add_storage_migration(w.manager, name_ + "-storage-migration", std::move(migrated));
 }
 
 std::vector<InformerUse> Plugin::informers() const {
@@ -139,6 +156,13 @@ json::Array Plugin::rbac_rules() const {
       for (const auto& r : p.resources)
         for (const auto& v : p.verbs) grants[g][r].insert(v);
   json::Array rules;
+  json::Array migrated;  // CRDs served at several versions, by name
+  for (const auto& crd : crds_ ? crds_() : std::vector<json::Value>{}) {
+    if (versions_of(crd) < 2) continue;
+    migrated.emplace_back(json::get_string(crd, {"metadata", "name"}));
+    grants[std::string(json::get_string(crd, {"spec", "group"}))][std::string(json::get_string(crd, {"spec", "names", "plural"}))].insert(
+        {"list", "update"});
+  }
   for (const auto& [group, resources] : grants) {
     // Resources with the same verbs share a rule, in the order of their first resource.
     std::map<std::vector<std::string>, std::vector<std::string>> by_verbs;
@@ -153,6 +177,13 @@ json::Array Plugin::rbac_rules() const {
       rules.emplace_back(json::Object{
           {"apiGroups", json::Array{json::Value(group)}}, {"resources", to_array(by_verbs[verbs])}, {"verbs", to_array(verbs)}});
   }
+  if (!migrated.empty())
+    for (auto [resource, verbs] : {std::pair{"customresourcedefinitions", json::Array{"get", "patch"}},
+                                   std::pair{"customresourcedefinitions/status", json::Array{"patch"}}})
+      rules.emplace_back(json::Object{{"apiGroups", json::Array{"apiextensions.k8s.io"}},
+                                      {"resources", json::Array{resource}},
+                                      {"verbs", std::move(verbs)},
+                                      {"resourceNames", migrated}});
   return rules;
 }
 

@@ -52,12 +52,20 @@ struct Wiring {
   const Environment& env;
 };
 
+// A CRD whose versions a conversion webhook converts.
+struct Conversion {
+  std::string crd;   // "kafkas.kafka.capstan.dev"
+  std::string path;  // where serve() registers the converter
+};
+
 // An API group's admission and conversion webhooks (webhooks/<group>).
 struct Webhooks {
   // The Validating/MutatingWebhookConfiguration objects, for the endpoint the manager serves at.
   std::function<std::vector<json::Value>(const webhook::Endpoint&)> configurations;
   // Registers the handlers on w.webhooks (after setup: informers it reads exist).
   std::function<void(Wiring&)> serve;
+  // The CRDs converted by a path of serve()'s: crds() points them there.
+  std::vector<Conversion> conversions = {};
 };
 
 // An informer a plugin reads: a resource, narrowed by a label selector ("" = every object).
@@ -93,15 +101,19 @@ class Plugin {
   bool default_on() const { return default_on_; }
   const std::string& description() const { return description_; }
   void add_flags(flags::FlagSet& fs) const;
-  std::vector<json::Value> crds() const;
+  // Its CRDs, a converted one's conversion webhook at `endpoint`.
+  std::vector<json::Value> crds(const webhook::Endpoint& endpoint) const;
   std::vector<json::Value> webhook_configurations(const webhook::Endpoint& endpoint) const;
-  // Runs setup, then serves the webhooks.
+  // Runs setup, then serves the webhooks; while leading, moves the objects of its CRDs served
+  // at several versions to their storage version (runtime/crd/storage_migration.h).
   void wire(Wiring& w) const;
   // The informers wire() creates, recorded by wiring into a manager that never starts (with the
   // flags as parsed so far): the single source of the informers and the read rules.
   std::vector<InformerUse> informers() const;
   // ClusterRole rules: get, list, watch on every resource of informers(), merged with permits()
-  // (one rule per API group and set of verbs).
+  // (one rule per API group and set of verbs); then, for a CRD served at several versions, what
+  // its storage migration and CA injection take, by name: get and patch on the CRD, patch on its
+  // status, list and update on its resource.
   json::Array rbac_rules() const;
 
  private:

@@ -62,10 +62,10 @@ void Registry::add_flags(flags::FlagSet& fs) const {
   for (const auto& p : plugins_) p.add_flags(fs);
 }
 
-std::vector<json::Value> Registry::crds() const {
+std::vector<json::Value> Registry::crds(const webhook::Endpoint& endpoint) const {
   std::vector<json::Value> out;
   for (const auto& p : plugins_)
-    for (auto& c : p.crds()) out.push_back(std::move(c));
+    for (auto& c : p.crds(endpoint)) out.push_back(std::move(c));
   return out;
 }
 

@@ -27,8 +27,8 @@ class Registry {
   // "certificates, monitoring, ..." (or "(none in this build)").
   std::string names() const;
   void add_flags(flags::FlagSet& fs) const;
-  // Every plugin's CRDs (what `capstan crds` prints).
-  std::vector<json::Value> crds() const;
+  // Every plugin's CRDs, conversion webhooks at `endpoint` (what `capstan crds` prints).
+  std::vector<json::Value> crds(const webhook::Endpoint& endpoint) const;
 
  private:
   std::vector<Plugin> plugins_;

@@ -39,6 +39,7 @@ class Client;
 namespace capstan::webhook {
 
 inline constexpr std::string_view kInjectCaFromSecretAnnotation = "capstan.dev/inject-ca-from-secret";
+inline constexpr std::string_view kInjectCaLabel = "capstan.dev/inject-ca";
 inline constexpr std::string_view kInjectCaLabelSelector = "capstan.dev/inject-ca=true";
 
 struct CertRotatorOptions {

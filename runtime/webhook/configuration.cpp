@@ -101,4 +101,10 @@ Handler validating_handler(ValidateFunc validate, WarnFunc warn) {
   return make_validating_handler(std::move(v));
 }
 
+void set_conversion_webhook(json::Value& crd, const std::string& path, const Endpoint& endpoint) {
+  json::ensure_object(crd, {"spec"})["conversion"] = json::Object{
+      {"strategy", "Webhook"},
+      {"webhook", json::Object{{"conversionReviewVersions", json::Array{"v1"}}, {"clientConfig", client_config(endpoint, path)}}}};
+}
+
 }  // namespace capstan::webhook

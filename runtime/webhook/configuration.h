@@ -60,6 +60,10 @@ json::Object webhook_entry(const Hook& hook, const Endpoint& endpoint);
 std::vector<json::Value> configurations(std::string_view name, std::string_view component, const std::vector<Hook>& hooks,
                                         const Endpoint& endpoint);
 
+// The CRD conversion webhook of `crd` at `path` on `endpoint`: spec.conversion set to the
+// Webhook strategy (conversionReviewVersions [v1]) with that clientConfig.
+void set_conversion_webhook(json::Value& crd, const std::string& path, const Endpoint& endpoint);
+
 // Denies with every cause at once, as the API server's field.ErrorList.ToAggregate().Error()
 // reads: one error as is, several in brackets ("[spec.a: Invalid value: ..., spec.b: Required
 // value]"); 406 NotAcceptable as cert-manager's webhook answers, so kubectl prints

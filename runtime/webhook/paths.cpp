@@ -23,6 +23,13 @@ bool segment_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) |
 std::string mutate_path(const meta::GroupVersionKind& gvk) { return path_for("/mutate", gvk); }
 std::string validate_path(const meta::GroupVersionKind& gvk) { return path_for("/validate", gvk); }
 
+std::string convert_path(std::string_view group) {
+  std::string out(kConvertPath);
+  out += '-';
+  for (char c : group) out += c == '.' ? '-' : c;
+  return out;
+}
+
 bool is_valid_path(std::string_view path) {
   if (path == "/") return true;
   if (path.empty() || path.front() != '/') return false;

@@ -2,6 +2,9 @@
 
 #include "apis/kafka/v1/group.h"
 #include "apis/kafka/v1/validation.h"
+#include "apis/kafka/v1beta2/conversion.h"
+#include "apis/kafka/v1beta2/group.h"
+#include "runtime/webhook/conversion.h"
 #include "runtime/webhook/admission.h"
 #include "runtime/webhook/paths.h"
 #include "runtime/webhook/server.h"
@@ -46,9 +49,19 @@ const std::vector<webhook::Hook>& hooks() {
 webhook::Handler kafka_validating_handler() { return handler(&v1::validate_kafka, nullptr); }
 webhook::Handler node_pool_validating_handler() { return handler(&v1::validate_kafka_node_pool, &v1::kafka_node_pool_warnings); }
 
+std::string conversion_path() { return webhook::convert_path(v1::kGroup); }
+
+webhook::Handler conversion_handler() {
+  auto hub = std::make_shared<webhook::HubAndSpoke>(std::string(v1::kGroup), std::string(v1::kVersion));
+  hub->add_spoke(std::string(v1::kKafkaKind), std::string(apis::kafka::v1beta2::kVersion), apis::kafka::v1beta2::kafka_to_v1,
+                 apis::kafka::v1beta2::kafka_from_v1);
+  return webhook::make_conversion_handler(std::move(hub));
+}
+
 void register_webhooks(webhook::Server& server) {
   server.register_path(hooks()[0].path, kafka_validating_handler());
   server.register_path(hooks()[1].path, node_pool_validating_handler());
+  server.register_path(conversion_path(), conversion_handler());
 }
 
 std::vector<json::Value> configurations(const webhook::Endpoint& endpoint) {

@@ -1,4 +1,6 @@
-// Admission webhooks of kafka.capstan.dev (Strimzi has none; its operator refuses a bad Kafka
+// Admission and conversion webhooks of kafka.capstan.dev. Conversion: a Kafka between v1beta2 and
+// v1 (apis/kafka/v1beta2/conversion.h), at conversion_path(); a KafkaNodePool needs none (the
+// same at both versions). Admission (Strimzi has none; its operator refuses a bad Kafka
 // in the status instead): validation of Kafka and KafkaNodePool with apis/kafka's rules — on
 // create, on update against AdmissionReview's oldObject (immutable storage type and class,
 // cluster label and controller role; no claim shrink, no metadata downgrade), and on the status
@@ -10,6 +12,7 @@
 #include "runtime/json/json.h"
 #include "runtime/webhook/configuration.h"
 
+#include <string>
 #include <vector>
 
 namespace capstan::webhook {
@@ -23,6 +26,11 @@ const std::vector<webhook::Hook>& hooks();
 webhook::Handler kafka_validating_handler();
 webhook::Handler node_pool_validating_handler();
 
+// The Kafka conversion webhook ("/convert-kafka-capstan-dev").
+std::string conversion_path();
+webhook::Handler conversion_handler();
+
+// Both validating handlers and the conversion handler.
 void register_webhooks(webhook::Server& server);
 
 // ValidatingWebhookConfiguration "capstan-kafka".

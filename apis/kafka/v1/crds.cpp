@@ -2,6 +2,8 @@
 
 #include "apis/common/crd.h"
 #include "apis/kafka/v1/group.h"
+#include "apis/kafka/v1beta2/group.h"
+#include "apis/kafka/v1beta2/schema.h"
 
 namespace capstan::apis::kafka::v1 {
 
@@ -19,6 +21,10 @@ std::vector<json::Value> crds() {
                         {"NodeIds", "string", ".status.nodeIds", 0, "Node IDs used by Kafka nodes in this pool"}});
   // kubectl scale knp (Strimzi's scale subresource).
   add_scale_subresource(pool, ".spec.replicas", ".status.replicas", ".status.labelSelector");
+  // Strimzi's v1beta2, deprecated, served beside v1 (stored). A KafkaNodePool is the same at
+  // both (the API server only rewrites apiVersion); a Kafka's conversion is webhooks/kafka's.
+  add_served_version(kafka, v1beta2::kVersion, v1beta2::kafka_schema(), v1beta2::kDeprecationWarning);
+  add_served_version(pool, v1beta2::kVersion, v1beta2::node_pool_schema(), v1beta2::kDeprecationWarning);
   return {std::move(kafka), std::move(pool)};
 }
 

@@ -471,6 +471,7 @@ webhooks:
   - get
   - list
   - watch
+  - update
 - apiGroups:
   - kafka.capstan.dev
   resources:
@@ -480,6 +481,25 @@ webhooks:
   - get
   - update
   - patch
+- apiGroups:
+  - apiextensions.k8s.io
+  resources:
+  - customresourcedefinitions
+  verbs:
+  - get
+  - patch
+  resourceNames:
+  - kafkas.kafka.capstan.dev
+  - kafkanodepools.kafka.capstan.dev
+- apiGroups:
+  - apiextensions.k8s.io
+  resources:
+  - customresourcedefinitions/status
+  verbs:
+  - patch
+  resourceNames:
+  - kafkas.kafka.capstan.dev
+  - kafkanodepools.kafka.capstan.dev
 {{- end }}
 {{- define "capstan.webhooks.kafka" }}
 ---

@@ -40,8 +40,50 @@ app.kubernetes.io/component: manager
 {{- join "," $items -}}
 {{- end -}}
 
+{{/* Everything a webhook's clientConfig and configuration take, as JSON: fullname, service,
+     namespace, caBundle, injectFrom, urlHost, failurePolicy, timeoutSeconds, and tls (the
+     Secret's crt, key and ca when the chart makes the certificate). The certificate is made once
+     per render (kept in .Values._capstanWebhook), so webhook.yaml and the CRD templates' conversion
+     webhooks share one CA; an upgrade reads the Secret back (lookup) and keeps it. */}}
+{{- define "capstan.webhookHooks" -}}
+{{- if not (hasKey .Values "_capstanWebhook") -}}
+{{- $fullname := include "capstan.fullname" . -}}
+{{- $service := include "capstan.webhookService" . -}}
+{{- $secretName := include "capstan.webhookSecret" . -}}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace $secretName -}}
+{{- $existingData := dict -}}
+{{- if $existing }}{{- $existingData = $existing.data | default dict -}}{{- end }}
+{{- $caBundle := index $existingData "ca.crt" | default "" -}}
+{{- $injectFrom := "" -}}
+{{- $tls := dict -}}
+{{- if .Values.webhook.managerCertificate }}
+{{- if .Values.webhook.existingSecret }}{{ fail "webhook.managerCertificate and webhook.existingSecret exclude each other: the manager would rewrite your Secret" }}{{ end }}
+{{- $caBundle = "" -}}
+{{- $injectFrom = printf "%s/%s" .Release.Namespace $secretName -}}
+{{- else if not .Values.webhook.existingSecret }}
+{{- if and (index $existingData "tls.crt") (index $existingData "tls.key") $caBundle }}
+{{- $tls = dict "crt" (index $existingData "tls.crt") "key" (index $existingData "tls.key") "ca" $caBundle -}}
+{{- else }}
+{{- $days := int .Values.webhook.caValidityDays -}}
+{{- $dns := list (printf "%s.%s.svc" $service .Release.Namespace) (printf "%s.%s.svc.cluster.local" $service .Release.Namespace) -}}
+{{- $ips := list -}}
+{{- with .Values.webhook.url.host }}
+{{- $host := regexReplaceAll ":[0-9]+$" . "" -}}
+{{- if regexMatch "^[0-9.]+$" $host }}{{ $ips = append $ips $host }}{{ else }}{{ $dns = append $dns $host }}{{ end }}
+{{- end }}
+{{- $ca := genCA (printf "%s-webhook-ca" $fullname) $days -}}
+{{- $cert := genSignedCert (first $dns) $ips $dns $days $ca -}}
+{{- $tls = dict "crt" ($cert.Cert | b64enc) "key" ($cert.Key | b64enc) "ca" ($ca.Cert | b64enc) -}}
+{{- end }}
+{{- $caBundle = $tls.ca }}
+{{- end }}
+{{- $_ := set .Values "_capstanWebhook" (dict "fullname" $fullname "service" $service "namespace" .Release.Namespace "caBundle" $caBundle "injectFrom" $injectFrom "urlHost" .Values.webhook.url.host "failurePolicy" .Values.webhook.failurePolicy "timeoutSeconds" .Values.webhook.timeoutSeconds "tls" $tls) -}}
+{{- end -}}
+{{- toJson .Values._capstanWebhook -}}
+{{- end -}}
+
 {{/* A webhook's clientConfig (called by the generated capstan.webhooks.<controller> templates
-     with the dict made in webhook.yaml as "hooks" and the webhook's "path"). */}}
+     with capstan.webhookHooks as "hooks" and the webhook's "path"). */}}
 {{- define "capstan.webhookClientConfig" -}}
 {{- $h := .hooks -}}
 {{- if $h.urlHost }}
