@@ -479,15 +479,26 @@ void Handler::handle_resource(http::Request& req, http::Reply& reply, const User
       if (remaining) md["remainingItemCount"] = *remaining;
       return md;
     };
+    std::optional<Service::RawList> raw;
     if (acc.kind == Accepted::Kind::Json && t.version == rr.storage_version().name) {
+      raw = service_.list_raw(t, lo);
+      // Objects written while another version was the storage version stay stored at it until
+      // rewritten (storage version migration): those need converting.
+      const std::string want = rr.api_version(t.version);
+      for (const auto& i : raw->items)
+        if (json::get_string(*i.value, {"apiVersion"}) != want) {
+          raw.reset();
+          break;
+        }
+    }
+    if (raw) {
       // The common case (informers, kubectl -o json): stored objects as they are serialised.
-      auto raw = service_.list_raw(t, lo);
       json::Value envelope = json::Object{{"kind", rr.list_kind}, {"apiVersion", rr.api_version(t.version)},
-                                          {"metadata", list_meta(raw.resource_version, raw.continue_token, raw.remaining)},
+                                          {"metadata", list_meta(raw->resource_version, raw->continue_token, raw->remaining)},
                                           {"items", json::Array{}}};
       std::vector<std::shared_ptr<const std::string>> items;
-      items.reserve(raw.items.size());
-      for (const auto& i : raw.items) items.push_back(i.json);
+      items.reserve(raw->items.size());
+      for (const auto& i : raw->items) items.push_back(i.json);
       send_body(reply, 200, serialize_list(envelope, items, !rr.crd), "application/json");
       return;
     }

@@ -206,7 +206,10 @@ class WatchHub::Client : public storage::Watcher {
 
   void send(const storage::Event& e, std::string_view type, const json::Value& obj, bool shared) {
     const auto& r = *req_.target.res;
-    bool as_stored = &obj == e.object.value.get() && e.object.json && req_.target.version == r.storage_version().name;
+    // As stored only when stored at the version asked for: an object written while another
+    // version was the storage version stays at it until rewritten.
+    bool as_stored = &obj == e.object.value.get() && e.object.json && req_.target.version == r.storage_version().name &&
+                     json::get_string(obj, {"apiVersion"}) == r.api_version(req_.target.version);
     if (req_.format == WatchRequest::Format::Json && !shared && as_stored) {
       // The stored JSON between the envelope's head and tail, copied once into the stream.
       if (!stream_->write({envelope_head(type), *e.object.json, kLineTail})) done_ = true;
