@@ -1,6 +1,6 @@
 #include "controllers/gitops/manifests.h"
 
-#include "controllers/gitops/repo_path.h"
+#include "apis/gitops/v1/repo_path.h"
 #include "runtime/json/yaml.h"
 
 #include <algorithm>
@@ -231,7 +231,7 @@ std::string identity(const json::Value& o) {
 }  // namespace
 
 std::string clean_path(std::string_view path) {
-  auto clean = clean_repo_path(path);
+  auto clean = apis::gitops::v1::clean_repo_path(path);
   if (!clean) throw BuildError("path " + std::string(path) + " leaves the repository");
   return *clean;
 }
