@@ -4,7 +4,6 @@
 #include "runtime/json/yaml.h"
 
 #include <algorithm>
-#include <new>
 #include <set>
 
 namespace capstan::gitops {
@@ -117,8 +116,6 @@ class Builder {
   std::vector<json::Value> documents(const std::string& file, const std::string& text) {
     try {
       return json::from_yaml_documents(text, file);
-    } catch (const std::bad_alloc&) {
-      throw;  // out of memory (or past the reconcile's memory budget): a fault, not a bad manifest
     } catch (const std::exception& e) {
       throw BuildError(std::string(e.what()));
     }
@@ -150,8 +147,6 @@ class Builder {
     json::Value k;
     try {
       k = json::from_yaml(text, file);
-    } catch (const std::bad_alloc&) {
-      throw;  // out of memory (or past the reconcile's memory budget): a fault, not a bad manifest
     } catch (const std::exception& e) {
       throw BuildError(e.what());
     }
