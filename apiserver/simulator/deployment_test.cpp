@@ -61,7 +61,7 @@ struct PodCensus : storage::Watcher {
     std::lock_guard<std::mutex> l(mu);
     std::string name(meta::name_of(*e.object));
     if (e.type == storage::EventType::Deleted || meta::is_deleting(*e.object)) pods.erase(name);
-    else pods[name] = {is_ready(*e.object), std::string(meta::label(*e.object, "pod-template-hash"))};
+    else pods[name] = {meta::pod_ready(*e.object), std::string(meta::label(*e.object, "pod-template-hash"))};
     int ready = 0;
     std::set<std::string> hashes;
     for (auto& [n, s] : pods) {
@@ -296,7 +296,7 @@ TEST(Deployment, DeletedPodIsRecreated) {
   ASSERT_TRUE(eventually([&] {
     auto pods = env.pods_with("app", "web");
     return !env.exists("pods", "default", victim) && pods.size() == 2 &&
-           std::all_of(pods.begin(), pods.end(), [](const json::Value& p) { return is_ready(p); }) &&
+           std::all_of(pods.begin(), pods.end(), [](const json::Value& p) { return meta::pod_ready(p); }) &&
            num(deployment(env), {"status", "availableReplicas"}) == 2;
   }));
 }

@@ -54,7 +54,7 @@ std::vector<json::Value> slices(Env& env, const std::string& svc = "web") {
 std::set<std::string> pod_ips(Env& env, bool ready_only = true) {
   std::set<std::string> out;
   for (const auto& p : env.pods_with("app", "web"))
-    if (!ready_only || is_ready(p)) out.insert(str(p, {"status", "podIP"}));
+    if (!ready_only || meta::pod_ready(p)) out.insert(str(p, {"status", "podIP"}));
   return out;
 }
 

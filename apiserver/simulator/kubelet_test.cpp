@@ -38,13 +38,13 @@ TEST(WorkloadKubelet, PodRunsThenBecomesReadyAfterTheDelay) {
   EXPECT_FALSE(str(pod, {"status", "startTime"}).empty());
   EXPECT_EQ(json::get_array(pod, {"status", "podIPs"})->size(), 1u);
   if (std::chrono::steady_clock::now() - created_at < 250ms) {
-    EXPECT_FALSE(is_ready(pod)) << "ready only after the delay";
+    EXPECT_FALSE(meta::pod_ready(pod)) << "ready only after the delay";
     EXPECT_EQ(meta::find_condition(pod, "ContainersReady")->status, "False");
   }
   EXPECT_EQ(meta::find_condition(pod, "PodScheduled")->status, "True");
   EXPECT_EQ(meta::find_condition(pod, "Initialized")->status, "True");
 
-  ASSERT_TRUE(eventually([&] { return is_ready(env.get("pods", "default", "web")); }));
+  ASSERT_TRUE(eventually([&] { return meta::pod_ready(env.get("pods", "default", "web")); }));
   EXPECT_GE(std::chrono::steady_clock::now() - created_at, 300ms);
   pod = env.get("pods", "default", "web");
   const auto* cs = json::get_array(pod, {"status", "containerStatuses"});
@@ -80,7 +80,7 @@ TEST(WorkloadKubelet, EveryPodGetsItsOwnAddress) {
                                                {"spec", json::Object{{"containers", json::Array{json::Object{{"name", "c"}, {"image", "x"}}}}}}});
   ASSERT_TRUE(eventually([&] {
     auto pods = env.list("pods", "default");
-    return pods.size() == 8 && std::all_of(pods.begin(), pods.end(), [](const json::Value& p) { return is_ready(p); });
+    return pods.size() == 8 && std::all_of(pods.begin(), pods.end(), [](const json::Value& p) { return meta::pod_ready(p); });
   }));
   std::set<std::string> ips;
   for (const auto& p : env.list("pods", "default")) ips.insert(str(p, {"status", "podIP"}));
@@ -93,11 +93,11 @@ TEST(WorkloadKubelet, ReadyAnnotationFalseHoldsThePodUnready) {
   json::ensure_object(pod, {"metadata", "annotations"})["workloads.capstan.dev/ready"] = "false";
   env.create("pods", "default", pod);
   ASSERT_TRUE(eventually([&] { return str(env.get("pods", "default", "web"), {"status", "phase"}) == "Running"; }));
-  EXPECT_TRUE(stays([&] { return !is_ready(env.get("pods", "default", "web")); }, 200ms));
+  EXPECT_TRUE(stays([&] { return !meta::pod_ready(env.get("pods", "default", "web")); }, 200ms));
   auto c = meta::find_condition(env.get("pods", "default", "web"), "Ready");
   EXPECT_EQ(c->reason, "ContainersNotReady");
   env.modify("pods", "default", "web", [](json::Value& p) { json::erase(p, {"metadata", "annotations"}); });
-  EXPECT_TRUE(eventually([&] { return is_ready(env.get("pods", "default", "web")); }));
+  EXPECT_TRUE(eventually([&] { return meta::pod_ready(env.get("pods", "default", "web")); }));
 }
 
 TEST(WorkloadKubelet, ReadinessGatesMustBeTrueBeforeReady) {
@@ -109,7 +109,7 @@ TEST(WorkloadKubelet, ReadinessGatesMustBeTrueBeforeReady) {
     auto c = meta::find_condition(env.get("pods", "default", "web"), "ContainersReady");
     return c && c->status == "True";
   }));
-  EXPECT_FALSE(is_ready(env.get("pods", "default", "web")));
+  EXPECT_FALSE(meta::pod_ready(env.get("pods", "default", "web")));
   EXPECT_EQ(meta::find_condition(env.get("pods", "default", "web"), "Ready")->reason, "ReadinessGatesNotReady");
   env.modify(
       "pods", "default", "web",
@@ -118,7 +118,7 @@ TEST(WorkloadKubelet, ReadinessGatesMustBeTrueBeforeReady) {
             json::Object{{"type", "example.com/lb-ready"}, {"status", "True"}});
       },
       "status");
-  EXPECT_TRUE(eventually([&] { return is_ready(env.get("pods", "default", "web")); }));
+  EXPECT_TRUE(eventually([&] { return meta::pod_ready(env.get("pods", "default", "web")); }));
   EXPECT_TRUE(meta::find_condition(env.get("pods", "default", "web"), "example.com/lb-ready")) << "others' conditions kept";
 }
 
@@ -128,7 +128,7 @@ TEST(WorkloadKubelet, PodsOfAnotherNodeAreLeftToItsKubelet) {
   json::ensure_object(pod, {"spec"})["nodeName"] = "elsewhere";
   env.create("pods", "default", pod);
   env.create_yaml("pods", "{apiVersion: v1, kind: Pod, metadata: {name: mine}, spec: {containers: [{name: c, image: busybox}]}}");
-  ASSERT_TRUE(eventually([&] { return is_ready(env.get("pods", "default", "mine")); }));
+  ASSERT_TRUE(eventually([&] { return meta::pod_ready(env.get("pods", "default", "mine")); }));
   EXPECT_TRUE(stays([&] {
     auto p = env.get("pods", "default", "web");
     return str(p, {"status", "phase"}) != "Running" && str(p, {"status", "podIP"}).empty() && !meta::find_condition(p, "Ready");
@@ -177,7 +177,7 @@ spec:
   accessModes: [ReadWriteOnce]
   resources: {requests: {storage: 1Gi}}
 )");
-  ASSERT_TRUE(eventually([&] { return is_ready(env.get("pods", "default", "web")); }));
+  ASSERT_TRUE(eventually([&] { return meta::pod_ready(env.get("pods", "default", "web")); }));
   auto pvc = env.get("persistentvolumeclaims", "default", "data-web");
   EXPECT_EQ(str(pvc, {"status", "phase"}), "Bound");
   EXPECT_EQ(str(pvc, {"status", "capacity", "storage"}), "1Gi");
@@ -190,11 +190,11 @@ TEST(WorkloadKubelet, PodHeldByAFinalizerIsStoppedWhenDeleted) {
   auto pod = json::from_yaml(kPod);
   json::ensure_object(pod, {"metadata"})["finalizers"] = json::Array{"example.com/hold"};
   env.create("pods", "default", pod);
-  ASSERT_TRUE(eventually([&] { return is_ready(env.get("pods", "default", "web")); }));
+  ASSERT_TRUE(eventually([&] { return meta::pod_ready(env.get("pods", "default", "web")); }));
   env.remove("pods", "default", "web");
   ASSERT_TRUE(eventually([&] { return str(env.get("pods", "default", "web"), {"status", "phase"}) == "Succeeded"; }));
   auto p = env.get("pods", "default", "web");
-  EXPECT_FALSE(is_ready(p));
+  EXPECT_FALSE(meta::pod_ready(p));
   EXPECT_EQ(str((*json::get_array(p, {"status", "containerStatuses"}))[0], {"state", "terminated", "reason"}), "Completed");
 }
 
@@ -222,7 +222,7 @@ spec:
     return str(p, {"status", "phase"}) == "Pending" && cs && str((*cs)[0], {"state", "waiting", "reason"}) == reason;
   };
   ASSERT_TRUE(eventually([&] { return waiting("ContainerCreating"); }));
-  EXPECT_FALSE(is_ready(env.get("pods", "default", "app")));
+  EXPECT_FALSE(meta::pod_ready(env.get("pods", "default", "app")));
   env.create_yaml("secrets", "{apiVersion: v1, kind: Secret, metadata: {name: app-tls}, data: {tls.crt: eA==, tls.key: eA==}}");
   ASSERT_TRUE(eventually([&] { return waiting("CreateContainerConfigError"); }));
   auto p = env.get("pods", "default", "app");
@@ -235,10 +235,10 @@ spec:
     return cs && str((*cs)[0], {"state", "waiting", "message"}) == "couldn't find key password in Secret default/app-creds";
   }));
   env.modify("secrets", "default", "app-creds", [](json::Value& s) { s.as_object()["data"].as_object()["password"] = "cHc="; });
-  ASSERT_TRUE(eventually([&] { return is_ready(env.get("pods", "default", "app")); }));
+  ASSERT_TRUE(eventually([&] { return meta::pod_ready(env.get("pods", "default", "app")); }));
   // Once running, losing the Secret does not stop it.
   env.remove("secrets", "default", "app-creds");
-  EXPECT_TRUE(stays([&] { return is_ready(env.get("pods", "default", "app")); }, 200ms));
+  EXPECT_TRUE(stays([&] { return meta::pod_ready(env.get("pods", "default", "app")); }, 200ms));
 }
 
 }  // namespace

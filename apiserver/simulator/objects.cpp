@@ -123,8 +123,6 @@ bool pod_terminal(const json::Value& pod) {
 
 bool pod_active(const json::Value& pod) { return !pod_terminal(pod) && !meta::is_deleting(pod); }
 
-bool pod_ready(const json::Value& pod) { return meta::condition_true(pod, "Ready"); }
-
 std::optional<meta::TimePoint> pod_ready_since(const json::Value& pod) {
   auto c = meta::find_condition(pod, "Ready");
   if (!c || c->status != "True") return std::nullopt;
@@ -132,7 +130,7 @@ std::optional<meta::TimePoint> pod_ready_since(const json::Value& pod) {
 }
 
 bool pod_available(const json::Value& pod, std::int64_t min_ready_seconds, meta::TimePoint now) {
-  if (!pod_ready(pod)) return false;
+  if (!meta::pod_ready(pod)) return false;
   if (min_ready_seconds <= 0) return true;
   auto since = pod_ready_since(pod);
   return since && *since + std::chrono::seconds(min_ready_seconds) < now;
@@ -140,7 +138,7 @@ bool pod_available(const json::Value& pod, std::int64_t min_ready_seconds, meta:
 
 std::optional<std::chrono::milliseconds> until_available(const json::Value& pod, std::int64_t min_ready_seconds,
                                                          meta::TimePoint now) {
-  if (!pod_ready(pod) || min_ready_seconds <= 0) return std::nullopt;
+  if (!meta::pod_ready(pod) || min_ready_seconds <= 0) return std::nullopt;
   auto since = pod_ready_since(pod);
   if (!since) return std::nullopt;
   auto at = *since + std::chrono::seconds(min_ready_seconds);

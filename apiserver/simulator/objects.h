@@ -6,6 +6,7 @@
 #include "apiserver/simulator/api.h"
 #include "apiserver/simulator/loop.h"
 #include "runtime/json/json.h"
+#include "runtime/meta/pod.h"
 #include "runtime/meta/selector.h"
 #include "runtime/meta/time.h"
 
@@ -51,11 +52,10 @@ int scaled_value(const json::Value* v, int total, bool round_up);
 
 std::int64_t int_at(const json::Value& v, json::Path p, std::int64_t fallback = 0);
 
-// Pods.
+// Pods (whether one is Ready: meta::pod_ready, shared with the Kafka controller).
 std::string_view pod_phase(const json::Value& pod);
 bool pod_terminal(const json::Value& pod);  // Succeeded or Failed
 bool pod_active(const json::Value& pod);    // not terminal and not being deleted
-bool pod_ready(const json::Value& pod);     // condition Ready=True
 std::optional<meta::TimePoint> pod_ready_since(const json::Value& pod);
 // Ready for more than min_ready_seconds (Ready suffices when it is 0).
 bool pod_available(const json::Value& pod, std::int64_t min_ready_seconds, meta::TimePoint now);

@@ -62,7 +62,7 @@ void sort_pods_for_deletion(std::vector<Object>& pods) {
     if (na != nb) return na;  // unscheduled first
     int pa = phase_rank(pod_phase(a)), pb = phase_rank(pod_phase(b));
     if (pa != pb) return pa < pb;
-    bool ra = pod_ready(a), rb = pod_ready(b);
+    bool ra = meta::pod_ready(a), rb = meta::pod_ready(b);
     if (ra != rb) return !ra;  // not ready first
     auto ca = deletion_cost(a), cb = deletion_cost(b);
     if (ca != cb) return ca < cb;
@@ -159,7 +159,7 @@ std::chrono::milliseconds ReplicaSetController::sync(const Object& obj) {
     if (!controlled_by(*p, uid) || !pod_active(*p)) continue;
     ++n;
     if (fully_labeled(*p, rs)) ++labeled;
-    if (pod_ready(*p)) ++ready;
+    if (meta::pod_ready(*p)) ++ready;
     if (pod_available(*p, min_ready, now)) ++available;
     if (auto left = until_available(*p, min_ready, now); left && (!next || *left < *next)) next = left;
   }

@@ -27,7 +27,7 @@ spec:
 std::vector<json::Value> front_pods(Env& env) { return env.pods_with("app", "front"); }
 
 bool all_ready(const std::vector<json::Value>& pods) {
-  return std::all_of(pods.begin(), pods.end(), [](const json::Value& p) { return is_ready(p); });
+  return std::all_of(pods.begin(), pods.end(), [](const json::Value& p) { return meta::pod_ready(p); });
 }
 
 void scale(Env& env, const std::string& name, int n) {
@@ -74,7 +74,7 @@ TEST(ReplicaSet, ScalesUpAndDownGivingUpNotReadyPodsFirst) {
   std::string victim = str(front_pods(env)[2], {"metadata", "name"});
   env.modify("pods", "default", victim,
              [](json::Value& p) { json::ensure_object(p, {"metadata", "annotations"})["workloads.capstan.dev/ready"] = "false"; });
-  ASSERT_TRUE(eventually([&] { return !is_ready(env.get("pods", "default", victim)); }));
+  ASSERT_TRUE(eventually([&] { return !meta::pod_ready(env.get("pods", "default", victim)); }));
   scale(env, "front", 4);
   ASSERT_TRUE(eventually([&] { return front_pods(env).size() == 4; }));
   EXPECT_FALSE(env.exists("pods", "default", victim));

@@ -99,7 +99,7 @@ std::vector<PodEndpoint> service_endpoints(const json::Value& svc, const std::ve
     ep.ns = meta::namespace_of(pod);
     auto hostname = json::get_string(pod, {"spec", "hostname"});
     if (!hostname.empty() && json::get_string(pod, {"spec", "subdomain"}) == svc_name && ep.ns == svc_ns) ep.hostname = hostname;
-    bool ready = pod_ready(pod);
+    bool ready = meta::pod_ready(pod);
     ep.serving = publish_not_ready || ready;
     ep.terminating = terminating;
     ep.ready = publish_not_ready || (ready && !terminating);

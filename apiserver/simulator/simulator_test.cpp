@@ -39,7 +39,7 @@ spec:
 
 bool all_ready(Env& env, const char* app, std::size_t n) {
   auto pods = env.pods_with("app", app);
-  return pods.size() == n && std::all_of(pods.begin(), pods.end(), [](const json::Value& p) { return is_ready(p); });
+  return pods.size() == n && std::all_of(pods.begin(), pods.end(), [](const json::Value& p) { return meta::pod_ready(p); });
 }
 
 TEST(WorkloadSimulator, QuiescesOnceEverythingIsReady) {

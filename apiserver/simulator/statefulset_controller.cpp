@@ -25,7 +25,7 @@ std::optional<int> parse_int(std::string_view s) {
   return v;
 }
 
-bool running_and_ready(const json::Value& pod) { return pod_phase(pod) == "Running" && pod_ready(pod); }
+bool running_and_ready(const json::Value& pod) { return pod_phase(pod) == "Running" && meta::pod_ready(pod); }
 bool healthy(const json::Value& pod) { return running_and_ready(pod) && !meta::is_deleting(pod); }
 
 int ordinal_of(const json::Value& pod) {

@@ -65,7 +65,7 @@ std::vector<std::string> timeline(const Recorder& r) {
     } else if (e.type == storage::EventType::Deleted) {
       out.push_back("delete " + name);
       ready.erase(name);
-    } else if (is_ready(*e.object) && ready.insert(name).second) {
+    } else if (meta::pod_ready(*e.object) && ready.insert(name).second) {
       out.push_back("ready " + name);
     }
   }
@@ -229,7 +229,7 @@ TEST(StatefulSet, OnDeleteReplacesOnlyPodsTheUserDeletes) {
   env.remove("pods", "default", "kafka-1");
   ASSERT_TRUE(eventually([&] {
     auto p = pod(env, 1);
-    return p.is_object() && meta::uid_of(p) != uids[1] && is_ready(p);
+    return p.is_object() && meta::uid_of(p) != uids[1] && meta::pod_ready(p);
   }));
   EXPECT_EQ(meta::label(pod(env, 1), "controller-revision-hash"), str(sts(env), {"status", "updateRevision"}));
   EXPECT_EQ(pod(env, 1).at_pointer("/spec/containers/0/image"), "kafka:3.9");
@@ -294,7 +294,7 @@ TEST(StatefulSet, DeletedPodIsRecreatedWithTheSameIdentity) {
   env.remove("pods", "default", "kafka-1");
   ASSERT_TRUE(eventually([&] {
     auto p = pod(env, 1);
-    return p.is_object() && meta::uid_of(p) != uid && is_ready(p) && settled(env, 2);
+    return p.is_object() && meta::uid_of(p) != uid && meta::pod_ready(p) && settled(env, 2);
   }));
   EXPECT_EQ(str(pod(env, 1), {"spec", "hostname"}), "kafka-1");
   EXPECT_TRUE(env.exists("persistentvolumeclaims", "default", "data-kafka-1"));

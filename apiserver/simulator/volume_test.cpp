@@ -63,7 +63,7 @@ spec:
   containers: [{name: c, image: busybox}]
   volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]
 )");
-  ASSERT_TRUE(eventually([&] { return is_ready(env.get("pods", "default", "user")); }));
+  ASSERT_TRUE(eventually([&] { return meta::pod_ready(env.get("pods", "default", "user")); }));
   std::string volume(str(env.get("persistentvolumeclaims", "default", "data"), {"spec", "volumeName"}));
   env.modify("persistentvolumes", "", volume, [](json::Value& pv) {
     json::ensure_object(pv, {"metadata"})["finalizers"] = json::Array{"kubernetes.io/pv-protection"};

@@ -14,6 +14,7 @@
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/object.h"
+#include "runtime/meta/pod.h"
 
 #include <chrono>
 #include <functional>
@@ -141,10 +142,5 @@ struct Env {
 
 inline std::int64_t num(const json::Value& v, json::Path p) { return json::get_int(v, p).value_or(0); }
 inline std::string str(const json::Value& v, json::Path p) { return std::string(json::get_string(v, p)); }
-
-inline bool is_ready(const json::Value& pod) {
-  auto c = meta::find_condition(pod, "Ready");
-  return c && c->status == "True";
-}
 
 }  // namespace capstan::simulator::testing

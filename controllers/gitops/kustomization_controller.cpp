@@ -12,7 +12,6 @@
 #include "runtime/meta/object.h"
 
 #include <memory>
-#include <new>
 #include <set>
 
 namespace capstan::gitops {
@@ -160,8 +159,6 @@ class Reconciler {
     ApplyOutcome applied;
     try {
       applied = apply_all(*applier_, std::move(objects), a);
-    } catch (const std::bad_alloc&) {
-      throw;  // out of memory (or past the reconcile's memory budget): a fault, not a bad manifest
     } catch (const std::exception& e) {
       applied.errors.push_back(e.what());
     }
@@ -219,8 +216,6 @@ class Reconciler {
       // After a restart with an empty storage path the mirror may lack the commit.
       if (!env_.mirrors.has_commit(url, commit)) env_.mirrors.sync(url, git::Ref{"", "", commit, ""}, repo_spec.timeout);
       return std::make_pair(revision, env_.mirrors.files(url, commit, ""));
-    } catch (const std::bad_alloc&) {
-      throw;  // out of memory (or past the reconcile's memory budget): a fault, not a bad manifest
     } catch (const std::exception& e) {
       fail({v1::reason::kArtifactFailed, "reading revision " + revision + " of " + ref + ": " + e.what()});
       return std::nullopt;

@@ -1,10 +1,9 @@
 #include "controllers/gitops/manifests.h"
 
-#include "controllers/gitops/repo_path.h"
+#include "apis/gitops/v1/repo_path.h"
 #include "runtime/json/yaml.h"
 
 #include <algorithm>
-#include <new>
 #include <set>
 
 namespace capstan::gitops {
@@ -117,8 +116,6 @@ class Builder {
   std::vector<json::Value> documents(const std::string& file, const std::string& text) {
     try {
       return json::from_yaml_documents(text, file);
-    } catch (const std::bad_alloc&) {
-      throw;  // out of memory (or past the reconcile's memory budget): a fault, not a bad manifest
     } catch (const std::exception& e) {
       throw BuildError(std::string(e.what()));
     }
@@ -150,8 +147,6 @@ class Builder {
     json::Value k;
     try {
       k = json::from_yaml(text, file);
-    } catch (const std::bad_alloc&) {
-      throw;  // out of memory (or past the reconcile's memory budget): a fault, not a bad manifest
     } catch (const std::exception& e) {
       throw BuildError(e.what());
     }
@@ -231,7 +226,7 @@ std::string identity(const json::Value& o) {
 }  // namespace
 
 std::string clean_path(std::string_view path) {
-  auto clean = clean_repo_path(path);
+  auto clean = apis::gitops::v1::clean_repo_path(path);
   if (!clean) throw BuildError("path " + std::string(path) + " leaves the repository");
   return *clean;
 }

@@ -43,7 +43,8 @@ struct BuildOptions {
 std::vector<json::Value> build_manifests(const std::map<std::string, std::string>& files, const BuildOptions& options);
 
 // "./deploy/" -> "deploy", "." -> "", "a/../b" -> "b"; throws BuildError when it leaves the
-// repository ("../x").
+// repository ("../x"). apis::gitops::v1::clean_repo_path (the one implementation, shared with
+// validation and the Git mirrors) with this build's error.
 std::string clean_path(std::string_view path);
 
 }  // namespace capstan::gitops

@@ -11,6 +11,7 @@
 #include "runtime/controller/status.h"
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
+#include "runtime/meta/pod.h"
 
 #include <openssl/rand.h>
 
@@ -194,13 +195,13 @@ class Reconciler {
       if (meta::annotation(it->second, v1::kRevisionAnnotation) != meta::annotation(want, v1::kRevisionAnnotation)) {
         if (n.controller) stale.insert(stale.begin(), name);
         else stale.push_back(name);
-      } else if (meta::condition_true(it->second, "Ready")) {
+      } else if (meta::pod_ready(it->second)) {
         ++ready_;
       }
     }
     bool all_up = live.size() >= nodes.size();
     for (const auto& [name, pod] : live)
-      if (desired.contains(name) && !meta::condition_true(pod, "Ready")) all_up = false;
+      if (desired.contains(name) && !meta::pod_ready(pod)) all_up = false;
     if (!stale.empty() && all_up) {
       ctx_.log.info("rolling a node to its new revision", {{"pod", stale.front()}});
       env_.client.remove(kPodType.gvr, req_.ns, stale.front(), d);  // recreated at its new revision next time

@@ -212,7 +212,8 @@ void Controller::process(const std::string& key) {
       res = reconciler_(req, ctx);
     } catch (const TerminalError& e) {
       outcome = Terminal;
-      ctx.log.error("reconcile failed terminally; not retrying", {{"error", e.what()}});
+      if (!memory.exceeded()) ctx.log.error("reconcile failed terminally; not retrying", {{"error", e.what()}});
+      else ctx.log.error("reconcile ran past its memory budget; will retry with backoff", {{"error", e.what()}});
     } catch (const std::exception& e) {
       outcome = Failed;
       if (timed_out) ctx.log.error("reconcile cancelled past its time budget; will retry with backoff", {{"error", e.what()}});
@@ -225,7 +226,11 @@ void Controller::process(const std::string& key) {
       ctx.log.error("reconcile threw a non-standard exception; will retry with backoff");
       fault = Fault{Fault::Kind::Panic, "ReconcilePanic", "the reconcile threw an exception that is not a std::exception"};
     }
+    // The scope's record, not the exception: a reconciler may have caught the bad_alloc (as a
+    // std::exception) and returned, or thrown something else in its place.
     over_memory = memory.exceeded();
+    if (over_memory && outcome == Ok)
+      ctx.log.error("reconcile ran past its memory budget (its own error handling caught it); will retry with backoff");
     peak_memory_->observe(static_cast<double>(std::max<std::int64_t>(0, memory.peak())));
     if (budget) {
       Watchdog::global().cancel(budget);
@@ -236,7 +241,7 @@ void Controller::process(const std::string& key) {
   if (stuck) --stuck_;
   if (over_memory) {
     memory_exceeded_->inc();
-    if (outcome == Ok) outcome = Failed;  // it caught the failure itself, but did not finish its work
+    outcome = Failed;  // whatever it returned or threw (even a TerminalError), it did not finish its work: retry
     fault = Fault{Fault::Kind::MemoryBudget, "ReconcileMemoryBudgetExceeded",
                   "the reconcile needed more than its memory budget of " + std::to_string(opts_.reconcile_memory_limit >> 20) +
                       " MiB (--reconcile-memory-limit); retrying with backoff"};

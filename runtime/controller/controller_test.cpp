@@ -361,6 +361,62 @@ TEST(Controller, AReconcilePastItsMemoryBudgetFailsAloneAndIsRetried) {
       << text;
 }
 
+// The fault is the memory scope's record, not the exception: a reconciler whose own
+// catch (const std::exception&) swallows the std::bad_alloc and returns, or throws a
+// TerminalError in its place, still has its reconcile recorded as a memory-budget fault, counted,
+// and retried with backoff.
+TEST(Controller, AMemoryBudgetFaultIsRecordedWhateverTheReconcilerCaught) {
+  if (!MemoryBudget::enforced()) GTEST_SKIP() << "allocations are not counted under AddressSanitizer";
+  metrics::Registry reg;
+  std::mutex mu;
+  std::map<std::string, int> calls, caught;
+  std::map<std::string, Fault> faults;
+  ControllerOptions o{"swallower", 1, &reg};
+  o.reconcile_memory_limit = 16 << 20;
+  o.on_fault = [&](const Request& r, const Fault& f) {
+    std::lock_guard l(mu);
+    faults.emplace(r.name, f);
+  };
+  Controller c(o, [&](const Request& r, Context&) -> Result {
+    int call;
+    {
+      std::lock_guard l(mu);
+      call = ++calls[r.name];
+    }
+    if (call > 1) return Result::done();  // the retry, with less to hold, succeeds
+    try {
+      std::vector<std::string> held;
+      for (int i = 0; i < 1000; ++i) held.emplace_back(std::size_t{1} << 20, 'x');  // 1000 MiB
+    } catch (const std::exception&) {
+      std::lock_guard l(mu);
+      ++caught[r.name];
+    }
+    if (r.name == "terminal") throw TerminalError("the build failed");  // not a terminal failure
+    return Result::done();  // "the build failed", handled: no exception reaches the controller
+  });
+  c.enqueue({"ns", "returns"});
+  c.enqueue({"ns", "terminal"});
+  c.start();
+  ASSERT_TRUE(wait_until([&] {
+    std::lock_guard l(mu);
+    return calls["returns"] >= 2 && calls["terminal"] >= 2;
+  }, 10s)) << "both are retried";
+  c.stop(1s);
+  std::lock_guard l(mu);
+  EXPECT_EQ(caught["returns"], 1) << "the reconciler's own catch saw the bad_alloc";
+  EXPECT_EQ(caught["terminal"], 1);
+  for (const char* name : {"returns", "terminal"}) {
+    ASSERT_TRUE(faults.count(name)) << name;
+    EXPECT_EQ(faults.at(name).kind, Fault::Kind::MemoryBudget) << name;
+    EXPECT_EQ(faults.at(name).reason, "ReconcileMemoryBudgetExceeded") << name;
+  }
+  auto text = metrics::render(reg);
+  EXPECT_NE(text.find("capstan_reconcile_memory_exceeded_total{controller=\"swallower\"} 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("controller_runtime_reconcile_errors_total{controller=\"swallower\"} 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("controller_runtime_terminal_reconcile_errors_total{controller=\"swallower\"} 0"), std::string::npos)
+      << text;
+}
+
 TEST(Controller, JsonLogsOfAReconcileCarryItsFields) {
   Controller c({"logging", 1, nullptr}, [&](const Request&, Context& ctx) {
     ctx.log.info("reconciling widget", {{"step", "one"}});

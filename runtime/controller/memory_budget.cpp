@@ -74,6 +74,8 @@ const char* MemoryBudgetExceeded::what() const noexcept { return "the reconcile 
 
 bool MemoryBudget::enforced() noexcept { return CAPSTAN_COUNT_ALLOCATIONS != 0; }
 
+bool MemoryBudget::tripped() noexcept { return t_state.open && t_state.tripped; }
+
 // Every Scope on a thread shares t_state; a nested scope saves the outer one and, closing, adds
 // what it left allocated to it.
 MemoryBudget::Scope::Scope(std::size_t limit_bytes) noexcept : saved_(t_state) {

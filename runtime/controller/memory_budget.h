@@ -11,7 +11,9 @@
 // librdkafka); those keep their own size limits (Git fetch size, PEM sizes).
 //
 // After the budget has tripped once, unwinding and the reconciler's own error handling may
-// allocate a little more: only going past budget + budget/4 throws again.
+// allocate a little more: only going past budget + budget/4 throws again. The trip is recorded
+// in the scope (exceeded(), tripped()), so the controller treats the reconcile as a memory-budget
+// fault whatever the reconciler caught, returned or threw.
 //
 // The global operator new/delete replacements live in memory_budget.cpp and come into every
 // binary that links the controller library. With no scope open they add one thread-local read
@@ -45,6 +47,12 @@ class MemoryBudget {
   // Whether this build counts allocations (not under AddressSanitizer, whose own operator new
   // checks new/delete pairs and is kept there).
   static bool enforced() noexcept;
+
+  // Whether the scope open on this thread has run past its budget (false when none is open).
+  // The record outlives the MemoryBudgetExceeded it threw: a reconciler that catches the
+  // exception (as a std::exception or std::bad_alloc) cannot erase it, so the controller and
+  // write_status (status.h) still see the reconcile as a memory-budget fault.
+  static bool tripped() noexcept;
 
   class Scope {
    public:

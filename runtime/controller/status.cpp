@@ -1,6 +1,7 @@
 #include "runtime/controller/status.h"
 
 #include "runtime/client/client.h"
+#include "runtime/controller/memory_budget.h"
 #include "runtime/meta/object.h"
 
 #include <algorithm>
@@ -75,6 +76,10 @@ class RecentWrites {
 }  // namespace
 
 bool write_status(client::Client& client, const meta::GroupVersionResource& gvr, const json::Value& before, json::Value& obj) {
+  // A reconcile past its memory budget did not finish its work, whatever its own error handling
+  // made of the std::bad_alloc (a BuildFailed, a NotReady...): the controller records the fault
+  // on the object once the reconcile is over, so the reconciler's own status is not written.
+  if (MemoryBudget::tripped()) return false;
   status_of(obj);
   const std::string key = gvr.str() + "/" + std::string(meta::namespace_of(obj)) + "/" + std::string(meta::name_of(obj));
   const json::Value* old = json::find(before, {"status"});

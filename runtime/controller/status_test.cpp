@@ -2,10 +2,12 @@
 
 #include "runtime/client/client.h"
 #include "runtime/client/test_support.h"
+#include "runtime/controller/memory_budget.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 
 namespace capstan::controller {
 namespace {
@@ -38,6 +40,36 @@ TEST(WriteStatus, ACacheBehindOurOwnWriteIsNotTrustedAsUnchanged) {
   json::Value again = caught_up;
   EXPECT_FALSE(write_status(c, kThings, caught_up, again));
   EXPECT_EQ(server.count(), 2u);
+}
+
+// A reconcile past its memory budget does not write the status its own error handling set (a
+// build failure made of the bad_alloc): the controller writes the fault's condition after it.
+TEST(WriteStatus, NothingIsWrittenInAReconcilePastItsMemoryBudget) {
+  if (!MemoryBudget::enforced()) GTEST_SKIP() << "allocations are not counted under AddressSanitizer";
+  client::testing::FakeApiServer server([&](http::Request&, http::Reply& reply) {
+    reply.send(client::testing::json_response(200, json::serialize(thing("2", "False"))));
+  });
+  client::Client c(server.config());
+  json::Value cached = thing("1", "True");
+  {
+    MemoryBudget::Scope scope(4 << 20);
+    std::unique_ptr<char[]> big;
+    try {
+      big = std::make_unique<char[]>(8 << 20);
+    } catch (const std::exception&) {  // the reconciler's own catch
+    }
+    ASSERT_FALSE(big);
+    ASSERT_TRUE(MemoryBudget::tripped());
+    json::Value failed = cached;
+    status_of(failed)["ready"] = "False";
+    EXPECT_FALSE(write_status(c, kThings, cached, failed));
+  }
+  EXPECT_EQ(server.count(), 0u);
+  EXPECT_FALSE(MemoryBudget::tripped()) << "the record ends with its scope";
+  json::Value failed = cached;
+  status_of(failed)["ready"] = "False";
+  EXPECT_TRUE(write_status(c, kThings, cached, failed)) << "outside the reconcile (the fault's own write) it writes";
+  EXPECT_EQ(server.count(), 1u);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// UTF-8 encoding of one code point, for the parsers that read \u and \U escapes (JSON paths,
-// CEL string literals).
+// UTF-8 encoding of one code point: the one encoder of the parsers that read \u and \U escapes
+// (JSON paths, CEL string literals) and of the schema regex's UTF-32 -> UTF-8 conversion.
 #pragma once
 
 #include <string>

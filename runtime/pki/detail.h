@@ -85,6 +85,11 @@ Ptr d2i_whole(std::string_view der, F decode, std::string_view what, std::string
   return out;
 }
 
+// ---- ASN.1 strings ------------------------------------------------------------------------
+// The content bytes of an ASN.1 string (OCTET STRING, IA5String, ...) as stored, no charset
+// conversion; empty for null. The one reader of extension values and SANs.
+std::string asn1_bytes(const ASN1_STRING* s);
+
 // ---- keys ---------------------------------------------------------------------------------
 struct KeyInfo {
   KeyAlgorithm algorithm;

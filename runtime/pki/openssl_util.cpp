@@ -1,4 +1,4 @@
-// Error-queue capture, buffers, key description, digests and ASN.1 time conversion.
+// Error-queue capture, buffers, ASN.1 strings, key description, digests and ASN.1 time conversion.
 #include <openssl/core_names.h>
 
 #include <cstring>
@@ -124,6 +124,11 @@ const EVP_MD* choose_digest(EVP_PKEY* signer, SignatureHash hash, std::string_vi
     if (info.size == 521) return EVP_sha512();
   }
   return EVP_sha256();
+}
+
+std::string asn1_bytes(const ASN1_STRING* s) {
+  if (!s) return {};
+  return std::string(reinterpret_cast<const char*>(ASN1_STRING_get0_data(s)), static_cast<size_t>(ASN1_STRING_length(s)));
 }
 
 TimePoint from_asn1_time(const ASN1_TIME* t, std::string_view what) {

@@ -76,8 +76,7 @@ Certificate sign(const CertificateTemplate& tmpl, const PublicKey& subject_key, 
   if (!issuer) {
     spec.authority_key_id = spec.subject_key_id;
   } else if (const ASN1_OCTET_STRING* ski = X509_get0_subject_key_id(issuer_x509)) {
-    spec.authority_key_id.assign(reinterpret_cast<const char*>(ASN1_STRING_get0_data(ski)),
-                                 static_cast<size_t>(ASN1_STRING_length(ski)));
+    spec.authority_key_id = detail::asn1_bytes(ski);
   } else {
     spec.authority_key_id = key_id(issuer_x509);
   }

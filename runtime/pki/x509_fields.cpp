@@ -54,6 +54,16 @@ void add_ia5(GENERAL_NAMES* names, int type, const std::string& value, std::stri
   }
 }
 
+// A new OCTET STRING holding `bytes` (SAN IP addresses, key identifiers); null when allocating fails.
+ASN1_OCTET_STRING* octets(const std::string& bytes) {
+  ASN1_OCTET_STRING* s = ASN1_OCTET_STRING_new();
+  if (s && ASN1_OCTET_STRING_set(s, reinterpret_cast<const unsigned char*>(bytes.data()),
+                                 static_cast<int>(bytes.size())) == 1)
+    return s;
+  ASN1_OCTET_STRING_free(s);
+  return nullptr;
+}
+
 void add_ip(GENERAL_NAMES* names, const std::string& value, std::string_view what) {
   unsigned char buf[16];
   int len = 0;
@@ -63,9 +73,9 @@ void add_ip(GENERAL_NAMES* names, const std::string& value, std::string_view wha
     len = 16;
   else
     fail(what, "invalid IP address \"" + value + "\"");
-  ASN1_OCTET_STRING* s = ASN1_OCTET_STRING_new();
+  ASN1_OCTET_STRING* s = octets(std::string(reinterpret_cast<const char*>(buf), static_cast<size_t>(len)));
   GENERAL_NAME* gn = GENERAL_NAME_new();
-  if (!s || !gn || ASN1_OCTET_STRING_set(s, buf, len) != 1) {
+  if (!s || !gn) {
     ASN1_OCTET_STRING_free(s);
     GENERAL_NAME_free(gn);
     fail(what, "allocating subjectAltName");
@@ -84,11 +94,6 @@ std::string ip_string(const ASN1_OCTET_STRING* s) {
   if (len == 4 && inet_ntop(AF_INET, d, buf, sizeof buf)) return buf;
   if (len == 16 && inet_ntop(AF_INET6, d, buf, sizeof buf)) return buf;
   return "invalid:" + hex(d, static_cast<size_t>(std::max(len, 0)));
-}
-
-std::string ia5_string(const ASN1_IA5STRING* s) {
-  return std::string(reinterpret_cast<const char*>(ASN1_STRING_get0_data(s)),
-                     static_cast<size_t>(ASN1_STRING_length(s)));
 }
 
 // ---- usages -------------------------------------------------------------------------------
@@ -114,21 +119,6 @@ int append(ExtStackPtr& exts, int nid, void* value, bool critical) {
   int rc = X509V3_add1_i2d(&s, nid, value, critical ? 1 : 0, X509V3_ADD_APPEND);
   exts.reset(s);
   return rc;
-}
-
-ASN1_OCTET_STRING* octets(const std::string& bytes) {
-  ASN1_OCTET_STRING* s = ASN1_OCTET_STRING_new();
-  if (s && ASN1_OCTET_STRING_set(s, reinterpret_cast<const unsigned char*>(bytes.data()),
-                                 static_cast<int>(bytes.size())) == 1)
-    return s;
-  ASN1_OCTET_STRING_free(s);
-  return nullptr;
-}
-
-std::string octet_bytes(const ASN1_OCTET_STRING* s) {
-  if (!s) return {};
-  return std::string(reinterpret_cast<const char*>(ASN1_STRING_get0_data(s)),
-                     static_cast<size_t>(ASN1_STRING_length(s)));
 }
 
 // X509V3_get_d2i returns null both when an extension is absent (crit == -1) and when it is
@@ -287,9 +277,9 @@ Extensions read_extensions(const STACK_OF(X509_EXTENSION) * exts, std::string_vi
     for (int i = 0; i < sk_GENERAL_NAME_num(names); ++i) {
       const GENERAL_NAME* gn = sk_GENERAL_NAME_value(names, i);
       switch (gn->type) {
-        case GEN_DNS: out.sans.dns.push_back(ia5_string(gn->d.dNSName)); break;
-        case GEN_EMAIL: out.sans.emails.push_back(ia5_string(gn->d.rfc822Name)); break;
-        case GEN_URI: out.sans.uris.push_back(ia5_string(gn->d.uniformResourceIdentifier)); break;
+        case GEN_DNS: out.sans.dns.push_back(asn1_bytes(gn->d.dNSName)); break;
+        case GEN_EMAIL: out.sans.emails.push_back(asn1_bytes(gn->d.rfc822Name)); break;
+        case GEN_URI: out.sans.uris.push_back(asn1_bytes(gn->d.uniformResourceIdentifier)); break;
         case GEN_IPADD: out.sans.ips.push_back(ip_string(gn->d.iPAddress)); break;
         default: break;
       }
@@ -326,12 +316,12 @@ Extensions read_extensions(const STACK_OF(X509_EXTENSION) * exts, std::string_vi
   }
 
   if (ASN1_OCTET_STRING* ski = get_ext<ASN1_OCTET_STRING>(exts, NID_subject_key_identifier, what)) {
-    out.subject_key_id = octet_bytes(ski);
+    out.subject_key_id = asn1_bytes(ski);
     ASN1_OCTET_STRING_free(ski);
   }
 
   if (AUTHORITY_KEYID* aki = get_ext<AUTHORITY_KEYID>(exts, NID_authority_key_identifier, what)) {
-    out.authority_key_id = octet_bytes(aki->keyid);
+    out.authority_key_id = asn1_bytes(aki->keyid);
     AUTHORITY_KEYID_free(aki);
   }
   return out;

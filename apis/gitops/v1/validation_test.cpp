@@ -1,12 +1,10 @@
 // Flux's rules for GitRepository and Kustomization as field.Error causes.
 #include "apis/gitops/v1/validation.h"
 
+#include "apis/common/sample_test_util.h"
 #include "runtime/json/yaml.h"
 
 #include <gtest/gtest.h>
-
-#include <fstream>
-#include <sstream>
 
 namespace capstan::apis::gitops::v1 {
 namespace {
@@ -21,10 +19,7 @@ json::Value ks(const std::string& name, const std::string& spec) {
 }
 
 TEST(GitOpsValidation, TheSamplesAreValid) {
-  std::ifstream in(std::string(CAPSTAN_SOURCE_DIR) + "/config/samples/gitops.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  auto objects = json::from_yaml_documents(text.str());
+  auto objects = apis::testing::sample_documents("gitops.yaml");
   ASSERT_FALSE(objects.empty());
   for (const auto& o : objects) {
     auto kind = json::get_string(o, {"kind"});

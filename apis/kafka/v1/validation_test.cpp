@@ -1,12 +1,10 @@
 // Strimzi's rules for Kafka and KafkaNodePool as field.Error causes, on create and on update.
 #include "apis/kafka/v1/validation.h"
 
+#include "apis/common/sample_test_util.h"
 #include "runtime/json/yaml.h"
 
 #include <gtest/gtest.h>
-
-#include <fstream>
-#include <sstream>
 
 namespace capstan::apis::kafka::v1 {
 namespace {
@@ -25,10 +23,7 @@ json::Value pool(const std::string& spec_yaml, const std::string& cluster = "eve
 }
 
 TEST(KafkaValidation, TheSamplesAreValid) {
-  std::ifstream in(std::string(CAPSTAN_SOURCE_DIR) + "/config/samples/kafka.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  auto objects = json::from_yaml_documents(text.str());
+  auto objects = apis::testing::sample_documents("kafka.yaml");
   ASSERT_FALSE(objects.empty());
   for (const auto& o : objects) {
     auto kind = json::get_string(o, {"kind"});

@@ -2,12 +2,10 @@
 // relabel regexes of ServiceMonitors and PodMonitors.
 #include "apis/monitoring/v1/validation.h"
 
+#include "apis/common/sample_test_util.h"
 #include "runtime/json/yaml.h"
 
 #include <gtest/gtest.h>
-
-#include <fstream>
-#include <sstream>
 
 namespace capstan::apis::monitoring::v1 {
 namespace {
@@ -16,10 +14,7 @@ using validation::errors;
 
 // Every monitoring object of config/samples validates, and so do the forms rulefmt allows.
 TEST(PrometheusRuleValidation, TheSamplesAndValidRulesHaveNoErrors) {
-  std::ifstream in(std::string(CAPSTAN_SOURCE_DIR) + "/config/samples/monitoring.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  auto objects = json::from_yaml_documents(text.str());
+  auto objects = apis::testing::sample_documents("monitoring.yaml");
   ASSERT_FALSE(objects.empty());
   for (const auto& obj : objects) {
     auto kind = json::get_string(obj, {"kind"});

@@ -1,7 +1,7 @@
 #include "controllers/gitops/git/mirrors.h"
 
+#include "apis/gitops/v1/repo_path.h"
 #include "controllers/gitops/git/libgit2.h"
-#include "controllers/gitops/repo_path.h"
 #include "runtime/log/log.h"
 
 #include <openssl/evp.h>
@@ -591,7 +591,7 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
   std::string hex;
   git_oid id = parse_commit(commit, hex, c);
   const std::string revision = "sha1:" + hex;
-  const auto clean = clean_repo_path(path);
+  const auto clean = apis::gitops::v1::clean_repo_path(path);
   if (!clean) throw GitError("path " + path + " leaves the repository");
   const std::string dir = *clean;
 
