@@ -2,8 +2,9 @@
 // written at v1beta2 (with the fields v1 removed) reads at v1 without them and back at v1beta2
 // unchanged, one written at v1 reads at v1beta2, `kubectl get kafkas.v1beta2...` and `.v1...`
 // both work, and objects stored at v1beta2 are moved to v1 by the manager (storedVersions ends
-// as [v1]) with nothing lost.
+// as [v1]) with nothing lost. A manager running kafka alone serves no other group's webhook.
 #include "e2e/support/controller_fixture.h"
+#include "runtime/http/client.h"
 #include "runtime/json/json.h"
 #include "runtime/meta/base64.h"
 
@@ -128,6 +129,34 @@ TEST_P(KafkaConversionE2E, ObjectsStoredAtV1beta2AreMovedToV1) {
   EXPECT_EQ(json::get_int(beta, {"spec", "kafka", "replicas"}), 3) << "nothing lost on the way";
   EXPECT_EQ(json::get_int(beta, {"spec", "zookeeper", "replicas"}), 3);
   EXPECT_NE(manager_->logs().find("stored objects migrated"), std::string::npos);
+}
+
+// Only the enabled controllers' webhooks are served: this manager runs kafka alone, so the
+// certificates group's paths answer 404 while kafka's validate and convert.
+TEST_P(KafkaConversionE2E, OnlyTheEnabledGroupsWebhooksAreServed) {
+  http::ClientOptions o;
+  o.tls.ca_pem = manager_->ca_pem();
+  http::Client client(o);
+  const std::string base = "https://127.0.0.1:" + std::to_string(manager_->webhook_port());
+  const http::Headers json_body{{"Content-Type", "application/json"}};
+  const std::string review =
+      R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"1","operation":"CREATE",)"
+      R"("kind":{"group":"kafka.capstan.dev","version":"v1","kind":"Kafka"},"object":)" +
+      json::serialize(json::Value(json::Object{{"apiVersion", "kafka.capstan.dev/v1"}, {"kind", "Kafka"}, {"metadata", json::Object{{"name", "a"}}},
+                                               {"spec", json::Object{{"kafka", json::Object{{"listeners", json::Array{}}}}}}})) +
+      "}}";
+  auto kafka = client.request("POST", base + "/validate-kafka-capstan-dev-v1-kafka", json_body, review);
+  EXPECT_EQ(kafka.status, 200) << kafka.body;
+  EXPECT_NE(kafka.body.find(R"("allowed":false)"), std::string::npos) << "a Kafka without listeners is refused: " << kafka.body;
+  for (const char* path : {"/validate-certs-capstan-dev-v1-certificate", "/mutate-certs-capstan-dev-v1-certificate",
+                           "/validate-monitoring-capstan-dev-v1-prometheus", "/validate-gitops-capstan-dev-v1-kustomization"})
+    EXPECT_EQ(client.request("POST", base + path, json_body, review).status, 404) << path;
+  const std::string conversion =
+      R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"2","desiredAPIVersion":"kafka.capstan.dev/v1beta2","objects":[)" +
+      std::string(R"({"apiVersion":"kafka.capstan.dev/v1","kind":"Kafka","metadata":{"name":"a"},"spec":{}}]}})");
+  auto converted = client.request("POST", base + "/convert-kafka-capstan-dev", json_body, conversion);
+  EXPECT_EQ(converted.status, 200);
+  EXPECT_NE(converted.body.find(R"("apiVersion":"kafka.capstan.dev/v1beta2")"), std::string::npos) << converted.body;
 }
 
 CAPSTAN_E2E_BACKENDS(KafkaConversionE2E);
