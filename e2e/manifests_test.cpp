@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 namespace capstan::e2e {
@@ -63,6 +64,43 @@ TEST(Manifests, GeneratedFilesInTheRepositoryAreUpToDate) {
     ASSERT_NE(it, printed.end()) << f << " is not printed by `capstan crds`";
     EXPECT_EQ(without_conversion_target(it->second), without_conversion_target(base)) << f;
   }
+}
+
+// config/default moved to another namespace (its `namespace:` edited) takes every reference to
+// the manager's namespace along: the one each webhook leaves out, the Secret the CA is injected
+// from, and the Service a conversion webhook calls (named with the prefix).
+TEST(Manifests, ConfigDefaultFollowsItsNamespace) {
+  TempDir dir("kustomize-namespace");
+  fs::copy(fs::path(source_dir()) / "config", dir.file("config"), fs::copy_options::recursive);
+  const std::string k = dir.file("config/default/kustomization.yaml");
+  std::string text = read_file(k);
+  ASSERT_NE(text.find("namespace: capstan-system\n"), std::string::npos);
+  text.replace(text.find("namespace: capstan-system\n"), 26, "namespace: platform\n");
+  std::ofstream(k, std::ios::trunc) << text;
+  Kubectl kubectl(dir, dir.file("no-kubeconfig"));
+  int selectors = 0, injections = 0, conversions = 0;
+  for (const auto& doc : json::from_yaml_documents(kubectl.ok({"kustomize", dir.file("config/default")}), "kustomize")) {
+    SCOPED_TRACE(std::string(json::get_string(doc, {"kind"})) + "/" + std::string(meta::name_of(doc)));
+    if (const auto* hooks = json::get_array(doc, {"webhooks"}))
+      for (const auto& h : *hooks) {
+        EXPECT_EQ(json::serialize(*json::find(h, {"namespaceSelector", "matchExpressions"})),
+                  R"([{"key":"kubernetes.io/metadata.name","operator":"NotIn","values":["platform"]}])");
+        ++selectors;
+      }
+    std::string from(json::get_string(doc, {"metadata", "annotations", "capstan.dev/inject-ca-from-secret"}));
+    if (!from.empty()) {
+      EXPECT_EQ(from, "platform/capstan-webhook-server-cert");
+      ++injections;
+    }
+    if (const auto* svc = json::find(doc, {"spec", "conversion", "webhook", "clientConfig", "service"})) {
+      EXPECT_EQ(json::get_string(*svc, {"name"}), "capstan-webhook-service");
+      EXPECT_EQ(json::get_string(*svc, {"namespace"}), "platform");
+      ++conversions;
+    }
+  }
+  EXPECT_GT(selectors, 10);
+  EXPECT_GT(injections, 4);
+  EXPECT_GE(conversions, 1);
 }
 
 }  // namespace

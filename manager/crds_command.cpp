@@ -80,6 +80,24 @@ int manifests_command(const std::vector<std::string>& args) {
     write(dir / "crd" / "bases" / file, json::to_yaml(crd));
     kustomization += "- bases/" + file + "\n";
   }
+  // A conversion webhook's Service is renamed and moved with the webhook Service (kustomize's
+  // own transformers do not look into CRDs).
+  kustomization += "configurations:\n- kustomizeconfig.yaml\n";
+  write(dir / "crd" / "kustomizeconfig.yaml",
+        "nameReference:\n"
+        "- kind: Service\n"
+        "  version: v1\n"
+        "  fieldSpecs:\n"
+        "  - kind: CustomResourceDefinition\n"
+        "    version: v1\n"
+        "    group: apiextensions.k8s.io\n"
+        "    path: spec/conversion/webhook/clientConfig/service/name\n"
+        "namespace:\n"
+        "- kind: CustomResourceDefinition\n"
+        "  version: v1\n"
+        "  group: apiextensions.k8s.io\n"
+        "  path: spec/conversion/webhook/clientConfig/service/namespace\n"
+        "  create: false\n");
   write(dir / "crd" / "kustomization.yaml", kustomization);
   write(dir / "rbac" / "role.yaml", json::to_yaml(cluster_role()));
   write(dir / "webhook" / "manifests.yaml", kustomize_webhooks());

@@ -1,5 +1,7 @@
 #include "manager/registry.h"
 
+#include "runtime/plugin/dry_run.h"
+
 #include "manager/flags.h"
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
@@ -43,21 +45,10 @@ TEST(Registry, EveryControllerServesItsWebhooksAndMayReadWhatItWatches) {
   const plugin::Registry controllers = all_controllers();  // outlives the loop
   for (const auto& p : controllers.all()) {
     SCOPED_TRACE(p.name());
-    client::Config cfg;
-    cfg.server = "https://127.0.0.1:1";  // never contacted: nothing is started
-    client::Client client(cfg);
-    metrics::Registry registry;
-    controller::ManagerOptions mo;
-    mo.registry = &registry;
-    mo.metrics_bind_address = "0";
-    controller::Manager mgr(client, mo);
-    webhook::ServerOptions wo;
-    wo.port = 0;
-    wo.registry = &registry;
-    webhook::Server webhooks(wo);
-    plugin::Environment env;
-    plugin::Wiring w{mgr, webhooks, env};
-    p.wire(w);
+    plugin::DryRun dry;
+    p.wire(dry.wiring());
+    const auto& webhooks = dry.webhooks();
+    const auto& mgr = dry.manager();
     EXPECT_EQ(webhooks.has_paths(), !p.crds(kReleaseEndpoint).empty());
     auto uses = p.informers();
     EXPECT_EQ(uses.size(), mgr.informers().informers().size());

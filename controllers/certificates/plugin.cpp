@@ -161,21 +161,8 @@ plugin::Plugin plugin() {
       .flags([settings](flags::FlagSet& fs) {
         fs.add_string("cluster-resource-namespace", &settings->cluster_resource_namespace,
                       "where ClusterIssuers keep their Secrets (default: the manager's namespace)");
-        fs.add_custom(
-            "acme-http01-solver-port",
-            [settings](const std::string& v) {
-              long long port = -1;
-              try {
-                std::size_t used = 0;
-                port = std::stoll(v, &used);
-                if (used != v.size()) port = -1;
-              } catch (const std::exception&) {
-              }
-              if (port < 0 || port > 65535)
-                throw flags::UsageError("--acme-http01-solver-port must be between 0 and 65535, not \"" + v + "\"");
-              settings->acme_port = port;
-            },
-            "port of the ACME HTTP-01 challenge solver (0: no solver)", "8089");
+        fs.add_int("acme-http01-solver-port", &settings->acme_port, "port of the ACME HTTP-01 challenge solver (0: no solver)", 0,
+                   65535);
         fs.add_string("acme-http01-solver-service", &settings->acme_service,
                       "the Service (in the cluster resource namespace) in front of the solver port, which challenge Ingresses reach");
       })

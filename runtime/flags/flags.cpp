@@ -29,17 +29,30 @@ void FlagSet::add_bool(const std::string& name, bool* target, const std::string&
       help, *target ? "true" : "false", true);
 }
 
-void FlagSet::add_int(const std::string& name, long long* target, const std::string& help) {
+namespace {
+
+// `v` read whole by `read` (std::stoll, std::stod), else a UsageError naming the flag.
+template <typename T, typename Read>
+T parse_whole(const std::string& name, const std::string& v, const char* what, Read read) {
+  try {
+    std::size_t used = 0;
+    T out = read(v, &used);
+    if (used == v.size()) return out;
+  } catch (const std::exception&) {
+  }
+  throw UsageError("invalid " + std::string(what) + " \"" + v + "\" for --" + name);
+}
+
+}  // namespace
+
+void FlagSet::add_int(const std::string& name, long long* target, const std::string& help, long long min, long long max) {
   add_custom(
       name,
-      [name, target](const std::string& v) {
-        try {
-          std::size_t used = 0;
-          *target = std::stoll(v, &used);
-          if (used != v.size()) throw std::invalid_argument(v);
-        } catch (const std::exception&) {
-          throw UsageError("invalid integer value \"" + v + "\" for --" + name);
-        }
+      [name, target, min, max](const std::string& v) {
+        auto n = parse_whole<long long>(name, v, "integer value", [](const std::string& s, std::size_t* used) { return std::stoll(s, used); });
+        if (n < min || n > max)
+          throw UsageError("--" + name + " must be between " + std::to_string(min) + " and " + std::to_string(max) + ", not " + v);
+        *target = n;
       },
       help, std::to_string(*target));
 }
@@ -50,13 +63,7 @@ void FlagSet::add_double(const std::string& name, double* target, const std::str
   add_custom(
       name,
       [name, target](const std::string& v) {
-        try {
-          std::size_t used = 0;
-          *target = std::stod(v, &used);
-          if (used != v.size()) throw std::invalid_argument(v);
-        } catch (const std::exception&) {
-          throw UsageError("invalid number \"" + v + "\" for --" + name);
-        }
+        *target = parse_whole<double>(name, v, "number", [](const std::string& s, std::size_t* used) { return std::stod(s, used); });
       },
       help, d.str());
 }

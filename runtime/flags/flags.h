@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -31,7 +32,9 @@ class FlagSet {
 
   void add_string(const std::string& name, std::string* target, const std::string& help);
   void add_bool(const std::string& name, bool* target, const std::string& help);
-  void add_int(const std::string& name, long long* target, const std::string& help);
+  // An integer within [min, max] (a UsageError names the bounds).
+  void add_int(const std::string& name, long long* target, const std::string& help,
+               long long min = std::numeric_limits<long long>::min(), long long max = std::numeric_limits<long long>::max());
   void add_double(const std::string& name, double* target, const std::string& help);
   // A value parsed by `parse` (which throws UsageError with a message on bad input).
   void add_custom(const std::string& name, std::function<void(const std::string&)> parse, const std::string& help,

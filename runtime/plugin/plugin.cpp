@@ -1,12 +1,11 @@
 #include "runtime/plugin/plugin.h"
 
+#include "runtime/plugin/dry_run.h"
+
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
-#include "runtime/client/client.h"
 #include "runtime/plugin/storage_migration.h"
 #include "runtime/controller/manager.h"
-#include "runtime/metrics/registry.h"
-#include "runtime/webhook/server.h"
 
 #include <algorithm>
 #include <map>
@@ -119,26 +118,10 @@ void Plugin::wire(Wiring& w) const {
 }
 
 std::vector<InformerUse> Plugin::informers() const {
-  // Nothing here starts: no request reaches this address, no server listens, no thread
-  // reconciles. The metrics the wiring registers land in a registry of its own.
-  client::Config config;
-  config.server = "https://127.0.0.1:1";
-  client::Client client(config);
-  metrics::Registry registry;
-  controller::ManagerOptions mo;
-  mo.registry = &registry;
-  mo.metrics_bind_address = "0";
-  mo.health_probe_bind_address = "0";
-  controller::Manager mgr(client, mo);
-  webhook::ServerOptions wo;
-  wo.port = 0;
-  wo.registry = &registry;
-  webhook::Server server(wo);
-  Environment env;
-  Wiring w{mgr, server, env};
-  wire(w);
+  DryRun dry;
+  wire(dry.wiring());
   std::vector<InformerUse> out;
-  for (const auto* inf : mgr.informers().informers()) out.push_back({inf->options().gvr, inf->options().label_selector});
+  for (const auto* inf : dry.manager().informers().informers()) out.push_back({inf->options().gvr, inf->options().label_selector});
   std::sort(out.begin(), out.end(), [](const InformerUse& a, const InformerUse& b) {
     return std::tie(a.gvr.group, a.gvr.resource, a.label_selector) < std::tie(b.gvr.group, b.gvr.resource, b.label_selector);
   });
