@@ -5,7 +5,7 @@
 #include "apiserver/registry/resource.h"
 #include "apiserver/rest/service.h"
 #include "apiserver/storage/store.h"
-#include "e2e/support/process.h"
+#include "testing/process.h"
 #include "runtime/json/json.h"
 #include "runtime/meta/object.h"
 

@@ -5,7 +5,7 @@
 #include "runtime/client/test_support.h"
 #include "runtime/http/client.h"
 
-#include "e2e/support/process.h"
+#include "testing/process.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include "runtime/metrics/exposition.h"
 #include "runtime/metrics/registry.h"
 
-#include "e2e/support/process.h"
+#include "testing/process.h"
 
 #include <gtest/gtest.h>
 

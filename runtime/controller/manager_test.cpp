@@ -7,7 +7,7 @@
 #include "runtime/http/client.h"
 #include "runtime/metrics/registry.h"
 
-#include "e2e/support/process.h"
+#include "testing/process.h"
 
 #include <gtest/gtest.h>
 

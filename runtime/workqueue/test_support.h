@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "e2e/support/process.h"
+#include "testing/process.h"
 #include "runtime/workqueue/queue.h"
 
 namespace capstan::workqueue::testing {
