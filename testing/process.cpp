@@ -184,13 +184,4 @@ RunResult run(const std::vector<std::string>& args, const std::map<std::string, 
   return r;
 }
 
-bool eventually(const std::function<bool()>& fn, std::chrono::milliseconds timeout, std::chrono::milliseconds interval) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (true) {
-    if (fn()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return fn();  // the last word is the state at the deadline
-    std::this_thread::sleep_for(interval);
-  }
-}
-
 }  // namespace capstan::e2e

@@ -2,6 +2,8 @@
 // captured to files, stopped by their own PID (SIGTERM, then SIGKILL), never by name.
 #pragma once
 
+#include "testing/eventually.h"
+
 #include <chrono>
 #include <functional>
 #include <map>
@@ -71,10 +73,5 @@ class TempDir {
 
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
-
-// Polls `fn` every `interval` until it returns true or `timeout` passes; returns its last value.
-// The one bounded wait of every test (the other test helpers' eventually() call this one).
-bool eventually(const std::function<bool()>& fn, std::chrono::milliseconds timeout = std::chrono::seconds(10),
-                std::chrono::milliseconds interval = std::chrono::milliseconds(50));
 
 }  // namespace capstan::e2e

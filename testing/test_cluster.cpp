@@ -82,10 +82,6 @@ void TestCluster::set_fault_rate_500(double rate) {
   client_->raw("POST", "/debug/capstan/faults", json::serialize(json::Object{{"rate500", rate}}), "application/json");
 }
 
-bool eventually(const std::function<bool()>& cond, std::chrono::milliseconds timeout, std::chrono::milliseconds poll) {
-  return e2e::eventually(cond, timeout, poll);
-}
-
 void create_namespace(client::Client& client, const std::string& ns) {
   client.create(meta::GroupVersionResource{"", "v1", "namespaces"}, "",
                 json::Object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", json::Object{{"name", ns}}}});

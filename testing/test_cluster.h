@@ -6,6 +6,7 @@
 
 #include "apiserver/server.h"
 #include "testing/backend.h"
+#include "testing/eventually.h"
 #include "runtime/client/client.h"
 #include "runtime/metrics/registry.h"
 
@@ -69,9 +70,8 @@ class TestCluster {
   std::unique_ptr<client::Client> client_;
 };
 
-// Polls `cond` every `poll` until it holds or `timeout` passes; returns its last value.
-bool eventually(const std::function<bool()>& cond, std::chrono::milliseconds timeout,
-                std::chrono::milliseconds poll = std::chrono::milliseconds(20));
+// The bounded wait of every test (testing/eventually.h).
+using e2e::eventually;
 
 // Creates namespace `ns` and waits (10 s at most, else throws) until its kube-root-ca.crt is
 // published, as in every namespace of a real cluster: a test listing or watching ConfigMaps
