@@ -6,7 +6,7 @@
 #include "runtime/client/client.h"
 #include "runtime/client/config.h"
 #include "runtime/http/client.h"
-#include "runtime/integration/test_cluster.h"
+#include "testing/test_cluster.h"
 #include "runtime/json/json.h"
 
 #include <gtest/gtest.h>

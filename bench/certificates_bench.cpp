@@ -2,8 +2,8 @@
 // Issuer (total, p50, p99), the manager's CPU-seconds per certificate and that cost in units of
 // `openssl speed ecdsap256` signatures on this machine; RSA-2048 key generation on its own.
 #include "bench/cluster_client.h"
-#include "e2e/support/kubectl.h"
-#include "e2e/support/manager_process.h"
+#include "testing/kubectl.h"
+#include "testing/manager_process.h"
 #include "runtime/json/decode.h"
 #include "runtime/json/json.h"
 #include "runtime/pki/key.h"

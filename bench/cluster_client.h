@@ -2,7 +2,7 @@
 // the admin credentials from the kubeconfig it writes.
 #pragma once
 
-#include "e2e/support/process.h"
+#include "testing/process.h"
 #include "runtime/http/client.h"
 
 #include <memory>

@@ -2,8 +2,8 @@
 // its caches synced, against a `capstan apiserver` holding unrelated objects it must not cache
 // (Secrets and ConfigMaps that are not its own).
 #include "bench/cluster_client.h"
-#include "e2e/support/kubectl.h"
-#include "e2e/support/manager_process.h"
+#include "testing/kubectl.h"
+#include "testing/manager_process.h"
 
 #include <cstdio>
 #include <thread>

@@ -4,8 +4,8 @@
 // validating the same Certificate, driven by wrk in the same run on the same machine.
 //
 //   webhook_bench BUILD_DIR [SECONDS] [CONNECTIONS]
-#include "e2e/support/cluster.h"
-#include "e2e/support/process.h"
+#include "testing/cluster.h"
+#include "testing/process.h"
 #include "runtime/pki/pki.h"
 
 #include <chrono>

@@ -1,8 +1,8 @@
 // charts/capstan without a cluster: `helm lint --strict` is clean with every example values
 // file, values.schema.json refuses a misspelt key naming it, and `helm template` with a subset
 // of controllers renders exactly their CRDs, rules, webhooks and --controllers flag.
-#include "e2e/support/cluster.h"
-#include "e2e/support/helm.h"
+#include "testing/cluster.h"
+#include "testing/helm.h"
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
 

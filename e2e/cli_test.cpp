@@ -1,6 +1,6 @@
 // The capstan command line as a user meets it: usage errors exit 2 and say what is wrong (an
 // unknown flag lists the command's flags), --help prints help and exits 0.
-#include "e2e/support/kubectl.h"
+#include "testing/kubectl.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // from config/samples issue a CA and a leaf that `openssl verify` accepts, an invalid
 // Certificate is refused through the API server's admission path with the field named, and a
 // restart with the same data directory finds everything where it was, without re-issuing.
-#include "e2e/support/kubectl.h"
+#include "testing/kubectl.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // with SIGKILL (no shutdown path at all) and started again on the same storage (`capstan
 // apiserver --data-dir`, or kube-apiserver over its etcd), and resourceVersions keep growing
 // across the restart.
-#include "e2e/support/kubectl.h"
+#include "testing/kubectl.h"
 #include "runtime/json/json.h"
 
 #include <gtest/gtest.h>

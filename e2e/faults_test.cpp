@@ -5,8 +5,8 @@
 // changes each of them while the fault lasts, and then waits for every controller to converge: the new state reached, nothing duplicated (one Secret and one
 // CertificateRequest per issuance, one Pod per Kafka node, one rule ConfigMap). It prints a
 // row per controller: fault, converged or not, seconds from the changes to convergence.
-#include "e2e/support/all_controllers_fixture.h"
-#include "e2e/support/error_webhook.h"
+#include "testing/all_controllers_fixture.h"
+#include "testing/error_webhook.h"
 
 #include <gtest/gtest.h>
 

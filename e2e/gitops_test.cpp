@@ -3,8 +3,8 @@
 // Kustomization apply the repository, set back a hand edit, follow a new commit (pruning what
 // left Git), report build and fetch errors in their Ready condition, and prune everything when
 // the Kustomization is deleted.
-#include "e2e/support/controller_fixture.h"
-#include "e2e/support/git.h"
+#include "testing/controller_fixture.h"
+#include "testing/git.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 // uninstall` keeps the CRDs and the objects made from them. Prints the install-to-Ready time.
 // The gitops controller, installed alone, applies what Git holds as each Kustomization's
 // ServiceAccount (impersonation), never with the manager's own rights.
-#include "e2e/support/install_fixture.h"
+#include "testing/install_fixture.h"
 
 #include <gtest/gtest.h>
 

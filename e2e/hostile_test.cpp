@@ -5,7 +5,7 @@
 // ConfigMap can hold. Each is refused by the API server or
 // fails alone, named in its own status or events; the healthy objects of all four controllers
 // become (and stay) Ready, and the manager's memory stays bounded.
-#include "e2e/support/all_controllers_fixture.h"
+#include "testing/all_controllers_fixture.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // belongs to a package (`dpkg -S`) the runtime stage installs, and the binary starts
 // (`capstan version`) from a directory holding only the libraries of those packages and of what
 // apt installs with them, loaded by the dynamic loader from that directory alone.
-#include "e2e/support/cluster.h"
+#include "testing/cluster.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // runtime/cache informers against either backend: a 10,000-object sync, every
 // later change seen exactly once in order, resumption across a server restart, and a relist
 // after 410 Gone that reports what was deleted meanwhile.
-#include "e2e/support/cluster.h"
+#include "testing/cluster.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
 #include "runtime/client/config.h"

@@ -3,7 +3,7 @@
 // up under Strimzi's names and status, scales up and down (node IDs as Strimzi assigns them,
 // claims deleted with deleteClaim), rolls every node after a configuration change, and an
 // invalid cluster is NotReady with the field at fault.
-#include "e2e/support/controller_fixture.h"
+#include "testing/controller_fixture.h"
 
 #include <gtest/gtest.h>
 

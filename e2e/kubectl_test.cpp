@@ -1,6 +1,6 @@
 // The real kubectl against `capstan apiserver`: every command a user runs, asserting on what
 // kubectl prints. A kubectl command that works against kube-apiserver must work here.
-#include "e2e/support/kubectl.h"
+#include "testing/kubectl.h"
 #include "runtime/json/json.h"
 
 #include <gtest/gtest.h>

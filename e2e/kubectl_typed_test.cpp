@@ -1,7 +1,7 @@
 // The real kubectl against built-in kinds' field schemas: unknown fields refused, warned about or
 // dropped per --validate, wrong JSON types refused with Go's wording, and `kubectl explain` over the
 // OpenAPI v3 and v2 documents.
-#include "e2e/support/kubectl.h"
+#include "testing/kubectl.h"
 #include "runtime/json/json.h"
 
 #include <gtest/gtest.h>

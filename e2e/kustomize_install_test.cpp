@@ -4,7 +4,7 @@
 // under a token of the kustomize ServiceAccount with the Deployment's flags until the
 // certificates, monitoring and kafka samples are Ready, and a Kustomization without a
 // ServiceAccount of its own applies as the default account config/rbac makes for it.
-#include "e2e/support/install_fixture.h"
+#include "testing/install_fixture.h"
 #include "runtime/client/client.h"
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"

@@ -3,7 +3,7 @@
 //   apis below it, only the manager and tests above), and no product source includes test code.
 // A controller never includes another controller (nor another group's webhooks), and a group's
 // webhooks never another group's: each plugs in through runtime/plugin alone.
-#include "e2e/support/cluster.h"
+#include "testing/cluster.h"
 
 #include <gtest/gtest.h>
 
@@ -31,7 +31,8 @@ const std::map<std::string, std::set<std::string>>& allowed() {
   return rules;
 }
 
-// Tests and their helpers: *_test.cpp, test_util.h, test_support.cpp, tests/, fuzz/, testdata/.
+// Tests and their helpers: testing/, *_test.cpp, test_util.h, test_support.cpp, tests/, fuzz/,
+// testdata/.
 bool is_test_path(const std::string& rel) {
   return rel.find("test") != std::string::npos || rel.find("/fuzz/") != std::string::npos;
 }

@@ -2,9 +2,9 @@
 // sync, Prometheus metrics that promtool accepts (over HTTP and HTTPS), a clean SIGTERM - also
 // with a deep backlog of slow reconciles and before the caches sync -, flag errors, and leader
 // election between two managers (exactly one reconciles; SIGKILL hands over in time).
-#include "e2e/support/kubectl.h"
-#include "e2e/support/fault_proxy.h"
-#include "e2e/support/manager_process.h"
+#include "testing/kubectl.h"
+#include "testing/fault_proxy.h"
+#include "testing/manager_process.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The generated manifests in the repository (config/crd, config/rbac/role.yaml,
 // config/webhook/manifests.yaml, charts/capstan/templates/crds and templates/_generated.tpl) are what `capstan manifests` writes
 // today: regenerate with `make manifests` when an API changes.
-#include "e2e/support/kubectl.h"
+#include "testing/kubectl.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/object.h"
 

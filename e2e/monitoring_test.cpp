@@ -4,7 +4,7 @@
 // prometheus.yaml.gz, rule ConfigMap, prometheus-operated Service, StatefulSet), becomes
 // Available when its pods are Ready, and follows changes to what it selects.
 #include "controllers/monitoring/gzip.h"
-#include "e2e/support/controller_fixture.h"
+#include "testing/controller_fixture.h"
 #include "runtime/meta/base64.h"
 
 #include <gtest/gtest.h>

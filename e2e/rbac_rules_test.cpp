@@ -3,7 +3,7 @@
 // the ServiceAccount's token its scenario fails visibly (Forbidden in the manager's log, the
 // Prometheus never Available) while certificates' still works - its controllers do not wait
 // for caches monitoring cannot fill.
-#include "e2e/support/install_fixture.h"
+#include "testing/install_fixture.h"
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
 

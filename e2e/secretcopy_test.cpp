@@ -2,7 +2,7 @@
 // labelled as a source is copied into the namespaces its selector picks, follows its source,
 // reaches a namespace labelled later, leaves a namespace that stops matching, never overwrites
 // a Secret that is not a copy, and its copies go with it.
-#include "e2e/support/controller_fixture.h"
+#include "testing/controller_fixture.h"
 #include "runtime/meta/base64.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // `capstan simulate-workloads` as its own process against either backend: it says when it is
 // working, runs Deployments and StatefulSets to Ready with bound claims and filled endpoints,
 // and exits 0 on SIGTERM.
-#include "e2e/support/kubectl.h"
+#include "testing/kubectl.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 // ConfigMap; an update changing an immutable Kafka field is refused (AdmissionReview's
 // oldObject); a Kustomization dependsOn cycle is refused (the other Kustomizations read from the
 // manager's informer cache); the manager's own namespace is left out by every webhook.
-#include "e2e/support/all_controllers_fixture.h"
+#include "testing/all_controllers_fixture.h"
 #include "runtime/json/yaml.h"
 #include "webhooks/certificates/webhooks.h"
 #include "webhooks/gitops/webhooks.h"

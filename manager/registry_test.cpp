@@ -1,13 +1,10 @@
 #include "manager/registry.h"
 
-#include "runtime/plugin/dry_run.h"
-
 #include "manager/flags.h"
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
-#include "runtime/client/client.h"
 #include "runtime/controller/manager.h"
-#include "runtime/metrics/registry.h"
+#include "runtime/plugin/dry_run.h"
 #include "runtime/webhook/server.h"
 
 #include <gtest/gtest.h>
@@ -48,7 +45,7 @@ TEST(Registry, EveryControllerServesItsWebhooksAndMayReadWhatItWatches) {
     plugin::DryRun dry;
     p.wire(dry.wiring());
     const auto& webhooks = dry.webhooks();
-    const auto& mgr = dry.manager();
+    auto& mgr = dry.manager();
     EXPECT_EQ(webhooks.has_paths(), !p.crds(kReleaseEndpoint).empty());
     auto uses = p.informers();
     EXPECT_EQ(uses.size(), mgr.informers().informers().size());

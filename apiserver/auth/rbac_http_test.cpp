@@ -2,7 +2,7 @@
 // token (TokenRequest), is allowed what its RoleBinding grants and refused the rest with
 // kube-apiserver's 403 bodies, and the real kubectl (`auth can-i`, `--as`) sees the same.
 #include "apiserver/server.h"
-#include "e2e/support/process.h"
+#include "testing/process.h"
 #include "runtime/client/client.h"
 #include "runtime/client/config.h"
 #include "runtime/http/client.h"

@@ -9,8 +9,8 @@
 #include "apiserver/rest/service.h"
 #include "apiserver/simulator/workload_simulator.h"
 #include "apiserver/storage/store.h"
-#include "e2e/support/process.h"
-#include "runtime/integration/test_cluster.h"
+#include "testing/eventually.h"
+#include "testing/test_cluster.h"
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/object.h"
@@ -31,10 +31,8 @@ using apiserver::ApiError;
 
 using namespace std::chrono_literals;
 
-// Polls `done` every 5 ms until it holds or `limit` passes; returns its last value.
-inline bool eventually(const std::function<bool()>& done, std::chrono::milliseconds limit = 10s) {
-  return e2e::eventually(done, limit, 5ms);
-}
+// The bounded wait of every test (testing/eventually.h).
+using e2e::eventually;
 
 // Holds for the whole of `span` (checked every 5 ms).
 inline bool stays(const std::function<bool()>& ok, std::chrono::milliseconds span) {

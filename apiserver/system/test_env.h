@@ -5,7 +5,7 @@
 #include "apiserver/registry/resource.h"
 #include "apiserver/rest/service.h"
 #include "apiserver/storage/store.h"
-#include "e2e/support/process.h"
+#include "testing/eventually.h"
 #include "runtime/json/json.h"
 #include "runtime/meta/object.h"
 
@@ -16,10 +16,8 @@
 
 namespace capstan::apiserver::system::testing {
 
-// Polls `done` every 5 ms until it holds or `limit` passes; returns its last value.
-inline bool eventually(const std::function<bool()>& done, std::chrono::milliseconds limit = std::chrono::seconds(5)) {
-  return e2e::eventually(done, limit, std::chrono::milliseconds(5));
-}
+// The bounded wait of every test (testing/eventually.h).
+using e2e::eventually;
 
 struct Env {
   storage::Store store{storage::StoreOptions{}};

@@ -5,7 +5,7 @@
 // could not run.
 #include "e2e/differential/allowlist.h"
 #include "e2e/differential/session.h"
-#include "e2e/support/cluster.h"
+#include "testing/cluster.h"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 
 #include "e2e/differential/normalize.h"
 #include "e2e/differential/target.h"
-#include "e2e/support/kubectl.h"
+#include "testing/kubectl.h"
 
 #include <functional>
 #include <map>

@@ -3,7 +3,7 @@
 // telling handlers what changed while nobody watched, and a stop that cancels a slow list.
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
-#include "runtime/integration/test_cluster.h"
+#include "testing/test_cluster.h"
 #include "runtime/json/json.h"
 
 #include <gtest/gtest.h>

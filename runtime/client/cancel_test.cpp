@@ -5,7 +5,7 @@
 #include "runtime/client/test_support.h"
 #include "runtime/http/client.h"
 
-#include "e2e/support/process.h"
+#include "testing/eventually.h"
 
 #include <gtest/gtest.h>
 
@@ -49,7 +49,7 @@ class HangingServer {
   FakeApiServer server_;
 };
 
-bool eventually(const std::function<bool()>& f, std::chrono::milliseconds t = 5s) { return e2e::eventually(f, t, 2ms); }
+using e2e::eventually;
 
 TEST(ClientCancel, AScopeTokenCancelsARequestInFlight) {
   HangingServer server("/api/v1/namespaces/default/configmaps/slow");

@@ -2,7 +2,7 @@
 // Owns maps a child to its controller owner through the owner informer's UID index, Watches
 // goes through its map function, and predicates filter each source.
 #include "runtime/controller/manager.h"
-#include "runtime/integration/test_cluster.h"
+#include "testing/test_cluster.h"
 #include "runtime/json/json.h"
 #include "runtime/log/log.h"
 #include "runtime/meta/object.h"

@@ -6,7 +6,7 @@
 #include "runtime/metrics/exposition.h"
 #include "runtime/metrics/registry.h"
 
-#include "e2e/support/process.h"
+#include "testing/eventually.h"
 
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ namespace capstan::controller {
 namespace {
 using namespace std::chrono_literals;
 
-bool wait_until(const std::function<bool()>& f, std::chrono::milliseconds t = 5s) { return e2e::eventually(f, t, 2ms); }
+using e2e::eventually;
 
 TEST(Controller, ReconcilesEnqueuedKeysWithContext) {
   metrics::Registry reg;
@@ -37,7 +37,7 @@ TEST(Controller, ReconcilesEnqueuedKeysWithContext) {
   c.start();
   c.enqueue({"ns", "a"});
   c.enqueue({"", "cluster-wide"});
-  ASSERT_TRUE(wait_until([&] { return c.reconciles() == 2; }));
+  ASSERT_TRUE(eventually([&] { return c.reconciles() == 2; }));
   std::lock_guard<std::mutex> l(mu);
   std::sort(seen.begin(), seen.end());
   EXPECT_EQ(seen, (std::vector<std::string>{"cluster-wide", "ns/a"}));
@@ -63,7 +63,7 @@ TEST(Controller, ErrorsRequeueWithBackoffAndTerminalErrorsDoNot) {
   c.start();
   c.enqueue({"ns", "x"});
   c.enqueue({"ns", "terminal"});
-  ASSERT_TRUE(wait_until([&] { return calls.load() == 3; }));  // 5 ms, 10 ms backoff
+  ASSERT_TRUE(eventually([&] { return calls.load() == 3; }));  // 5 ms, 10 ms backoff
   std::this_thread::sleep_for(100ms);
   EXPECT_EQ(calls.load(), 3);
   EXPECT_EQ(terminal_calls.load(), 1);
@@ -82,7 +82,7 @@ TEST(Controller, RequeueAfterRunsAgainLater) {
   c.start();
   auto t0 = std::chrono::steady_clock::now();
   c.enqueue({"ns", "p"});
-  ASSERT_TRUE(wait_until([&] { return calls.load() == 3; }));
+  ASSERT_TRUE(eventually([&] { return calls.load() == 3; }));
   EXPECT_GE(std::chrono::steady_clock::now() - t0, 40ms);
   c.stop(1s);
 }
@@ -101,7 +101,7 @@ TEST(Controller, OneKeyIsNeverReconciledConcurrentlyAndReaddsAreKept) {
   c.enqueue({"ns", "same"});
   std::this_thread::sleep_for(5ms);
   for (int i = 0; i < 10; ++i) c.enqueue({"ns", "same"});  // arrive while it runs: collapse into one more
-  ASSERT_TRUE(wait_until([&] { return calls.load() == 2; }));
+  ASSERT_TRUE(eventually([&] { return calls.load() == 2; }));
   std::this_thread::sleep_for(60ms);
   EXPECT_EQ(calls.load(), 2);
   EXPECT_EQ(max_in_flight.load(), 1);
@@ -136,7 +136,7 @@ TEST(Controller, StopLeavesTheBacklogAndWaitsOnlyForRunningReconciles) {
   });
   for (int i = 0; i < 200; ++i) c.enqueue({"ns", "item-" + std::to_string(i)});
   c.start();
-  ASSERT_TRUE(wait_until([&] { return started.load() == 2; }));
+  ASSERT_TRUE(eventually([&] { return started.load() == 2; }));
   std::thread releaser([&] {
     std::this_thread::sleep_for(30ms);
     release = true;
@@ -168,14 +168,14 @@ TEST(Controller, ReconcilesOutlivingTheGracePeriodAreCancelled) {
   c.enqueue({"ns", "a"});
   c.enqueue({"ns", "b"});
   c.start();
-  ASSERT_TRUE(wait_until([&] { return started.load() == 1; }));
+  ASSERT_TRUE(eventually([&] { return started.load() == 1; }));
   auto t0 = std::chrono::steady_clock::now();
   EXPECT_FALSE(c.stop(100ms)) << "the reconcile ran past the grace period";
   auto took = std::chrono::steady_clock::now() - t0;
   EXPECT_GE(took, 100ms);
   EXPECT_LT(took, 5s);
   EXPECT_TRUE(c.cancelled());
-  ASSERT_TRUE(wait_until([&] { return saw_stop.load(); })) << "the reconcile never saw its context stop";
+  ASSERT_TRUE(eventually([&] { return saw_stop.load(); })) << "the reconcile never saw its context stop";
   EXPECT_TRUE(scope_stopped.load());
   EXPECT_EQ(started.load(), 1) << "'b' was started after stop()";
 }
@@ -193,11 +193,11 @@ TEST(Controller, StopWithoutGraceCancelsAtOnce) {
   });
   c.enqueue({"ns", "a"});
   c.start();
-  ASSERT_TRUE(wait_until([&] { return started.load() == 1; }));
+  ASSERT_TRUE(eventually([&] { return started.load() == 1; }));
   auto t0 = std::chrono::steady_clock::now();
   c.stop(0ms);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);
-  EXPECT_TRUE(wait_until([&] { return cancelled_at_start.load(); }));
+  EXPECT_TRUE(eventually([&] { return cancelled_at_start.load(); }));
 }
 
 TEST(Controller, ACancelledReconcileThatThrowsIsNotRetried) {
@@ -211,9 +211,9 @@ TEST(Controller, ACancelledReconcileThatThrowsIsNotRetried) {
   });
   c.enqueue({"ns", "x"});
   c.start();
-  ASSERT_TRUE(wait_until([&] { return calls.load() == 1; }));
+  ASSERT_TRUE(eventually([&] { return calls.load() == 1; }));
   EXPECT_FALSE(c.stop(10ms));
-  ASSERT_TRUE(wait_until([&] { return c.reconciles() == 1; }));
+  ASSERT_TRUE(eventually([&] { return c.reconciles() == 1; }));
   std::this_thread::sleep_for(50ms);
   EXPECT_EQ(calls.load(), 1);
   EXPECT_EQ(c.queue().len(), 0u);
@@ -241,9 +241,9 @@ TEST(Controller, AReconcilePastItsBudgetIsCancelledAndRetried) {
   });
   c.enqueue({"ns", "slow"});
   c.start();
-  ASSERT_TRUE(wait_until([&] { return slow_calls.load() == 1; }));
+  ASSERT_TRUE(eventually([&] { return slow_calls.load() == 1; }));
   c.enqueue({"ns", "fast"});
-  ASSERT_TRUE(wait_until([&] { return slow_calls.load() == 2 && fast_calls.load() == 1; }));
+  ASSERT_TRUE(eventually([&] { return slow_calls.load() == 2 && fast_calls.load() == 1; }));
   EXPECT_TRUE(saw_cancel.load());
   EXPECT_FALSE(c.cancelled()) << "only the one reconcile was cancelled";
   auto text = metrics::render(reg);
@@ -274,9 +274,9 @@ TEST(Controller, AStuckReconcileDoesNotHoldBackTheOtherKeys) {
   c.start();
   std::this_thread::sleep_for(20ms);
   for (int i = 0; i < 5; ++i) c.enqueue({"ns", "other-" + std::to_string(i)});
-  EXPECT_TRUE(wait_until([&] { return others.load() == 5; }, 5s)) << "the other keys waited for the stuck one";
+  EXPECT_TRUE(eventually([&] { return others.load() == 5; }, 5s)) << "the other keys waited for the stuck one";
   release = true;
-  ASSERT_TRUE(wait_until([&] { return c.reconciles() == 6; }));
+  ASSERT_TRUE(eventually([&] { return c.reconciles() == 6; }));
   auto text = metrics::render(reg);
   EXPECT_NE(text.find("capstan_reconcile_timeouts_total{controller=\"stuck\"} 1"), std::string::npos) << text;
   c.stop(1s);
@@ -309,7 +309,7 @@ TEST(Controller, TimeoutsAndPanicsAreReportedToOnFault) {
   });
   for (const char* n : {"slow", "panic", "error", "fine"}) c.enqueue({"ns", n});
   c.start();
-  ASSERT_TRUE(wait_until([&] {
+  ASSERT_TRUE(eventually([&] {
     std::lock_guard<std::mutex> l(mu);
     return faults.size() == 2;
   }));
@@ -350,7 +350,7 @@ TEST(Controller, AReconcilePastItsMemoryBudgetFailsAloneAndIsRetried) {
   c.enqueue({"ns", "hungry"});
   for (int i = 0; i < 3; ++i) c.enqueue({"ns", "other-" + std::to_string(i)});
   c.start();
-  ASSERT_TRUE(wait_until([&] { return hungry_calls.load() >= 2 && others.load() == 3; }, 10s));
+  ASSERT_TRUE(eventually([&] { return hungry_calls.load() >= 2 && others.load() == 3; }, 10s));
   EXPECT_TRUE(reported.load());
   c.stop(1s);
   auto text = metrics::render(reg);
@@ -397,7 +397,7 @@ TEST(Controller, AMemoryBudgetFaultIsRecordedWhateverTheReconcilerCaught) {
   c.enqueue({"ns", "returns"});
   c.enqueue({"ns", "terminal"});
   c.start();
-  ASSERT_TRUE(wait_until([&] {
+  ASSERT_TRUE(eventually([&] {
     std::lock_guard l(mu);
     return calls["returns"] >= 2 && calls["terminal"] >= 2;
   }, 10s)) << "both are retried";
@@ -426,7 +426,7 @@ TEST(Controller, JsonLogsOfAReconcileCarryItsFields) {
   ::testing::internal::CaptureStderr();
   c.start();
   c.enqueue({"shop", "w1"});
-  bool done = wait_until([&] { return c.reconciles() == 1; });
+  bool done = eventually([&] { return c.reconciles() == 1; });
   c.stop(1s);
   std::string out = ::testing::internal::GetCapturedStderr();
   log::init(log::Format::Text, 0);

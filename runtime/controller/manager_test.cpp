@@ -7,7 +7,7 @@
 #include "runtime/http/client.h"
 #include "runtime/metrics/registry.h"
 
-#include "e2e/support/process.h"
+#include "testing/eventually.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +20,7 @@ namespace capstan::controller {
 namespace {
 using namespace std::chrono_literals;
 
-bool wait_until(const std::function<bool()>& f, std::chrono::milliseconds t = 5s) { return e2e::eventually(f, t, 2ms); }
+using e2e::eventually;
 
 // A client nobody answers: lists fail (connection refused), so caches never sync.
 client::Config unreachable() {
@@ -91,13 +91,13 @@ TEST(Manager, ALostLeaseStopsReconcilingAtOnceAndRunReturnsOne) {
   });
   for (int i = 0; i < 50; ++i) c.enqueue({"ns", "item-" + std::to_string(i)});
   auto run = std::async(std::launch::async, [&] { return mgr.run(); });
-  ASSERT_TRUE(wait_until([&] { return started.load() == 1; }));
+  ASSERT_TRUE(eventually([&] { return started.load() == 1; }));
   EXPECT_TRUE(mgr.is_leader());
 
   auto t0 = std::chrono::steady_clock::now();
   FakeElection::lose(*election);
   // The running reconcile is cancelled at once, not after the 30 s grace period.
-  ASSERT_TRUE(wait_until([&] { return saw_stop.load(); }, 5s));
+  ASSERT_TRUE(eventually([&] { return saw_stop.load(); }, 5s));
   ASSERT_EQ(run.wait_for(5s), std::future_status::ready);
   EXPECT_EQ(run.get(), 1);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
@@ -124,12 +124,12 @@ TEST(Manager, ACacheThatNeverSyncsDelaysReadinessOnlyUntilTheTimeoutAndAStopEnds
     return Result::done();
   });
   auto run = std::async(std::launch::async, [&] { return mgr.run(); });
-  ASSERT_TRUE(wait_until([&] { return mgr.health_port() != 0; }));
+  ASSERT_TRUE(eventually([&] { return mgr.health_port() != 0; }));
   http::Client probe;
   auto status = [&](const char* path) { return probe.request("GET", "http://127.0.0.1:" + std::to_string(mgr.health_port()) + path).status; };
   EXPECT_NE(status("/readyz"), 200) << "ready before the caches synced and before the timeout";
   EXPECT_EQ(status("/healthz"), 200);
-  EXPECT_TRUE(wait_until([&] { return status("/readyz") == 200; }, 5s)) << "not ready after the cache sync timeout";
+  EXPECT_TRUE(eventually([&] { return status("/readyz") == 200; }, 5s)) << "not ready after the cache sync timeout";
   EXPECT_FALSE(mgr.caches_synced());
 
   auto t0 = std::chrono::steady_clock::now();
@@ -165,7 +165,7 @@ TEST(Manager, TheWatchdogReleasesTheLeaseAndExitsWhenShutdownHangs) {
     return Result::done();
   }).enqueue({"ns", "a"});
   auto run = std::async(std::launch::async, [&] { return mgr->run(); });
-  ASSERT_TRUE(wait_until([&] { return running.load(); }));
+  ASSERT_TRUE(eventually([&] { return running.load(); }));
 
   auto t0 = std::chrono::steady_clock::now();
   mgr->stop();
@@ -198,7 +198,7 @@ TEST(Manager, TheWatchdogStandsDownAfterACleanShutdown) {
       return Result::done();
     }).enqueue({"ns", "a"});
     auto run = std::async(std::launch::async, [&] { return mgr.run(); });
-    ASSERT_TRUE(wait_until([&] { return calls.load() == 1; }));
+    ASSERT_TRUE(eventually([&] { return calls.load() == 1; }));
     mgr.stop();
     ASSERT_EQ(run.wait_for(5s), std::future_status::ready);
     EXPECT_EQ(run.get(), 0);
@@ -216,7 +216,7 @@ TEST(Manager, SecureMetricsAreServedOverHttpsWithASelfSignedCertificate) {
   opts.metrics_secure = true;
   Manager mgr(client, opts);
   auto run = std::async(std::launch::async, [&] { return mgr.run(); });
-  ASSERT_TRUE(wait_until([&] { return mgr.metrics_port() != 0; }));
+  ASSERT_TRUE(eventually([&] { return mgr.metrics_port() != 0; }));
   std::string url = "https://127.0.0.1:" + std::to_string(mgr.metrics_port()) + "/metrics";
   http::ClientOptions insecure;
   insecure.tls.insecure_skip_verify = true;  // self-signed: nothing to verify against

@@ -1,6 +1,6 @@
 // The Recorder against the in-process API server.
 #include "runtime/events/recorder.h"
-#include "runtime/integration/test_cluster.h"
+#include "testing/test_cluster.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // LeaderElector against the in-process API server, with short durations (lease 1 s, renew
 // deadline 600 ms, retry 200 ms) so every test ends within a few seconds.
-#include "runtime/integration/test_cluster.h"
+#include "testing/test_cluster.h"
 #include "runtime/leader/elector.h"
 
 #include <gtest/gtest.h>

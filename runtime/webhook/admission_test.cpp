@@ -1,5 +1,5 @@
 // Admission handlers with crafted AdmissionReviews, and the path helpers and metrics.
-#include "runtime/integration/test_cluster.h"
+#include "testing/test_cluster.h"
 #include "runtime/json/patch.h"
 #include "runtime/meta/base64.h"
 #include "runtime/webhook/admission.h"

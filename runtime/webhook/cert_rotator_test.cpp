@@ -1,7 +1,7 @@
 #include "runtime/webhook/cert_rotator.h"
 
 #include "runtime/client/errors.h"
-#include "runtime/integration/test_cluster.h"
+#include "testing/test_cluster.h"
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 #include "runtime/pki/certificate.h"

@@ -2,7 +2,7 @@
 // webhook server's certificate directory.
 #pragma once
 
-#include "runtime/integration/test_cluster.h"
+#include "testing/test_cluster.h"
 #include "runtime/pki/pki.h"
 
 #include <chrono>

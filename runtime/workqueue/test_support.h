@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 
-#include "e2e/support/process.h"
+#include "testing/eventually.h"
 #include "runtime/workqueue/queue.h"
 
 namespace capstan::workqueue::testing {
@@ -29,9 +29,7 @@ inline std::optional<std::string> get_within(Queue& q, std::chrono::milliseconds
   return f.get();
 }
 
-// Polls `pred` until it holds or `patience` passes; returns its last value.
-inline bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds patience = kPatience) {
-  return e2e::eventually(pred, patience, std::chrono::milliseconds(1));
-}
+// The bounded wait of every test (testing/eventually.h).
+using e2e::eventually;
 
 }  // namespace capstan::workqueue::testing

@@ -1,7 +1,7 @@
 // The ACME client and HTTP-01 solver against the real pebble ACME server (with
 // pebble-challtestsrv resolving every name to 127.0.0.1).
 #include "controllers/certificates/acme/client.h"
-#include "e2e/support/pebble.h"
+#include "testing/pebble.h"
 #include "controllers/certificates/acme/solver.h"
 #include "runtime/metrics/registry.h"
 #include "runtime/pki/certificate.h"

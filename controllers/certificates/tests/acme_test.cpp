@@ -1,7 +1,7 @@
 // ACME end to end against the real pebble (and pebble-challtestsrv as its DNS): a
 // ClusterIssuer registers an account, a Certificate is issued through HTTP-01 answered by the
 // manager's solver, the per-challenge Service/Ingress are made and removed.
-#include "e2e/support/pebble.h"
+#include "testing/pebble.h"
 #include "controllers/certificates/acme/solver.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/tests/harness.h"

@@ -8,7 +8,7 @@
 #include "controllers/certificates/env.h"
 #include "runtime/client/client.h"
 #include "runtime/controller/manager.h"
-#include "runtime/integration/test_cluster.h"
+#include "testing/test_cluster.h"
 #include "runtime/meta/base64.h"
 #include "runtime/metrics/registry.h"
 #include "runtime/webhook/server.h"

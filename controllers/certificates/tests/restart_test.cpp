@@ -2,7 +2,7 @@
 // Ready with exactly one Secret, one request and no temporary key Secret left.
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/tests/harness.h"
-#include "e2e/support/process.h"
+#include "testing/process.h"
 #include "runtime/meta/object.h"
 #include "runtime/pki/pki.h"
 

@@ -3,7 +3,7 @@
 #include "controllers/monitoring/promcfg.h"
 
 #include "controllers/monitoring/rules.h"
-#include "e2e/support/process.h"
+#include "testing/process.h"
 #include "runtime/json/yaml.h"
 
 #include <gtest/gtest.h>

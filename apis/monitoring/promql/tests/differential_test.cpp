@@ -5,7 +5,7 @@
 // must agree for every case; how many error messages are identical is printed as a figure.
 #include "apis/monitoring/promql/promql.h"
 #include "apis/monitoring/promql/tests/generator.h"
-#include "e2e/support/process.h"
+#include "testing/process.h"
 #include "runtime/json/json.h"
 
 #include <gtest/gtest.h>

@@ -1,0 +1,102 @@
+#include "testing/git.h"
+
+#include "testing/cluster.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace capstan::e2e {
+namespace {
+
+bool accepts(std::uint16_t port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return ok;
+}
+
+std::string checked(const std::vector<std::string>& args, const std::string& cwd = {}) {
+  std::vector<std::string> full = args;
+  if (!cwd.empty()) full.insert(full.begin() + 1, {"-C", cwd});
+  auto r = run(full, {{"GIT_CONFIG_NOSYSTEM", "1"}, {"HOME", "/nonexistent"}});
+  if (r.code != 0) {
+    std::string cmd;
+    for (const auto& a : full) cmd += a + " ";
+    throw std::runtime_error(cmd + "failed: " + r.err + r.out);
+  }
+  return r.out;
+}
+
+}  // namespace
+
+GitDaemon::GitDaemon(std::string base) : base_(std::move(base)) {}
+
+GitDaemon::~GitDaemon() { stop(); }
+
+void GitDaemon::start() {
+  std::string output;
+  for (int attempt = 0; attempt < 3; ++attempt) {  // a free port may be taken between probe and bind
+    port_ = free_port();
+    Process::Options o;
+    o.args = {"/usr/lib/git-core/git-daemon", "--reuseaddr", "--export-all", "--base-path=" + base_,
+              "--listen=127.0.0.1", "--port=" + std::to_string(port_), base_};
+    proc_ = std::make_unique<Process>(o);
+    if (eventually([&] { return !proc_->running() || accepts(port_); }, std::chrono::seconds(10)) && proc_->running()) return;
+    output = proc_->err();
+    proc_->stop();
+    proc_.reset();
+  }
+  throw std::runtime_error("git daemon did not start: " + output);
+}
+
+void GitDaemon::stop() {
+  if (proc_) proc_->stop(std::chrono::seconds(5));
+  proc_.reset();
+}
+
+GitRepo::GitRepo(const std::string& base, const std::string& name)
+    : bare_(base + "/" + name + ".git"), tree_(base + "/" + name + "-tree") {
+  checked({"git", "init", "-q", "--bare", "-b", "main", bare_});
+  checked({"git", "init", "-q", "-b", "main", tree_});
+  git({"remote", "add", "origin", bare_});
+}
+
+std::string GitRepo::git(const std::vector<std::string>& args) {
+  std::vector<std::string> full{"git", "-c", "user.name=capstan-e2e", "-c", "user.email=e2e@capstan.dev"};
+  full.insert(full.end(), args.begin(), args.end());
+  return checked(full, tree_);
+}
+
+void GitRepo::write(const std::string& path, const std::string& text) {
+  std::filesystem::path p = std::filesystem::path(tree_) / path;
+  std::filesystem::create_directories(p.parent_path());
+  write_file(p.string(), text);
+}
+
+void GitRepo::remove(const std::string& path) { git({"rm", "-q", path}); }
+
+std::string GitRepo::commit(const std::string& message) {
+  git({"add", "-A"});
+  git({"commit", "-q", "-m", message});
+  git({"push", "-q", "origin", "main"});
+  std::string sha = git({"rev-parse", "HEAD"});
+  while (!sha.empty() && (sha.back() == '\n' || sha.back() == '\r')) sha.pop_back();
+  return sha;
+}
+
+void GitRepo::tag(const std::string& name) {
+  git({"tag", name});
+  git({"push", "-q", "origin", name});
+}
+
+}  // namespace capstan::e2e

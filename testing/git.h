@@ -1,0 +1,46 @@
+// Git peers for the gitops tests: a real `git daemon` on a free loopback port and a working
+// tree that commits and pushes to a bare repository it serves.
+#pragma once
+
+#include "testing/process.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace capstan::e2e {
+
+// git-daemon serving every repository under `base` (git://127.0.0.1:<port>/<name>.git);
+// stopped by its own PID.
+class GitDaemon {
+ public:
+  explicit GitDaemon(std::string base);
+  ~GitDaemon();
+  void start();  // waits until it accepts connections (bounded); throws with its output if it cannot
+  void stop();
+  std::uint16_t port() const { return port_; }
+  std::string url(const std::string& repo) const { return "git://127.0.0.1:" + std::to_string(port_) + "/" + repo + ".git"; }
+
+ private:
+  std::string base_;
+  std::uint16_t port_ = 0;
+  std::unique_ptr<Process> proc_;
+};
+
+// A bare repository `<base>/<name>.git` (branch main) and a working tree beside it.
+class GitRepo {
+ public:
+  GitRepo(const std::string& base, const std::string& name);
+  void write(const std::string& path, const std::string& text);  // relative to the tree root
+  void remove(const std::string& path);
+  // Commits everything and pushes main; returns the commit SHA-1.
+  std::string commit(const std::string& message);
+  void tag(const std::string& name);  // lightweight tag of HEAD, pushed
+
+ private:
+  std::string git(const std::vector<std::string>& args);
+  std::string bare_, tree_;
+};
+
+}  // namespace capstan::e2e

@@ -1,0 +1,12 @@
+// Free loopback ports for the servers a test starts (part of the light core, capstan_testing_core).
+#pragma once
+
+#include <cstdint>
+
+namespace capstan::e2e {
+
+// A free loopback TCP port (bound, then released: another process may take it meanwhile,
+// which the callers' retries tolerate).
+std::uint16_t free_port();
+
+}  // namespace capstan::e2e
