@@ -106,6 +106,9 @@ TEST_P(HelmInstallE2E, TwoControllersThenAThirdByUpgradeUnderTheChartsServiceAcc
   std::cout << "upgrade-to-Ready (" << to_string(backend()) << "): kafka sample Ready "
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - upgraded).count() << " s after the restart" << std::endl;
   EXPECT_TRUE(sample_ready("certificates", 30s));
+  // The Kafka CRD's conversion webhook trusts the same chart-made CA: the sample reads at v1beta2.
+  EXPECT_EQ(get({"get", "kafkas.v1beta2.kafka.capstan.dev", "events", "-n", "default", "-o", "jsonpath={.apiVersion}"}),
+            "kafka.capstan.dev/v1beta2");
   std::cout << "the manager's permissions (certificates, monitoring, kafka), `kubectl auth can-i --list`:\n"
             << (*as_manager_)({"auth", "can-i", "--list"}).out << std::endl;
 
@@ -126,7 +129,7 @@ TEST_P(HelmInstallE2E, TwoControllersThenAThirdByUpgradeUnderTheChartsServiceAcc
 // across an upgrade.
 TEST_P(HelmInstallE2E, WithManagerCertificateTheManagerMakesAndInjectsItsOwn) {
   const std::vector<std::string> sets = {"controllers.certificates.enabled=true", "controllers.monitoring.enabled=false",
-                                         "controllers.kafka.enabled=false", "controllers.gitops.enabled=false",
+                                         "controllers.kafka.enabled=true", "controllers.gitops.enabled=false",
                                          "webhook.managerCertificate=true"};
   std::vector<std::string> render = {"template", "capstan", chart_dir(), "-n", kCapstanNamespace};
   for (const auto& s : sets) render.insert(render.end(), {"--set", s});
@@ -139,6 +142,18 @@ TEST_P(HelmInstallE2E, WithManagerCertificateTheManagerMakesAndInjectsItsOwn) {
   expect_webhook_refuses_a_short_certificate();
   apply_sample("selfsigned-ca.yaml");
   ASSERT_TRUE(sample_ready("certificates", 60s));
+  // The Kafka CRD's conversion webhook gets the manager's CA too (the chart labels the CRD), so a
+  // Kafka written at v1beta2 is converted and reads at v1.
+  ASSERT_TRUE(eventually([&] {
+    return get({"get", "crd", "kafkas.kafka.capstan.dev", "-o", "jsonpath={.spec.conversion.webhook.clientConfig.caBundle}"}).starts_with("LS0t");
+  }, 30s)) << "no caBundle injected into the Kafka CRD's conversion webhook";
+  const std::string beta = "apiVersion: kafka.capstan.dev/v1beta2\nkind: Kafka\nmetadata: {name: legacy, namespace: default}\n"
+                           "spec:\n  kafka:\n    replicas: 3\n    listeners: [{name: plain, port: 9092, type: internal, tls: false}]\n";
+  EXPECT_TRUE(eventually([&] { return (*kubectl_)({"apply", "-f", "-"}, beta).code == 0; }, 30s));
+  EXPECT_NE(get({"get", "kafkas.v1.kafka.capstan.dev", "legacy", "-n", "default", "-o",
+                 "jsonpath={.metadata.annotations.kafka\\.capstan\\.dev/v1beta2-fields}"}),
+            "");
+  EXPECT_EQ(get({"get", "kafkas.v1beta2.kafka.capstan.dev", "legacy", "-n", "default", "-o", "jsonpath={.spec.kafka.replicas}"}), "3");
   // An upgrade and a new manager keep the Secret and every caBundle.
   std::string identity = webhook_identity();
   helm_->ok(install("upgrade", sets));

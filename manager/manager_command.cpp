@@ -86,7 +86,7 @@ int manager_command(const std::vector<std::string>& args) {
                 "with --metrics-secure: directory with the metrics serving certificate (tls.crt, tls.key; re-read when "
                 "they change); empty: a self-signed certificate generated at start");
   fs.add_string("health-probe-bind-address", &health, "address of /healthz and /readyz (\"0\" disables)");
-  fs.add_int("webhook-port", &webhook_port, "port of the admission and conversion webhook server (HTTPS)");
+  fs.add_int("webhook-port", &webhook_port, "port of the admission and conversion webhook server (HTTPS)", 1, 65535);
   fs.add_string("webhook-cert-dir", &cert_dir, "directory with the webhook serving certificate (tls.crt, tls.key)");
   fs.add_string("webhook-cert-secret", &cert_secret,
                 "keep the webhook serving certificate and its CA in this Secret of the pod's namespace (made when missing, "
@@ -116,7 +116,6 @@ int manager_command(const std::vector<std::string>& args) {
   }
   check_log_format(log_format);
   log::init(log::parse_format(log_format), static_cast<int>(verbosity));
-  if (webhook_port <= 0 || webhook_port > 65535) throw UsageError("--webhook-port must be between 1 and 65535");
 
   RunOptions ro;
   ro.controllers = registry.enabled(split_csv(controllers));

@@ -1,11 +1,10 @@
 #include "runtime/plugin/plugin.h"
 
-#include "runtime/plugin/dry_run.h"
-
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
-#include "runtime/plugin/storage_migration.h"
 #include "runtime/controller/manager.h"
+#include "runtime/plugin/dry_run.h"
+#include "runtime/plugin/storage_migration.h"
 
 #include <algorithm>
 #include <map>
