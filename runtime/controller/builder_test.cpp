@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <deque>
+
 #include <future>
 #include <mutex>
 #include <set>
@@ -91,15 +93,20 @@ class BuilderTest : public ::testing::Test {
   }
   client::Client& client() { return cluster_.client(); }
   json::Value create(const meta::GroupVersionResource& gvr, const json::Value& obj) { return client().create(gvr, "t", obj); }
+  // What reconcilers and map functions record lives in the fixture: the manager's workers and
+  // informers may still call them after a test body ends, until TearDown stops the manager.
+  Calls& new_calls() { return calls_.emplace_back(); }
 
   integration::TestCluster cluster_;
   metrics::Registry registry_;
+  std::deque<Calls> calls_;
+  std::atomic<int> mapped_{0};
   std::unique_ptr<Manager> mgr_;
   std::future<int> run_;
 };
 
 TEST_F(BuilderTest, OwnsMapsAChildToItsControllerOwnerByUid) {
-  Calls calls;
+  Calls& calls = new_calls();
   mgr_->controller("owners").for_(kConfigMapType).owns(kSecretType).complete(calls.reconciler());
   auto owner = create(kConfigMapType.gvr, config_map("owner"));
   std::string uid(meta::uid_of(owner));
@@ -123,8 +130,8 @@ TEST_F(BuilderTest, OwnsMapsAChildToItsControllerOwnerByUid) {
 }
 
 TEST_F(BuilderTest, WatchesGoesThroughItsMapFunctionAndPredicatesFilterEachSource) {
-  Calls calls;
-  std::atomic<int> mapped{0};
+  Calls& calls = new_calls();
+  std::atomic<int>& mapped = mapped_;
   mgr_->controller("mapped")
       .for_(kConfigMapType, {label_selector(meta::LabelSelector::parse("reconcile=yes"))})
       .watches(kSecretType,
@@ -157,7 +164,8 @@ TEST_F(BuilderTest, WatchesGoesThroughItsMapFunctionAndPredicatesFilterEachSourc
 }
 
 TEST_F(BuilderTest, ControllersShareInformersAndForIsRequired) {
-  Calls a, b;
+  Calls& a = new_calls();
+  Calls& b = new_calls();
   mgr_->controller("first").for_(kConfigMapType).complete(a.reconciler());
   mgr_->controller("second").for_(kConfigMapType).owns(kSecretType).complete(b.reconciler());
   EXPECT_EQ(mgr_->informers().informers().size(), 2u) << "one ConfigMap informer and one Secret informer";
@@ -178,7 +186,8 @@ TEST_F(BuilderTest, AControllerWhoseCacheCannotSyncHoldsBackOnlyItself) {
   o.cache_sync_timeout = 300ms;
   mgr_ = std::make_unique<Manager>(client(), o);
   const ResourceType widgets{{"nosuch.capstan.dev", "v1", "widgets"}, "Widget", true};
-  Calls maps, widget_calls;
+  Calls& maps = new_calls();
+  Calls& widget_calls = new_calls();
   mgr_->controller("maps").for_(kConfigMapType).complete(maps.reconciler());
   auto& stuck = mgr_->controller("widgets").for_(widgets).complete(widget_calls.reconciler());
   create(kConfigMapType.gvr, config_map("works"));
