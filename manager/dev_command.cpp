@@ -141,19 +141,13 @@ int dev_command(const std::vector<std::string>& args) {
   ro.webhook_host = "127.0.0.1";
   ro.webhook_port = webhook_port;
   ro.webhook_cert_dir = (dir / "webhook").string();
-  // The controllers' defaults that suit one machine, unless given: the ACME solver on a loopback
-  // port kept across restarts, the Git mirrors in the data directory.
-  std::string acme_solver;
-  if (!fs.changed("acme-http01-solver-port")) {
-    std::string port = std::to_string(pick_port(dir / "acme-http01.port"));
-    fs.set("acme-http01-solver-port", port);
-    acme_solver = "http://127.0.0.1:" + port;
-  }
-  if (!fs.changed("gitops-storage-path")) fs.set("gitops-storage-path", (dir / "gitops").string());
+  // The controllers' own defaults for one machine (each plug-in's, for the flags not given).
+  plugin::DevEnvironment dev{dir.string(), [&](const std::string& name) { return pick_port(dir / (name + ".port")); }};
+  const std::vector<std::string> banner = registry.apply_dev_defaults(fs, dev);
   ro.on_ready = [&](controller::Manager&) {
     std::cout << "\nCapstan dev cluster is running (Ctrl-C stops it; data in " << dir.string() << ").\n"
               << "API server: " << server.url() << "\n";
-    if (!acme_solver.empty()) std::cout << "ACME HTTP-01 solver: " << acme_solver << "\n";
+    for (const auto& line : banner) std::cout << line << "\n";
     if (ro.manager.metrics_bind_address != "0") std::cout << "Metrics: http://" << ro.manager.metrics_bind_address << "/metrics\n";
     std::cout << "Health: http://" << ro.manager.health_probe_bind_address << "/readyz\n"
               << "Point kubectl at it:\n\n  export KUBECONFIG=" << ao.kubeconfig_out << "\n\n"

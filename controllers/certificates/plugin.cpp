@@ -166,6 +166,13 @@ plugin::Plugin plugin() {
         fs.add_string("acme-http01-solver-service", &settings->acme_service,
                       "the Service (in the cluster resource namespace) in front of the solver port, which challenge Ingresses reach");
       })
+      .dev_defaults([](flags::FlagSet& fs, const plugin::DevEnvironment& dev) {
+        // The ACME solver on a loopback port kept across restarts.
+        if (fs.changed("acme-http01-solver-port")) return std::vector<std::string>{};
+        std::string port = std::to_string(dev.loopback_port("acme-http01"));
+        fs.set("acme-http01-solver-port", port);
+        return std::vector<std::string>{"ACME HTTP-01 solver: http://127.0.0.1:" + port};
+      })
       .crds(v1::crds)
       // Only the verbs the controllers use (cert-manager's controller ClusterRole holds every
       // verb on its kinds and `update` on Secrets; nothing here updates by PUT but status).

@@ -147,6 +147,11 @@ plugin::Plugin plugin() {
             "manager's own file system: add it only where that is intended); the gitops webhook refuses the others",
             "http,https,git");
       })
+      .dev_defaults([](flags::FlagSet& fs, const plugin::DevEnvironment& dev) {
+        // The Git mirrors in the dev data directory.
+        if (!fs.changed("gitops-storage-path")) fs.set("gitops-storage-path", dev.data_dir + "/gitops");
+        return std::vector<std::string>{};
+      })
       .crds(v1::crds)
       .permits({"gitops.capstan.dev"}, {"gitrepositories", "kustomizations"}, {"update", "patch"})
       .permits({"gitops.capstan.dev"}, {"gitrepositories/status", "kustomizations/status"}, {"get", "update", "patch"})

@@ -85,8 +85,17 @@ Plugin& Plugin::setup(std::function<void(Wiring&)> wire) {
   return *this;
 }
 
+Plugin& Plugin::dev_defaults(std::function<std::vector<std::string>(flags::FlagSet&, const DevEnvironment&)> set) {
+  dev_defaults_ = std::move(set);
+  return *this;
+}
+
 void Plugin::add_flags(flags::FlagSet& fs) const {
   for (const auto& add : flags_) add(fs);
+}
+
+std::vector<std::string> Plugin::apply_dev_defaults(flags::FlagSet& fs, const DevEnvironment& env) const {
+  return dev_defaults_ ? dev_defaults_(fs, env) : std::vector<std::string>{};
 }
 
 std::vector<json::Value> Plugin::crds(const webhook::Endpoint& endpoint) const {

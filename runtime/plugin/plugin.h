@@ -25,6 +25,7 @@
 #include "runtime/meta/gvk.h"
 #include "runtime/webhook/configuration.h"
 
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <string>
@@ -50,6 +51,13 @@ struct Wiring {
   controller::Manager& manager;
   webhook::Server& webhooks;
   const Environment& env;
+};
+
+// What `capstan dev` (one machine, the embedded API server) offers a plug-in to default its
+// flags to: its data directory and loopback ports kept across restarts.
+struct DevEnvironment {
+  std::string data_dir;
+  std::function<std::uint16_t(const std::string& name)> loopback_port;  // name: "acme-http01"
 };
 
 // A CRD whose versions a conversion webhook converts.
@@ -94,6 +102,9 @@ class Plugin {
   Plugin& webhooks(Webhooks hooks);
   // Adds its controllers, indexes and servers to w.manager.
   Plugin& setup(std::function<void(Wiring&)> wire);
+  // Sets its flags the user did not give (fs.changed()) to what suits `capstan dev`; returns
+  // lines for the dev banner ("ACME HTTP-01 solver: http://127.0.0.1:8089").
+  Plugin& dev_defaults(std::function<std::vector<std::string>(flags::FlagSet&, const DevEnvironment&)> set);
 
   // ---- using ------------------------------------------------------------------------------
   const std::string& name() const { return name_; }
@@ -101,6 +112,7 @@ class Plugin {
   bool default_on() const { return default_on_; }
   const std::string& description() const { return description_; }
   void add_flags(flags::FlagSet& fs) const;
+  std::vector<std::string> apply_dev_defaults(flags::FlagSet& fs, const DevEnvironment& env) const;
   // Its CRDs, a converted one's conversion webhook at `endpoint`.
   std::vector<json::Value> crds(const webhook::Endpoint& endpoint) const;
   std::vector<json::Value> webhook_configurations(const webhook::Endpoint& endpoint) const;
@@ -129,6 +141,7 @@ class Plugin {
   std::vector<Permit> permits_;
   std::vector<Webhooks> webhooks_;
   std::function<void(Wiring&)> setup_;
+  std::function<std::vector<std::string>(flags::FlagSet&, const DevEnvironment&)> dev_defaults_;
 };
 
 // One ClusterRole rule: {apiGroups, resources, verbs}.

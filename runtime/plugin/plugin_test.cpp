@@ -76,6 +76,28 @@ TEST(Plugin, FlagsParseIntoStateTheSetupReads) {
   EXPECT_TRUE(fs.changed("p-workers"));
 }
 
+TEST(Plugin, DevDefaultsSetOnlyTheFlagsTheUserDidNotGive) {
+  auto port = std::make_shared<long long>(8089);
+  auto p = Plugin("p")
+               .flags([port](flags::FlagSet& fs) { fs.add_int("p-port", port.get(), "port"); })
+               .dev_defaults([](flags::FlagSet& fs, const DevEnvironment& dev) {
+                 if (fs.changed("p-port")) return std::vector<std::string>{};
+                 std::string n = std::to_string(dev.loopback_port("p"));
+                 fs.set("p-port", n);
+                 return std::vector<std::string>{"p: " + n};
+               });
+  DevEnvironment dev{"/tmp/x", [](const std::string&) { return std::uint16_t{40001}; }};
+  flags::FlagSet fs("dev");
+  p.add_flags(fs);
+  EXPECT_EQ(p.apply_dev_defaults(fs, dev), std::vector<std::string>{"p: 40001"});
+  EXPECT_EQ(*port, 40001);
+  flags::FlagSet given("dev");
+  p.add_flags(given);
+  given.parse({"--p-port=7"});
+  EXPECT_TRUE(p.apply_dev_defaults(given, dev).empty());
+  EXPECT_EQ(*port, 7);
+}
+
 std::vector<std::string> names_of(const std::vector<const Plugin*>& ps) {
   std::vector<std::string> out;
   for (const auto* p : ps) out.push_back(p->name());

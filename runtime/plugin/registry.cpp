@@ -62,6 +62,13 @@ void Registry::add_flags(flags::FlagSet& fs) const {
   for (const auto& p : plugins_) p.add_flags(fs);
 }
 
+std::vector<std::string> Registry::apply_dev_defaults(flags::FlagSet& fs, const DevEnvironment& env) const {
+  std::vector<std::string> lines;
+  for (const auto& p : plugins_)
+    for (auto& l : p.apply_dev_defaults(fs, env)) lines.push_back(std::move(l));
+  return lines;
+}
+
 std::vector<json::Value> Registry::crds(const webhook::Endpoint& endpoint) const {
   std::vector<json::Value> out;
   for (const auto& p : plugins_)

@@ -27,6 +27,8 @@ class Registry {
   // "certificates, monitoring, ..." (or "(none in this build)").
   std::string names() const;
   void add_flags(flags::FlagSet& fs) const;
+  // Every plug-in's `capstan dev` defaults; their banner lines.
+  std::vector<std::string> apply_dev_defaults(flags::FlagSet& fs, const DevEnvironment& env) const;
   // Every plugin's CRDs, conversion webhooks at `endpoint` (what `capstan crds` prints).
   std::vector<json::Value> crds(const webhook::Endpoint& endpoint) const;
 
