@@ -19,8 +19,16 @@ constexpr std::string_view kTimeout = "CAPSTANHELMTIMEOUT";
 constexpr std::string_view kKeep = "CAPSTANHELMKEEP";
 constexpr std::string_view kNamespace = "CAPSTANHELMNAMESPACE";
 constexpr std::string_view kInjectLabel = "CAPSTANHELMINJECTLABEL";
-// The chart's webhooks before templating (clientConfig lines become includes).
-const WebhookEndpoint kChartEndpoint{"", "system", "webhook-service", ""};
+// The Service "webhook-service" in "system": what config/default's namePrefix and namespace
+// rewrite, and what the chart's templating replaces (clientConfig lines become includes).
+const WebhookEndpoint kServiceEndpoint{"", "system", "webhook-service", ""};
+
+// kServiceEndpoint, every webhook leaving out `manager_namespace`.
+WebhookEndpoint service_endpoint_leaving_out(std::string manager_namespace) {
+  WebhookEndpoint e = kServiceEndpoint;
+  e.manager_namespace = std::move(manager_namespace);
+  return e;
+}
 
 void replace_all(std::string& text, std::string_view from, std::string_view to) {
   for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) text.replace(at, from.size(), to);
@@ -88,7 +96,7 @@ json::Array common_rules() {
 
 std::string chart_templates() {
   // Every webhook leaves out the release's namespace (the placeholder becomes {{ .namespace }}).
-  const WebhookEndpoint service{"", "system", "webhook-service", "", std::string(kNamespace)};
+  const WebhookEndpoint service = service_endpoint_leaving_out(std::string(kNamespace));
   std::string out;
   out += "{{- define \"capstan.rbac.common\" }}\n" + json::to_yaml(json::Value(common_rules())) + "{{- end }}\n";
   // Both templates exist for every controller (possibly empty), so the chart can include
@@ -109,7 +117,7 @@ std::map<std::string, std::string> chart_crd_templates() {
   std::map<std::string, std::string> out;
   const plugin::Registry controllers = all_controllers();  // outlives the loop
   for (const auto& p : controllers.all()) {
-    for (auto crd : p.crds(kChartEndpoint)) {
+    for (auto crd : p.crds(kServiceEndpoint)) {
       json::ensure_object(crd, {"metadata", "annotations"})["helm.sh/resource-policy"] = kKeep;
       std::string yaml;
       if (auto* cc = json::find(crd, {"spec", "conversion", "webhook", "clientConfig"})) {
@@ -142,10 +150,9 @@ std::map<std::string, std::string> chart_crd_templates() {
 
 std::string kustomize_webhook_cert_roles() {
   json::Array validating, mutating, crds;
-  const WebhookEndpoint in_cluster{"", "system", "webhook-service", ""};
   const plugin::Registry controllers = all_controllers();  // outlives the loop
   for (const auto& p : controllers.all()) {
-    for (const auto& cfg : p.webhook_configurations(in_cluster))
+    for (const auto& cfg : p.webhook_configurations(kServiceEndpoint))
       (json::get_string(cfg, {"kind"}) == "MutatingWebhookConfiguration" ? mutating : validating)
           .push_back(json::Value(json::get_string(cfg, {"metadata", "name"})));
     for (const auto& crd : p.crds(kReleaseEndpoint)) crds.push_back(json::Value(meta::name_of(crd)));
@@ -176,8 +183,7 @@ std::string kustomize_webhook_cert_roles() {
 }
 
 std::vector<json::Value> kustomize_crds() {
-  const WebhookEndpoint in_cluster{"", "system", "webhook-service", ""};
-  std::vector<json::Value> out = all_controllers().crds(in_cluster);
+  std::vector<json::Value> out = all_controllers().crds(kServiceEndpoint);
   for (auto& crd : out)
     if (json::find(crd, {"spec", "conversion", "webhook", "clientConfig"})) {
       // The manager (--webhook-cert-secret) puts its CA into the conversion webhook's caBundle.
@@ -190,7 +196,7 @@ std::vector<json::Value> kustomize_crds() {
 
 std::string kustomize_webhooks() {
   // config/default's namespace is left out by every webhook.
-  const WebhookEndpoint in_cluster{"", "system", "webhook-service", "", std::string(kKustomizeNamespace)};
+  const WebhookEndpoint in_cluster = service_endpoint_leaving_out(std::string(kKustomizeNamespace));
   std::string hooks;
   const plugin::Registry controllers = all_controllers();  // outlives the loop
   for (const auto& p : controllers.all())

@@ -71,7 +71,7 @@ TEST(Registry, EveryControllerServesItsWebhooksAndMayReadWhatItWatches) {
 // Each controller with an API group configures the group's admission webhooks, safe to fail:
 // Fail, a timeout, no side effects, Equivalent matching, and the manager's namespace left out.
 TEST(Registry, EveryControllerConfiguresItsGroupsWebhooks) {
-  WebhookEndpoint ep{"", "capstan-system", "capstan-webhook-service", "", "capstan-system"};
+  const WebhookEndpoint& ep = kReleaseEndpoint;
   const plugin::Registry controllers = all_controllers();  // outlives the loop
   for (const auto& p : controllers.all()) {
     SCOPED_TRACE(p.name());
