@@ -35,12 +35,6 @@ std::string issuer_key(const json::Value& request, std::string_view ns) {
   return "Issuer/" + std::string(ns) + "/" + ref.name;
 }
 
-std::vector<controller::Request> requests_of(const cache::Informer& inf, std::string_view index, const std::string& value) {
-  std::vector<controller::Request> out;
-  for (const auto& o : inf.store().by_index(index, value)) out.push_back({std::string(o->ns()), std::string(o->name())});
-  return out;
-}
-
 }  // namespace
 
 std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOptions options) {
@@ -80,7 +74,7 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
 
   // Secrets (ours) -> the Certificates writing them, and the owner of temporary keys.
   auto secret_to_certificates = [e](const cache::ObjectPtr& o) {
-    auto out = requests_of(e->certificates, kSecretNameIndex, std::string(o->ns()) + "/" + std::string(o->name()));
+    auto out = controller::requests_by_index(e->certificates, kSecretNameIndex, std::string(o->ns()) + "/" + std::string(o->name()));
     for (const auto& ref : o->owners())
       if (ref.controller && ref.kind == v1::kCertificateKind) out.push_back({std::string(o->ns()), std::string(ref.name)});
     return out;
@@ -104,10 +98,10 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
       .for_(kCertificateRequestType)
       .watches(kIssuerType,
                [e](const cache::ObjectPtr& o) {
-                 return requests_of(e->requests, kIssuerIndex, "Issuer/" + std::string(o->ns()) + "/" + std::string(o->name()));
+                 return controller::requests_by_index(e->requests, kIssuerIndex, "Issuer/" + std::string(o->ns()) + "/" + std::string(o->name()));
                })
       .watches(kClusterIssuerType,
-               [e](const cache::ObjectPtr& o) { return requests_of(e->requests, kIssuerIndex, "ClusterIssuer/" + std::string(o->name())); })
+               [e](const cache::ObjectPtr& o) { return controller::requests_by_index(e->requests, kIssuerIndex, "ClusterIssuer/" + std::string(o->name())); })
       .with_max_concurrent(workers)
       .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_signing(*env, r, c); });
@@ -116,7 +110,7 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
       .for_(kIssuerType)
       .watches(kSecretType,
                [e](const cache::ObjectPtr& o) {
-                 return requests_of(e->issuers, kCaSecretIndex, std::string(o->ns()) + "/" + std::string(o->name()));
+                 return controller::requests_by_index(e->issuers, kCaSecretIndex, std::string(o->ns()) + "/" + std::string(o->name()));
                },
                {}, secrets_narrow)
       .with_max_concurrent(workers)
@@ -128,7 +122,7 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
       .watches(kSecretType,
                [e](const cache::ObjectPtr& o) {
                  if (o->ns() != e->options.cluster_resource_namespace) return std::vector<controller::Request>{};
-                 return requests_of(e->cluster_issuers, kCaSecretIndex, std::string(o->name()));
+                 return controller::requests_by_index(e->cluster_issuers, kCaSecretIndex, std::string(o->name()));
                },
                {}, secrets_narrow)
       .with_max_concurrent(workers)

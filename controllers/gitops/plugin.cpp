@@ -52,12 +52,6 @@ controller::Predicate member_changed(std::initializer_list<std::string_view> pat
   return p;
 }
 
-std::vector<controller::Request> requests_of(const cache::Informer& inf, std::string_view index, const std::string& value) {
-  std::vector<controller::Request> out;
-  for (const auto& o : inf.store().by_index(index, value)) out.push_back({std::string(o->ns()), std::string(o->name())});
-  return out;
-}
-
 std::string ref_key(const cache::CachedObject& o, std::string_view ns) {
   return std::string(ns.empty() ? o.ns() : ns);
 }
@@ -96,13 +90,13 @@ std::shared_ptr<Env> wire_gitops(controller::Manager& mgr, GitopsOptions options
       // A new revision of the source.
       .watches(kGitRepositoryType,
                [e](const cache::ObjectPtr& o) {
-                 return requests_of(e->kustomizations, kSourceIndex, std::string(o->ns()) + "/" + std::string(o->name()));
+                 return controller::requests_by_index(e->kustomizations, kSourceIndex, std::string(o->ns()) + "/" + std::string(o->name()));
                },
                {member_changed({"status", "artifact", "revision"})})
       // A dependency became Ready (or stopped being).
       .watches(kKustomizationType,
                [e](const cache::ObjectPtr& o) {
-                 return requests_of(e->kustomizations, kDependsOnIndex, std::string(o->ns()) + "/" + std::string(o->name()));
+                 return controller::requests_by_index(e->kustomizations, kDependsOnIndex, std::string(o->ns()) + "/" + std::string(o->name()));
                },
                {member_changed({"status", "conditions"})})
       .with_max_concurrent(workers)

@@ -152,4 +152,10 @@ Controller& Builder::complete(Reconciler reconciler) {
   return ctrl;
 }
 
+std::vector<Request> requests_by_index(const cache::Informer& inf, std::string_view index, std::string_view value) {
+  std::vector<Request> out;
+  for (const auto& o : inf.store().by_index(index, value)) out.push_back({std::string(o->ns()), std::string(o->name())});
+  return out;
+}
+
 }  // namespace capstan::controller

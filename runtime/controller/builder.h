@@ -27,6 +27,10 @@ using ResourceType = meta::ResourceType;
 
 using MapFunc = std::function<std::vector<Request>(const cache::ObjectPtr&)>;
 
+// The requests of the objects in `inf` whose index `index` holds `value`: what a map function
+// returns when an index says which objects another one concerns.
+std::vector<Request> requests_by_index(const cache::Informer& inf, std::string_view index, std::string_view value);
+
 class Builder {
  public:
   Builder(Manager& mgr, std::string name);
