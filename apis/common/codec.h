@@ -5,9 +5,7 @@
 //
 //   struct IssuerReference {
 //     std::string name, kind, group;
-//     static IssuerReference from_json(const json::Value& v, std::string_view path);
-//     json::Value to_json() const;
-//     static openapi::Schema schema();
+//     CAPSTAN_CODEC(IssuerReference);  // from_json(v, path), to_json(), schema()
 //   };
 //
 //   const auto& issuer_ref_fields() {
@@ -42,6 +40,7 @@
 #include "runtime/meta/time.h"
 
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -51,6 +50,13 @@
 #include <tuple>
 #include <type_traits>
 #include <vector>
+
+// Declares the members a struct with a field table has: T::from_json(value, path), to_json()
+// and T::schema().
+#define CAPSTAN_CODEC(T)                                                             \
+  static T from_json(const ::capstan::json::Value& v, std::string_view path);        \
+  ::capstan::json::Value to_json() const;                                                       \
+  static ::capstan::apis::openapi::Schema schema()
 
 namespace capstan::apis::codec {
 
@@ -311,22 +317,68 @@ class Table {
     std::apply([&](const auto&... f) { (f.encode(s, o), ...); }, fields_);
     return o;
   }
+  // What the object's schema has beyond its fields: CEL rules across them, a bound on its members.
+  Table&& object(std::function<void(openapi::Schema&)> extras) && {
+    extras_ = std::move(extras);
+    return std::move(*this);
+  }
   // An object with the fields as properties and the required ones listed.
   openapi::Schema schema() const {
     auto schema = openapi::Schema::object(description_);
     std::apply([&](const auto&... f) { (schema.property(f.name(), f.schema()), ...); }, fields_);
     std::apply([&](const auto&... f) { ((f.is_required() ? (void)schema.required({f.name()}) : (void)0), ...); }, fields_);
+    if (extras_) extras_(schema);
     return schema;
   }
 
  private:
   std::string_view description_;
   std::tuple<F...> fields_;
+  std::function<void(openapi::Schema&)> extras_;
 };
+
+// Defines T's from_json, to_json and schema from the table `fields()` returns.
+#define CAPSTAN_CODEC_FROM(T, fields)                                                                               \
+  T T::from_json(const ::capstan::json::Value& v, std::string_view path) { return fields().decode(v, path); }     \
+  ::capstan::json::Value T::to_json() const { return fields().encode(*this); }                                     \
+  ::capstan::apis::openapi::Schema T::schema() { return fields().schema(); }
 
 template <class S, class... M>
 Table<S, Field<S, M>...> table(std::string_view description, Field<S, M>... fields) {
   return Table<S, Field<S, M>...>(description, std::move(fields)...);
 }
+
+// A whole object of a kind: metadata kept as written, spec and status typed. apiVersion and kind
+// are not checked when decoding (the informer or the AdmissionReview has), and written back by
+// to_json.
+template <class Spec, class Status>
+struct Resource {
+  json::Object metadata;
+  Spec spec;
+  Status status;
+
+  static Resource from_json(const json::Value& obj) {
+    const json::Object& o = detail::as_object(obj, "");
+    Resource r;
+    if (const auto* m = detail::member(o, "metadata")) r.metadata = detail::as_object(*m, "metadata");
+    if (const auto* s = detail::member(o, "spec")) r.spec = Spec::from_json(*s, "spec");
+    if (const auto* s = detail::member(o, "status")) r.status = Status::from_json(*s, "status");
+    return r;
+  }
+  // The status is left out when empty.
+  json::Value to_json(std::string_view api_version, std::string_view kind) const {
+    json::Object o{{"apiVersion", api_version}, {"kind", kind}, {"metadata", metadata}, {"spec", spec.to_json()}};
+    if (!Codec<Status>::empty(status)) o["status"] = status.to_json();
+    return o;
+  }
+  std::string_view name() const { return string_member("name"); }
+  std::string_view namespace_() const { return string_member("namespace"); }
+
+ private:
+  std::string_view string_member(std::string_view key) const {
+    const auto* v = metadata.if_contains(key);
+    return v && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
+  }
+};
 
 }  // namespace capstan::apis::codec

@@ -153,5 +153,35 @@ TEST(Codec, AFieldWhoseSchemaTypeDiffersFromItsMemberIsRefused) {
   EXPECT_NO_THROW(field("selector", &Spec::selector, Schema::int_or_string()));
 }
 
+struct Status {
+  std::string phase;
+  CAPSTAN_CODEC(Status);
+};
+const auto& status_fields() {
+  static const auto table = codec::table<Status>("A status.", field("phase", &Status::phase, Schema::string()));
+  return table;
+}
+CAPSTAN_CODEC_FROM(Status, status_fields)
+
+TEST(Codec, AResourceKeepsItsMetadataAndTypesItsSpecAndStatus) {
+  using Thing = Resource<Ref, Status>;
+  const auto in = json::parse(R"({"apiVersion": "example.com/v1", "kind": "Thing",
+    "metadata": {"name": "a", "namespace": "ns", "labels": {"x": "y"}}, "spec": {"name": "r"}, "status": {"phase": "Up"}})");
+  const Thing t = Thing::from_json(in);
+  EXPECT_EQ(t.name(), "a");
+  EXPECT_EQ(t.namespace_(), "ns");
+  EXPECT_EQ(t.spec.name, "r");
+  EXPECT_EQ(t.status.phase, "Up");
+  EXPECT_EQ(t.to_json("example.com/v1", "Thing"), in);
+  Thing fresh = Thing::from_json(json::parse(R"({"metadata": {"name": "b"}, "spec": {"name": "r"}})"));
+  EXPECT_FALSE(fresh.to_json("example.com/v1", "Thing").as_object().contains("status")) << "an empty status is left out";
+  try {
+    Thing::from_json(json::parse(R"({"spec": {"name": 1}})"));
+    ADD_FAILURE() << "decoded";
+  } catch (const DecodeError& e) {
+    EXPECT_STREQ(e.what(), "spec.name: expected a string, got number");
+  }
+}
+
 }  // namespace
 }  // namespace capstan::apis::codec

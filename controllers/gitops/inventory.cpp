@@ -24,22 +24,21 @@ bool InventoryEntry::parse(std::string_view id, std::string_view version, Invent
   return true;
 }
 
-std::vector<InventoryEntry> read_inventory(const json::Value& kustomization) {
+std::vector<InventoryEntry> read_inventory(const std::optional<v1::ResourceInventory>& inventory) {
   std::vector<InventoryEntry> out;
-  if (const auto* entries = json::get_array(kustomization, {"status", "inventory", "entries"})) {
-    for (const auto& e : *entries) {
-      InventoryEntry entry;
-      if (InventoryEntry::parse(json::get_string(e, {"id"}), json::get_string(e, {"v"}), entry)) out.push_back(std::move(entry));
-    }
+  if (!inventory) return out;
+  for (const auto& e : inventory->entries) {
+    InventoryEntry entry;
+    if (InventoryEntry::parse(e.id, e.v, entry)) out.push_back(std::move(entry));
   }
   return out;
 }
 
-json::Value inventory_json(std::vector<InventoryEntry> entries) {
+v1::ResourceInventory to_inventory(std::vector<InventoryEntry> entries) {
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.id() < b.id(); });
-  json::Array a;
-  for (const auto& e : entries) a.push_back(json::Object{{"id", e.id()}, {"v", e.version}});
-  return json::Object{{"entries", std::move(a)}};
+  v1::ResourceInventory inventory;
+  for (const auto& e : entries) inventory.entries.push_back({e.id(), e.version});
+  return inventory;
 }
 
 std::vector<InventoryEntry> removed_entries(const std::vector<InventoryEntry>& before, const std::vector<InventoryEntry>& after) {

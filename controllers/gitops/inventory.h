@@ -3,13 +3,16 @@
 // v: "<version>"}). Prune deletes what the previous inventory has and the new one lacks.
 #pragma once
 
-#include "runtime/json/json.h"
+#include "apis/gitops/v1/types.h"
 #include "runtime/meta/gvk.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace capstan::gitops {
+
+namespace v1 = apis::gitops::v1;
 
 struct InventoryEntry {
   std::string ns;  // "" for cluster-scoped objects
@@ -26,10 +29,10 @@ struct InventoryEntry {
   static bool parse(std::string_view id, std::string_view version, InventoryEntry& out);
 };
 
-// status.inventory.entries of a Kustomization (malformed entries skipped).
-std::vector<InventoryEntry> read_inventory(const json::Value& kustomization);
-// {"entries": [...]} sorted by id.
-json::Value inventory_json(std::vector<InventoryEntry> entries);
+// The entries of a Kustomization's status.inventory (malformed entries skipped).
+std::vector<InventoryEntry> read_inventory(const std::optional<v1::ResourceInventory>& inventory);
+// The inventory of `entries`, sorted by id.
+v1::ResourceInventory to_inventory(std::vector<InventoryEntry> entries);
 // Entries of `before` whose id is not in `after`.
 std::vector<InventoryEntry> removed_entries(const std::vector<InventoryEntry>& before, const std::vector<InventoryEntry>& after);
 

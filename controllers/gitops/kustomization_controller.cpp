@@ -62,27 +62,28 @@ class Reconciler {
     auto cached = env_.kustomizations.get(request_.ns, request_.name);
     if (!cached) return controller::Result::done();
     before_ = cached->value();
-    obj_ = before_;
+    generation_ = meta::generation_of(before_);
     try {
-      spec_ = v1::parse_kustomization_spec(obj_);
-    } catch (const std::invalid_argument& e) {
-      set_condition(obj_, v1::condition::kStalled, "True", "InvalidSpec", e.what());
-      set_condition(obj_, v1::condition::kReady, "False", "InvalidSpec", e.what());
-      write_status(env_.client, kKustomizationType, before_, obj_);
+      k_ = v1::Kustomization::from_json(before_);
+    } catch (const apis::codec::DecodeError& e) {
+      k_.status = read_status<v1::KustomizationStatus>(before_);
+      condition(v1::condition::kStalled, "True", "InvalidSpec", e.what());
+      condition(v1::condition::kReady, "False", "InvalidSpec", e.what());
+      write_status(env_.client, kKustomizationType, before_, k_.status);
       throw controller::TerminalError("Kustomization " + request_.key() + ": " + e.what());
     }
     // What Git holds is applied and pruned as the Kustomization's ServiceAccount (Flux's
     // spec.serviceAccountName), so it can change only what that account may.
     applier_ = env_.client.impersonating(env_.applier(request_.ns, spec_.service_account_name));
-    if (meta::is_deleting(obj_)) return finalize();
-    write_finalizers(env_, obj_, spec_.prune);
+    if (meta::is_deleting(before_)) return finalize();
+    write_finalizers(env_, before_, spec_.prune);
     if (spec_.suspend) {
       ctx_.log.debug("suspended");
       return controller::Result::done();
     }
     if (auto refused = cross_namespace_reference(); !refused.empty()) {
       // Nothing to retry until the spec (or the manager's flag) changes.
-      set_condition(obj_, v1::condition::kStalled, "True", v1::reason::kAccessDenied, refused);
+      condition(v1::condition::kStalled, "True", v1::reason::kAccessDenied, refused);
       fail({v1::reason::kAccessDenied, refused});
       return controller::Result::done();
     }
@@ -94,19 +95,26 @@ class Reconciler {
   }
 
  private:
+  void condition(std::string_view type, std::string_view status, std::string_view reason, const std::string& message) {
+    set_condition(k_.status.conditions, type, status, reason, message, generation_);
+  }
+
   milliseconds interval() const { return spec_.interval > milliseconds::zero() ? spec_.interval : milliseconds(600'000); }
-  milliseconds retry_interval() const { return spec_.retry_interval > milliseconds::zero() ? spec_.retry_interval : interval(); }
+  milliseconds retry_interval() const {
+    return spec_.effective_retry_interval() > milliseconds::zero() ? spec_.effective_retry_interval() : interval();
+  }
 
   // With no_cross_namespace_refs, why a reference is refused ("" = none is).
   std::string cross_namespace_reference() const {
     if (!env_.options.no_cross_namespace_refs) return "";
-    auto refused = [&](std::string_view kind, const v1::ObjectRef& ref) {
-      return "cannot access " + std::string(kind) + " '" + ref.ns + "/" + ref.name +
+    auto refused = [&](std::string_view kind, const std::string& ns, const std::string& name) {
+      return "cannot access " + std::string(kind) + " '" + ns + "/" + name +
              "': cross-namespace references are not allowed (--gitops-no-cross-namespace-refs)";
     };
-    if (!spec_.source.ns.empty() && spec_.source.ns != request_.ns) return refused(spec_.source_kind, spec_.source);
+    const auto& source = spec_.source_ref;
+    if (!source.ns.empty() && source.ns != request_.ns) return refused(source.kind, source.ns, source.name);
     for (const auto& d : spec_.depends_on)
-      if (!d.ns.empty() && d.ns != request_.ns) return refused("Kustomization", d);
+      if (!d.ns.empty() && d.ns != request_.ns) return refused("Kustomization", d.ns, d.name);
     return "";
   }
 
@@ -120,10 +128,10 @@ class Reconciler {
   }
 
   void fail(const Failure& f) {
-    remove_condition(obj_, v1::condition::kReconciling);
-    set_condition(obj_, v1::condition::kReady, "False", f.reason, f.message);
-    if (write_status(env_.client, kKustomizationType, before_, obj_))
-      env_.event(obj_, events::kWarning, f.reason, f.message);
+    remove_condition(k_.status.conditions, v1::condition::kReconciling);
+    condition(v1::condition::kReady, "False", f.reason, f.message);
+    if (write_status(env_.client, kKustomizationType, before_, k_.status))
+      env_.event(before_, events::kWarning, f.reason, f.message);
     ctx_.log.warn("reconcile failed", {{"reason", std::string(f.reason)}, {"message", f.message}});
   }
 
@@ -131,8 +139,8 @@ class Reconciler {
     auto source = source_files();
     if (!source) return controller::Result::after(retry_interval());
     auto& [revision, files] = *source;
-    auto& status = status_of(obj_);
-    status["lastAttemptedRevision"] = revision;
+    auto& status = k_.status;
+    status.last_attempted_revision = revision;
 
     std::vector<json::Value> objects;
     try {
@@ -140,10 +148,10 @@ class Reconciler {
       b.path = spec_.path;
       b.name_prefix = spec_.name_prefix;
       b.name_suffix = spec_.name_suffix;
-      b.labels = spec_.common_labels;
+      b.labels = spec_.common_metadata.labels;
       b.labels[std::string(v1::kNameLabel)] = request_.name;
       b.labels[std::string(v1::kNamespaceLabel)] = request_.ns;
-      b.annotations = spec_.common_annotations;
+      b.annotations = spec_.common_metadata.annotations;
       objects = build_manifests(files, b);
     } catch (const BuildError& e) {
       fail({v1::reason::kBuildFailed, e.what()});
@@ -154,8 +162,8 @@ class Reconciler {
     a.default_namespace = request_.ns;
     a.target_namespace = spec_.target_namespace;
     a.stop = ctx_.stop;
-    if (spec_.timeout > milliseconds::zero()) a.deadline = std::chrono::steady_clock::now() + spec_.timeout;
-    const auto old_inventory = read_inventory(before_);
+    if (spec_.effective_timeout() > milliseconds::zero()) a.deadline = std::chrono::steady_clock::now() + spec_.effective_timeout();
+    const auto old_inventory = read_inventory(status.inventory);
     ApplyOutcome applied;
     try {
       applied = apply_all(*applier_, std::move(objects), a);
@@ -163,58 +171,65 @@ class Reconciler {
       applied.errors.push_back(e.what());
     }
     if (!applied.errors.empty()) {
-      status["inventory"] = inventory_json(merged(old_inventory, applied.inventory));
+      status.inventory = to_inventory(merged(old_inventory, applied.inventory));
       fail({v1::reason::kReconciliationFailed, "apply failed: " + join_errors(applied.errors)});
       return controller::Result::after(retry_interval());
     }
-    status["inventory"] = inventory_json(applied.inventory);
+    status.inventory = to_inventory(applied.inventory);
 
     PruneOutcome pruned;
     if (spec_.prune) {
       pruned = prune(*applier_, removed_entries(old_inventory, applied.inventory), {request_.name, request_.ns});
       if (!pruned.errors.empty()) {
-        status["inventory"] = inventory_json(merged(applied.inventory, old_inventory));
+        status.inventory = to_inventory(merged(applied.inventory, old_inventory));
         fail({v1::reason::kPruneFailed, "prune failed: " + join_errors(pruned.errors)});
         return controller::Result::after(retry_interval());
       }
     }
 
     std::string message = "Applied revision: " + revision;
-    const bool new_revision = json::get_string(before_, {"status", "lastAppliedRevision"}) != revision;
-    status["lastAppliedRevision"] = revision;
-    remove_condition(obj_, v1::condition::kReconciling);
-    remove_condition(obj_, v1::condition::kStalled);
-    set_condition(obj_, v1::condition::kReady, "True", v1::reason::kReconciliationSucceeded, message);
-    write_status(env_.client, kKustomizationType, before_, obj_);
+    const bool new_revision = status.last_applied_revision != revision;
+    status.last_applied_revision = revision;
+    remove_condition(status.conditions, v1::condition::kReconciling);
+    remove_condition(status.conditions, v1::condition::kStalled);
+    condition(v1::condition::kReady, "True", v1::reason::kReconciliationSucceeded, message);
+    write_status(env_.client, kKustomizationType, before_, status);
     std::string changes = applied.summary() + (pruned.deleted ? ", " + std::to_string(pruned.deleted) + " pruned" : "");
     if (new_revision || applied.created || applied.configured || pruned.deleted) {
       ctx_.log.info("applied", {{"revision", revision}, {"changes", changes}});
-      env_.event(obj_, events::kNormal, v1::reason::kReconciliationSucceeded, message + " (" + changes + ")");
+      env_.event(before_, events::kNormal, v1::reason::kReconciliationSucceeded, message + " (" + changes + ")");
     }
     return controller::Result::after(interval());
   }
 
   // The source revision and the files of that commit, or nullopt after recording why not.
   std::optional<std::pair<std::string, std::map<std::string, std::string>>> source_files() {
-    std::string ns = spec_.source.ns.empty() ? request_.ns : spec_.source.ns;
-    std::string ref = spec_.source_kind + " '" + ns + "/" + spec_.source.name + "'";
-    auto repo = env_.repositories.get(ns, spec_.source.name);
-    if (!repo) {
+    const auto& source = spec_.source_ref;
+    std::string ns = source.ns.empty() ? request_.ns : source.ns;
+    std::string ref = source.kind + " '" + ns + "/" + source.name + "'";
+    auto cached = env_.repositories.get(ns, source.name);
+    if (!cached) {
       fail({v1::reason::kArtifactFailed, ref + " not found"});
       return std::nullopt;
     }
-    std::string revision(json::get_string(repo->value(), {"status", "artifact", "revision"}));
+    v1::GitRepository repo;
+    try {
+      repo = v1::GitRepository::from_json(cached->value());
+    } catch (const apis::codec::DecodeError& e) {
+      fail({v1::reason::kArtifactFailed, ref + ": " + e.what()});
+      return std::nullopt;
+    }
+    const std::string revision = repo.status.artifact ? repo.status.artifact->revision : "";
     auto at = revision.rfind("sha1:");
     if (revision.empty() || at == std::string::npos) {
       fail({v1::reason::kArtifactFailed, ref + " has no artifact yet"});
       return std::nullopt;
     }
     std::string commit = revision.substr(at + 5);
-    std::string url(json::get_string(repo->value(), {"spec", "url"}));
+    const std::string& url = repo.spec.url;
     try {
-      auto repo_spec = v1::parse_git_repository_spec(repo->value());
       // After a restart with an empty storage path the mirror may lack the commit.
-      if (!env_.mirrors.has_commit(url, commit)) env_.mirrors.sync(url, git::Ref{"", "", commit, ""}, repo_spec.timeout);
+      if (!env_.mirrors.has_commit(url, commit)) env_.mirrors.sync(url, git::Ref{"", "", commit, ""}, repo.spec.timeout);
       return std::make_pair(revision, env_.mirrors.files(url, commit, ""));
     } catch (const std::exception& e) {
       fail({v1::reason::kArtifactFailed, "reading revision " + revision + " of " + ref + ": " + e.what()});
@@ -223,9 +238,9 @@ class Reconciler {
   }
 
   controller::Result finalize() {
-    if (!meta::has_finalizer(obj_, v1::kFinalizer)) return controller::Result::done();
+    if (!meta::has_finalizer(before_, v1::kFinalizer)) return controller::Result::done();
     if (spec_.prune && !spec_.suspend) {
-      auto pruned = prune(*applier_, read_inventory(before_), {request_.name, request_.ns});
+      auto pruned = prune(*applier_, read_inventory(k_.status.inventory), {request_.name, request_.ns});
       if (!pruned.errors.empty()) {
         fail({v1::reason::kPruneFailed, "prune failed: " + join_errors(pruned.errors)});
         return controller::Result::after(retry_interval());
@@ -239,8 +254,10 @@ class Reconciler {
   Env& env_;
   const controller::Request& request_;
   controller::Context& ctx_;
-  json::Value before_, obj_;
-  v1::KustomizationSpec spec_;
+  json::Value before_;
+  v1::Kustomization k_;
+  const v1::KustomizationSpec& spec_ = k_.spec;
+  std::int64_t generation_ = 0;
   std::unique_ptr<client::Client> applier_;  // env_.client acting as the Kustomization's ServiceAccount
 };
 

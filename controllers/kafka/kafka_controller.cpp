@@ -27,9 +27,11 @@ using controller::remove_condition;
 using controller::set_condition;
 using std::chrono::milliseconds;
 
+// A pool of the cluster and its spec, or why its spec cannot be read.
 struct Pool {
   cache::ObjectPtr object;
-  v1::NodePoolSpec spec;
+  v1::KafkaNodePool pool;
+  std::string decode_error;
 };
 
 std::string new_cluster_id() {
@@ -52,18 +54,28 @@ class Reconciler {
     auto cached = env_.kafkas.get(req_.ns, req_.name);
     if (!cached || cached->deleting()) return controller::Result::done();  // its objects go with it (GC)
     before_ = cached->value();
-    obj_ = before_;
-    controller::status_of(obj_)["observedGeneration"] = meta::generation_of(obj_);
-    if (meta::annotation(obj_, v1::kPauseAnnotation) == "true") {
-      set_condition(obj_, v1::condition::kReconciliationPaused, "True", "", "");
+    try {
+      kafka_ = v1::Kafka::from_json(before_);
+    } catch (const apis::codec::DecodeError& e) {  // written around the CRD schema: said on this object only
+      json::Value obj = before_;
+      controller::set_condition(obj, v1::condition::kNotReady, "True", v1::reason::kInvalidResource, e.what());
+      controller::write_status(env_.client, kKafkaType.gvr, before_, obj);
+      ctx_.log.warn("unreadable Kafka cluster", {{"error", e.what()}});
+      return controller::Result::done();
+    }
+    generation_ = meta::generation_of(before_);
+    auto& status = kafka_.status;
+    status.observed_generation = generation_;
+    if (meta::annotation(before_, v1::kPauseAnnotation) == "true") {
+      set_condition(status.conditions, v1::condition::kReconciliationPaused, "True", "", "", generation_);
       write();
       return controller::Result::done();
     }
-    remove_condition(obj_, v1::condition::kReconciliationPaused);
-    spec_ = v1::parse_kafka_spec(obj_);
+    remove_condition(status.conditions, v1::condition::kReconciliationPaused);
+    const v1::KafkaClusterSpec& spec = kafka_.spec.kafka;
     auto pools = pools_of_cluster();
     std::vector<std::string> errors;
-    for (const auto& c : v1::validate_kafka(obj_)) errors.push_back(c.error());
+    for (const auto& c : v1::validate_kafka(before_)) errors.push_back(c.error());
     check_roles(pools, errors);
     if (!errors.empty()) {
       not_ready(v1::reason::kInvalidResource, join(errors, "; "));
@@ -71,58 +83,47 @@ class Reconciler {
       return controller::Result::after(env_.options.full_reconciliation);
     }
 
-    auto& status = controller::status_of(obj_);
-    std::string cluster_id(json::get_string(before_, {"status", "clusterId"}));
-    if (cluster_id.empty()) cluster_id = new_cluster_id();
-    status["clusterId"] = cluster_id;
+    if (status.cluster_id.empty()) status.cluster_id = new_cluster_id();
 
     std::vector<PoolNodes> wanted;
-    for (const auto& p : pools) {
-      PoolNodes pn{std::string(p.object->name()), static_cast<std::int32_t>(p.spec.replicas), {}, p.spec.broker, p.spec.controller};
-      const json::Value pool = p.object->value();  // value() parses: keep it while reading into it
-      if (const auto* ids = json::get_array(pool, {"status", "nodeIds"}))
-        for (const auto& id : *ids)
-          if (id.is_int64()) pn.current.push_back(static_cast<std::int32_t>(id.as_int64()));
-      wanted.push_back(std::move(pn));
-    }
+    for (const auto& p : pools)
+      wanted.push_back({std::string(p.object->name()), p.pool.spec.replicas, p.pool.status.node_ids, p.pool.spec.broker(),
+                        p.pool.spec.controller()});
     auto ids = assign_node_ids(wanted);
     std::vector<Node> nodes;
     for (const auto& p : pools)
-      for (auto id : ids[std::string(p.object->name())]) nodes.push_back({id, std::string(p.object->name()), p.spec.broker, p.spec.controller});
+      for (auto id : ids[std::string(p.object->name())])
+        nodes.push_back({id, std::string(p.object->name()), p.pool.spec.broker(), p.pool.spec.controller()});
 
     const std::string_view fm = kFieldManager;
-    env_.client.apply(kServiceType.gvr, req_.ns, brokers_service(before_, spec_), fm, true);
-    env_.client.apply(kServiceType.gvr, req_.ns, bootstrap_service(before_, spec_), fm, true);
+    env_.client.apply(kServiceType.gvr, req_.ns, brokers_service(before_, spec), fm, true);
+    env_.client.apply(kServiceType.gvr, req_.ns, bootstrap_service(before_, spec), fm, true);
     std::map<std::string, json::Value> desired_pods;
     for (const auto& n : nodes) {
-      const auto& pool = *std::find_if(pools.begin(), pools.end(), [&](const Pool& p) { return p.object->name() == n.pool; });
-      std::string config = server_config(spec_, req_.name, req_.ns, n, nodes);
+      const auto& pool = std::find_if(pools.begin(), pools.end(), [&](const Pool& p) { return p.object->name() == n.pool; })->pool.spec;
+      std::string config = server_config(spec, req_.name, req_.ns, n, nodes);
       env_.client.apply(kConfigMapType.gvr, req_.ns, node_configmap(before_, n, config), fm, true);
-      if (pool.spec.storage.type == "persistent-claim")
-        env_.client.apply(kClaimType.gvr, req_.ns, node_claim(before_, n, pool.spec.storage), fm, true);
-      desired_pods[n.pod_name(req_.name)] = node_pod(before_, spec_, pool.spec, n, config);
+      if (pool.storage.type == "persistent-claim")
+        env_.client.apply(kClaimType.gvr, req_.ns, node_claim(before_, n, pool.storage), fm, true);
+      desired_pods[n.pod_name(req_.name)] = node_pod(before_, spec, pool, n, config);
     }
     bool settled = manage_pods(desired_pods, nodes, pools);
 
-    for (const auto& p : pools) write_pool_status(p, ids[std::string(p.object->name())], cluster_id);
+    for (const auto& p : pools) write_pool_status(p, ids[std::string(p.object->name())], status.cluster_id);
 
-    json::Array listeners;
-    for (const auto& l : spec_.listeners) {
+    status.listeners.clear();
+    for (const auto& l : spec.listeners) {
       std::string host = bootstrap_service_name(req_.name) + "." + req_.ns + ".svc";
-      listeners.push_back(json::Object{{"name", l.name},
-                                       {"addresses", json::Array{json::Object{{"host", host}, {"port", l.port}}}},
-                                       {"bootstrapServers", host + ":" + std::to_string(l.port)}});
+      status.listeners.push_back({l.name, {{host, l.port}}, host + ":" + std::to_string(l.port)});
     }
-    status["listeners"] = std::move(listeners);
-    json::Array pool_names;
-    for (const auto& p : pools) pool_names.push_back(json::Object{{"name", p.object->name()}});
-    status["kafkaNodePools"] = std::move(pool_names);
-    status["kafkaVersion"] = spec_.effective_version();
-    status["kafkaMetadataVersion"] = spec_.effective_metadata_version();
+    status.kafka_node_pools.clear();
+    for (const auto& p : pools) status.kafka_node_pools.push_back({std::string(p.object->name())});
+    status.kafka_version = spec.effective_version();
+    status.kafka_metadata_version = spec.effective_metadata_version();
 
     if (settled) {
-      remove_condition(obj_, v1::condition::kNotReady);
-      set_condition(obj_, v1::condition::kReady, "True", "", "");
+      remove_condition(status.conditions, v1::condition::kNotReady);
+      set_condition(status.conditions, v1::condition::kReady, "True", "", "", generation_);
     } else if (!meta::find_condition(before_, v1::condition::kReady)) {  // mid-roll, a Ready cluster stays Ready
       not_ready(v1::reason::kCreating, "Kafka cluster is being deployed: " + std::to_string(ready_) + " of " +
                                            std::to_string(nodes.size()) + " nodes ready");
@@ -135,7 +136,15 @@ class Reconciler {
   std::vector<Pool> pools_of_cluster() {
     std::vector<Pool> out;
     for (const auto& p : env_.pools.list(req_.ns))
-      if (p->label(v1::kClusterLabel) == req_.name) out.push_back({p, v1::parse_node_pool_spec(p->value())});
+      if (p->label(v1::kClusterLabel) == req_.name) {
+        Pool pool{p, {}, {}};
+        try {
+          pool.pool = v1::KafkaNodePool::from_json(p->value());
+        } catch (const apis::codec::DecodeError& e) {
+          pool.decode_error = e.what();
+        }
+        out.push_back(std::move(pool));
+      }
     std::sort(out.begin(), out.end(), [](const Pool& a, const Pool& b) { return a.object->name() < b.object->name(); });
     return out;
   }
@@ -150,13 +159,14 @@ class Reconciler {
     std::int64_t nodes = 0;
     for (const auto& p : pools) {
       std::vector<std::string> pool_errors;
+      if (!p.decode_error.empty()) pool_errors.push_back("KafkaNodePool " + std::string(p.object->name()) + " " + p.decode_error);
       for (const auto& c : v1::validate_kafka_node_pool(p.object->value()))
         pool_errors.push_back("KafkaNodePool " + std::string(p.object->name()) + " " + c.error());
       errors.insert(errors.end(), pool_errors.begin(), pool_errors.end());
       if (!pool_errors.empty()) continue;
-      nodes += p.spec.replicas;
-      broker |= p.spec.broker && p.spec.replicas > 0;
-      controller |= p.spec.controller && p.spec.replicas > 0;
+      nodes += p.pool.spec.replicas;
+      broker |= p.pool.spec.broker() && p.pool.spec.replicas > 0;
+      controller |= p.pool.spec.controller() && p.pool.spec.replicas > 0;
     }
     // Checked before any node is planned: a hostile count must cost nothing but this condition.
     if (nodes > v1::kMaxNodes)
@@ -180,7 +190,7 @@ class Reconciler {
       env_.client.remove(kPodType.gvr, req_.ns, name, d);
       std::string pool(meta::label(pod, v1::kPoolNameLabel));
       for (const auto& p : pools)
-        if (p.object->name() == pool && p.spec.storage.delete_claim) env_.client.remove(kClaimType.gvr, req_.ns, "data-" + name, d);
+        if (p.object->name() == pool && p.pool.spec.storage.delete_claim) env_.client.remove(kClaimType.gvr, req_.ns, "data-" + name, d);
     }
     std::vector<std::string> stale;  // controllers first, then brokers
     ready_ = 0;
@@ -211,34 +221,38 @@ class Reconciler {
 
   void write_pool_status(const Pool& p, const std::vector<std::int32_t>& ids, const std::string& cluster_id) {
     json::Value before = p.object->value();
+    v1::KafkaNodePoolStatus status = p.pool.status;
+    status.observed_generation = meta::generation_of(before);
+    status.node_ids = ids;
+    status.replicas = static_cast<std::int32_t>(ids.size());
+    status.roles.clear();
+    if (p.pool.spec.controller()) status.roles.emplace_back(v1::role::kController);
+    if (p.pool.spec.broker()) status.roles.emplace_back(v1::role::kBroker);
+    status.cluster_id = cluster_id;
+    status.label_selector = pool_selector(req_.name, p.object->name());
     json::Value pool = before;
-    auto& s = controller::status_of(pool);
-    json::Array node_ids, roles;
-    for (auto id : ids) node_ids.emplace_back(id);
-    if (p.spec.controller) roles.emplace_back("controller");
-    if (p.spec.broker) roles.emplace_back("broker");
-    s["observedGeneration"] = meta::generation_of(pool);
-    s["nodeIds"] = std::move(node_ids);
-    s["replicas"] = static_cast<std::int64_t>(ids.size());
-    s["roles"] = std::move(roles);
-    s["clusterId"] = cluster_id;
-    s["labelSelector"] = pool_selector(req_.name, p.object->name());
+    pool.as_object()["status"] = status.to_json();
     controller::write_status(env_.client, kNodePoolType.gvr, before, pool);
   }
 
   void not_ready(std::string_view reason, const std::string& message) {
-    remove_condition(obj_, v1::condition::kReady);
-    set_condition(obj_, v1::condition::kNotReady, "True", reason, message);
+    remove_condition(kafka_.status.conditions, v1::condition::kReady);
+    set_condition(kafka_.status.conditions, v1::condition::kNotReady, "True", reason, message, generation_);
     if (reason != v1::reason::kCreating) ctx_.log.warn("invalid Kafka cluster", {{"reason", std::string(reason)}, {"message", message}});
   }
 
-  void write() { controller::write_status(env_.client, kKafkaType.gvr, before_, obj_); }
+  void write() {
+    json::Value obj = before_;
+    obj.as_object()["status"] = kafka_.status.to_json();
+    controller::write_status(env_.client, kKafkaType.gvr, before_, obj);
+  }
 
   Env& env_;
   const controller::Request& req_;
   controller::Context& ctx_;
-  json::Value before_, obj_;
-  v1::KafkaSpec spec_;
+  json::Value before_;
+  v1::Kafka kafka_;
+  std::int64_t generation_ = 0;
   int ready_ = 0;
 };
 

@@ -13,7 +13,7 @@ std::string upper(std::string s) {
 }
 
 // Strimzi's listener names in Kafka's configuration: "<NAME>-<PORT>".
-std::string listener_name(const apis::kafka::v1::Listener& l) { return upper(l.name) + "-" + std::to_string(l.port); }
+std::string listener_name(const apis::kafka::v1::GenericKafkaListener& l) { return upper(l.name) + "-" + std::to_string(l.port); }
 
 }  // namespace
 
@@ -45,7 +45,7 @@ std::string node_host(std::string_view cluster, std::string_view ns, const Node&
   return node.pod_name(cluster) + "." + std::string(cluster) + "-kafka-brokers." + std::string(ns) + ".svc";
 }
 
-std::string server_config(const apis::kafka::v1::KafkaSpec& spec, std::string_view cluster, std::string_view ns, const Node& node,
+std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::string_view cluster, std::string_view ns, const Node& node,
                           const std::vector<Node>& all) {
   std::string roles = node.broker && node.controller ? "broker,controller" : node.broker ? "broker" : "controller";
   std::string voters;
@@ -76,9 +76,9 @@ std::string server_config(const apis::kafka::v1::KafkaSpec& spec, std::string_vi
   if (node.broker) out += "inter.broker.listener.name=REPLICATION-9091\n";
   out += "log.dirs=/var/lib/kafka/data/kafka-log" + std::to_string(node.id) + "\n";
   out += "metadata.log.dir=/var/lib/kafka/data/kafka-log" + std::to_string(node.id) + "\n";
-  if (!spec.config.empty()) {
+  if (const auto properties = spec.properties(); !properties.empty()) {
     out += "##############################\n# User configuration (spec.kafka.config)\n##############################\n";
-    for (const auto& [k, v] : spec.config) out += k + "=" + v + "\n";
+    for (const auto& [k, v] : properties) out += k + "=" + v + "\n";
   }
   return out;
 }

@@ -38,7 +38,7 @@ std::string node_host(std::string_view cluster, std::string_view ns, const Node&
 // The server.config of `node` (Kafka properties, one per line, sorted within their group):
 // node.id, process.roles, the controller quorum, the listeners (control plane 9090, replication
 // 9091, the user's), advertised listeners, and the user's config.
-std::string server_config(const apis::kafka::v1::KafkaSpec& spec, std::string_view cluster, std::string_view ns, const Node& node,
+std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::string_view cluster, std::string_view ns, const Node& node,
                           const std::vector<Node>& all);
 
 }  // namespace capstan::kafka

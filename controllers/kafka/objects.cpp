@@ -75,7 +75,7 @@ std::string pool_selector(std::string_view cluster, std::string_view pool) {
          std::string(pool);
 }
 
-json::Value brokers_service(const json::Value& kafka, const v1::KafkaSpec& spec) {
+json::Value brokers_service(const json::Value& kafka, const v1::KafkaClusterSpec& spec) {
   std::string cluster(meta::name_of(kafka));
   auto o = typed("Service", metadata(kafka, brokers_service_name(cluster), labels(cluster)));
   json::Array ports{port("tcp-ctrlplane", 9090), port("tcp-replication", 9091)};
@@ -87,7 +87,7 @@ json::Value brokers_service(const json::Value& kafka, const v1::KafkaSpec& spec)
   return o;
 }
 
-json::Value bootstrap_service(const json::Value& kafka, const v1::KafkaSpec& spec) {
+json::Value bootstrap_service(const json::Value& kafka, const v1::KafkaClusterSpec& spec) {
   std::string cluster(meta::name_of(kafka));
   auto o = typed("Service", metadata(kafka, bootstrap_service_name(cluster), labels(cluster)));
   json::Array ports{port("tcp-replication", 9091)};
@@ -116,7 +116,7 @@ json::Value node_claim(const json::Value& kafka, const Node& node, const v1::Sto
   return o;
 }
 
-json::Value node_pod(const json::Value& kafka, const v1::KafkaSpec& spec, const v1::NodePoolSpec& pool, const Node& node,
+json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec, const v1::KafkaNodePoolSpec& pool, const Node& node,
                      const std::string& server_config) {
   std::string cluster(meta::name_of(kafka));
   json::Array ports{json::Object{{"name", "tcp-ctrlplane"}, {"containerPort", 9090}, {"protocol", "TCP"}},

@@ -26,12 +26,12 @@ std::string claim_name(std::string_view cluster, const Node& node);
 // "kafka.capstan.dev/cluster=<c>,kafka.capstan.dev/kind=Kafka,...": a pool's pods.
 std::string pool_selector(std::string_view cluster, std::string_view pool);
 
-json::Value brokers_service(const json::Value& kafka, const apis::kafka::v1::KafkaSpec& spec);
-json::Value bootstrap_service(const json::Value& kafka, const apis::kafka::v1::KafkaSpec& spec);
+json::Value brokers_service(const json::Value& kafka, const apis::kafka::v1::KafkaClusterSpec& spec);
+json::Value bootstrap_service(const json::Value& kafka, const apis::kafka::v1::KafkaClusterSpec& spec);
 json::Value node_configmap(const json::Value& kafka, const Node& node, const std::string& server_config);
 json::Value node_claim(const json::Value& kafka, const Node& node, const apis::kafka::v1::Storage& storage);
 // The pod, with kafka.capstan.dev/revision = a hash of everything in it and of `server_config`.
-json::Value node_pod(const json::Value& kafka, const apis::kafka::v1::KafkaSpec& spec, const apis::kafka::v1::NodePoolSpec& pool,
+json::Value node_pod(const json::Value& kafka, const apis::kafka::v1::KafkaClusterSpec& spec, const apis::kafka::v1::KafkaNodePoolSpec& pool,
                      const Node& node, const std::string& server_config);
 
 }  // namespace capstan::kafka

@@ -32,6 +32,31 @@ void remove_condition(json::Value& obj, std::string_view type) {
   a.erase(std::remove_if(a.begin(), a.end(), [&](const json::Value& c) { return json::get_string(c, {"type"}) == type; }), a.end());
 }
 
+bool set_condition(std::vector<meta::Condition>& conditions, std::string_view type, std::string_view status, std::string_view reason,
+                   std::string_view message, std::int64_t observed_generation, meta::TimePoint now) {
+  meta::Condition next{std::string(type), std::string(status), std::string(reason), std::string(message), observed_generation, ""};
+  for (auto& c : conditions) {
+    if (c.type != type) continue;
+    next.last_transition_time =
+        c.status == status && !c.last_transition_time.empty() ? c.last_transition_time : meta::format_rfc3339(now);
+    if (c.status == next.status && c.reason == next.reason && c.message == next.message &&
+        c.observed_generation == next.observed_generation && c.last_transition_time == next.last_transition_time)
+      return false;
+    c = std::move(next);
+    return true;
+  }
+  next.last_transition_time = meta::format_rfc3339(now);
+  conditions.push_back(std::move(next));
+  return true;
+}
+
+bool remove_condition(std::vector<meta::Condition>& conditions, std::string_view type) {
+  auto it = std::remove_if(conditions.begin(), conditions.end(), [&](const meta::Condition& c) { return c.type == type; });
+  const bool changed = it != conditions.end();
+  conditions.erase(it, conditions.end());
+  return changed;
+}
+
 bool condition_current(const json::Value& obj, std::string_view type, std::string_view status) {
   auto c = meta::find_condition(obj, type);
   return c && c->status == status && c->observed_generation == meta::generation_of(obj);

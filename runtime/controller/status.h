@@ -5,8 +5,12 @@
 
 #include "runtime/json/json.h"
 #include "runtime/meta/gvk.h"
+#include "runtime/meta/object.h"
+#include "runtime/meta/time.h"
 
+#include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace capstan::client {
 class Client;
@@ -22,6 +26,11 @@ json::Object& status_of(json::Value& obj);
 void set_condition(json::Value& obj, std::string_view type, std::string_view status, std::string_view reason,
                    std::string_view message);
 void remove_condition(json::Value& obj, std::string_view type);
+// The same on a typed status's conditions: lastTransitionTime is `now` when the status changes.
+// Return whether anything changed.
+bool set_condition(std::vector<meta::Condition>& conditions, std::string_view type, std::string_view status, std::string_view reason,
+                   std::string_view message, std::int64_t observed_generation, meta::TimePoint now = meta::Clock::now());
+bool remove_condition(std::vector<meta::Condition>& conditions, std::string_view type);
 // Whether `obj` has condition `type` with `status`, set for its current generation.
 bool condition_current(const json::Value& obj, std::string_view type, std::string_view status);
 

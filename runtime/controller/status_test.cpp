@@ -72,5 +72,25 @@ TEST(WriteStatus, NothingIsWrittenInAReconcilePastItsMemoryBudget) {
   EXPECT_EQ(server.count(), 1u);
 }
 
+// A typed status's conditions: lastTransitionTime moves only when the status does.
+TEST(TypedConditions, SetKeepsTheTransitionTimeWhileTheStatusStaysAndRemoveDrops) {
+  std::vector<meta::Condition> conditions;
+  const auto t0 = *meta::parse_rfc3339("2026-01-01T00:00:00Z");
+  const auto t1 = *meta::parse_rfc3339("2026-01-01T01:00:00Z");
+  EXPECT_TRUE(set_condition(conditions, "Ready", "False", "Creating", "0 of 3", 1, t0));
+  EXPECT_FALSE(set_condition(conditions, "Ready", "False", "Creating", "0 of 3", 1, t1)) << "nothing changed";
+  EXPECT_TRUE(set_condition(conditions, "Ready", "False", "Creating", "1 of 3", 1, t1));
+  ASSERT_EQ(conditions.size(), 1u);
+  EXPECT_EQ(conditions[0].last_transition_time, "2026-01-01T00:00:00Z") << "same status: the transition time stays";
+  EXPECT_TRUE(set_condition(conditions, "Ready", "True", "Ready", "", 2, t1));
+  EXPECT_EQ(conditions[0].last_transition_time, "2026-01-01T01:00:00Z");
+  EXPECT_EQ(conditions[0].observed_generation, 2);
+  EXPECT_TRUE(set_condition(conditions, "Paused", "True", "", "", 2, t1));
+  EXPECT_TRUE(remove_condition(conditions, "Ready"));
+  EXPECT_FALSE(remove_condition(conditions, "Ready"));
+  ASSERT_EQ(conditions.size(), 1u);
+  EXPECT_EQ(conditions[0].type, "Paused");
+}
+
 }  // namespace
 }  // namespace capstan::controller

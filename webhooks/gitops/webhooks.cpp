@@ -30,15 +30,15 @@ webhook::Handler kustomization_validating_handler(const Options& options) {
   const cache::Informer* informer = options.kustomizations;
   return webhook::validating_handler([informer](const json::Value& obj, const json::Value*) {
     if (!informer) return v1::validate_kustomization(obj);
-    v1::DependsOnLookup lookup = [informer](const std::string& ns, const std::string& name) -> std::optional<std::vector<v1::ObjectRef>> {
+    v1::DependsOnLookup lookup = [informer](const std::string& ns,
+                                            const std::string& name) -> std::optional<std::vector<v1::DependencyReference>> {
       auto cached = informer->get(ns, name);
       if (!cached) return std::nullopt;
-      std::vector<v1::ObjectRef> out;
-      const json::Value value = cached->value();
-      if (const auto* deps = json::get_array(value, {"spec", "dependsOn"}))
-        for (const auto& d : *deps)
-          out.push_back({std::string(json::get_string(d, {"name"})), std::string(json::get_string(d, {"namespace"}))});
-      return out;
+      try {
+        return v1::Kustomization::from_json(cached->value()).spec.depends_on;
+      } catch (const apis::codec::DecodeError&) {
+        return std::vector<v1::DependencyReference>{};  // its own reconcile says why it cannot be read
+      }
     };
     return v1::validate_kustomization(obj, &lookup);
   });

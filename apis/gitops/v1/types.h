@@ -1,4 +1,6 @@
-// C++ views of gitops.capstan.dev/v1 GitRepository and Kustomization, read from their JSON.
+// gitops.capstan.dev/v1 GitRepository and Kustomization as C++ types. Each struct's fields are
+// listed once, in git_repository.cpp and kustomization.cpp, and give its decoder, encoder and
+// CRD schema (apis/common/codec.h).
 //
 // Implemented from Flux (the rest of Flux's spec is not in the CRD schema, so `kubectl apply`,
 // which asks for strict field validation, refuses a manifest using it instead of half-applying it):
@@ -9,14 +11,15 @@
 //                  timeout (= interval), dependsOn[{name, namespace}], commonMetadata{labels,
 //                  annotations}, namePrefix, nameSuffix, serviceAccountName (applied and pruned
 //                  as that ServiceAccount of the Kustomization's namespace, by impersonation)
-// The CRD schema checks types, required members and duration syntax; parse_* throw
-// std::invalid_argument naming the field for what it cannot check (durations that overflow).
+// The CRD schema checks types, required members and duration syntax; decoding throws
+// codec::DecodeError naming the field for what it cannot check (durations that overflow).
 #pragma once
 
-#include "runtime/json/json.h"
+#include "apis/common/codec.h"
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,43 +30,105 @@ using Duration = std::chrono::milliseconds;
 inline constexpr Duration kDefaultGitTimeout{60'000};
 inline constexpr std::string_view kDefaultBranch = "master";
 
-struct GitRef {
-  std::string branch, tag, commit, name;  // precedence: commit > name > tag > branch
+struct GitRepositoryRef {
+  std::string branch, tag, commit, name;  // precedence: commit > name > tag > branch; all empty = branch master
+  CAPSTAN_CODEC(GitRepositoryRef);
 };
 
 struct GitRepositorySpec {
   std::string url;
   Duration interval{};
   Duration timeout = kDefaultGitTimeout;
-  GitRef ref;  // all empty = branch master
+  GitRepositoryRef ref;
   bool suspend = false;
+
+  // ref, or branch master when it names nothing.
+  GitRepositoryRef effective_ref() const;
+  CAPSTAN_CODEC(GitRepositorySpec);
 };
 
-struct ObjectRef {
+// The commit the ref resolved to, in the manager's mirror.
+struct Artifact {
+  std::string revision;  // "<ref>@sha1:<commit>", or "sha1:<commit>" for a commit ref
+  std::string path;
+  std::string url;
+  std::string message;
+  std::optional<meta::TimePoint> last_update_time;
+  CAPSTAN_CODEC(Artifact);
+};
+
+struct GitRepositoryStatus {
+  std::int64_t observed_generation = 0;
+  std::vector<meta::Condition> conditions;  // Ready, Reconciling, Stalled, ArtifactInStorage
+  std::optional<Artifact> artifact;
+  std::string last_handled_reconcile_at;
+  CAPSTAN_CODEC(GitRepositoryStatus);
+};
+
+// A Kustomization's dependency: a Kustomization, by default in the referrer's namespace.
+struct DependencyReference {
   std::string name;
   std::string ns;  // empty = the referring object's namespace
+  CAPSTAN_CODEC(DependencyReference);
+};
+
+struct CrossNamespaceSourceReference {
+  std::string kind = "GitRepository";
+  std::string name;
+  std::string ns;  // empty = the referring object's namespace
+  CAPSTAN_CODEC(CrossNamespaceSourceReference);
+};
+
+struct CommonMetadata {
+  std::map<std::string, std::string> labels, annotations;
+  CAPSTAN_CODEC(CommonMetadata);
 };
 
 struct KustomizationSpec {
-  std::string source_kind = "GitRepository";
-  ObjectRef source;
+  CrossNamespaceSourceReference source_ref;
   Duration interval{};
-  Duration retry_interval{};  // = interval when unset
-  Duration timeout{};         // = interval when unset
+  Duration retry_interval{};  // 0 = interval
+  Duration timeout{};         // 0 = interval
   std::string path;           // "" = the repository root
   bool prune = false;
   std::string target_namespace;
   bool suspend = false;
-  std::vector<ObjectRef> depends_on;
-  std::map<std::string, std::string> common_labels, common_annotations;
+  std::vector<DependencyReference> depends_on;
+  CommonMetadata common_metadata;
   std::string name_prefix, name_suffix;
   std::string service_account_name;  // "" = the controller's default (--gitops-default-service-account)
+
+  Duration effective_retry_interval() const { return retry_interval.count() > 0 ? retry_interval : interval; }
+  Duration effective_timeout() const { return timeout.count() > 0 ? timeout : interval; }
+  CAPSTAN_CODEC(KustomizationSpec);
 };
 
-GitRepositorySpec parse_git_repository_spec(const json::Value& object);
-KustomizationSpec parse_kustomization_spec(const json::Value& object);
+// An applied object, as Flux's inventory names it: id "<namespace>_<name>_<group>_<kind>", v its version.
+struct ResourceRef {
+  std::string id;
+  std::string v;
+  CAPSTAN_CODEC(ResourceRef);
+};
+
+struct ResourceInventory {
+  std::vector<ResourceRef> entries;
+  CAPSTAN_CODEC(ResourceInventory);
+};
+
+struct KustomizationStatus {
+  std::int64_t observed_generation = 0;
+  std::vector<meta::Condition> conditions;  // Ready, Reconciling, Stalled
+  std::string last_applied_revision;
+  std::string last_attempted_revision;
+  std::optional<ResourceInventory> inventory;
+  std::string last_handled_reconcile_at;
+  CAPSTAN_CODEC(KustomizationStatus);
+};
+
+using GitRepository = codec::Resource<GitRepositorySpec, GitRepositoryStatus>;
+using Kustomization = codec::Resource<KustomizationSpec, KustomizationStatus>;
 
 // The ref's display form for revisions: "main", "v1.0", "refs/pull/1/head", or "" for a commit.
-std::string ref_label(const GitRef& ref);
+std::string ref_label(const GitRepositoryRef& ref);
 
 }  // namespace capstan::apis::gitops::v1

@@ -52,7 +52,7 @@ std::vector<validation::Cause> validate_git_repository(const json::Value& obj, c
 std::vector<std::string> git_repository_warnings(const json::Value& obj);
 
 // The dependsOn of Kustomization `ns`/`name` as stored (nullopt when there is none).
-using DependsOnLookup = std::function<std::optional<std::vector<ObjectRef>>(const std::string& ns, const std::string& name)>;
+using DependsOnLookup = std::function<std::optional<std::vector<DependencyReference>>(const std::string& ns, const std::string& name)>;
 
 // Kustomization: interval, retryInterval and timeout bounds, a path that stays in the repository,
 // dependsOn entries (not itself, no repeats) and — when `lookup` is given — no dependsOn cycle

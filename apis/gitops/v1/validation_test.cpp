@@ -76,9 +76,9 @@ TEST(KustomizationValidation, PathsDurationsAndDependsOn) {
 
 TEST(KustomizationValidation, DependsOnCyclesThroughTheStoredObjects) {
   // Stored: b -> c, c -> a (in apps), d and x (other namespace) -> nothing.
-  std::map<std::string, std::vector<ObjectRef>> stored = {{"apps/b", {{"c", ""}}}, {"apps/c", {{"a", "apps"}}}, {"apps/d", {}}, {"other/x", {}}};
+  std::map<std::string, std::vector<DependencyReference>> stored = {{"apps/b", {{"c", ""}}}, {"apps/c", {{"a", "apps"}}}, {"apps/d", {}}, {"other/x", {}}};
   int calls = 0;
-  DependsOnLookup lookup = [&](const std::string& ns, const std::string& name) -> std::optional<std::vector<ObjectRef>> {
+  DependsOnLookup lookup = [&](const std::string& ns, const std::string& name) -> std::optional<std::vector<DependencyReference>> {
     ++calls;
     auto it = stored.find(ns + "/" + name);
     if (it == stored.end()) return std::nullopt;
@@ -102,9 +102,9 @@ TEST(KustomizationValidation, DependsOnCyclesThroughTheStoredObjects) {
 TEST(KustomizationValidation, TheWalkIsBounded) {
   // An endless chain (every lookup invents a next one) is cut off, not followed.
   int calls = 0;
-  DependsOnLookup endless = [&](const std::string&, const std::string&) -> std::optional<std::vector<ObjectRef>> {
+  DependsOnLookup endless = [&](const std::string&, const std::string&) -> std::optional<std::vector<DependencyReference>> {
     ++calls;
-    return std::vector<ObjectRef>{{"k" + std::to_string(calls), ""}};
+    return std::vector<DependencyReference>{{"k" + std::to_string(calls), ""}};
   };
   auto a = ks("a", "{sourceRef: {kind: GitRepository, name: app}, interval: 1m, prune: true, dependsOn: [{name: b}]}");
   auto errs = errors(validate_kustomization(a, &endless));

@@ -1,4 +1,6 @@
-// C++ views of kafka.capstan.dev/v1 Kafka and KafkaNodePool, read from their JSON.
+// kafka.capstan.dev/v1 Kafka and KafkaNodePool as C++ types. Each struct's fields are listed once,
+// in kafka.cpp and node_pool.cpp, and give its decoder, encoder and CRD schema
+// (apis/common/codec.h).
 //
 // Implemented from Strimzi (the rest of its spec is not in the CRD schema, so `kubectl apply`,
 // which asks for strict field validation, refuses a manifest using it):
@@ -12,7 +14,7 @@
 // (9091) listeners are plaintext inside the cluster, where Strimzi uses its cluster CA.
 #pragma once
 
-#include "runtime/json/json.h"
+#include "apis/common/codec.h"
 
 #include <cstdint>
 #include <map>
@@ -26,45 +28,106 @@ inline constexpr std::string_view kDefaultKafkaVersion = "4.1.0";
 inline constexpr std::string_view kDefaultMetadataVersion = "4.1-IV1";
 inline constexpr std::string_view kStrimziVersion = "0.48.0";
 
-struct Listener {
+// A pool's and a cluster's node count at most (the CRD's maximum for spec.replicas): each node
+// is a Pod, a ConfigMap and a claim, and its configuration lists every controller.
+inline constexpr std::int64_t kMaxNodes = 1000;
+
+struct GenericKafkaListener {
   std::string name;
-  std::int64_t port = 0;
-  std::string type;
+  std::int32_t port = 0;
+  std::string type;  // internal | cluster-ip
   bool tls = false;
+  CAPSTAN_CODEC(GenericKafkaListener);
 };
 
-struct KafkaSpec {
+struct KafkaClusterSpec {
   std::string version;           // "" = kDefaultKafkaVersion
   std::string metadata_version;  // "" = kDefaultMetadataVersion
   std::string image;             // "" = Strimzi's image for the version
-  std::vector<Listener> listeners;
-  std::map<std::string, std::string> config;  // values rendered as Kafka properties
+  std::vector<GenericKafkaListener> listeners;
+  json::Object config;  // Kafka properties as written (strings, numbers, booleans)
 
   std::string effective_version() const { return version.empty() ? std::string(kDefaultKafkaVersion) : version; }
   std::string effective_metadata_version() const {
     return metadata_version.empty() ? std::string(kDefaultMetadataVersion) : metadata_version;
   }
   std::string effective_image() const;
+  // config as Kafka properties: strings as they are, other scalars in their JSON form.
+  std::map<std::string, std::string> properties() const;
+  CAPSTAN_CODEC(KafkaClusterSpec);
+};
+
+struct KafkaSpec {
+  KafkaClusterSpec kafka;
+  CAPSTAN_CODEC(KafkaSpec);
+};
+
+struct ListenerAddress {
+  std::string host;
+  std::int32_t port = 0;
+  CAPSTAN_CODEC(ListenerAddress);
+};
+
+struct ListenerStatus {
+  std::string name;
+  std::vector<ListenerAddress> addresses;
+  std::string bootstrap_servers;
+  CAPSTAN_CODEC(ListenerStatus);
+};
+
+struct UsedNodePoolStatus {
+  std::string name;
+  CAPSTAN_CODEC(UsedNodePoolStatus);
+};
+
+struct KafkaStatus {
+  std::vector<meta::Condition> conditions;  // Ready, NotReady, Warning, ReconciliationPaused
+  std::int64_t observed_generation = 0;
+  std::vector<ListenerStatus> listeners;
+  std::vector<UsedNodePoolStatus> kafka_node_pools;
+  std::string cluster_id;
+  std::string kafka_version;
+  std::string kafka_metadata_version;
+  std::string operator_last_successful_version;
+  CAPSTAN_CODEC(KafkaStatus);
 };
 
 struct Storage {
-  std::string type = "ephemeral";
+  std::string type = "ephemeral";  // ephemeral | persistent-claim
   std::string size, size_limit, storage_class;
   bool delete_claim = false;
+  CAPSTAN_CODEC(Storage);
 };
 
-// A pool's and a cluster's node count at most (the CRD's maximum for spec.replicas): each node
-// is a Pod, a ConfigMap and a claim, and its configuration lists every controller.
-inline constexpr std::int64_t kMaxNodes = 1000;
+namespace role {
+inline constexpr std::string_view kController = "controller";
+inline constexpr std::string_view kBroker = "broker";
+}  // namespace role
 
-struct NodePoolSpec {
-  std::int64_t replicas = 0;  // as written (range-checked by validate_node_pool)
-  bool broker = false, controller = false;
+struct KafkaNodePoolSpec {
+  std::int32_t replicas = 0;  // as written (range-checked by validate_kafka_node_pool)
+  std::vector<std::string> roles;
   Storage storage;
   std::optional<json::Value> resources;
+
+  bool has_role(std::string_view r) const;
+  bool broker() const { return has_role(role::kBroker); }
+  bool controller() const { return has_role(role::kController); }
+  CAPSTAN_CODEC(KafkaNodePoolSpec);
 };
 
-KafkaSpec parse_kafka_spec(const json::Value& kafka);
-NodePoolSpec parse_node_pool_spec(const json::Value& pool);
+struct KafkaNodePoolStatus {
+  std::vector<meta::Condition> conditions;
+  std::int64_t observed_generation = 0;
+  std::vector<std::int32_t> node_ids;
+  std::string cluster_id;
+  std::vector<std::string> roles;
+  std::int32_t replicas = 0;
+  std::string label_selector;
+  CAPSTAN_CODEC(KafkaNodePoolStatus);
+};
+
+using Kafka = codec::Resource<KafkaSpec, KafkaStatus>;
+using KafkaNodePool = codec::Resource<KafkaNodePoolSpec, KafkaNodePoolStatus>;
 
 }  // namespace capstan::apis::kafka::v1

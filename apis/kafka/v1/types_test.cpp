@@ -31,29 +31,53 @@ spec:
 )";
 
 TEST(KafkaTypes, KafkaSpecAndDefaults) {
-  auto s = parse_kafka_spec(json::from_yaml(kKafka));
+  const auto kafka = Kafka::from_json(json::from_yaml(kKafka));
+  EXPECT_EQ(kafka.name(), "events");
+  EXPECT_EQ(kafka.namespace_(), "data");
+  const auto& s = kafka.spec.kafka;
   EXPECT_EQ(s.effective_version(), "4.0.0");
   EXPECT_EQ(s.effective_metadata_version(), "4.0-IV3");
   EXPECT_EQ(s.effective_image(), "quay.io/strimzi/kafka:0.48.0-kafka-4.0.0");
   ASSERT_EQ(s.listeners.size(), 2u);
   EXPECT_EQ(s.listeners[1].name, "internal");
   EXPECT_EQ(s.listeners[1].type, "cluster-ip");
-  EXPECT_EQ(s.config.at("offsets.topic.replication.factor"), "3");
-  EXPECT_EQ(s.config.at("auto.create.topics.enable"), "false");
-  auto d = parse_kafka_spec(json::from_yaml("spec: {kafka: {listeners: []}}"));
+  EXPECT_EQ(s.listeners[1].port, 9093);
+  EXPECT_EQ(s.properties().at("offsets.topic.replication.factor"), "3");
+  EXPECT_EQ(s.properties().at("auto.create.topics.enable"), "false");
+  EXPECT_EQ(s.properties().at("ssl.cipher.suites"), "TLS_AES_256_GCM_SHA384");
+  auto d = Kafka::from_json(json::from_yaml("spec: {kafka: {listeners: []}}")).spec.kafka;
   EXPECT_EQ(d.effective_version(), "4.1.0");
   EXPECT_EQ(d.effective_metadata_version(), "4.1-IV1");
 }
 
 TEST(KafkaTypes, NodePools) {
-  auto p = parse_node_pool_spec(json::from_yaml(
-      "spec: {replicas: 3, roles: [controller, broker], storage: {type: persistent-claim, size: 10Gi, deleteClaim: true}}"));
+  auto p = KafkaNodePool::from_json(json::from_yaml(
+      "spec: {replicas: 3, roles: [controller, broker], storage: {type: persistent-claim, size: 10Gi, deleteClaim: true}}")).spec;
   EXPECT_EQ(p.replicas, 3);
-  EXPECT_TRUE(p.broker);
-  EXPECT_TRUE(p.controller);
+  EXPECT_TRUE(p.broker());
+  EXPECT_TRUE(p.controller());
   EXPECT_EQ(p.storage.type, "persistent-claim");
   EXPECT_EQ(p.storage.size, "10Gi");
   EXPECT_TRUE(p.storage.delete_claim);
+}
+
+TEST(KafkaTypes, StatusRoundTripsAndABadMemberIsNamed) {
+  const auto status = json::from_yaml(R"(
+conditions: [{type: Ready, status: "True", lastTransitionTime: "2026-01-02T03:04:05Z", observedGeneration: 2}]
+observedGeneration: 2
+listeners: [{name: plain, addresses: [{host: b.data.svc, port: 9092}], bootstrapServers: "b.data.svc:9092"}]
+kafkaNodePools: [{name: dual}]
+clusterId: abc
+kafkaVersion: "4.1.0"
+kafkaMetadataVersion: "4.1-IV1"
+)");
+  EXPECT_EQ(KafkaStatus::from_json(status, "status").to_json(), status);
+  try {
+    KafkaNodePool::from_json(json::from_yaml("spec: {replicas: three, roles: [broker]}"));
+    ADD_FAILURE() << "decoded";
+  } catch (const codec::DecodeError& e) {
+    EXPECT_STREQ(e.what(), "spec.replicas: expected an integer, got string");
+  }
 }
 
 TEST(KafkaCrds, AcceptedByTheApiServerAndKeepEveryImplementedField) {

@@ -29,10 +29,10 @@ TEST(GitopsInventory, IdsAsFlux) {
 TEST(GitopsInventory, RoundTripsThroughStatusSortedAndDiffs) {
   std::vector<InventoryEntry> before{{"shop", "web", "apps", "Deployment", "v1"}, {"shop", "cfg", "", "ConfigMap", "v1"},
                                      {"", "shop", "", "Namespace", "v1"}};
-  json::Value ks = json::Object{{"status", json::Object{{"inventory", inventory_json(before)}}}};
-  EXPECT_EQ(json::serialize(*json::find(ks, {"status", "inventory"})),
+  const auto inventory = to_inventory(before);
+  EXPECT_EQ(json::serialize(inventory.to_json()),
             R"({"entries":[{"id":"_shop__Namespace","v":"v1"},{"id":"shop_cfg__ConfigMap","v":"v1"},{"id":"shop_web_apps_Deployment","v":"v1"}]})");
-  auto read = read_inventory(ks);
+  auto read = read_inventory(v1::ResourceInventory::from_json(inventory.to_json(), "status.inventory"));
   ASSERT_EQ(read.size(), 3u);
   std::vector<InventoryEntry> after{{"shop", "web", "apps", "Deployment", "v1"}, {"", "shop", "", "Namespace", "v1"}};
   auto gone = removed_entries(read, after);

@@ -26,12 +26,12 @@ TEST(KafkaNodeIds, ScalingKeepsIdsFillsGapsAndRemovesTheHighest) {
 }
 
 TEST(KafkaServerConfig, KraftRolesQuorumAndListeners) {
-  auto spec = apis::kafka::v1::parse_kafka_spec(json::from_yaml(R"(
+  const auto spec = apis::kafka::v1::Kafka::from_json(json::from_yaml(R"(
 spec:
   kafka:
     listeners: [{name: plain, port: 9092, type: internal, tls: false}]
     config: {num.partitions: 3}
-)"));
+)")).spec.kafka;
   std::vector<Node> all{{0, "ctl", false, true}, {1, "ctl", false, true}, {2, "ctl", false, true}, {3, "brk", true, false}};
   EXPECT_EQ(all[3].pod_name("events"), "events-brk-3");
   EXPECT_EQ(node_host("events", "data", all[3]), "events-brk-3.events-kafka-brokers.data.svc");

@@ -1,0 +1,88 @@
+// The fields of GitRepository: Flux's names, required members and duration pattern, limited to
+// what Capstan implements.
+#include "apis/gitops/v1/crds.h"
+#include "apis/gitops/v1/group.h"
+#include "apis/gitops/v1/schema_common.h"
+#include "apis/gitops/v1/types.h"
+
+namespace capstan::apis::gitops::v1 {
+namespace {
+
+using codec::field;
+using openapi::Schema;
+
+const auto& ref_fields() {
+  static const auto table = codec::table<GitRepositoryRef>(
+      "The Git reference to follow; precedence commit > name > tag > branch. Default: branch master.",
+      field("branch", &GitRepositoryRef::branch, Schema::string("Branch to follow.").max_length(255)),
+      field("tag", &GitRepositoryRef::tag, Schema::string("Tag to check out.").max_length(255)),
+      field("commit", &GitRepositoryRef::commit, Schema::string("Commit SHA-1 to check out (40 hex digits).").pattern("^[0-9a-f]{40}$")),
+      field("name", &GitRepositoryRef::name, Schema::string("Full reference name to follow, e.g. refs/pull/420/head.").max_length(255)));
+  return table;
+}
+
+const auto& spec_fields() {
+  static const auto table = codec::table<GitRepositorySpec>(
+      "What to fetch and how often.",
+      field("url", &GitRepositorySpec::url,
+            Schema::string("The repository URL: http(s)://, git:// or file://.").pattern(R"(^(http|https|git|file)://.*$)").max_length(2048))
+          .required(),
+      field("interval", &GitRepositorySpec::interval, duration("How often to look for new commits on the ref, e.g. 1m.")).required(),
+      field("timeout", &GitRepositorySpec::timeout, duration("Bound of one Git operation (ls-remote, fetch). Default 60s.")),
+      field("ref", &GitRepositorySpec::ref, GitRepositoryRef::schema()),
+      field("suspend", &GitRepositorySpec::suspend, Schema::boolean("Stop reconciling this repository (the last artifact stays available).")));
+  return table;
+}
+
+const auto& artifact_fields() {
+  static const auto table = codec::table<Artifact>(
+      "The commit the ref resolved to, kept in the manager's local mirror.",
+      field("revision", &Artifact::revision, Schema::string("<ref>@sha1:<commit>, or sha1:<commit> for a commit ref.")),
+      field("path", &Artifact::path, Schema::string("Where the commit lives: the mirror of url at that commit.")),
+      field("url", &Artifact::url, Schema::string("The repository URL the artifact was fetched from.")),
+      field("message", &Artifact::message, Schema::string("The first line of the commit message.")),
+      field("lastUpdateTime", &Artifact::last_update_time, Schema::date_time("When the revision last changed.")));
+  return table;
+}
+
+const auto& status_fields() {
+  static const auto table = codec::table<GitRepositoryStatus>(
+      "What was last fetched.", field("observedGeneration", &GitRepositoryStatus::observed_generation, openapi::observed_generation()),
+      field("conditions", &GitRepositoryStatus::conditions,
+            openapi::conditions("Conditions: Ready, Reconciling, Stalled, ArtifactInStorage.", "Ready, Reconciling, Stalled, ArtifactInStorage",
+                                true)),
+      field("artifact", &GitRepositoryStatus::artifact, Artifact::schema()),
+      field("lastHandledReconcileAt", &GitRepositoryStatus::last_handled_reconcile_at, reconcile_request_status()));
+  return table;
+}
+
+}  // namespace
+
+CAPSTAN_CODEC_FROM(GitRepositoryRef, ref_fields)
+CAPSTAN_CODEC_FROM(GitRepositorySpec, spec_fields)
+CAPSTAN_CODEC_FROM(Artifact, artifact_fields)
+CAPSTAN_CODEC_FROM(GitRepositoryStatus, status_fields)
+
+GitRepositoryRef GitRepositorySpec::effective_ref() const {
+  if (!ref.branch.empty() || !ref.tag.empty() || !ref.commit.empty() || !ref.name.empty()) return ref;
+  GitRepositoryRef r;
+  r.branch = std::string(kDefaultBranch);
+  return r;
+}
+
+std::string ref_label(const GitRepositoryRef& ref) {
+  if (!ref.commit.empty()) return "";
+  if (!ref.name.empty()) return ref.name;
+  if (!ref.tag.empty()) return ref.tag;
+  return ref.branch.empty() ? std::string(kDefaultBranch) : ref.branch;
+}
+
+json::Value git_repository_schema() {
+  return openapi::root(kApiVersion,
+                       "A GitRepository follows a Git reference and keeps its latest commit in the manager's local mirror for "
+                       "Kustomizations to apply (Flux's source.toolkit.fluxcd.io/v1 GitRepository).",
+                       GitRepositorySpec::schema(), GitRepositoryStatus::schema())
+      .json();
+}
+
+}  // namespace capstan::apis::gitops::v1

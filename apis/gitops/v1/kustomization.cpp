@@ -1,0 +1,115 @@
+// The fields of Kustomization: Flux's names, required members and duration pattern, limited to
+// what Capstan implements.
+#include "apis/gitops/v1/crds.h"
+#include "apis/gitops/v1/group.h"
+#include "apis/gitops/v1/schema_common.h"
+#include "apis/gitops/v1/types.h"
+
+namespace capstan::apis::gitops::v1 {
+namespace {
+
+using codec::field;
+using openapi::Schema;
+
+const auto& source_ref_fields() {
+  static const auto table = codec::table<CrossNamespaceSourceReference>(
+      "The source of the manifests.",
+      field("kind", &CrossNamespaceSourceReference::kind, Schema::string_enum({"GitRepository"}, "Kind of the source.")).required(),
+      field("name", &CrossNamespaceSourceReference::name, openapi::object_name("Name of the source.")).required(),
+      field("namespace", &CrossNamespaceSourceReference::ns,
+            openapi::namespace_name("Namespace of the source; defaults to the Kustomization's.")));
+  return table;
+}
+
+const auto& dependency_fields() {
+  static const auto table = codec::table<DependencyReference>(
+      "A Kustomization that must be Ready first.",
+      field("name", &DependencyReference::name, openapi::object_name("Name of the object.")).required(),
+      field("namespace", &DependencyReference::ns, openapi::namespace_name("Namespace of the object; defaults to the referrer's.")));
+  return table;
+}
+
+const auto& common_metadata_fields() {
+  static const auto table = codec::table<CommonMetadata>(
+      "Labels and annotations added to every object applied.",
+      field("labels", &CommonMetadata::labels, Schema::string_map("Labels added to every object.").max_properties(64)),
+      field("annotations", &CommonMetadata::annotations, Schema::string_map("Annotations added to every object.").max_properties(64)));
+  return table;
+}
+
+const auto& spec_fields() {
+  static const auto table = codec::table<KustomizationSpec>(
+      "What to apply from which source, and how.",
+      field("sourceRef", &KustomizationSpec::source_ref, CrossNamespaceSourceReference::schema()).required(),
+      field("interval", &KustomizationSpec::interval, duration("How often to re-apply (and so undo drift), e.g. 10m.")).required(),
+      field("retryInterval", &KustomizationSpec::retry_interval, duration("How soon to retry after a failure. Default: interval.")),
+      field("timeout", &KustomizationSpec::timeout, duration("Bound of one build and apply. Default: interval.")),
+      field("path", &KustomizationSpec::path,
+            Schema::string("Directory in the source holding the manifests (a kustomization.yaml or plain "
+                           "YAML files, read recursively). Default: the repository root.")
+                .max_length(4096)),
+      field("prune", &KustomizationSpec::prune,
+            Schema::boolean("Delete the objects this Kustomization applied before and no longer finds in the "
+                            "source, and every object it applied when it is deleted."))
+          .required(),
+      field("targetNamespace", &KustomizationSpec::target_namespace,
+            openapi::namespace_name("Namespace set on every namespaced object (overrides the manifests').")),
+      field("suspend", &KustomizationSpec::suspend, Schema::boolean("Stop applying (objects already applied stay as they are).")),
+      field("dependsOn", &KustomizationSpec::depends_on,
+            Schema::array(DependencyReference::schema(), "Kustomizations that must be Ready before this one applies.").max_items(64)),
+      field("commonMetadata", &KustomizationSpec::common_metadata, CommonMetadata::schema()),
+      field("namePrefix", &KustomizationSpec::name_prefix, Schema::string("Prefix added to every object's name.").min_length(1).max_length(200)),
+      field("nameSuffix", &KustomizationSpec::name_suffix, Schema::string("Suffix added to every object's name.").min_length(1).max_length(200)),
+      field("serviceAccountName", &KustomizationSpec::service_account_name,
+            openapi::object_name("ServiceAccount of this namespace that applies and prunes (by impersonation), so "
+                                 "what Git may change is what that account may. Default: the manager's "
+                                 "--gitops-default-service-account, or the manager itself when that is empty.")));
+  return table;
+}
+
+const auto& resource_ref_fields() {
+  static const auto table = codec::table<ResourceRef>("An applied object.",
+                                                      field("id", &ResourceRef::id, Schema::string("<namespace>_<name>_<group>_<kind>.")).required(),
+                                                      field("v", &ResourceRef::v, Schema::string("Its API version.")).required());
+  return table;
+}
+
+const auto& inventory_fields() {
+  static const auto table = codec::table<ResourceInventory>(
+      "The objects applied by the last successful reconcile (what prune compares with).",
+      field("entries", &ResourceInventory::entries, Schema::array(ResourceRef::schema(), "The applied objects.")));
+  return table;
+}
+
+const auto& status_fields() {
+  static const auto table = codec::table<KustomizationStatus>(
+      "What was last applied.", field("observedGeneration", &KustomizationStatus::observed_generation, openapi::observed_generation()),
+      field("conditions", &KustomizationStatus::conditions,
+            openapi::conditions("Conditions: Ready, Reconciling, Stalled.", "Ready, Reconciling, Stalled", true)),
+      field("lastAppliedRevision", &KustomizationStatus::last_applied_revision, Schema::string("The source revision last applied successfully.")),
+      field("lastAttemptedRevision", &KustomizationStatus::last_attempted_revision, Schema::string("The source revision last tried.")),
+      field("inventory", &KustomizationStatus::inventory, ResourceInventory::schema()),
+      field("lastHandledReconcileAt", &KustomizationStatus::last_handled_reconcile_at, reconcile_request_status()));
+  return table;
+}
+
+}  // namespace
+
+CAPSTAN_CODEC_FROM(CrossNamespaceSourceReference, source_ref_fields)
+CAPSTAN_CODEC_FROM(DependencyReference, dependency_fields)
+CAPSTAN_CODEC_FROM(CommonMetadata, common_metadata_fields)
+CAPSTAN_CODEC_FROM(KustomizationSpec, spec_fields)
+CAPSTAN_CODEC_FROM(ResourceRef, resource_ref_fields)
+CAPSTAN_CODEC_FROM(ResourceInventory, inventory_fields)
+CAPSTAN_CODEC_FROM(KustomizationStatus, status_fields)
+
+json::Value kustomization_schema() {
+  return openapi::root(kApiVersion,
+                       "A Kustomization applies the manifests of a directory of a source with server-side apply, keeps them "
+                       "as in Git every interval and prunes what left Git (Flux's kustomize.toolkit.fluxcd.io/v1 "
+                       "Kustomization).",
+                       KustomizationSpec::schema(), KustomizationStatus::schema())
+      .json();
+}
+
+}  // namespace capstan::apis::gitops::v1

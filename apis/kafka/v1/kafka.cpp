@@ -1,0 +1,121 @@
+// The fields of Kafka: Strimzi's names, enums and minimums, limited to what Capstan implements.
+#include "apis/kafka/v1/crds.h"
+#include "apis/kafka/v1/group.h"
+#include "apis/kafka/v1/types.h"
+
+namespace capstan::apis::kafka::v1 {
+namespace {
+
+using codec::field;
+using openapi::Schema;
+
+const auto& listener_fields() {
+  static const auto table = codec::table<GenericKafkaListener>(
+      "A listener clients connect to.",
+      field("name", &GenericKafkaListener::name,
+            Schema::string("Name of the listener: 1-11 lower-case letters and digits.").pattern("^[a-z0-9]{1,11}$").max_length(11))
+          .required(),
+      field("port", &GenericKafkaListener::port,
+            Schema::integer("Port of the listener (9092 or above; 9090 and 9091 are the operator's).", "int32").range(9092, 65535))
+          .required(),
+      field("type", &GenericKafkaListener::type,
+            Schema::string_enum({"internal", "cluster-ip"}, "internal (through the headless and bootstrap Services) or cluster-ip "
+                                                            "(the bootstrap Service)."))
+          .required(),
+      field("tls", &GenericKafkaListener::tls, Schema::boolean("Whether the listener uses TLS.")).required());
+  return table;
+}
+
+const auto& cluster_fields() {
+  static const auto table = codec::table<KafkaClusterSpec>(
+      "The Kafka brokers and controllers.",
+      field("version", &KafkaClusterSpec::version, Schema::string("Kafka version (default 4.1.0).").max_length(32)),
+      field("metadataVersion", &KafkaClusterSpec::metadata_version, Schema::string("KRaft metadata version, e.g. 4.1-IV1.").max_length(32)),
+      field("image", &KafkaClusterSpec::image, Schema::string("Container image (default: Strimzi's for the version).").max_length(1024)),
+      field("listeners", &KafkaClusterSpec::listeners,
+            Schema::array(GenericKafkaListener::schema(), "The listeners, unique by name and by port.")
+                .list_map({"name"})
+                .min_items(1)
+                .max_items(16)
+                .rule("self.all(l, self.exists_one(m, m.port == l.port))", "listener ports must be unique"))
+          .required(),
+      field("config", &KafkaClusterSpec::config,
+            Schema::open_object("Broker configuration (Kafka properties); the operator's own keys are refused.").max_properties(256)));
+  return table;
+}
+
+const auto& spec_fields() {
+  static const auto table =
+      codec::table<KafkaSpec>("The Kafka cluster.", field("kafka", &KafkaSpec::kafka, KafkaClusterSpec::schema()).required());
+  return table;
+}
+
+const auto& address_fields() {
+  static const auto table = codec::table<ListenerAddress>("An address of the listener.",
+                                                          field("host", &ListenerAddress::host, Schema::string("Host name.")),
+                                                          field("port", &ListenerAddress::port, Schema::integer("Port.", "int32")));
+  return table;
+}
+
+const auto& listener_status_fields() {
+  static const auto table = codec::table<ListenerStatus>(
+      "How clients reach a listener.", field("name", &ListenerStatus::name, Schema::string("Name of the listener.")),
+      field("addresses", &ListenerStatus::addresses, Schema::array(ListenerAddress::schema(), "Addresses of the listener.")),
+      field("bootstrapServers", &ListenerStatus::bootstrap_servers, Schema::string("host:port list for the clients' bootstrap.servers.")));
+  return table;
+}
+
+const auto& pool_ref_fields() {
+  static const auto table =
+      codec::table<UsedNodePoolStatus>("A node pool.", field("name", &UsedNodePoolStatus::name, Schema::string("Its name.")));
+  return table;
+}
+
+const auto& status_fields() {
+  static const auto table = codec::table<KafkaStatus>(
+      "The observed state of the cluster.",
+      field("conditions", &KafkaStatus::conditions,
+            openapi::conditions("Conditions: Ready, NotReady, Warning, ReconciliationPaused.",
+                                "Ready, NotReady, Warning, ReconciliationPaused", true)),
+      field("observedGeneration", &KafkaStatus::observed_generation, openapi::observed_generation()),
+      field("listeners", &KafkaStatus::listeners, Schema::array(ListenerStatus::schema(), "The listeners and their addresses.")),
+      field("kafkaNodePools", &KafkaStatus::kafka_node_pools, Schema::array(UsedNodePoolStatus::schema(), "The node pools of the cluster.")),
+      field("clusterId", &KafkaStatus::cluster_id, Schema::string("The KRaft cluster ID.")),
+      field("kafkaVersion", &KafkaStatus::kafka_version, Schema::string("The Kafka version running.")),
+      field("kafkaMetadataVersion", &KafkaStatus::kafka_metadata_version, Schema::string("The KRaft metadata version.")),
+      field("operatorLastSuccessfulVersion", &KafkaStatus::operator_last_successful_version,
+            Schema::string("Version of the operator that last reconciled it.")));
+  return table;
+}
+
+}  // namespace
+
+CAPSTAN_CODEC_FROM(GenericKafkaListener, listener_fields)
+CAPSTAN_CODEC_FROM(KafkaClusterSpec, cluster_fields)
+CAPSTAN_CODEC_FROM(KafkaSpec, spec_fields)
+CAPSTAN_CODEC_FROM(ListenerAddress, address_fields)
+CAPSTAN_CODEC_FROM(ListenerStatus, listener_status_fields)
+CAPSTAN_CODEC_FROM(UsedNodePoolStatus, pool_ref_fields)
+CAPSTAN_CODEC_FROM(KafkaStatus, status_fields)
+
+std::string KafkaClusterSpec::effective_image() const {
+  if (!image.empty()) return image;
+  return "quay.io/strimzi/kafka:" + std::string(kStrimziVersion) + "-kafka-" + effective_version();
+}
+
+std::map<std::string, std::string> KafkaClusterSpec::properties() const {
+  std::map<std::string, std::string> out;
+  for (const auto& kv : config) {
+    const json::Value& v = kv.value();
+    out[std::string(kv.key())] = v.is_string() ? std::string(v.get_string()) : json::serialize(v);
+  }
+  return out;
+}
+
+json::Value kafka_schema() {
+  return openapi::root(kApiVersion, "A Kafka cluster in KRaft mode; its nodes come from the KafkaNodePools labelled with its name.",
+                       KafkaSpec::schema(), KafkaStatus::schema())
+      .json();
+}
+
+}  // namespace capstan::apis::kafka::v1
