@@ -30,7 +30,7 @@
 // are ignored, and a member of the wrong type throws DecodeError naming its path
 // ("spec.privateKey.size: expected an integer, got string"). Encoding is `omitempty`: empty
 // strings, false, 0, empty lists and maps, nullopt and empty structs are left out unless the field
-// is required. A field whose schema type does not match its member's type is refused when the
+// is required or marked always(). A field whose schema type does not match its member's type is refused when the
 // table is built (std::logic_error), so one unit test building the CRDs catches the mismatch.
 #pragma once
 
@@ -258,6 +258,12 @@ class Field {
     return std::move(*this);
   }
 
+  // Encoded even when empty, without being required (a Go field without omitempty).
+  Field&& always() && {
+    always_ = true;
+    return std::move(*this);
+  }
+
   std::string_view name() const { return name_; }
   bool is_required() const { return required_; }
   const openapi::Schema& schema() const { return schema_; }
@@ -272,7 +278,7 @@ class Field {
   }
   void encode(const S& s, json::Object& o) const {
     const M& m = s.*member_;
-    if (!required_ && Codec<M>::empty(m)) return;
+    if (!required_ && !always_ && Codec<M>::empty(m)) return;
     if constexpr (std::is_same_v<M, std::string>) {
       if (base64_) {
         o[name_] = detail::encode_bytes(m);
@@ -287,12 +293,21 @@ class Field {
   M S::*member_;
   openapi::Schema schema_;
   bool required_ = false;
+  bool always_ = false;
   bool base64_ = false;
 };
 
 template <class S, class M>
 Field<S, M> field(std::string_view name, M S::*member, openapi::Schema schema) {
   return Field<S, M>(name, member, std::move(schema));
+}
+
+// A field of S that a base of S declares: field<Derived>("path", &Base::path, ...), so that
+// kinds sharing members (a ServiceMonitor's and a PodMonitor's endpoints) list them once.
+template <class S, class M, class B>
+  requires(std::is_base_of_v<B, S> && !std::is_same_v<B, S>)
+Field<S, M> field(std::string_view name, M B::*member, openapi::Schema schema) {
+  return Field<S, M>(name, static_cast<M S::*>(member), std::move(schema));
 }
 
 // The fields of struct S, in wire and schema order.
@@ -346,6 +361,12 @@ class Table {
 template <class S, class... M>
 Table<S, Field<S, M>...> table(std::string_view description, Field<S, M>... fields) {
   return Table<S, Field<S, M>...>(description, std::move(fields)...);
+}
+
+// The same from a tuple of fields (std::tuple_cat of the ones kinds share and their own).
+template <class S, class... M>
+Table<S, Field<S, M>...> table(std::string_view description, std::tuple<Field<S, M>...> fields) {
+  return std::apply([&](auto&&... f) { return Table<S, Field<S, M>...>(description, std::move(f)...); }, std::move(fields));
 }
 
 // A whole object of a kind: metadata kept as written, spec and status typed. apiVersion and kind

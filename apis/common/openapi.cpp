@@ -169,6 +169,17 @@ Schema object_name(std::string_view description) { return std::move(Schema::stri
 
 Schema namespace_name(std::string_view description) { return std::move(Schema::string(description).min_length(1).max_length(63)); }
 
+Schema label_selector(std::string_view description) {
+  auto requirement = Schema::object("A label selector requirement.")
+                         .property("key", Schema::string("The label key.").max_length(317))
+                         .property("operator", Schema::string_enum({"In", "NotIn", "Exists", "DoesNotExist"}, "In, NotIn, Exists or DoesNotExist."))
+                         .property("values", Schema::strings("Values for In and NotIn.").max_items(256))
+                         .required({"key", "operator"});
+  return std::move(Schema::object(description)
+                       .property("matchLabels", Schema::string_map("Labels that must all match.").max_properties(64))
+                       .property("matchExpressions", Schema::array(requirement, "Requirements that must all hold.").max_items(64)));
+}
+
 Schema observed_generation() {
   return std::move(Schema::integer("The metadata.generation last reconciled.", "int64").minimum(0));
 }

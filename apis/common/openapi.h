@@ -68,6 +68,8 @@ class Schema {
 // namespace's (a DNS label, 1-63 characters).
 Schema object_name(std::string_view description);
 Schema namespace_name(std::string_view description);
+// A metav1.LabelSelector {matchLabels, matchExpressions} (runtime/meta/selector.h reads it).
+Schema label_selector(std::string_view description);
 // metadata.generation as status reports it back (observedGeneration).
 Schema observed_generation();
 

@@ -166,20 +166,16 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
   auto pod_labels = selector_labels(name);
   json::Object pod_annotations{{"kubectl.kubernetes.io/default-container", "prometheus"}};
   if (spec.pod_metadata) {
-    if (const auto* l = json::get_object(*spec.pod_metadata, {"labels"}))
-      for (const auto& kv : *l)
-        if (kv.value().is_string() && !pod_labels.contains(std::string(kv.key())))
-          pod_labels[std::string(kv.key())] = std::string(kv.value().get_string());
-    if (const auto* a = json::get_object(*spec.pod_metadata, {"annotations"}))
-      for (const auto& kv : *a) pod_annotations[kv.key()] = kv.value();
+    for (const auto& [key, value] : spec.pod_metadata->labels) pod_labels.try_emplace(key, value);  // the selector's stay
+    for (const auto& [key, value] : spec.pod_metadata->annotations) pod_annotations[key] = value;
   }
   json::Object pod_spec{{"containers", json::Array{std::move(prom), reloader("config-reloader", rule_configmaps, false)}},
                         {"initContainers", json::Array{reloader("init-config-reloader", rule_configmaps, true)}},
                         {"terminationGracePeriodSeconds", 600},
                         {"volumes", std::move(volumes)}};
   if (!spec.service_account_name.empty()) pod_spec["serviceAccountName"] = spec.service_account_name;
-  if (spec.node_selector) pod_spec["nodeSelector"] = *spec.node_selector;
-  if (spec.tolerations) pod_spec["tolerations"] = *spec.tolerations;
+  if (!spec.node_selector.empty()) pod_spec["nodeSelector"] = string_map(spec.node_selector);
+  if (!spec.tolerations.empty()) pod_spec["tolerations"] = json::Array(spec.tolerations.begin(), spec.tolerations.end());
 
   o["spec"] = json::Object{
       {"replicas", spec.replicas},

@@ -8,13 +8,24 @@
 namespace capstan::monitoring {
 namespace {
 
+namespace v1 = apis::monitoring::v1;
+
 json::Array strings(std::initializer_list<std::string> list) {
   json::Array a;
   for (const auto& s : list) a.emplace_back(s);
   return a;
 }
 
-std::string str(const json::Value& o, std::initializer_list<std::string_view> path) { return std::string(json::get_string(o, path)); }
+json::Array strings_of(const std::vector<std::string>& list) {
+  json::Array a;
+  for (const auto& s : list) a.emplace_back(s);
+  return a;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
 
 json::Object relabel(json::Array source_labels, std::string target_label, std::string regex = {}, std::string replacement = {},
                      std::string action = {}, std::string separator = {}) {
@@ -28,111 +39,121 @@ json::Object relabel(json::Array source_labels, std::string target_label, std::s
   return r;
 }
 
-// Keep/drop rules implementing a metav1.LabelSelector on `role` labels ("service" or "pod").
-void selector_relabelings(const json::Value* selector, std::string_view role, json::Array& out) {
+// Keep/drop rules implementing a metav1.LabelSelector on `role` labels ("service" or "pod"):
+// matchLabels sorted by key, then matchExpressions in order, as prometheus-operator writes them.
+void selector_relabelings(const json::Value& selector, std::string_view role, json::Array& out) {
   const std::string label = "__meta_kubernetes_" + std::string(role) + "_label_";
   const std::string present = "__meta_kubernetes_" + std::string(role) + "_labelpresent_";
-  if (!selector) return;
-  std::vector<std::pair<std::string, std::string>> match_labels;
-  if (const auto* ml = json::get_object(*selector, {"matchLabels"}))
-    for (const auto& kv : *ml)
-      if (kv.value().is_string()) match_labels.emplace_back(std::string(kv.key()), std::string(kv.value().get_string()));
-  std::sort(match_labels.begin(), match_labels.end());
-  for (const auto& [k, v] : match_labels) {
-    auto name = sanitize_label_name(k);
-    out.push_back(relabel(strings({label + name, present + name}), "", "(" + v + ");true", "", "keep"));
-  }
-  if (const auto* exprs = json::get_array(*selector, {"matchExpressions"})) {
-    for (const auto& e : *exprs) {
-      auto name = sanitize_label_name(json::get_string(e, {"key"}));
-      std::string op(json::get_string(e, {"operator"}));
-      std::string values;
-      if (const auto* vs = json::get_array(e, {"values"}))
-        for (const auto& v : *vs) values += (values.empty() ? "" : "|") + std::string(v.is_string() ? v.get_string() : "");
-      if (op == "In") out.push_back(relabel(strings({label + name, present + name}), "", "(" + values + ");true", "", "keep"));
-      if (op == "NotIn") out.push_back(relabel(strings({label + name, present + name}), "", "(" + values + ");true", "", "drop"));
-      if (op == "Exists") out.push_back(relabel(strings({present + name}), "", "true", "", "keep"));
-      if (op == "DoesNotExist") out.push_back(relabel(strings({present + name}), "", "true", "", "drop"));
+  using Op = meta::Requirement::Op;
+  auto requirements = meta::LabelSelector::from_json(&selector).requirements();
+  auto expressions = std::stable_partition(requirements.begin(), requirements.end(), [](const auto& r) { return r.op == Op::Equals; });
+  std::sort(requirements.begin(), expressions, [](const auto& a, const auto& b) { return a.key < b.key; });
+  for (const auto& r : requirements) {
+    const auto name = sanitize_label_name(r.key);
+    std::string values;
+    for (const auto& v : r.values) values += (values.empty() ? "" : "|") + v;
+    switch (r.op) {
+      case Op::Equals:
+      case Op::In: out.push_back(relabel(strings({label + name, present + name}), "", "(" + values + ");true", "", "keep")); break;
+      case Op::NotIn: out.push_back(relabel(strings({label + name, present + name}), "", "(" + values + ");true", "", "drop")); break;
+      case Op::Exists: out.push_back(relabel(strings({present + name}), "", "true", "", "keep")); break;
+      case Op::DoesNotExist: out.push_back(relabel(strings({present + name}), "", "true", "", "drop")); break;
+      default: break;  // not in a metav1.LabelSelector
     }
   }
 }
 
-json::Array namespaces_of(const json::Value& monitor) {
+template <class Monitor>
+json::Array namespaces_of(const Monitor& monitor) {
   json::Array names;
-  if (json::get_bool(monitor, {"spec", "namespaceSelector", "any"})) return names;
-  if (const auto* m = json::get_array(monitor, {"spec", "namespaceSelector", "matchNames"}))
-    for (const auto& n : *m)
-      if (n.is_string()) names.push_back(n);
-  if (names.empty()) names.emplace_back(json::get_string(monitor, {"metadata", "namespace"}));
+  const auto& selector = monitor.spec.namespace_selector;
+  if (selector.any) return names;
+  for (const auto& n : selector.match_names) names.emplace_back(n);
+  if (names.empty()) names.emplace_back(monitor.namespace_());
   return names;
 }
 
 // The endpoint members every scrape job takes the same way.
-void endpoint_settings(const json::Value& ep, const std::string& default_interval, json::Object& job) {
-  if (const auto* h = json::find(ep, {"honorTimestamps"}); h && h->is_bool()) job["honor_timestamps"] = h->get_bool();
-  std::string interval = str(ep, {"interval"});
-  if (interval.empty()) interval = default_interval;
+void endpoint_settings(const v1::ScrapeEndpoint& ep, const std::string& default_interval, json::Object& job) {
+  if (ep.honor_timestamps) job["honor_timestamps"] = *ep.honor_timestamps;
+  const std::string& interval = ep.interval.empty() ? default_interval : ep.interval;
   if (!interval.empty()) job["scrape_interval"] = interval;
-  if (auto t = str(ep, {"scrapeTimeout"}); !t.empty()) job["scrape_timeout"] = t;
-  if (auto p = str(ep, {"path"}); !p.empty()) job["metrics_path"] = p;
-  if (const auto* params = json::find(ep, {"params"}); params && params->is_object() && !params->get_object().empty())
-    job["params"] = *params;
-  if (auto scheme = str(ep, {"scheme"}); !scheme.empty()) {
-    std::transform(scheme.begin(), scheme.end(), scheme.begin(), [](unsigned char c) { return std::tolower(c); });
-    job["scheme"] = scheme;
+  if (!ep.scrape_timeout.empty()) job["scrape_timeout"] = ep.scrape_timeout;
+  if (!ep.path.empty()) job["metrics_path"] = ep.path;
+  if (!ep.params.empty()) {
+    json::Object params;
+    for (const auto& [key, values] : ep.params) params[key] = strings_of(values);
+    job["params"] = std::move(params);
   }
-  if (const auto* tls = json::get_object(ep, {"tlsConfig"})) {
+  if (!ep.scheme.empty()) job["scheme"] = lower(ep.scheme);
+  if (ep.tls_config) {
     json::Object t;
-    if (auto sn = json::get_string(*tls, {"serverName"}); !sn.empty()) t["server_name"] = sn;
-    if (json::get_bool(*tls, {"insecureSkipVerify"})) t["insecure_skip_verify"] = true;
+    if (!ep.tls_config->server_name.empty()) t["server_name"] = ep.tls_config->server_name;
+    if (ep.tls_config->insecure_skip_verify) t["insecure_skip_verify"] = true;
     if (!t.empty()) job["tls_config"] = std::move(t);
   }
-  if (const auto* f = json::find(ep, {"followRedirects"}); f && f->is_bool()) job["follow_redirects"] = f->get_bool();
-  if (const auto* h = json::find(ep, {"enableHttp2"}); h && h->is_bool()) job["enable_http2"] = h->get_bool();
+  if (ep.follow_redirects) job["follow_redirects"] = *ep.follow_redirects;
+  if (ep.enable_http2) job["enable_http2"] = *ep.enable_http2;
 }
 
-void limits(const json::Value& monitor, json::Object& job) {
-  for (auto [from, to] : {std::pair{"sampleLimit", "sample_limit"}, std::pair{"targetLimit", "target_limit"}})
-    if (const auto* v = json::find(monitor, {"spec", from}); v && v->is_int64() && v->as_int64() > 0) job[to] = v->as_int64();
+void limits(const v1::MonitorSpec& spec, json::Object& job) {
+  if (spec.sample_limit > 0) job["sample_limit"] = spec.sample_limit;
+  if (spec.target_limit > 0) job["target_limit"] = spec.target_limit;
 }
 
-void user_relabelings(const json::Value& ep, std::string_view key, json::Array& out) {
-  if (const auto* rs = json::get_array(ep, {key}))
-    for (const auto& r : *rs) out.push_back(relabel_config(r));
+void user_relabelings(const std::vector<v1::RelabelConfig>& relabelings, json::Array& out) {
+  for (const auto& r : relabelings) out.push_back(relabel_config(r));
 }
 
-void label_copies(const json::Value& monitor, std::string_view member, std::string_view role, json::Array& out) {
-  if (const auto* labels = json::get_array(monitor, {"spec", member}))
-    for (const auto& l : *labels) {
-      if (!l.is_string()) continue;
-      auto name = sanitize_label_name(l.get_string());
-      out.push_back(relabel(strings({"__meta_kubernetes_" + std::string(role) + "_label_" + name}), name, "(.+)", "${1}"));
-    }
+void label_copies(const std::vector<std::string>& labels, std::string_view role, json::Array& out) {
+  for (const auto& l : labels) {
+    auto name = sanitize_label_name(l);
+    out.push_back(relabel(strings({"__meta_kubernetes_" + std::string(role) + "_label_" + name}), name, "(.+)", "${1}"));
+  }
 }
 
-json::Object service_monitor_job(const json::Value& sm, const json::Value& ep, std::size_t i, const std::string& default_interval) {
-  const std::string ns = str(sm, {"metadata", "namespace"}), name = str(sm, {"metadata", "name"});
+// The job's members before and after its relabelings, as both kinds of monitor have them.
+template <class Monitor>
+json::Object job_head(const Monitor& monitor, std::string_view kind, std::string_view role, const v1::ScrapeEndpoint& ep, std::size_t i,
+                      const std::string& default_interval) {
   json::Object job;
-  job["job_name"] = "serviceMonitor/" + ns + "/" + name + "/" + std::to_string(i);
-  job["honor_labels"] = json::get_bool(ep, {"honorLabels"});
-  json::Object sd{{"role", "endpoints"}};
-  if (auto names = namespaces_of(sm); !names.empty()) sd["namespaces"] = json::Object{{"names", std::move(names)}};
+  job["job_name"] = std::string(kind) + "/" + std::string(monitor.namespace_()) + "/" + std::string(monitor.name()) + "/" + std::to_string(i);
+  job["honor_labels"] = ep.honor_labels;
+  json::Object sd{{"role", role}};
+  if (auto names = namespaces_of(monitor); !names.empty()) sd["namespaces"] = json::Object{{"names", std::move(names)}};
   job["kubernetes_sd_configs"] = json::Array{std::move(sd)};
   endpoint_settings(ep, default_interval, job);
+  return job;
+}
 
+void job_tail(const v1::MonitorSpec& spec, const v1::ScrapeEndpoint& ep, json::Array relabelings, json::Object& job) {
+  user_relabelings(ep.relabelings, relabelings);
+  job["relabel_configs"] = std::move(relabelings);
+  limits(spec, job);
+  json::Array metric;
+  user_relabelings(ep.metric_relabelings, metric);
+  if (!metric.empty()) job["metric_relabel_configs"] = std::move(metric);
+}
+
+void running_filter(const v1::ScrapeEndpoint& ep, json::Array& r) {
+  if (ep.filter_running.value_or(true)) r.push_back(relabel(strings({"__meta_kubernetes_pod_phase"}), "", "(Failed|Succeeded)", "", "drop"));
+}
+
+json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoint& ep, std::size_t i, const std::string& default_interval) {
+  json::Object job = job_head(sm, "serviceMonitor", "endpoints", ep, i, default_interval);
   json::Array r;
   r.push_back(relabel(strings({"job"}), "__tmp_prometheus_job_name"));
-  selector_relabelings(json::find(sm, {"spec", "selector"}), "service", r);
+  selector_relabelings(sm.spec.selector, "service", r);
   std::string endpoint_label;
-  if (auto port = str(ep, {"port"}); !port.empty()) {
-    r.push_back(relabel(strings({"__meta_kubernetes_endpoint_port_name"}), "", port, "", "keep"));
-    endpoint_label = port;
-  } else if (const auto* tp = json::find(ep, {"targetPort"}); tp && (tp->is_string() || tp->is_int64())) {
-    if (tp->is_int64()) {
-      endpoint_label = std::to_string(tp->as_int64());
+  if (!ep.port.empty()) {
+    r.push_back(relabel(strings({"__meta_kubernetes_endpoint_port_name"}), "", ep.port, "", "keep"));
+    endpoint_label = ep.port;
+  } else if (ep.target_port && (ep.target_port->is_string() || ep.target_port->is_int64())) {
+    if (ep.target_port->is_int64()) {
+      endpoint_label = std::to_string(ep.target_port->as_int64());
       r.push_back(relabel(strings({"__meta_kubernetes_pod_container_port_number"}), "", endpoint_label, "", "keep"));
     } else {
-      endpoint_label = std::string(tp->get_string());
+      endpoint_label = std::string(ep.target_port->get_string());
       r.push_back(relabel(strings({"__meta_kubernetes_pod_container_port_name"}), "", endpoint_label, "", "keep"));
     }
   }
@@ -143,60 +164,40 @@ json::Object service_monitor_job(const json::Value& sm, const json::Value& ep, s
   r.push_back(relabel(strings({"__meta_kubernetes_service_name"}), "service"));
   r.push_back(relabel(strings({"__meta_kubernetes_pod_name"}), "pod"));
   r.push_back(relabel(strings({"__meta_kubernetes_pod_container_name"}), "container"));
-  if (!json::find(ep, {"filterRunning"}) || json::get_bool(ep, {"filterRunning"}, true))
-    r.push_back(relabel(strings({"__meta_kubernetes_pod_phase"}), "", "(Failed|Succeeded)", "", "drop"));
-  label_copies(sm, "targetLabels", "service", r);
-  label_copies(sm, "podTargetLabels", "pod", r);
+  running_filter(ep, r);
+  label_copies(sm.spec.target_labels, "service", r);
+  label_copies(sm.spec.pod_target_labels, "pod", r);
   r.push_back(relabel(strings({"__meta_kubernetes_service_name"}), "job", "", "${1}"));
-  if (auto job_label = str(sm, {"spec", "jobLabel"}); !job_label.empty())
-    r.push_back(relabel(strings({"__meta_kubernetes_service_label_" + sanitize_label_name(job_label)}), "job", "(.+)", "${1}"));
+  if (!sm.spec.job_label.empty())
+    r.push_back(relabel(strings({"__meta_kubernetes_service_label_" + sanitize_label_name(sm.spec.job_label)}), "job", "(.+)", "${1}"));
   if (!endpoint_label.empty()) r.push_back(relabel({}, "endpoint", "", endpoint_label));
-  user_relabelings(ep, "relabelings", r);
-  job["relabel_configs"] = std::move(r);
-  limits(sm, job);
-  json::Array metric;
-  user_relabelings(ep, "metricRelabelings", metric);
-  if (!metric.empty()) job["metric_relabel_configs"] = std::move(metric);
+  job_tail(sm.spec, ep, std::move(r), job);
   return job;
 }
 
-json::Object pod_monitor_job(const json::Value& pm, const json::Value& ep, std::size_t i, const std::string& default_interval) {
-  const std::string ns = str(pm, {"metadata", "namespace"}), name = str(pm, {"metadata", "name"});
-  json::Object job;
-  job["job_name"] = "podMonitor/" + ns + "/" + name + "/" + std::to_string(i);
-  job["honor_labels"] = json::get_bool(ep, {"honorLabels"});
-  json::Object sd{{"role", "pod"}};
-  if (auto names = namespaces_of(pm); !names.empty()) sd["namespaces"] = json::Object{{"names", std::move(names)}};
-  job["kubernetes_sd_configs"] = json::Array{std::move(sd)};
-  endpoint_settings(ep, default_interval, job);
-
+json::Object pod_monitor_job(const v1::PodMonitor& pm, const v1::PodMetricsEndpoint& ep, std::size_t i, const std::string& default_interval) {
+  json::Object job = job_head(pm, "podMonitor", "pod", ep, i, default_interval);
   json::Array r;
   r.push_back(relabel(strings({"job"}), "__tmp_prometheus_job_name"));
-  selector_relabelings(json::find(pm, {"spec", "selector"}), "pod", r);
+  selector_relabelings(pm.spec.selector, "pod", r);
   std::string endpoint_label;
-  if (auto port = str(ep, {"port"}); !port.empty()) {
-    r.push_back(relabel(strings({"__meta_kubernetes_pod_container_port_name"}), "", port, "", "keep"));
-    endpoint_label = port;
-  } else if (const auto* n = json::find(ep, {"portNumber"}); n && n->is_int64()) {
-    endpoint_label = std::to_string(n->as_int64());
+  if (!ep.port.empty()) {
+    r.push_back(relabel(strings({"__meta_kubernetes_pod_container_port_name"}), "", ep.port, "", "keep"));
+    endpoint_label = ep.port;
+  } else if (ep.port_number) {
+    endpoint_label = std::to_string(*ep.port_number);
     r.push_back(relabel(strings({"__meta_kubernetes_pod_container_port_number"}), "", endpoint_label, "", "keep"));
   }
   r.push_back(relabel(strings({"__meta_kubernetes_namespace"}), "namespace"));
   r.push_back(relabel(strings({"__meta_kubernetes_pod_container_name"}), "container"));
   r.push_back(relabel(strings({"__meta_kubernetes_pod_name"}), "pod"));
-  if (!json::find(ep, {"filterRunning"}) || json::get_bool(ep, {"filterRunning"}, true))
-    r.push_back(relabel(strings({"__meta_kubernetes_pod_phase"}), "", "(Failed|Succeeded)", "", "drop"));
-  label_copies(pm, "podTargetLabels", "pod", r);
-  r.push_back(relabel({}, "job", "", ns + "/" + name));
-  if (auto job_label = str(pm, {"spec", "jobLabel"}); !job_label.empty())
-    r.push_back(relabel(strings({"__meta_kubernetes_pod_label_" + sanitize_label_name(job_label)}), "job", "(.+)", "${1}"));
+  running_filter(ep, r);
+  label_copies(pm.spec.pod_target_labels, "pod", r);
+  r.push_back(relabel({}, "job", "", std::string(pm.namespace_()) + "/" + std::string(pm.name())));
+  if (!pm.spec.job_label.empty())
+    r.push_back(relabel(strings({"__meta_kubernetes_pod_label_" + sanitize_label_name(pm.spec.job_label)}), "job", "(.+)", "${1}"));
   if (!endpoint_label.empty()) r.push_back(relabel({}, "endpoint", "", endpoint_label));
-  user_relabelings(ep, "relabelings", r);
-  job["relabel_configs"] = std::move(r);
-  limits(pm, job);
-  json::Array metric;
-  user_relabelings(ep, "metricRelabelings", metric);
-  if (!metric.empty()) job["metric_relabel_configs"] = std::move(metric);
+  job_tail(pm.spec, ep, std::move(r), job);
   return job;
 }
 
@@ -209,18 +210,15 @@ std::string sanitize_label_name(std::string_view name) {
   return out;
 }
 
-json::Value relabel_config(const json::Value& r) {
+json::Value relabel_config(const v1::RelabelConfig& r) {
   json::Object out;
-  if (const auto* s = json::find(r, {"sourceLabels"}); s && s->is_array()) out["source_labels"] = *s;
-  if (auto v = json::get_string(r, {"separator"}); !v.empty()) out["separator"] = v;
-  if (auto v = json::get_string(r, {"targetLabel"}); !v.empty()) out["target_label"] = v;
-  if (auto v = json::get_string(r, {"regex"}); !v.empty()) out["regex"] = v;
-  if (const auto* m = json::find(r, {"modulus"}); m && m->is_int64()) out["modulus"] = m->as_int64();
-  if (const auto* v = json::find(r, {"replacement"}); v && v->is_string()) out["replacement"] = *v;
-  if (auto v = std::string(json::get_string(r, {"action"})); !v.empty()) {
-    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
-    out["action"] = v;
-  }
+  if (!r.source_labels.empty()) out["source_labels"] = strings_of(r.source_labels);
+  if (!r.separator.empty()) out["separator"] = r.separator;
+  if (!r.target_label.empty()) out["target_label"] = r.target_label;
+  if (!r.regex.empty()) out["regex"] = r.regex;
+  if (r.modulus) out["modulus"] = *r.modulus;
+  if (r.replacement) out["replacement"] = *r.replacement;
+  if (!r.action.empty()) out["action"] = lower(r.action);
   return out;
 }
 
@@ -244,11 +242,10 @@ json::Value generate_config(const ConfigInputs& in) {
 
   json::Array jobs;
   for (const auto& sm : in.service_monitors)
-    if (const auto* eps = json::get_array(sm, {"spec", "endpoints"}))
-      for (std::size_t i = 0; i < eps->size(); ++i) jobs.push_back(service_monitor_job(sm, (*eps)[i], i, ""));
+    for (std::size_t i = 0; i < sm.spec.endpoints.size(); ++i) jobs.push_back(service_monitor_job(sm, sm.spec.endpoints[i], i, ""));
   for (const auto& pm : in.pod_monitors)
-    if (const auto* eps = json::get_array(pm, {"spec", "podMetricsEndpoints"}))
-      for (std::size_t i = 0; i < eps->size(); ++i) jobs.push_back(pod_monitor_job(pm, (*eps)[i], i, ""));
+    for (std::size_t i = 0; i < pm.spec.pod_metrics_endpoints.size(); ++i)
+      jobs.push_back(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, ""));
   config["scrape_configs"] = std::move(jobs);
 
   if (!spec.remote_write.empty()) {

@@ -17,8 +17,8 @@ namespace capstan::monitoring {
 struct ConfigInputs {
   std::string ns, name;  // of the Prometheus
   const apis::monitoring::v1::PrometheusSpec* spec = nullptr;
-  std::vector<json::Value> service_monitors;  // selected, sorted by namespace/name
-  std::vector<json::Value> pod_monitors;
+  std::vector<apis::monitoring::v1::ServiceMonitor> service_monitors;  // selected, sorted by namespace/name
+  std::vector<apis::monitoring::v1::PodMonitor> pod_monitors;
   std::vector<std::string> rule_file_globs;  // "/etc/prometheus/rules/<configmap>/*.yaml"
 };
 
@@ -30,6 +30,6 @@ std::string sanitize_label_name(std::string_view name);
 
 // A monitor's spec.relabelings entry (camelCase) as a Prometheus relabel_config (snake_case);
 // the action is lowercased.
-json::Value relabel_config(const json::Value& r);
+json::Value relabel_config(const apis::monitoring::v1::RelabelConfig& r);
 
 }  // namespace capstan::monitoring

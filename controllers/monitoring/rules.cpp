@@ -1,6 +1,8 @@
 #include "controllers/monitoring/rules.h"
 
+#include "apis/monitoring/v1/types.h"
 #include "apis/monitoring/v1/validation.h"
+#include "runtime/meta/object.h"
 #include "runtime/json/yaml.h"
 
 #include <stdexcept>
@@ -23,12 +25,15 @@ RuleFiles rule_files(const std::vector<json::Value>& rules, std::size_t max_byte
   RuleFiles out;
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const auto& r = rules[i];
-    std::string name = std::string(json::get_string(r, {"metadata", "namespace"})) + "-" +
-                       std::string(json::get_string(r, {"metadata", "name"})) + "-" +
-                       std::string(json::get_string(r, {"metadata", "uid"})) + ".yaml";
-    const json::Value* groups = json::find(r, {"spec", "groups"});
-    json::Object doc{{"groups", groups && groups->is_array() ? *groups : json::Value(json::Array())}};
-    std::string content = json::to_yaml(doc);
+    apis::monitoring::v1::PrometheusRule rule;
+    try {
+      rule = apis::monitoring::v1::PrometheusRule::from_json(r);
+    } catch (const apis::codec::DecodeError& e) {
+      out.rejected.emplace_back(i, std::string("it cannot be read: ") + e.what());
+      continue;
+    }
+    std::string name = std::string(rule.namespace_()) + "-" + std::string(rule.name()) + "-" + std::string(meta::uid_of(r)) + ".yaml";
+    std::string content = json::to_yaml(rule.spec.to_json());
     if (name.size() + content.size() > max_bytes) {
       out.rejected.emplace_back(i, "its rule file is " + std::to_string(name.size() + content.size()) +
                                        " bytes, more than a rule ConfigMap holds (" + std::to_string(max_bytes) + ")");

@@ -1,5 +1,6 @@
-// C++ view of a monitoring.capstan.dev/v1 Prometheus, read from its JSON. Monitors and rules are
-// read straight from their JSON by the config generator (controllers/monitoring/promcfg.h).
+// monitoring.capstan.dev/v1 Prometheus, ServiceMonitor, PodMonitor and PrometheusRule as C++
+// types. Each struct's fields are listed once, in prometheus.cpp, monitors.cpp and
+// prometheus_rule.cpp, and give its decoder, encoder and CRD schema (apis/common/codec.h).
 //
 // Implemented from prometheus-operator (the rest of its spec is not in the CRD schema, so
 // `kubectl apply`, which asks for strict field validation, refuses a manifest using it):
@@ -18,9 +19,11 @@
 //   PodMonitor      the same with podMetricsEndpoints[{port, portNumber, ...}]
 //   PrometheusRule  groups[{name, interval, labels, limit, query_offset, rules[{record | alert,
 //                   expr, for, keep_firing_for, labels, annotations}]}]
+// Label selectors stay as written (metav1.LabelSelector JSON, which runtime/meta/selector.h
+// reads); durations are Prometheus's own strings ("30s", "1d"), passed on as written.
 #pragma once
 
-#include "runtime/json/json.h"
+#include "apis/common/codec.h"
 
 #include <cstdint>
 #include <map>
@@ -40,8 +43,16 @@ inline constexpr std::string_view kDefaultPortName = "web";
 inline constexpr std::string_view kDefaultReplicaLabel = "prometheus_replica";
 inline constexpr std::string_view kDefaultPrometheusLabel = "prometheus";
 
-struct RemoteWrite {
+// ---- Prometheus ----
+
+struct RemoteWriteSpec {
   std::string url, name, remote_timeout;
+  CAPSTAN_CODEC(RemoteWriteSpec);
+};
+
+struct EmbeddedObjectMetadata {
+  std::map<std::string, std::string> labels, annotations;
+  CAPSTAN_CODEC(EmbeddedObjectMetadata);
 };
 
 struct PrometheusSpec {
@@ -50,29 +61,142 @@ struct PrometheusSpec {
   std::int32_t replicas = 1;
   bool paused = false;
   std::string service_account_name;
+  std::optional<json::Value> resources;  // passed through to the container as it is
+  std::map<std::string, std::string> node_selector;
+  std::vector<json::Value> tolerations;  // passed through to the pod as they are
+  std::optional<EmbeddedObjectMetadata> pod_metadata;
   std::string retention, retention_size;
   std::string scrape_interval{kDefaultScrapeInterval}, scrape_timeout, evaluation_interval{kDefaultEvaluationInterval};
   std::map<std::string, std::string> external_labels;
   std::string replica_external_label_name{kDefaultReplicaLabel};
   std::string prometheus_external_label_name{kDefaultPrometheusLabel};
-  // Selectors as given (nullopt = the member is absent: selects nothing; for namespace selectors,
-  // only the Prometheus's own namespace).
+  // Selectors as written (nullopt = the member is absent: selects nothing; for namespace
+  // selectors, only the Prometheus's own namespace).
   std::optional<json::Value> service_monitor_selector, service_monitor_namespace_selector;
   std::optional<json::Value> pod_monitor_selector, pod_monitor_namespace_selector;
   std::optional<json::Value> rule_selector, rule_namespace_selector;
-  std::vector<RemoteWrite> remote_write;
-  std::string log_level, log_format, external_url, route_prefix;
-  std::string port_name{kDefaultPortName};
+  std::vector<RemoteWriteSpec> remote_write;
+  std::string log_level, log_format;
   std::vector<std::string> enable_features;
-  // Passed through to the pod as they are.
-  std::optional<json::Value> resources, node_selector, tolerations, pod_metadata;
+  std::string external_url, route_prefix;
+  std::string port_name{kDefaultPortName};
 
   std::string effective_image() const;
   std::string effective_version() const { return version.empty() ? std::string(kDefaultPrometheusVersion) : version; }
   // retention, defaulting to 24h only when neither retention nor retentionSize is set.
   std::string effective_retention() const;
+  CAPSTAN_CODEC(PrometheusSpec);
 };
 
-PrometheusSpec parse_prometheus_spec(const json::Value& object);
+struct PrometheusStatus {
+  bool paused = false;
+  std::int32_t replicas = 0, updated_replicas = 0, available_replicas = 0, unavailable_replicas = 0;
+  std::int32_t shards = 0;
+  std::string selector;
+  std::vector<meta::Condition> conditions;  // Available, Reconciled
+  CAPSTAN_CODEC(PrometheusStatus);
+};
+
+// ---- ServiceMonitor and PodMonitor ----
+
+struct NamespaceSelector {
+  bool any = false;
+  std::vector<std::string> match_names;
+  CAPSTAN_CODEC(NamespaceSelector);
+};
+
+// A Prometheus relabel_config (camelCase here, snake_case in Prometheus's configuration).
+struct RelabelConfig {
+  std::vector<std::string> source_labels;
+  std::string separator, target_label, regex;
+  std::optional<std::int64_t> modulus;
+  std::optional<std::string> replacement;  // "" is a replacement
+  std::string action;
+  CAPSTAN_CODEC(RelabelConfig);
+};
+
+struct SafeTLSConfig {
+  std::string server_name;
+  bool insecure_skip_verify = false;
+  CAPSTAN_CODEC(SafeTLSConfig);
+};
+
+// What a ServiceMonitor's endpoint and a PodMonitor's podMetricsEndpoint share.
+struct ScrapeEndpoint {
+  std::string port;
+  std::optional<json::Value> target_port;  // a name or a number
+  std::string path, scheme;
+  std::map<std::string, std::vector<std::string>> params;
+  std::string interval, scrape_timeout;
+  bool honor_labels = false;
+  std::optional<bool> honor_timestamps;
+  std::vector<RelabelConfig> relabelings, metric_relabelings;
+  std::optional<bool> filter_running;  // absent = true
+  std::optional<bool> follow_redirects, enable_http2;
+  std::optional<SafeTLSConfig> tls_config;
+};
+
+struct Endpoint : ScrapeEndpoint {
+  CAPSTAN_CODEC(Endpoint);
+};
+
+struct PodMetricsEndpoint : ScrapeEndpoint {
+  std::optional<std::int32_t> port_number;
+  CAPSTAN_CODEC(PodMetricsEndpoint);
+};
+
+// What a ServiceMonitor's and a PodMonitor's spec share.
+struct MonitorSpec {
+  json::Value selector;  // metav1.LabelSelector as written; null = every object
+  NamespaceSelector namespace_selector;
+  std::string job_label;
+  std::vector<std::string> pod_target_labels;
+  std::int64_t sample_limit = 0, target_limit = 0;  // 0 = no limit
+};
+
+struct ServiceMonitorSpec : MonitorSpec {
+  std::vector<std::string> target_labels;
+  std::vector<Endpoint> endpoints;
+  CAPSTAN_CODEC(ServiceMonitorSpec);
+};
+
+struct PodMonitorSpec : MonitorSpec {
+  std::vector<PodMetricsEndpoint> pod_metrics_endpoints;
+  CAPSTAN_CODEC(PodMonitorSpec);
+};
+
+// The status of monitors and rules (prometheus-operator's ConfigResourceStatus, conditions only).
+struct ConfigResourceStatus {
+  std::vector<meta::Condition> conditions;  // Accepted
+  CAPSTAN_CODEC(ConfigResourceStatus);
+};
+
+// ---- PrometheusRule (Prometheus's own rule file format, snake_case included) ----
+
+struct Rule {
+  std::string record, alert;
+  std::optional<json::Value> expr;  // a PromQL string (or a number)
+  std::string for_, keep_firing_for;
+  std::map<std::string, std::string> labels, annotations;
+  CAPSTAN_CODEC(Rule);
+};
+
+struct RuleGroup {
+  std::string name, interval, query_offset;
+  std::int64_t limit = 0;
+  std::map<std::string, std::string> labels;
+  std::vector<Rule> rules;
+  CAPSTAN_CODEC(RuleGroup);
+};
+
+struct PrometheusRuleSpec {
+  std::vector<RuleGroup> groups;
+  CAPSTAN_CODEC(PrometheusRuleSpec);
+};
+
+using Prometheus = codec::Resource<PrometheusSpec, PrometheusStatus>;
+using ServiceMonitor = codec::Resource<ServiceMonitorSpec, ConfigResourceStatus>;
+using PodMonitor = codec::Resource<PodMonitorSpec, ConfigResourceStatus>;
+using PrometheusRule = codec::Resource<PrometheusRuleSpec, ConfigResourceStatus>;
 
 }  // namespace capstan::apis::monitoring::v1

@@ -8,7 +8,7 @@ namespace capstan::apis::monitoring::v1 {
 namespace {
 
 TEST(MonitoringTypes, PrometheusDefaultsAsPrometheusOperator) {
-  auto s = parse_prometheus_spec(json::from_yaml("spec: {}"));
+  auto s = Prometheus::from_json(json::from_yaml("spec: {}")).spec;
   EXPECT_EQ(s.replicas, 1);
   EXPECT_EQ(s.effective_version(), "v3.13.2");
   EXPECT_EQ(s.effective_image(), "quay.io/prometheus/prometheus:v3.13.2");
@@ -24,7 +24,7 @@ TEST(MonitoringTypes, PrometheusDefaultsAsPrometheusOperator) {
 }
 
 TEST(MonitoringTypes, PrometheusFields) {
-  auto s = parse_prometheus_spec(json::from_yaml(R"(
+  auto s = Prometheus::from_json(json::from_yaml(R"(
 spec:
   version: v2.53.0
   replicas: 2
@@ -35,7 +35,7 @@ spec:
   ruleSelector: {matchLabels: {role: alerts}}
   remoteWrite: [{url: 'http://thanos:19291/api/v1/receive', name: thanos}]
   enableFeatures: [exemplar-storage]
-)"));
+)")).spec;
   EXPECT_EQ(s.effective_image(), "quay.io/prometheus/prometheus:v2.53.0");
   EXPECT_EQ(s.replicas, 2);
   EXPECT_EQ(s.effective_retention(), "") << "retentionSize alone: no time-based retention";

@@ -72,7 +72,7 @@ TEST(MonitoringObjects, AConfigurationNoSecretHoldsIsRefusedNamingTheSizes) {
 }
 
 TEST(MonitoringObjects, StatefulSetRunsPrometheusWithItsConfigAndRules) {
-  auto spec = v1::parse_prometheus_spec(prometheus());
+  auto spec = v1::Prometheus::from_json(prometheus()).spec;
   auto sts = statefulset(prometheus(), spec, {"prometheus-main-rulefiles-0"});
   EXPECT_EQ(json::get_string(sts, {"spec", "serviceName"}), "prometheus-operated");
   EXPECT_EQ(sts.at("spec").at("replicas").as_int64(), 2);

@@ -78,14 +78,14 @@ ConfigInputs inputs(const v1::PrometheusSpec& spec) {
   in.ns = "monitoring";
   in.name = "main";
   in.spec = &spec;
-  in.service_monitors = {Y(kServiceMonitor)};
-  in.pod_monitors = {Y(kPodMonitor)};
+  in.service_monitors = {v1::ServiceMonitor::from_json(Y(kServiceMonitor))};
+  in.pod_monitors = {v1::PodMonitor::from_json(Y(kPodMonitor))};
   in.rule_file_globs = {"/etc/prometheus/rules/prometheus-main-rulefiles-0/*.yaml"};
   return in;
 }
 
 TEST(Promcfg, JobsAndRelabelingsAsPrometheusOperator) {
-  auto spec = v1::parse_prometheus_spec(Y("spec: {externalLabels: {cluster: eu1}, scrapeTimeout: 10s}"));
+  auto spec = v1::Prometheus::from_json(Y("spec: {externalLabels: {cluster: eu1}, scrapeTimeout: 10s}")).spec;
   auto config = generate_config(inputs(spec));
   EXPECT_EQ(json::get_string(config, {"global", "scrape_interval"}), "30s");
   EXPECT_EQ(json::get_string(config, {"global", "external_labels", "prometheus"}), "monitoring/main");
@@ -129,12 +129,12 @@ TEST(Promcfg, JobsAndRelabelingsAsPrometheusOperator) {
 }
 
 TEST(Promcfg, PromtoolAcceptsTheConfiguration) {
-  auto spec = v1::parse_prometheus_spec(Y(R"(
+  auto spec = v1::Prometheus::from_json(Y(R"(
 spec:
   scrapeInterval: 20s
   evaluationInterval: 1m
   remoteWrite: [{url: 'http://receiver:19291/api/v1/receive', name: thanos, remoteTimeout: 10s}]
-)"));
+)")).spec;
   auto config = generate_config(inputs(spec));
   EXPECT_EQ(promtool_config(config), "") << json::to_yaml(config);
   // With nothing selected, too.
@@ -194,6 +194,19 @@ TEST(RuleFiles, AFileNoConfigMapHoldsRejectsThatRuleOnly) {
   ASSERT_EQ(out.rejected.size(), 1u);
   EXPECT_EQ(out.rejected[0].first, 1u);
   EXPECT_NE(out.rejected[0].second.find("more than a rule ConfigMap holds (524288)"), std::string::npos) << out.rejected[0].second;
+}
+
+// Written around the CRD schema, a PrometheusRule whose members have the wrong types costs only
+// itself its place, with the field named.
+TEST(RuleFiles, AnUnreadableRuleIsRejectedAloneNamingTheField) {
+  auto good = Y("{metadata: {namespace: shop, name: good, uid: u}, spec: {groups: [{name: g, rules: [{record: r, expr: up}]}]}}");
+  auto bad = Y("{metadata: {namespace: shop, name: bad, uid: u}, spec: {groups: [{name: g, rules: [{record: r, expr: up, labels: {a: [1]}}]}]}}");
+  auto out = rule_files({bad, good});
+  EXPECT_EQ(out.files.size(), 1u);
+  EXPECT_TRUE(out.files.contains("shop-good-u.yaml"));
+  ASSERT_EQ(out.rejected.size(), 1u);
+  EXPECT_EQ(out.rejected[0].first, 0u);
+  EXPECT_EQ(out.rejected[0].second, "it cannot be read: spec.groups[0].rules[0].labels[a]: expected a string, got array");
 }
 
 // One PrometheusRule whose expression (or duration) Prometheus cannot parse would stop every

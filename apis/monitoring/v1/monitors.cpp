@@ -1,0 +1,157 @@
+// The fields of ServiceMonitor and PodMonitor: prometheus-operator's names, limited to what
+// Capstan implements. What the two kinds share is listed once, in the templates below.
+#include "apis/monitoring/v1/crds.h"
+#include "apis/monitoring/v1/group.h"
+#include "apis/monitoring/v1/schema_common.h"
+#include "apis/monitoring/v1/types.h"
+
+namespace capstan::apis::monitoring::v1 {
+namespace {
+
+using codec::field;
+using openapi::Schema;
+
+const auto& namespace_selector_fields() {
+  static const auto table = codec::table<NamespaceSelector>(
+      "Namespaces to look in: matchNames, or any; default the monitor's own namespace.",
+      field("any", &NamespaceSelector::any, Schema::boolean("Every namespace.")),
+      field("matchNames", &NamespaceSelector::match_names,
+            Schema::array(openapi::namespace_name("A namespace."), "Names of the namespaces.").max_items(1024)));
+  return table;
+}
+
+const auto& relabel_fields() {
+  using R = RelabelConfig;
+  static const auto table = codec::table<R>(
+      "A Prometheus relabel_config.",
+      field("sourceLabels", &R::source_labels, Schema::strings("Labels whose values are concatenated.").max_items(64)),
+      field("separator", &R::separator, Schema::string("Separator of the concatenation (default ;).")),
+      field("targetLabel", &R::target_label, Schema::string("Label the result is written to.")),
+      field("regex", &R::regex, Schema::string("Regular expression matched against the concatenation.").max_length(4096)),
+      field("modulus", &R::modulus, Schema::integer("Modulus of the hash (hashmod).", "int64").minimum(1)),
+      field("replacement", &R::replacement, Schema::string("Replacement value (default $1).")),
+      field("action", &R::action,
+            Schema::string_enum({"replace", "Replace", "keep", "Keep", "drop", "Drop", "hashmod", "HashMod", "labelmap", "LabelMap",
+                                 "labeldrop", "LabelDrop", "labelkeep", "LabelKeep", "lowercase", "Lowercase", "uppercase", "Uppercase",
+                                 "keepequal", "KeepEqual", "dropequal", "DropEqual"},
+                                "Relabel action (default replace).")));
+  return table;
+}
+
+const auto& tls_fields() {
+  static const auto table = codec::table<SafeTLSConfig>(
+      "TLS of the scrape.", field("serverName", &SafeTLSConfig::server_name, Schema::string("Server name the certificate must carry.")),
+      field("insecureSkipVerify", &SafeTLSConfig::insecure_skip_verify, Schema::boolean("Do not verify the certificate.")));
+  return table;
+}
+
+Schema relabelings(std::string_view description) { return std::move(Schema::array(RelabelConfig::schema(), description).max_items(256)); }
+
+// The endpoint members after the port, as both kinds of endpoint have them.
+template <class E>
+auto scrape_fields() {
+  return std::make_tuple(
+      field<E>("targetPort", &E::target_port, Schema::int_or_string("Name or number of the target port of the pod.")),
+      field<E>("path", &E::path, Schema::string("HTTP path of the metrics (default /metrics).")),
+      field<E>("scheme", &E::scheme, Schema::string_enum({"http", "https", "HTTP", "HTTPS"}, "HTTP scheme of the scrape.")),
+      field<E>("params", &E::params, Schema::map(Schema::strings(), "URL parameters of the scrape.")),
+      field<E>("interval", &E::interval, duration("Scrape interval (default: the Prometheus scrapeInterval).")),
+      field<E>("scrapeTimeout", &E::scrape_timeout, duration("Scrape timeout.")),
+      field<E>("honorLabels", &E::honor_labels, Schema::boolean("Keep the target's labels when they clash with the server's.")),
+      field<E>("honorTimestamps", &E::honor_timestamps, Schema::boolean("Keep the timestamps the target exposes.")),
+      field<E>("relabelings", &E::relabelings, relabelings("Relabelings applied to the target before scraping.")),
+      field<E>("metricRelabelings", &E::metric_relabelings, relabelings("Relabelings applied to samples before ingestion.")),
+      field<E>("filterRunning", &E::filter_running, Schema::boolean("Drop targets whose pods are not running (default true).")),
+      field<E>("followRedirects", &E::follow_redirects, Schema::boolean("Follow HTTP 3xx redirects.")),
+      field<E>("enableHttp2", &E::enable_http2, Schema::boolean("Allow HTTP/2.")),
+      field<E>("tlsConfig", &E::tls_config, SafeTLSConfig::schema()));
+}
+
+const auto& endpoint_fields() {
+  static const auto table = codec::table<Endpoint>(
+      "A Service endpoint to scrape.",
+      std::tuple_cat(std::make_tuple(field<Endpoint>("port", &Endpoint::port, Schema::string("Name of the Service port."))),
+                     scrape_fields<Endpoint>()));
+  return table;
+}
+
+const auto& pod_endpoint_fields() {
+  using E = PodMetricsEndpoint;
+  static const auto table = codec::table<E>(
+      "A pod endpoint to scrape.",
+      std::tuple_cat(std::make_tuple(field<E>("port", &E::port, Schema::string("Name of the pod port.")),
+                                     field("portNumber", &E::port_number,
+                                           Schema::integer("Number of the pod port (when it has no name).", "int32").range(1, 65535))),
+                     scrape_fields<E>()));
+  return table;
+}
+
+// The spec members both kinds of monitor have, `pod` choosing the descriptions.
+// A ServiceMonitor needs a selector; a PodMonitor without one selects every pod.
+template <class S>
+auto monitor_fields(bool pod) {
+  auto selector =
+      field<S>("selector", &S::selector, openapi::label_selector(pod ? "Label selector of the pods." : "Label selector of the Services."));
+  if (!pod) std::move(selector).required();
+  return std::make_tuple(
+      std::move(selector),
+      field<S>("namespaceSelector", &S::namespace_selector, NamespaceSelector::schema()),
+      field<S>("jobLabel", &S::job_label,
+               Schema::string(pod ? "Pod label whose value becomes the job label."
+                                  : "Service label whose value becomes the job label (default: the Service name).")),
+      field<S>("podTargetLabels", &S::pod_target_labels, Schema::strings("Pod labels copied onto the targets.")),
+      field<S>("sampleLimit", &S::sample_limit, Schema::integer("Samples per scrape above which the scrape fails.", "int64").minimum(0)),
+      field<S>("targetLimit", &S::target_limit, Schema::integer("Targets above which the scrape fails.", "int64").minimum(0)));
+}
+
+const auto& service_monitor_fields() {
+  using S = ServiceMonitorSpec;
+  static const auto table =
+      codec::table<S>("Which Services' endpoints to scrape, and how.",
+                      std::tuple_cat(monitor_fields<S>(false),
+                                     std::make_tuple(field("targetLabels", &S::target_labels, Schema::strings("Service labels copied onto the targets.")),
+                                                     field("endpoints", &S::endpoints,
+                                                           Schema::array(Endpoint::schema(), "The Service endpoints to scrape.").max_items(64)))));
+  return table;
+}
+
+const auto& pod_monitor_fields() {
+  using S = PodMonitorSpec;
+  static const auto table = codec::table<S>(
+      "Which pods to scrape, and how.",
+      std::tuple_cat(monitor_fields<S>(true),
+                     std::make_tuple(field("podMetricsEndpoints", &S::pod_metrics_endpoints,
+                                           Schema::array(PodMetricsEndpoint::schema(), "The pod endpoints to scrape.").max_items(64)))));
+  return table;
+}
+
+const auto& config_status_fields() {
+  static const auto table = codec::table<ConfigResourceStatus>(
+      "Status of the resource.",
+      field("conditions", &ConfigResourceStatus::conditions, openapi::conditions("Conditions.", "Accepted", true)));
+  return table;
+}
+
+}  // namespace
+
+CAPSTAN_CODEC_FROM(NamespaceSelector, namespace_selector_fields)
+CAPSTAN_CODEC_FROM(RelabelConfig, relabel_fields)
+CAPSTAN_CODEC_FROM(SafeTLSConfig, tls_fields)
+CAPSTAN_CODEC_FROM(Endpoint, endpoint_fields)
+CAPSTAN_CODEC_FROM(PodMetricsEndpoint, pod_endpoint_fields)
+CAPSTAN_CODEC_FROM(ServiceMonitorSpec, service_monitor_fields)
+CAPSTAN_CODEC_FROM(PodMonitorSpec, pod_monitor_fields)
+CAPSTAN_CODEC_FROM(ConfigResourceStatus, config_status_fields)
+
+json::Value service_monitor_schema() {
+  return openapi::root(kApiVersion, "A ServiceMonitor declares how the endpoints of Services are scraped.", ServiceMonitorSpec::schema(),
+                       ConfigResourceStatus::schema())
+      .json();
+}
+
+json::Value pod_monitor_schema() {
+  return openapi::root(kApiVersion, "A PodMonitor declares how pods are scraped.", PodMonitorSpec::schema(), ConfigResourceStatus::schema())
+      .json();
+}
+
+}  // namespace capstan::apis::monitoring::v1

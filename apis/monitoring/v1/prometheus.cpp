@@ -1,0 +1,109 @@
+// The fields of Prometheus: prometheus-operator's names, limited to what Capstan implements.
+#include "apis/monitoring/v1/crds.h"
+#include "apis/monitoring/v1/group.h"
+#include "apis/monitoring/v1/schema_common.h"
+#include "apis/monitoring/v1/types.h"
+
+namespace capstan::apis::monitoring::v1 {
+namespace {
+
+using codec::field;
+using openapi::Schema;
+
+const auto& remote_write_fields() {
+  static const auto table = codec::table<RemoteWriteSpec>(
+      "A remote write endpoint.",
+      field("url", &RemoteWriteSpec::url, Schema::string("URL of the endpoint.").min_length(1).max_length(2048)).required(),
+      field("name", &RemoteWriteSpec::name, Schema::string("Name of the queue, unique per Prometheus.")),
+      field("remoteTimeout", &RemoteWriteSpec::remote_timeout, duration("Timeout of a request (default 30s).")));
+  return table;
+}
+
+const auto& pod_metadata_fields() {
+  static const auto table = codec::table<EmbeddedObjectMetadata>(
+      "Labels and annotations of the pods.", field("labels", &EmbeddedObjectMetadata::labels, Schema::string_map("Labels of the pods.")),
+      field("annotations", &EmbeddedObjectMetadata::annotations, Schema::string_map("Annotations of the pods.")));
+  return table;
+}
+
+const auto& spec_fields() {
+  using S = PrometheusSpec;
+  static const auto table = codec::table<S>(
+      "The desired Prometheus deployment and what it selects.",
+      field("version", &S::version, Schema::string("Prometheus version, e.g. v3.13.2; used for the image tag.")),
+      field("image", &S::image, Schema::string("Container image (overrides version).")),
+      field("replicas", &S::replicas, Schema::integer("Replicas of the StatefulSet (default 1).", "int32").range(0, 100)).always(),
+      field("paused", &S::paused, Schema::boolean("Stop reconciling the objects of this Prometheus.")),
+      field("serviceAccountName", &S::service_account_name, openapi::object_name("ServiceAccount the pods run as.")),
+      field("resources", &S::resources, Schema::open_object("Resource requests and limits of the prometheus container.")),
+      field("nodeSelector", &S::node_selector, Schema::string_map("Node selector of the pods.").max_properties(64)),
+      field("tolerations", &S::tolerations, Schema::array(Schema::open_object("A toleration."), "Tolerations of the pods.").max_items(64)),
+      field("podMetadata", &S::pod_metadata, EmbeddedObjectMetadata::schema()),
+      field("retention", &S::retention, duration("How long to keep data (default 24h when retentionSize is unset too).")),
+      field("retentionSize", &S::retention_size, Schema::string("Maximum size of the data, e.g. 10GB.")),
+      field("scrapeInterval", &S::scrape_interval, duration("Default scrape interval (default 30s).")),
+      field("scrapeTimeout", &S::scrape_timeout, duration("Default scrape timeout.")),
+      field("evaluationInterval", &S::evaluation_interval, duration("Rule evaluation interval (default 30s).")),
+      field("externalLabels", &S::external_labels,
+            Schema::string_map("Labels added to every series and alert leaving this Prometheus.").max_properties(64)),
+      field("replicaExternalLabelName", &S::replica_external_label_name,
+            Schema::string("External label naming the replica (default prometheus_replica).")),
+      field("prometheusExternalLabelName", &S::prometheus_external_label_name,
+            Schema::string("External label naming this Prometheus (default prometheus).")),
+      field("serviceMonitorSelector", &S::service_monitor_selector, openapi::label_selector("ServiceMonitors to use: {} all, absent none.")),
+      field("serviceMonitorNamespaceSelector", &S::service_monitor_namespace_selector,
+            openapi::label_selector("Namespaces of the ServiceMonitors: {} all, absent own.")),
+      field("podMonitorSelector", &S::pod_monitor_selector, openapi::label_selector("PodMonitors to use: {} all, absent none.")),
+      field("podMonitorNamespaceSelector", &S::pod_monitor_namespace_selector,
+            openapi::label_selector("Namespaces of the PodMonitors: {} all, absent own.")),
+      field("ruleSelector", &S::rule_selector, openapi::label_selector("PrometheusRules to load: {} all, absent none.")),
+      field("ruleNamespaceSelector", &S::rule_namespace_selector, openapi::label_selector("Namespaces of the PrometheusRules: {} all, absent own.")),
+      field("remoteWrite", &S::remote_write, Schema::array(RemoteWriteSpec::schema(), "Remote write endpoints.").max_items(32)),
+      field("logLevel", &S::log_level, Schema::string_enum({"", "debug", "info", "warn", "error"}, "Log level of Prometheus.")),
+      field("logFormat", &S::log_format, Schema::string_enum({"", "logfmt", "json"}, "Log format of Prometheus.")),
+      field("enableFeatures", &S::enable_features, Schema::strings("Prometheus feature flags (--enable-feature).").max_items(64).list_type("set")),
+      field("externalUrl", &S::external_url, Schema::string("URL Prometheus is reachable at from outside.")),
+      field("routePrefix", &S::route_prefix, Schema::string("Prefix of the web routes.")),
+      field("portName", &S::port_name, Schema::string("Name of the web port (default web).")));
+  return table;
+}
+
+const auto& status_fields() {
+  using S = PrometheusStatus;
+  static const auto table = codec::table<S>(
+      "The observed state of the Prometheus deployment.",
+      field("paused", &S::paused, Schema::boolean("Whether reconciliation is paused.")).always(),
+      field("replicas", &S::replicas, Schema::integer("Pods of the StatefulSet.", "int32")).always(),
+      field("updatedReplicas", &S::updated_replicas, Schema::integer("Pods at the current revision.", "int32")).always(),
+      field("availableReplicas", &S::available_replicas, Schema::integer("Ready pods.", "int32")).always(),
+      field("unavailableReplicas", &S::unavailable_replicas, Schema::integer("Pods not ready.", "int32")).always(),
+      field("shards", &S::shards, Schema::integer("Shards (always 1 here).", "int32")),
+      field("selector", &S::selector, Schema::string("Label selector of the pods (for the scale subresource).")),
+      field("conditions", &S::conditions, openapi::conditions("Conditions: Available, Reconciled.", "Available, Reconciled", true)));
+  return table;
+}
+
+}  // namespace
+
+CAPSTAN_CODEC_FROM(RemoteWriteSpec, remote_write_fields)
+CAPSTAN_CODEC_FROM(EmbeddedObjectMetadata, pod_metadata_fields)
+CAPSTAN_CODEC_FROM(PrometheusSpec, spec_fields)
+CAPSTAN_CODEC_FROM(PrometheusStatus, status_fields)
+
+std::string PrometheusSpec::effective_image() const {
+  if (!image.empty()) return image;
+  return std::string(kDefaultPrometheusBaseImage) + ":" + effective_version();
+}
+
+std::string PrometheusSpec::effective_retention() const {
+  if (retention.empty() && retention_size.empty()) return std::string(kDefaultRetention);
+  return retention;
+}
+
+json::Value prometheus_schema() {
+  return openapi::root(kApiVersion, "A Prometheus runs a Prometheus server with the configuration generated from the monitors and rules it selects.",
+                       PrometheusSpec::schema(), PrometheusStatus::schema())
+      .json();
+}
+
+}  // namespace capstan::apis::monitoring::v1
