@@ -212,7 +212,7 @@ TEST_P(ManagerE2E, SecureMetricsAreScrapedOverHttps) {
   // ManagerProcess writes a serving certificate for 127.0.0.1 (and its CA) into
   // <dir>/<tag>-certs for the webhooks; the metrics server is pointed at it too.
   ManagerProcess& given =
-      manager({"--metrics-secure", "--metrics-cert-dir=" + dir_->path() + "/manager-given-certs"}, "manager-given");
+      manager({"--metrics-secure", "--metrics-cert-dir=" + dir_->file("manager-given-certs")}, "manager-given");
   given.start();
   ASSERT_TRUE(eventually([&] { return http_get(given.health_port(), "/readyz").first == 200; }, 30s));
   std::string ca = dir_->file("manager-given-certs/ca.crt");

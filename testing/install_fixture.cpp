@@ -133,9 +133,11 @@ spec: {secretName: too-short, dnsNames: [short.example.com], duration: 30m, issu
 
 std::string InstallFixture::webhook_identity() {
   std::string out = get({"get", "secret", kWebhookSecret, "-n", kCapstanNamespace, "-o", "jsonpath={.data}"});
-  for (const char* kind : {"validatingwebhookconfigurations", "mutatingwebhookconfigurations"})
-    out += "\n" + get({"get", kind, "-l", "app.kubernetes.io/name=capstan", "-o",
-                       "jsonpath={range .items[*]}{.metadata.name}:{range .webhooks[*]}{.clientConfig.caBundle} {end}{end}"});
+  for (const char* kind : {"validatingwebhookconfigurations", "mutatingwebhookconfigurations"}) {
+    out += '\n';
+    out += get({"get", kind, "-l", "app.kubernetes.io/name=capstan", "-o",
+                "jsonpath={range .items[*]}{.metadata.name}:{range .webhooks[*]}{.clientConfig.caBundle} {end}{end}"});
+  }
   return out;
 }
 

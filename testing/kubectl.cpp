@@ -8,7 +8,7 @@
 
 namespace capstan::e2e {
 
-Kubectl::Kubectl(const TempDir& dir, std::string kubeconfig) : home_(dir.path() + "/home"), kubeconfig_(std::move(kubeconfig)) {
+Kubectl::Kubectl(const TempDir& dir, std::string kubeconfig) : home_(dir.file("home")), kubeconfig_(std::move(kubeconfig)) {
   std::filesystem::create_directories(home_);
 }
 

@@ -34,20 +34,6 @@ void write_file(const std::string& path, const std::string& text) {
   out << text;
 }
 
-TempDir::TempDir(const std::string& tag) {
-  static std::atomic<int> counter{0};
-  std::random_device rd;
-  path_ = (fs::temp_directory_path() / ("capstan-e2e-" + tag + "-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(counter++) + "-" + std::to_string(rd() % 100000)))
-              .string();
-  fs::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  if (!std::getenv("CAPSTAN_KEEP_TEST_DIRS")) fs::remove_all(path_, ec);
-}
-
 Process::Process(Options o) : opts_(std::move(o)) {
   if (opts_.args.empty()) throw std::invalid_argument("Process: no program given");
   static std::atomic<int> counter{0};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "testing/eventually.h"
+#include "testing/temp_dir.h"
 
 #include <chrono>
 #include <functional>
@@ -59,17 +60,6 @@ struct RunResult {
 // Runs a program to completion (bounded by `timeout`).
 RunResult run(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {},
               const std::string& stdin_text = {}, std::chrono::milliseconds timeout = std::chrono::seconds(60));
-
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag);
-  ~TempDir();
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
 
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);

@@ -10,41 +10,7 @@
 
 namespace capstan::integration {
 
-TempDir::TempDir(std::string_view prefix) {
-  std::random_device rd;
-  auto base = std::filesystem::temp_directory_path();
-  for (int i = 0; i < 100; ++i) {
-    auto p = base / (std::string(prefix) + "-" + std::to_string(rd()));
-    std::error_code ec;
-    if (std::filesystem::create_directory(p, ec)) {
-      path_ = p;
-      return;
-    }
-  }
-  throw std::runtime_error("cannot create a temporary directory under " + base.string());
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
-std::string TempDir::write(const std::string& name, const std::string& content) const {
-  auto p = path_ / name;
-  std::filesystem::create_directories(p.parent_path());
-  // Write then rename, so a watcher never reads a half-written file.
-  auto tmp = p;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << content;
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::filesystem::rename(tmp, p);
-  return p.string();
-}
-
-TestCluster::TestCluster(e2e::Backend backend) : backend_(backend), dir_("capstan-cluster") {
+TestCluster::TestCluster(e2e::Backend backend) : backend_(backend), dir_("cluster") {
   if (backend == e2e::Backend::Kube) {
     kube_dir_ = std::make_unique<e2e::TempDir>("cluster");
     kube_ = e2e::make_cluster(backend, *kube_dir_);

@@ -7,6 +7,7 @@
 #include "apiserver/server.h"
 #include "testing/backend.h"
 #include "testing/eventually.h"
+#include "testing/temp_dir.h"
 #include "runtime/client/client.h"
 #include "runtime/metrics/registry.h"
 
@@ -20,25 +21,12 @@
 
 namespace capstan::e2e {
 class Cluster;
-class TempDir;
 }  // namespace capstan::e2e
 
 namespace capstan::integration {
 
-// A fresh directory under the system temp dir, removed with its contents on destruction.
-class TempDir {
- public:
-  explicit TempDir(std::string_view prefix = "capstan-test");
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  // Writes `content` to path()/name (creating parent directories) and returns the full path.
-  std::string write(const std::string& name, const std::string& content) const;
-
- private:
-  std::filesystem::path path_;
-};
+// Test directories, as every test support library has them.
+using e2e::TempDir;
 
 // An ApiServer on 127.0.0.1:0 (or, for Backend::Kube, the real control plane as child
 // processes) and an admin client for it.

@@ -94,26 +94,6 @@ double counter_value(const metrics::Registry& registry, std::string_view name,
   return s ? s->value : 0;
 }
 
-TempDir::TempDir() {
-  static std::atomic<int> n{0};
-  std::random_device rd;
-  path_ = std::filesystem::temp_directory_path() /
-          ("capstan-client-" + std::to_string(::getpid()) + "-" + std::to_string(n++) + "-" + std::to_string(rd()));
-  std::filesystem::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
-std::string TempDir::write(const std::string& name, const std::string& content) const {
-  auto p = path_ / name;
-  std::filesystem::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary | std::ios::trunc) << content;
-  return p.string();
-}
-
 const TestPki& TestPki::get() {
   static const TestPki pki = [] {
     using namespace std::chrono_literals;

@@ -5,6 +5,7 @@
 #include "runtime/client/config.h"
 #include "runtime/http/server.h"
 #include "runtime/metrics/registry.h"
+#include "testing/temp_dir.h"
 
 #include <filesystem>
 #include <functional>
@@ -58,17 +59,7 @@ std::optional<metrics::SampleSnapshot> find_sample(const metrics::Registry& regi
 double counter_value(const metrics::Registry& registry, std::string_view name,
                      const std::vector<std::string>& label_values);
 
-// A temporary directory removed on destruction.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  const std::filesystem::path& path() const { return path_; }
-  std::string write(const std::string& name, const std::string& content) const;  // returns the full path
-
- private:
-  std::filesystem::path path_;
-};
+using e2e::TempDir;
 
 // A CA, a serving certificate for 127.0.0.1 and a client certificate (CN=admin, O=system:masters).
 struct TestPki {

@@ -153,7 +153,7 @@ TEST(PkiKey, EncryptedKeyIsRejectedWithoutPrompting) {
   std::string ossl = testing::openssl();
   if (ossl.empty()) GTEST_SKIP() << "no openssl CLI";
   testing::TempDir dir;
-  std::string path = dir.path() + "/enc.pem";
+  std::string path = dir.file("enc.pem");
   auto r = testing::run(ossl + " genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -aes256 -pass pass:secret -out " +
                         path + " </dev/null");
   ASSERT_EQ(r.exit_code, 0) << r.output;

@@ -102,7 +102,7 @@ TEST_F(PkiOpenssl, TextShowsSansUsagesAndCaConstraints) {
   EXPECT_TRUE(contains(bare_text.output, "X509v3 Subject Alternative Name: critical")) << bare_text.output;
 
   // Fingerprint and serial agree with openssl's.
-  auto fp = run(ossl_ + " x509 -noout -fingerprint -sha256 -serial -in " + dir_.path() + "/leaf.pem");
+  auto fp = run(ossl_ + " x509 -noout -fingerprint -sha256 -serial -in " + dir_.file("leaf.pem"));
   std::string ours = leaf.certificate.fingerprint_sha256();
   std::string colons;
   for (size_t i = 0; i < ours.size(); i += 2) colons += (i ? ":" : "") + ours.substr(i, 2);
@@ -164,7 +164,7 @@ TEST_F(PkiOpenssl, PkeyReadsEveryAlgorithmAndEncoding) {
 }
 
 TEST_F(PkiOpenssl, WeParseWhatOpensslMakes) {
-  std::string key = dir_.path() + "/k.pem", cert = dir_.path() + "/c.pem", csr = dir_.path() + "/r.pem";
+  std::string key = dir_.file("k.pem"), cert = dir_.file("c.pem"), csr = dir_.file("r.pem");
   auto gen = run(ossl_ + " req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-384 -nodes -keyout " + key + " -out " +
                  cert + " -days 2 -subj '/C=DE/O=Ext Org/CN=ext.example' -addext 'subjectAltName=DNS:ext.example,IP:192.0.2.1'" +
                  " -addext 'extendedKeyUsage=serverAuth,1.2.3.4.5'");

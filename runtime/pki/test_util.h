@@ -4,23 +4,12 @@
 #include <string>
 
 #include "runtime/pki/key.h"
+#include "testing/temp_dir.h"
 #include "runtime/pki/sign.h"
 
 namespace capstan::pki::testing {
 
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  // Writes `content` to path()/name and returns the full path.
-  std::string write(const std::string& name, const std::string& content) const;
-
- private:
-  std::string path_;
-};
+using e2e::TempDir;
 
 struct CommandResult {
   int exit_code = -1;
