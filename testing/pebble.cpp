@@ -2,14 +2,10 @@
 
 #include "runtime/json/json.h"
 #include "runtime/pki/sign.h"
+#include "testing/ports.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include <mutex>
-#include <set>
 #include <stdexcept>
 
 namespace capstan::e2e {
@@ -18,43 +14,9 @@ namespace {
 constexpr const char* kPebble = "/usr/bin/pebble";
 constexpr const char* kChalltestsrv = "/usr/bin/pebble-challtestsrv";
 
-bool bindable(int type, std::uint16_t port, std::uint16_t* bound) {
-  int fd = ::socket(AF_INET, type, 0);
-  if (fd < 0) return false;
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-  if (ok && bound) {
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    *bound = ntohs(addr.sin_port);
-  }
-  ::close(fd);
-  return ok;
-}
-
 }  // namespace
 
 bool pebble_available() { return ::access(kPebble, X_OK) == 0 && ::access(kChalltestsrv, X_OK) == 0; }
-
-// A 127.0.0.1 port that was free for TCP (and UDP, when `udp_too`) a moment ago.
-static std::uint16_t free_tcp_udp_port(bool udp_too) {
-  // Ports handed out by this process are not handed out again.
-  static std::mutex mu;
-  static std::set<std::uint16_t> given;
-  std::lock_guard<std::mutex> l(mu);
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    std::uint16_t port = 0;
-    if (!bindable(SOCK_STREAM, 0, &port) || port == 0) continue;
-    if (given.count(port)) continue;
-    if (udp_too && !bindable(SOCK_DGRAM, port, nullptr)) continue;
-    given.insert(port);
-    return port;
-  }
-  throw std::runtime_error("no free port on 127.0.0.1");
-}
 
 PebbleEnv::PebbleEnv(PebbleOptions options) {
   using namespace std::chrono_literals;
@@ -66,11 +28,11 @@ PebbleEnv::PebbleEnv(PebbleOptions options) {
   e2e::write_file(dir_.file("cert.pem"), serving.certificate.to_pem());
   e2e::write_file(dir_.file("key.pem"), serving.key.to_pem(pki::KeyEncoding::PKCS8));
 
-  acme_port_ = free_tcp_udp_port(false);
-  management_port_ = free_tcp_udp_port(false);
-  dns_port_ = free_tcp_udp_port(/*udp_too=*/true);
-  chall_management_port_ = free_tcp_udp_port(false);
-  std::uint16_t tls_port = free_tcp_udp_port(false);  // TLS-ALPN-01 target; nothing listens there
+  acme_port_ = e2e::free_port();
+  management_port_ = e2e::free_port();
+  dns_port_ = e2e::free_port(/*udp_too=*/true);
+  chall_management_port_ = e2e::free_port();
+  std::uint16_t tls_port = e2e::free_port();  // TLS-ALPN-01 target; nothing listens there
 
   json::Object pebble;
   pebble["listenAddress"] = "127.0.0.1:" + std::to_string(acme_port_);

@@ -5,8 +5,8 @@
 
 namespace capstan::e2e {
 
-// A free loopback TCP port (bound, then released: another process may take it meanwhile,
-// which the callers' retries tolerate).
-std::uint16_t free_port();
+// A free loopback TCP port, free for UDP too when `udp_too` (a DNS server's); bound, then
+// released: another process may take it meanwhile, which the callers' retries tolerate.
+std::uint16_t free_port(bool udp_too = false);
 
 }  // namespace capstan::e2e
