@@ -1,29 +1,13 @@
 #include "testing/git.h"
 
 #include "testing/cluster.h"
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include "testing/ports.h"
 
 #include <filesystem>
 #include <stdexcept>
 
 namespace capstan::e2e {
 namespace {
-
-bool accepts(std::uint16_t port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return false;
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(port);
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  ::close(fd);
-  return ok;
-}
 
 std::string checked(const std::vector<std::string>& args, const std::string& cwd = {}) {
   std::vector<std::string> full = args;
@@ -51,7 +35,7 @@ void GitDaemon::start() {
     o.args = {"/usr/lib/git-core/git-daemon", "--reuseaddr", "--export-all", "--base-path=" + base_,
               "--listen=127.0.0.1", "--port=" + std::to_string(port_), base_};
     proc_ = std::make_unique<Process>(o);
-    if (eventually([&] { return !proc_->running() || accepts(port_); }, std::chrono::seconds(10)) && proc_->running()) return;
+    if (eventually([&] { return !proc_->running() || accepts_connections(port_); }, std::chrono::seconds(10)) && proc_->running()) return;
     output = proc_->err();
     proc_->stop();
     proc_.reset();

@@ -12,14 +12,19 @@
 namespace capstan::e2e {
 namespace {
 
-// Whether 127.0.0.1:`port` (0: any) binds for `type`; the port bound in `*bound`.
-bool bindable(int type, std::uint16_t port, std::uint16_t* bound) {
-  int fd = ::socket(AF_INET, type, 0);
-  if (fd < 0) return false;
+sockaddr_in loopback(std::uint16_t port) {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(port);
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return addr;
+}
+
+// Whether 127.0.0.1:`port` (0: any) binds for `type`; the port bound in `*bound`.
+bool bindable(int type, std::uint16_t port, std::uint16_t* bound) {
+  int fd = ::socket(AF_INET, type, 0);
+  if (fd < 0) return false;
+  sockaddr_in addr = loopback(port);
   const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
   if (ok && bound) {
     socklen_t len = sizeof addr;
@@ -46,6 +51,15 @@ std::uint16_t free_port(bool udp_too) {
     if (given.insert(port).second) return port;
   }
   throw std::runtime_error("no free loopback port found in 64 attempts");
+}
+
+bool accepts_connections(std::uint16_t port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  sockaddr_in addr = loopback(port);
+  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return ok;
 }
 
 }  // namespace capstan::e2e

@@ -9,4 +9,7 @@ namespace capstan::e2e {
 // released: another process may take it meanwhile, which the callers' retries tolerate.
 std::uint16_t free_port(bool udp_too = false);
 
+// Whether something accepts TCP connections on 127.0.0.1:`port` now.
+bool accepts_connections(std::uint16_t port);
+
 }  // namespace capstan::e2e
