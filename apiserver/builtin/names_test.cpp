@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <regex>
+
 namespace capstan::apiserver::builtin {
 namespace {
 
@@ -72,6 +75,30 @@ TEST(Names, ValidateNameNamesTheFieldAndQuotesTheValue) {
   EXPECT_EQ(errors_of(validate_name("", "subdomain")), Errors{"metadata.name: Required value: name or generateName is required"});
   EXPECT_EQ(errors_of(validate_name("Bad_", "subdomain", true)),
             Errors{"metadata.generateName: Invalid value: \"Bad_\": " + kSubdomainMsg});
+}
+
+// The hand-written matchers of the name formats accept exactly what the regular expressions
+// apimachinery quotes accept: every string of up to 4 characters over an alphabet with each
+// character class the formats tell apart, and random longer ones.
+TEST(NameFormats, TheMatchersAgreeWithTheirRegularExpressions) {
+  const std::string alphabet = "a9Z-._/ ";
+  std::vector<std::string> inputs{""};
+  for (std::size_t len = 1, first = 0; len <= 4; ++len) {
+    const std::size_t last = inputs.size();
+    for (std::size_t i = first; i < last; ++i)
+      for (char c : alphabet) inputs.push_back(inputs[i] + c);
+    first = last;
+  }
+  std::mt19937 rng(42);
+  for (int i = 0; i < 2000; ++i) {
+    std::string s(1 + rng() % 40, 'a');
+    for (auto& c : s) c = alphabet[rng() % alphabet.size()];
+    inputs.push_back(s);
+  }
+  for (const auto& [expression, matches] : meta::names::formats()) {
+    const std::regex re(std::string("^") + expression + "$");
+    for (const auto& s : inputs) ASSERT_EQ(matches(s), std::regex_match(s, re)) << expression << " on '" << s << "'";
+  }
 }
 
 }  // namespace

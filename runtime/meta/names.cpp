@@ -1,18 +1,59 @@
 // Name, label and port formats with apimachinery's exact messages.
 #include "runtime/meta/names.h"
 
-#include <map>
-#include <regex>
+#include <utility>
 
 namespace capstan::meta::names {
 namespace {
 
-const char* kSubdomainFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-const char* kLabelFmt = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-const char* kDns1035Fmt = "[a-z]([-a-z0-9]*[a-z0-9])?";
-const char* kQualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const char* kLabelValueFmt = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
-const char* kPortNameCharsetFmt = "[-a-z0-9]+";
+// Each format: the regular expression apimachinery's messages quote, and a matcher for the whole
+// string written out by hand (the same language; names_test checks them against the expression).
+struct Format {
+  const char* regex;
+  bool (*matches)(std::string_view);
+};
+
+bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool alnum(char c) { return lower_alnum(c) || (c >= 'A' && c <= 'Z'); }
+template <class Pred>
+bool all_of(std::string_view s, Pred p) {
+  for (char c : s)
+    if (!p(c)) return false;
+  return true;
+}
+
+// [a-z0-9]([-a-z0-9]*[a-z0-9])?
+bool is_label(std::string_view s) {
+  return !s.empty() && lower_alnum(s.front()) && lower_alnum(s.back()) && all_of(s, [](char c) { return lower_alnum(c) || c == '-'; });
+}
+// labels joined by '.'
+bool is_subdomain(std::string_view s) {
+  for (std::size_t start = 0;;) {
+    const auto dot = s.find('.', start);
+    if (!is_label(s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+// [a-z]([-a-z0-9]*[a-z0-9])?
+bool is_dns1035(std::string_view s) { return is_label(s) && s.front() >= 'a' && s.front() <= 'z'; }
+// ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
+bool is_qualified(std::string_view s) {
+  return !s.empty() && alnum(s.front()) && alnum(s.back()) && all_of(s, [](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+bool is_label_value(std::string_view s) { return s.empty() || is_qualified(s); }
+bool is_port_charset(std::string_view s) { return !s.empty() && all_of(s, [](char c) { return lower_alnum(c) || c == '-'; }); }
+bool is_config_key(std::string_view s) {
+  return !s.empty() && all_of(s, [](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+const Format kSubdomainFmt{"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*", is_subdomain};
+const Format kLabelFmt{"[a-z0-9]([-a-z0-9]*[a-z0-9])?", is_label};
+const Format kDns1035Fmt{"[a-z]([-a-z0-9]*[a-z0-9])?", is_dns1035};
+const Format kQualifiedNameFmt{"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]", is_qualified};
+const Format kLabelValueFmt{"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?", is_label_value};
+const Format kPortNameCharsetFmt{"[-a-z0-9]+", is_port_charset};
+const Format kConfigKeyFmt{"[-._a-zA-Z0-9]+", is_config_key};
 
 // MaxLenError: pkg/util/validation counts characters, pkg/api/validate/content bytes.
 enum class Unit { Characters, Bytes };
@@ -21,20 +62,20 @@ std::string max_len(std::size_t n, Unit u) {
 }
 
 // RegexError: "<msg> (e.g. 'a',  or 'b', regex used for validation is '<fmt>')".
-std::string regex_error(std::string_view msg, const char* fmt, std::initializer_list<std::string_view> examples) {
+std::string regex_error(std::string_view msg, const Format& format, std::initializer_list<std::string_view> examples) {
   std::string out(msg);
-  if (examples.size() > 0) {
-    out += " (e.g. ";
-    bool first = true;
-    for (auto e : examples) {
-      if (!first) out += ",  or ";
-      first = false;
-      out += "'" + std::string(e) + "'";
-    }
-    out += ", regex used for validation is '" + std::string(fmt) + "')";
-  } else {
-    out += " (regex used for validation is '" + std::string(fmt) + "')";
+  out += examples.size() > 0 ? " (e.g. " : " (";
+  bool first = true;
+  for (auto e : examples) {
+    if (!first) out += ",  or ";
+    first = false;
+    out += '\'';
+    out += e;
+    out += '\'';
   }
+  out += examples.size() > 0 ? ", regex used for validation is '" : "regex used for validation is '";
+  out += format.regex;
+  out += "')";
   return out;
 }
 
@@ -42,11 +83,11 @@ const char* kLabelKeyMsg =
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 // The common shape of a format check: a length limit, then a regular expression.
-Messages length_and_format(std::string_view v, std::size_t max, Unit u, const char* fmt, std::string_view msg,
+Messages length_and_format(std::string_view v, std::size_t max, Unit u, const Format& fmt, std::string_view msg,
                            std::initializer_list<std::string_view> examples) {
   Messages errs;
   if (v.size() > max) errs.push_back(max_len(max, u));
-  if (!full_match(v, fmt)) errs.push_back(regex_error(msg, fmt, examples));
+  if (!fmt.matches(v)) errs.push_back(regex_error(msg, fmt, examples));
   return errs;
 }
 
@@ -59,18 +100,18 @@ Messages subdomain(std::string_view v, Unit u) {
 
 }  // namespace
 
-bool full_match(std::string_view s, const char* expression) {
-  static thread_local std::map<const char*, std::regex> cache;
-  auto it = cache.find(expression);
-  if (it == cache.end()) it = cache.emplace(expression, std::regex(std::string("^") + expression + "$")).first;
-  return std::regex_match(s.begin(), s.end(), it->second);
+std::vector<std::pair<const char*, bool (*)(std::string_view)>> formats() {
+  std::vector<std::pair<const char*, bool (*)(std::string_view)>> out;
+  for (const Format* f : {&kSubdomainFmt, &kLabelFmt, &kDns1035Fmt, &kQualifiedNameFmt, &kLabelValueFmt, &kPortNameCharsetFmt, &kConfigKeyFmt})
+    out.emplace_back(f->regex, f->matches);
+  return out;
 }
 
 Messages dns1123_label(std::string_view v) {
   Messages errs;
   if (v.size() > 63) errs.push_back(max_len(63, Unit::Characters));
-  if (!full_match(v, kLabelFmt)) {
-    if (full_match(v, kSubdomainFmt)) {
+  if (!kLabelFmt.matches(v)) {
+    if (kSubdomainFmt.matches(v)) {
       errs.push_back("must not contain dots");
     } else {
       errs.push_back(regex_error("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
@@ -117,7 +158,7 @@ Messages qualified_name(std::string_view v) {
   }
   if (name.empty()) errs.push_back("name part must be non-empty");
   else if (name.size() > 63) errs.push_back("name part " + max_len(63, Unit::Bytes));
-  if (!full_match(name, kQualifiedNameFmt))
+  if (!kQualifiedNameFmt.matches(name))
     errs.push_back("name part " + regex_error(kLabelKeyMsg, kQualifiedNameFmt, {"MyName", "my.name", "123-abc"}));
   return errs;
 }
@@ -132,7 +173,7 @@ Messages label_value(std::string_view v) {
 Messages port_name(std::string_view v) {
   Messages errs;
   if (v.size() > 15) errs.push_back(max_len(15, Unit::Characters));
-  if (!full_match(v, kPortNameCharsetFmt)) errs.push_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+  if (!kPortNameCharsetFmt.matches(v)) errs.push_back("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
   bool letter = false;
   for (char c : v) letter = letter || (c >= 'a' && c <= 'z');
   if (!letter) errs.push_back("must contain at least one letter (a-z)");
@@ -142,7 +183,7 @@ Messages port_name(std::string_view v) {
 }
 
 Messages config_map_key(std::string_view v) {
-  Messages errs = length_and_format(v, 253, Unit::Characters, "[-._a-zA-Z0-9]+",
+  Messages errs = length_and_format(v, 253, Unit::Characters, kConfigKeyFmt,
                                     "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
                                     {"key.name", "KEY_NAME", "key-name"});
   if (v == ".") errs.push_back("must not be '.'");

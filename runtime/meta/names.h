@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace capstan::meta::names {
@@ -22,7 +23,8 @@ Messages port_name(std::string_view v);          // validation.IsValidPortName (
 Messages port_number(std::int64_t v);            // validation.IsValidPortNum
 Messages config_map_key(std::string_view v);     // validation.IsConfigMapKey (ConfigMap and Secret keys)
 
-// Whether `s` matches a regular expression (a whole match; expressions cached per thread).
-bool full_match(std::string_view s, const char* expression);
+// Every format above: the regular expression its messages quote, and its matcher (for the tests,
+// which check the two agree).
+std::vector<std::pair<const char*, bool (*)(std::string_view)>> formats();
 
 }  // namespace capstan::meta::names

@@ -6,18 +6,15 @@
 namespace capstan::webhook {
 namespace {
 
-std::string str(const json::Value& v, json::Path p) { return std::string(json::get_string(v, p)); }
+std::string str(const json::Object& o, json::Path p) { return std::string(json::get_string(o, p)); }
 
-GroupVersionKindRef gvk_of(const json::Value& v) {
-  return {str(v, {"group"}), str(v, {"version"}), str(v, {"kind"})};
-}
-GroupVersionResourceRef gvr_of(const json::Value& v) {
-  return {str(v, {"group"}), str(v, {"version"}), str(v, {"resource"})};
-}
+GroupVersionKindRef gvk_of(const json::Object& o) { return {str(o, {"group"}), str(o, {"version"}), str(o, {"kind"})}; }
+GroupVersionResourceRef gvr_of(const json::Object& o) { return {str(o, {"group"}), str(o, {"version"}), str(o, {"resource"})}; }
 
-json::Value member_or_null(const json::Object& o, std::string_view key) {
-  auto it = o.find(key);
-  return it == o.end() ? json::Value() : it->value();
+// The member moved out of the parsed review (O(1): the review is ours), or null.
+json::Value take(json::Object& o, std::string_view key) {
+  auto* v = o.if_contains(key);
+  return v ? std::move(*v) : json::Value();
 }
 
 }  // namespace
@@ -83,8 +80,8 @@ std::pair<ReviewVersion, AdmissionRequest> decode_admission_review(std::string_v
   auto doc = json::try_parse(body, &error);
   if (!doc) throw std::invalid_argument("couldn't decode the AdmissionReview: " + error);
   if (!doc->is_object()) throw std::invalid_argument("couldn't decode the AdmissionReview: not a JSON object");
-  std::string av = str(*doc, {"apiVersion"});
-  std::string kind = str(*doc, {"kind"});
+  std::string av = str(doc->get_object(), {"apiVersion"});
+  std::string kind = str(doc->get_object(), {"kind"});
   ReviewVersion version = ReviewVersion::V1;
   if (av.empty() && kind.empty()) {
     version = ReviewVersion::V1;  // no type meta: decoded as v1
@@ -97,25 +94,25 @@ std::pair<ReviewVersion, AdmissionRequest> decode_admission_review(std::string_v
   } else {
     throw std::invalid_argument("no kind \"AdmissionReview\" is registered for version \"" + av + "\"");
   }
-  const json::Object* req = json::get_object(*doc, {"request"});
-  if (!req) throw std::invalid_argument("the AdmissionReview has no request");
+  auto* request = doc->as_object().if_contains("request");
+  if (!request || !request->is_object()) throw std::invalid_argument("the AdmissionReview has no request");
+  json::Object& req = request->as_object();
   AdmissionRequest r;
-  const json::Value rv = *req;
-  r.uid = str(rv, {"uid"});
-  if (const auto* v = json::find(rv, {"kind"})) r.kind = gvk_of(*v);
-  if (const auto* v = json::find(rv, {"resource"})) r.resource = gvr_of(*v);
-  r.sub_resource = str(rv, {"subResource"});
-  if (const auto* v = json::get_object(rv, {"requestKind"})) r.request_kind = gvk_of(json::Value(*v));
-  if (const auto* v = json::get_object(rv, {"requestResource"})) r.request_resource = gvr_of(json::Value(*v));
-  r.request_sub_resource = str(rv, {"requestSubResource"});
-  r.name = str(rv, {"name"});
-  r.ns = str(rv, {"namespace"});
-  r.operation = str(rv, {"operation"});
-  r.user_info = member_or_null(*req, "userInfo");
-  r.object = member_or_null(*req, "object");
-  r.old_object = member_or_null(*req, "oldObject");
-  r.options = member_or_null(*req, "options");
-  r.dry_run = json::get_bool(rv, {"dryRun"});
+  r.uid = str(req, {"uid"});
+  if (const auto* v = json::get_object(req, {"kind"})) r.kind = gvk_of(*v);
+  if (const auto* v = json::get_object(req, {"resource"})) r.resource = gvr_of(*v);
+  r.sub_resource = str(req, {"subResource"});
+  if (const auto* v = json::get_object(req, {"requestKind"})) r.request_kind = gvk_of(*v);
+  if (const auto* v = json::get_object(req, {"requestResource"})) r.request_resource = gvr_of(*v);
+  r.request_sub_resource = str(req, {"requestSubResource"});
+  r.name = str(req, {"name"});
+  r.ns = str(req, {"namespace"});
+  r.operation = str(req, {"operation"});
+  r.dry_run = json::get_bool(req, {"dryRun"});
+  r.user_info = take(req, "userInfo");
+  r.object = take(req, "object");
+  r.old_object = take(req, "oldObject");
+  r.options = take(req, "options");
   return {version, std::move(r)};
 }
 

@@ -5,6 +5,7 @@
 #include "runtime/webhook/metrics.h"
 #include "runtime/webhook/paths.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -67,10 +68,10 @@ void Server::start() {
   ho.name = "webhook";
   ho.address = opts_.host;  // "" = every interface, IPv6 and IPv4
   ho.port = static_cast<std::uint16_t>(opts_.port);
-  ho.handler_threads = opts_.handler_threads;
   // Admission and conversion handlers are short and never block: they run on the I/O threads
-  // that read their requests, without a hand-off to the handler pool and back.
-  ho.io_threads = 2;
+  // that read their requests, without a hand-off to a handler pool and back.
+  ho.io_threads = std::max(1, opts_.io_threads);
+  ho.handler_threads = 1;  // no pool work: every handler runs inline
   ho.inline_handlers = true;
   // An oversized review is answered 413 from its header, never buffered.
   ho.body_limit = opts_.max_request_bytes;
