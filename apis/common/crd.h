@@ -4,7 +4,7 @@
 //
 //   json::Value crd = apis::make_crd({"certs.capstan.dev", "v1"},
 //                                    {"Issuer", "issuers", "issuer", {"iss"}}, /*namespaced=*/true,
-//                                    issuer_schema(), {apis::ready_column(), apis::age_column()});
+//                                    Issuer::schema(false).json(), {apis::ready_column(), apis::age_column()});
 #pragma once
 
 #include "runtime/json/json.h"

@@ -4,6 +4,7 @@
 #include "apis/certs/v1/certificate_request.h"
 #include "apis/certs/v1/defaults.h"
 #include "apis/certs/v1/group.h"
+#include "apis/common/codec.h"
 #include "controllers/certificates/backoff.h"
 #include "controllers/certificates/conditions.h"
 #include "controllers/certificates/constants.h"
@@ -105,7 +106,7 @@ void Pass::load() {
     try {
       auto cr = v1::CertificateRequest::from_json(v);
       requests_.push_back({std::move(v), std::move(cr)});
-    } catch (const v1::DecodeError& e) {
+    } catch (const apis::codec::DecodeError& e) {
       ctx_.log.warn("skipping an undecodable CertificateRequest", {{"request", o->name()}, {"error", e.what()}});
     }
   }

@@ -1,6 +1,7 @@
 #include "controllers/certificates/objects.h"
 
 #include "apis/certs/v1/group.h"
+#include "apis/common/codec.h"
 #include "runtime/meta/object.h"
 
 namespace capstan::certificates {
@@ -32,7 +33,7 @@ std::string_view creation_timestamp(const json::Value& obj) { return json::get_s
 apis::certs::v1::CertificateRequest decode_request(const json::Value& obj, const controller::Request& req) {
   try {
     return apis::certs::v1::CertificateRequest::from_json(obj);
-  } catch (const apis::certs::v1::DecodeError& e) {
+  } catch (const apis::codec::DecodeError& e) {
     throw controller::TerminalError("CertificateRequest " + req.key() + " cannot be decoded: " + e.what());
   }
 }

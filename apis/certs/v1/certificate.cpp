@@ -1,165 +1,171 @@
 #include "apis/certs/v1/certificate.h"
 
-#include "apis/certs/v1/codec.h"
 #include "apis/certs/v1/group.h"
+#include "apis/common/codec.h"
 
 namespace capstan::apis::certs::v1 {
 
-using codec::child;
+using openapi::Schema;
 
-X509Subject X509Subject::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  X509Subject s;
-  s.organizations = codec::read_strings(o, "organizations", path);
-  s.countries = codec::read_strings(o, "countries", path);
-  s.organizational_units = codec::read_strings(o, "organizationalUnits", path);
-  s.localities = codec::read_strings(o, "localities", path);
-  s.provinces = codec::read_strings(o, "provinces", path);
-  s.street_addresses = codec::read_strings(o, "streetAddresses", path);
-  s.postal_codes = codec::read_strings(o, "postalCodes", path);
-  s.serial_number = codec::read_string(o, "serialNumber", path);
-  return s;
+namespace {
+
+const auto& subject_fields() {
+  using S = X509Subject;
+  static const auto table = codec::table<S>(
+      "Subject attributes of the certificate other than the common name (RFC 5280 4.1.2.6).",
+      codec::field("organizations", &S::organizations, Schema::strings("Organizations (O).").max_items(64)),
+      codec::field("countries", &S::countries, Schema::strings("Countries (C), as two-letter codes.").max_items(64)),
+      codec::field("organizationalUnits", &S::organizational_units, Schema::strings("Organizational units (OU).").max_items(64)),
+      codec::field("localities", &S::localities, Schema::strings("Cities (L).").max_items(64)),
+      codec::field("provinces", &S::provinces, Schema::strings("States or provinces (ST).").max_items(64)),
+      codec::field("streetAddresses", &S::street_addresses, Schema::strings("Street addresses.").max_items(64)),
+      codec::field("postalCodes", &S::postal_codes, Schema::strings("Postal codes.").max_items(64)),
+      codec::field("serialNumber", &S::serial_number, Schema::string("Subject serial number.").max_length(64)));
+  return table;
 }
 
-json::Value X509Subject::to_json() const {
-  json::Object o;
-  codec::put_strings(o, "organizations", organizations);
-  codec::put_strings(o, "countries", countries);
-  codec::put_strings(o, "organizationalUnits", organizational_units);
-  codec::put_strings(o, "localities", localities);
-  codec::put_strings(o, "provinces", provinces);
-  codec::put_strings(o, "streetAddresses", street_addresses);
-  codec::put_strings(o, "postalCodes", postal_codes);
-  codec::put_string(o, "serialNumber", serial_number);
-  return o;
+const auto& secret_template_fields() {
+  using S = SecretTemplate;
+  static const auto table = codec::table<S>(
+      "Labels and annotations copied onto the Secret.",
+      codec::field("annotations", &S::annotations, Schema::string_map("Annotations to set on the Secret.").max_properties(64)),
+      codec::field("labels", &S::labels, Schema::string_map("Labels to set on the Secret.").max_properties(64)));
+  return table;
 }
+
+const auto& private_key_fields() {
+  using S = CertificatePrivateKey;
+  static const auto table = codec::table<S>(
+      "Options of the private key: algorithm, size, encoding and rotation policy.",
+      codec::field("algorithm", &S::algorithm,
+                   Schema::string_enum({"RSA", "ECDSA", "Ed25519"}, "Key algorithm: RSA (the default), ECDSA or Ed25519.")),
+      codec::field("size", &S::size,
+                   Schema::integer("Key size in bits. RSA: 2048 (default) to 8192. ECDSA: 256 (default), 384 or 521. "
+                                   "Ignored for Ed25519.")),
+      codec::field("encoding", &S::encoding,
+                   Schema::string_enum({"PKCS1", "PKCS8"}, "PEM encoding of the key in the Secret: PKCS1 (the default) or PKCS8.")),
+      codec::field("rotationPolicy", &S::rotation_policy,
+                   Schema::string_enum({"Never", "Always"}, "Always (the default) generates a new key at every issuance; "
+                                                            "Never reuses the key already in the Secret.")));
+  return table;
+}
+
+// issuerRef comes before secretName so that `required` keeps its order (issuerRef, secretName).
+const auto& spec_fields() {
+  using S = CertificateSpec;
+  static const auto table = codec::table<S>(
+      "Desired state of the Certificate.",
+      codec::field("issuerRef", &S::issuer_ref, IssuerReference::schema()).required(),
+      codec::field("secretName", &S::secret_name,
+                   Schema::string("Name of the Secret, in the Certificate's namespace, that receives the private key "
+                                  "(tls.key), certificate chain (tls.crt) and CA (ca.crt).")
+                       .max_length(253))
+          .required(),
+      codec::field("secretTemplate", &S::secret_template, SecretTemplate::schema()),
+      codec::field("commonName", &S::common_name,
+                   Schema::string("Subject common name (at most 64 characters). TLS clients ignore it when any subject "
+                                  "alternative name is set.")),
+      codec::field("subject", &S::subject, X509Subject::schema()),
+      codec::field("dnsNames", &S::dns_names,
+                   Schema::array(Schema::string().max_length(253), "DNS subject alternative names.").max_items(256)),
+      codec::field("ipAddresses", &S::ip_addresses,
+                   Schema::array(Schema::string().max_length(45), "IP address subject alternative names.").max_items(256)),
+      codec::field("uris", &S::uris,
+                   Schema::array(Schema::string().max_length(2048), "URI subject alternative names.").max_items(256)),
+      codec::field("emailAddresses", &S::email_addresses,
+                   Schema::array(Schema::string().max_length(254), "Email subject alternative names.").max_items(256)),
+      codec::field("duration", &S::duration,
+                   Schema::string("Requested lifetime as a Go duration (e.g. 2160h); the issuer may ignore it. Default "
+                                  "2160h (90 days), minimum 1h.")
+                       .max_length(64)),
+      codec::field("renewBefore", &S::renew_before,
+                   Schema::string("Renew this long before expiry (Go duration, minimum 5m, less than the lifetime). "
+                                  "Default: a third of the issued lifetime. Cannot be set with renewBeforePercentage.")
+                       .max_length(64)),
+      codec::field("renewBeforePercentage", &S::renew_before_percentage,
+                   Schema::integer("Like renewBefore, as a percentage of the issued lifetime, in (0, 100). Cannot be set "
+                                   "with renewBefore.",
+                                   "int32")),
+      codec::field("isCA", &S::is_ca,
+                   Schema::boolean("Request a CA certificate (basicConstraints CA:TRUE); adds the cert sign usage.")),
+      codec::field("usages", &S::usages,
+                   usages_schema("Requested key usages and extended key usages. Default: digital signature and key "
+                                 "encipherment.")),
+      codec::field("privateKey", &S::private_key, CertificatePrivateKey::schema()),
+      codec::field("encodeUsagesInRequest", &S::encode_usages_in_request,
+                   Schema::boolean("Whether the usages are encoded in the CSR. Default true; disable only for issuers "
+                                   "that reject those extensions.")),
+      codec::field("revisionHistoryLimit", &S::revision_history_limit,
+                   Schema::integer("How many CertificateRequests of this Certificate to keep (at least 1). Default 1.",
+                                   "int32")));
+  return table;
+}
+
+const auto& status_fields() {
+  using S = CertificateStatus;
+  static const auto table = codec::table<S>(
+      "Observed state of the Certificate, set by the controller.",
+      codec::field("conditions", &S::conditions,
+                   openapi::conditions("Conditions of the Certificate: Ready and Issuing.", "Ready, Issuing", true)),
+      codec::field("lastFailureTime", &S::last_failure_time,
+                   Schema::date_time("When the latest issuance failed; unset after a success.")),
+      codec::field("notBefore", &S::not_before, Schema::date_time("Start of validity of the certificate in the Secret.")),
+      codec::field("notAfter", &S::not_after, Schema::date_time("Expiry of the certificate in the Secret.")),
+      codec::field("renewalTime", &S::renewal_time, Schema::date_time("When the certificate will next be renewed.")),
+      codec::field("revision", &S::revision,
+                   Schema::integer("Revision of the issued certificate; each CertificateRequest carries the next one in "
+                                   "its certs.capstan.dev/certificate-revision annotation.")),
+      codec::field("nextPrivateKeySecretName", &S::next_private_key_secret_name,
+                   Schema::string("Secret holding the private key for the issuance in progress.")),
+      codec::field("failedIssuanceAttempts", &S::failed_issuance_attempts,
+                   Schema::integer("Consecutive failed issuances; the next attempt waits 1h * 2^(attempts - 1), at most "
+                                   "32h.")));
+  return table;
+}
+
+}  // namespace
+
+X509Subject X509Subject::from_json(const json::Value& v, std::string_view path) { return subject_fields().decode(v, path); }
+json::Value X509Subject::to_json() const { return subject_fields().encode(*this); }
+Schema X509Subject::schema() { return subject_fields().schema(); }
 
 SecretTemplate SecretTemplate::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  SecretTemplate t;
-  t.annotations = codec::read_string_map(o, "annotations", path);
-  t.labels = codec::read_string_map(o, "labels", path);
-  return t;
+  return secret_template_fields().decode(v, path);
 }
-
-json::Value SecretTemplate::to_json() const {
-  json::Object o;
-  codec::put_string_map(o, "annotations", annotations);
-  codec::put_string_map(o, "labels", labels);
-  return o;
-}
+json::Value SecretTemplate::to_json() const { return secret_template_fields().encode(*this); }
+Schema SecretTemplate::schema() { return secret_template_fields().schema(); }
 
 CertificatePrivateKey CertificatePrivateKey::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  CertificatePrivateKey k;
-  k.rotation_policy = codec::read_string(o, "rotationPolicy", path);
-  k.encoding = codec::read_string(o, "encoding", path);
-  k.algorithm = codec::read_string(o, "algorithm", path);
-  k.size = codec::read_int(o, "size", path).value_or(0);
-  return k;
+  return private_key_fields().decode(v, path);
 }
+json::Value CertificatePrivateKey::to_json() const { return private_key_fields().encode(*this); }
+Schema CertificatePrivateKey::schema() { return private_key_fields().schema(); }
 
-json::Value CertificatePrivateKey::to_json() const {
-  json::Object o;
-  codec::put_string(o, "rotationPolicy", rotation_policy);
-  codec::put_string(o, "encoding", encoding);
-  codec::put_string(o, "algorithm", algorithm);
-  if (size != 0) o["size"] = size;
-  return o;
-}
-
-CertificateSpec CertificateSpec::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  CertificateSpec s;
-  if (const auto* sub = codec::read_object(o, "subject", path)) s.subject = X509Subject::from_json(*sub, child(path, "subject"));
-  s.common_name = codec::read_string(o, "commonName", path);
-  s.duration = codec::read_duration(o, "duration", path);
-  s.renew_before = codec::read_duration(o, "renewBefore", path);
-  s.renew_before_percentage = codec::read_int32(o, "renewBeforePercentage", path);
-  s.dns_names = codec::read_strings(o, "dnsNames", path);
-  s.ip_addresses = codec::read_strings(o, "ipAddresses", path);
-  s.uris = codec::read_strings(o, "uris", path);
-  s.email_addresses = codec::read_strings(o, "emailAddresses", path);
-  s.secret_name = codec::read_string(o, "secretName", path);
-  if (const auto* t = codec::read_object(o, "secretTemplate", path))
-    s.secret_template = SecretTemplate::from_json(*t, child(path, "secretTemplate"));
-  if (const auto* r = codec::read_object(o, "issuerRef", path)) s.issuer_ref = IssuerReference::from_json(*r, child(path, "issuerRef"));
-  s.is_ca = codec::read_bool(o, "isCA", path);
-  s.usages = codec::read_strings(o, "usages", path);
-  if (const auto* k = codec::read_object(o, "privateKey", path))
-    s.private_key = CertificatePrivateKey::from_json(*k, child(path, "privateKey"));
-  s.encode_usages_in_request = codec::read_optional_bool(o, "encodeUsagesInRequest", path);
-  s.revision_history_limit = codec::read_int32(o, "revisionHistoryLimit", path);
-  return s;
-}
-
-json::Value CertificateSpec::to_json() const {
-  json::Object o;
-  if (subject) o["subject"] = subject->to_json();
-  codec::put_string(o, "commonName", common_name);
-  codec::put_duration(o, "duration", duration);
-  codec::put_duration(o, "renewBefore", renew_before);
-  if (renew_before_percentage) o["renewBeforePercentage"] = *renew_before_percentage;
-  codec::put_strings(o, "dnsNames", dns_names);
-  codec::put_strings(o, "ipAddresses", ip_addresses);
-  codec::put_strings(o, "uris", uris);
-  codec::put_strings(o, "emailAddresses", email_addresses);
-  o["secretName"] = secret_name;
-  if (secret_template) o["secretTemplate"] = secret_template->to_json();
-  o["issuerRef"] = issuer_ref.to_json();
-  codec::put_true(o, "isCA", is_ca);
-  codec::put_strings(o, "usages", usages);
-  if (private_key) o["privateKey"] = private_key->to_json();
-  if (encode_usages_in_request) o["encodeUsagesInRequest"] = *encode_usages_in_request;
-  if (revision_history_limit) o["revisionHistoryLimit"] = *revision_history_limit;
-  return o;
-}
+CertificateSpec CertificateSpec::from_json(const json::Value& v, std::string_view path) { return spec_fields().decode(v, path); }
+json::Value CertificateSpec::to_json() const { return spec_fields().encode(*this); }
+Schema CertificateSpec::schema() { return spec_fields().schema(); }
 
 CertificateStatus CertificateStatus::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  CertificateStatus s;
-  s.conditions = conditions_from_json(codec::member(o, "conditions"), child(path, "conditions"));
-  s.last_failure_time = codec::read_time(o, "lastFailureTime", path);
-  s.not_before = codec::read_time(o, "notBefore", path);
-  s.not_after = codec::read_time(o, "notAfter", path);
-  s.renewal_time = codec::read_time(o, "renewalTime", path);
-  s.revision = codec::read_int(o, "revision", path);
-  s.next_private_key_secret_name = codec::read_optional_string(o, "nextPrivateKeySecretName", path);
-  s.failed_issuance_attempts = codec::read_int(o, "failedIssuanceAttempts", path);
-  return s;
+  return status_fields().decode(v, path);
 }
-
-json::Value CertificateStatus::to_json() const {
-  json::Object o;
-  if (!conditions.empty()) o["conditions"] = conditions_to_json(conditions);
-  codec::put_time(o, "lastFailureTime", last_failure_time);
-  codec::put_time(o, "notBefore", not_before);
-  codec::put_time(o, "notAfter", not_after);
-  codec::put_time(o, "renewalTime", renewal_time);
-  if (revision) o["revision"] = *revision;
-  if (next_private_key_secret_name) o["nextPrivateKeySecretName"] = *next_private_key_secret_name;
-  if (failed_issuance_attempts) o["failedIssuanceAttempts"] = *failed_issuance_attempts;
-  return o;
-}
+json::Value CertificateStatus::to_json() const { return status_fields().encode(*this); }
+Schema CertificateStatus::schema() { return status_fields().schema(); }
 
 Certificate Certificate::from_json(const json::Value& obj) {
-  const auto& o = codec::as_object(obj, "Certificate");
+  auto m = object_members(obj, "Certificate");
   Certificate c;
-  if (const auto* m = codec::read_object(o, "metadata", "")) c.metadata = *m;
-  c.spec = CertificateSpec::from_json(codec::member(o, "spec") ? o.at("spec") : json::Value(), "spec");
-  c.status = CertificateStatus::from_json(codec::member(o, "status") ? o.at("status") : json::Value(), "status");
+  c.metadata = std::move(m.metadata);
+  c.spec = CertificateSpec::from_json(m.spec, "spec");
+  c.status = CertificateStatus::from_json(m.status, "status");
   return c;
 }
 
-json::Value Certificate::to_json() const {
-  json::Object o;
-  o["apiVersion"] = kApiVersion;
-  o["kind"] = kCertificateKind;
-  o["metadata"] = metadata;
-  o["spec"] = spec.to_json();
-  json::Value st = status.to_json();
-  if (!st.get_object().empty()) o["status"] = std::move(st);
-  return o;
+json::Value Certificate::to_json() const { return object_to_json(kCertificateKind, metadata, spec.to_json(), status.to_json()); }
+
+Schema Certificate::schema() {
+  return root_schema("A Certificate asks for an X.509 certificate, kept up to date and renewed before it expires, in the "
+                     "Secret named by spec.secretName.",
+                     CertificateSpec::schema(), CertificateStatus::schema());
 }
 
 std::string_view Certificate::name() const { return json::get_string(metadata, {"name"}); }

@@ -43,6 +43,7 @@ struct X509Subject {
 
   static X509Subject from_json(const json::Value& v, std::string_view path = "spec.subject");
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const X509Subject&) const = default;
 };
 
@@ -53,6 +54,7 @@ struct SecretTemplate {
 
   static SecretTemplate from_json(const json::Value& v, std::string_view path = "spec.secretTemplate");
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const SecretTemplate&) const = default;
 };
 
@@ -65,6 +67,7 @@ struct CertificatePrivateKey {
 
   static CertificatePrivateKey from_json(const json::Value& v, std::string_view path = "spec.privateKey");
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const CertificatePrivateKey&) const = default;
 };
 
@@ -89,6 +92,7 @@ struct CertificateSpec {
 
   static CertificateSpec from_json(const json::Value& v, std::string_view path = "spec");
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const CertificateSpec&) const = default;
 };
 
@@ -104,6 +108,7 @@ struct CertificateStatus {
 
   static CertificateStatus from_json(const json::Value& v, std::string_view path = "status");
   json::Value to_json() const;
+  static openapi::Schema schema();
   const Condition* condition(std::string_view type) const { return find_condition(conditions, type); }
 };
 
@@ -112,10 +117,12 @@ struct Certificate {
   CertificateSpec spec;
   CertificateStatus status;
 
-  // Reads a whole object (apiVersion and kind are not checked); throws DecodeError.
+  // Reads a whole object (apiVersion and kind are not checked); throws apis::codec::DecodeError.
   static Certificate from_json(const json::Value& obj);
   // apiVersion, kind, metadata, spec and (when not empty) status.
   json::Value to_json() const;
+  // The CRD's openAPIV3Schema.
+  static openapi::Schema schema();
   std::string_view name() const;
   std::string_view namespace_() const;
 };

@@ -1,71 +1,78 @@
 #include "apis/certs/v1/certificate_request.h"
 
-#include "apis/certs/v1/codec.h"
 #include "apis/certs/v1/group.h"
-#include "runtime/meta/base64.h"
+#include "apis/common/codec.h"
 
 namespace capstan::apis::certs::v1 {
 
-using codec::child;
+using openapi::Schema;
+
+namespace {
+
+// cert-manager's CRD defaults the group of a CertificateRequest's issuerRef (and, there, does not
+// bound its length).
+Schema issuer_ref_with_default_group() {
+  Schema ref = IssuerReference::schema();
+  ref.property("group", Schema::string("API group of the issuer; defaults to certs.capstan.dev.")
+                            .default_value(json::Value(json::String(kGroup))));
+  return ref;
+}
+
+// issuerRef comes before request so that `required` keeps its order (issuerRef, request).
+const auto& spec_fields() {
+  using S = CertificateRequestSpec;
+  static const auto table = codec::table<S>(
+      "Desired state of the CertificateRequest; immutable once created.",
+      codec::field("issuerRef", &S::issuer_ref, issuer_ref_with_default_group()).required(),
+      codec::field("request", &S::request,
+                   Schema::bytes("The PEM-encoded PKCS#10 certificate signing request (base64 in JSON). Its key usages "
+                                 "and isCA must match the fields below when both are set.")
+                       .max_length(256 * 1024))
+          .required(),
+      codec::field("duration", &S::duration, Schema::string("Requested lifetime as a Go duration; the issuer may ignore it.")),
+      codec::field("isCA", &S::is_ca, Schema::boolean("Request a CA certificate; adds the cert sign usage.")),
+      codec::field("usages", &S::usages,
+                   usages_schema("Requested key usages and extended key usages. Default: digital signature and key "
+                                 "encipherment.")),
+      codec::field("username", &S::username, Schema::string("User who created the request; set by the webhook.")),
+      codec::field("uid", &S::uid, Schema::string("UID of the user who created the request; set by the webhook.")),
+      codec::field("groups", &S::groups,
+                   Schema::strings("Groups of the user who created the request; set by the webhook.").max_items(1024)),
+      codec::field("extra", &S::extra,
+                   Schema::map(Schema::strings(), "Extra attributes of the user who created the request; set by the "
+                                                  "webhook.")));
+  return table;
+}
+
+const auto& status_fields() {
+  using S = CertificateRequestStatus;
+  static const auto table = codec::table<S>(
+      "Observed state of the CertificateRequest, set by the controllers.",
+      codec::field("conditions", &S::conditions,
+                   openapi::conditions("Conditions: Ready, Approved, Denied and InvalidRequest.",
+                                       "Ready, InvalidRequest, Approved, Denied", false)),
+      codec::field("certificate", &S::certificate,
+                   Schema::bytes("The signed certificate chain, PEM, leaf first (base64 in JSON). Unset until issued.")),
+      codec::field("ca", &S::ca,
+                   Schema::bytes("The PEM certificate of the signing CA, when the issuer knows it (base64 in JSON).")),
+      codec::field("failureTime", &S::failure_time,
+                   Schema::date_time("When the request failed; drives back-off and garbage collection.")));
+  return table;
+}
+
+}  // namespace
 
 CertificateRequestSpec CertificateRequestSpec::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  CertificateRequestSpec s;
-  s.duration = codec::read_duration(o, "duration", path);
-  if (const auto* r = codec::read_object(o, "issuerRef", path)) s.issuer_ref = IssuerReference::from_json(*r, child(path, "issuerRef"));
-  s.request = codec::read_bytes(o, "request", path);
-  s.is_ca = codec::read_bool(o, "isCA", path);
-  s.usages = codec::read_strings(o, "usages", path);
-  s.username = codec::read_string(o, "username", path);
-  s.uid = codec::read_string(o, "uid", path);
-  s.groups = codec::read_strings(o, "groups", path);
-  if (const auto* extra = codec::read_object(o, "extra", path)) {
-    std::string ep = child(path, "extra");
-    for (const auto& kv : *extra) s.extra[std::string(kv.key())] = codec::read_strings(*extra, kv.key(), ep);
-  }
-  return s;
+  return spec_fields().decode(v, path);
 }
-
-json::Value CertificateRequestSpec::to_json() const {
-  json::Object o;
-  codec::put_duration(o, "duration", duration);
-  o["issuerRef"] = issuer_ref.to_json();
-  o["request"] = meta::base64_encode(request);
-  codec::put_true(o, "isCA", is_ca);
-  codec::put_strings(o, "usages", usages);
-  codec::put_string(o, "username", username);
-  codec::put_string(o, "uid", uid);
-  codec::put_strings(o, "groups", groups);
-  if (!extra.empty()) {
-    json::Object e;
-    for (const auto& [k, values] : extra) {
-      json::Array a;
-      for (const auto& v : values) a.emplace_back(v);
-      e[k] = std::move(a);
-    }
-    o["extra"] = std::move(e);
-  }
-  return o;
-}
+json::Value CertificateRequestSpec::to_json() const { return spec_fields().encode(*this); }
+Schema CertificateRequestSpec::schema() { return spec_fields().schema(); }
 
 CertificateRequestStatus CertificateRequestStatus::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  CertificateRequestStatus s;
-  s.conditions = conditions_from_json(codec::member(o, "conditions"), child(path, "conditions"));
-  s.certificate = codec::read_bytes(o, "certificate", path);
-  s.ca = codec::read_bytes(o, "ca", path);
-  s.failure_time = codec::read_time(o, "failureTime", path);
-  return s;
+  return status_fields().decode(v, path);
 }
-
-json::Value CertificateRequestStatus::to_json() const {
-  json::Object o;
-  if (!conditions.empty()) o["conditions"] = conditions_to_json(conditions);
-  codec::put_bytes(o, "certificate", certificate);
-  codec::put_bytes(o, "ca", ca);
-  codec::put_time(o, "failureTime", failure_time);
-  return o;
-}
+json::Value CertificateRequestStatus::to_json() const { return status_fields().encode(*this); }
+Schema CertificateRequestStatus::schema() { return status_fields().schema(); }
 
 bool CertificateRequestStatus::approved() const {
   const auto* c = condition(condition::kApproved);
@@ -78,23 +85,22 @@ bool CertificateRequestStatus::denied() const {
 }
 
 CertificateRequest CertificateRequest::from_json(const json::Value& obj) {
-  const auto& o = codec::as_object(obj, "CertificateRequest");
+  auto m = object_members(obj, "CertificateRequest");
   CertificateRequest r;
-  if (const auto* m = codec::read_object(o, "metadata", "")) r.metadata = *m;
-  r.spec = CertificateRequestSpec::from_json(codec::member(o, "spec") ? o.at("spec") : json::Value(), "spec");
-  r.status = CertificateRequestStatus::from_json(codec::member(o, "status") ? o.at("status") : json::Value(), "status");
+  r.metadata = std::move(m.metadata);
+  r.spec = CertificateRequestSpec::from_json(m.spec, "spec");
+  r.status = CertificateRequestStatus::from_json(m.status, "status");
   return r;
 }
 
 json::Value CertificateRequest::to_json() const {
-  json::Object o;
-  o["apiVersion"] = kApiVersion;
-  o["kind"] = kCertificateRequestKind;
-  o["metadata"] = metadata;
-  o["spec"] = spec.to_json();
-  json::Value st = status.to_json();
-  if (!st.get_object().empty()) o["status"] = std::move(st);
-  return o;
+  return object_to_json(kCertificateRequestKind, metadata, spec.to_json(), status.to_json());
+}
+
+Schema CertificateRequest::schema() {
+  return root_schema("A CertificateRequest is a one-shot request for a signed certificate from an issuer. Its spec is "
+                     "immutable; it ends Ready (status.certificate set) or failed (status.failureTime set).",
+                     CertificateRequestSpec::schema(), CertificateRequestStatus::schema());
 }
 
 std::string_view CertificateRequest::name() const { return json::get_string(metadata, {"name"}); }

@@ -38,6 +38,7 @@ struct CertificateRequestSpec {
 
   static CertificateRequestSpec from_json(const json::Value& v, std::string_view path = "spec");
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const CertificateRequestSpec&) const = default;
 };
 
@@ -49,6 +50,7 @@ struct CertificateRequestStatus {
 
   static CertificateRequestStatus from_json(const json::Value& v, std::string_view path = "status");
   json::Value to_json() const;
+  static openapi::Schema schema();
   const Condition* condition(std::string_view type) const { return find_condition(conditions, type); }
   // Approved=True / Denied=True.
   bool approved() const;
@@ -60,8 +62,11 @@ struct CertificateRequest {
   CertificateRequestSpec spec;
   CertificateRequestStatus status;
 
+  // Throws apis::codec::DecodeError.
   static CertificateRequest from_json(const json::Value& obj);
   json::Value to_json() const;
+  // The CRD's openAPIV3Schema.
+  static openapi::Schema schema();
   std::string_view name() const;
   std::string_view namespace_() const;
 };

@@ -1,92 +1,90 @@
 #include "apis/certs/v1/common.h"
 
-#include "apis/certs/v1/codec.h"
 #include "apis/certs/v1/group.h"
+#include "apis/common/codec.h"
 
 #include <algorithm>
 
 namespace capstan::apis::certs::v1 {
 
+using openapi::Schema;
+
 bool is_known_usage(std::string_view usage) {
   return std::find(kKeyUsages.begin(), kKeyUsages.end(), usage) != kKeyUsages.end();
 }
 
-IssuerReference IssuerReference::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  IssuerReference r;
-  r.name = codec::read_string(o, "name", path);
-  r.kind = codec::read_string(o, "kind", path);
-  r.group = codec::read_string(o, "group", path);
-  return r;
+namespace {
+
+const auto& issuer_ref_fields() {
+  static const auto table = codec::table<IssuerReference>(
+      "The issuer that signs the certificate: an Issuer in the same namespace, a ClusterIssuer, or an external issuer of "
+      "another group. The name is always required.",
+      codec::field("name", &IssuerReference::name, Schema::string("Name of the issuer.").max_length(253)).required(),
+      codec::field("kind", &IssuerReference::kind,
+                   Schema::string("Kind of the issuer: Issuer (the default) or ClusterIssuer for certs.capstan.dev.").max_length(63)),
+      codec::field("group", &IssuerReference::group,
+                   Schema::string("API group of the issuer; defaults to certs.capstan.dev.").max_length(253)));
+  return table;
 }
 
-json::Value IssuerReference::to_json() const {
-  json::Object o;
-  o["name"] = name;  // required, written even when empty
-  codec::put_string(o, "kind", kind);
-  codec::put_string(o, "group", group);
-  return o;
+const auto& secret_key_selector_fields() {
+  static const auto table = codec::table<SecretKeySelector>(
+      "A key of a Secret.",
+      codec::field("name", &SecretKeySelector::name, Schema::string("Name of the Secret.").max_length(253)).required(),
+      codec::field("key", &SecretKeySelector::key,
+                   Schema::string("Key in the Secret's data; some fields have a default.").max_length(253)));
+  return table;
 }
+
+}  // namespace
+
+IssuerReference IssuerReference::from_json(const json::Value& v, std::string_view path) {
+  return issuer_ref_fields().decode(v, path);
+}
+json::Value IssuerReference::to_json() const { return issuer_ref_fields().encode(*this); }
+Schema IssuerReference::schema() { return issuer_ref_fields().schema(); }
 
 SecretKeySelector SecretKeySelector::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  SecretKeySelector s;
-  s.name = codec::read_string(o, "name", path);
-  s.key = codec::read_string(o, "key", path);
-  return s;
+  return secret_key_selector_fields().decode(v, path);
 }
-
-json::Value SecretKeySelector::to_json() const {
-  json::Object o;
-  o["name"] = name;
-  codec::put_string(o, "key", key);
-  return o;
-}
-
-Condition condition_from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  Condition c;
-  c.type = codec::read_string(o, "type", path);
-  c.status = codec::read_string(o, "status", path);
-  c.reason = codec::read_string(o, "reason", path);
-  c.message = codec::read_string(o, "message", path);
-  c.observed_generation = codec::read_int(o, "observedGeneration", path).value_or(0);
-  c.last_transition_time = codec::read_string(o, "lastTransitionTime", path);
-  return c;
-}
-
-json::Value condition_to_json(const Condition& c) {
-  json::Object o;
-  o["type"] = c.type;
-  o["status"] = c.status;
-  codec::put_string(o, "lastTransitionTime", c.last_transition_time);
-  codec::put_string(o, "reason", c.reason);
-  codec::put_string(o, "message", c.message);
-  if (c.observed_generation != 0) o["observedGeneration"] = c.observed_generation;
-  return o;
-}
-
-std::vector<Condition> conditions_from_json(const json::Value* array, std::string_view path) {
-  std::vector<Condition> out;
-  if (!array || array->is_null()) return out;
-  if (!array->is_array()) throw DecodeError(std::string(path) + ": expected an array of conditions");
-  const auto& a = array->get_array();
-  out.reserve(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) out.push_back(condition_from_json(a[i], codec::index(path, i)));
-  return out;
-}
-
-json::Array conditions_to_json(const std::vector<Condition>& conditions) {
-  json::Array a;
-  a.reserve(conditions.size());
-  for (const auto& c : conditions) a.push_back(condition_to_json(c));
-  return a;
-}
+json::Value SecretKeySelector::to_json() const { return secret_key_selector_fields().encode(*this); }
+Schema SecretKeySelector::schema() { return secret_key_selector_fields().schema(); }
 
 const Condition* find_condition(const std::vector<Condition>& conditions, std::string_view type) {
   for (const auto& c : conditions)
     if (c.type == type) return &c;
   return nullptr;
+}
+
+Schema usages_schema(std::string_view description) {
+  return std::move(Schema::array(
+      Schema::string_enum(kKeyUsages, "A key usage or extended key usage (RFC 5280 4.2.1.3, 4.2.1.12), named as in cert-manager."),
+      description)
+      .max_items(32));
+}
+
+ObjectMembers object_members(const json::Value& obj, std::string_view what) {
+  const auto& o = codec::detail::as_object(obj, what);
+  ObjectMembers m;
+  if (const auto* k = codec::detail::member(o, "kind")) codec::Codec<std::string>::decode(*k, "kind", m.kind);
+  if (const auto* md = codec::detail::member(o, "metadata")) codec::Codec<json::Object>::decode(*md, "metadata", m.metadata);
+  if (const auto* s = codec::detail::member(o, "spec")) m.spec = *s;
+  if (const auto* s = codec::detail::member(o, "status")) m.status = *s;
+  return m;
+}
+
+json::Value object_to_json(std::string_view kind, const json::Object& metadata, json::Value spec, json::Value status) {
+  json::Object o;
+  o["apiVersion"] = kApiVersion;
+  o["kind"] = kind;
+  o["metadata"] = metadata;
+  o["spec"] = std::move(spec);
+  if (!status.get_object().empty()) o["status"] = std::move(status);
+  return o;
+}
+
+Schema root_schema(std::string_view description, const Schema& spec, const Schema& status) {
+  return apis::openapi::root(kApiVersion, description, spec, status);
 }
 
 }  // namespace capstan::apis::certs::v1

@@ -1,7 +1,9 @@
 #include "apis/certs/v1/crds.h"
 
+#include "apis/certs/v1/certificate.h"
+#include "apis/certs/v1/certificate_request.h"
 #include "apis/certs/v1/group.h"
-#include "apis/certs/v1/openapi.h"
+#include "apis/certs/v1/issuer.h"
 #include "apis/common/crd.h"
 
 #include <initializer_list>
@@ -16,7 +18,7 @@ constexpr CrdGroupVersion kGroupVersion{kGroup, kVersion};
 
 json::Value certificate_crd() {
   // cert-manager lets `kubectl get certificates --field-selector spec.issuerRef.name=x` work.
-  return make_crd(kGroupVersion, {kCertificateKind, "certificates", "certificate", {"cert", "certs"}}, true, certificate_schema(),
+  return make_crd(kGroupVersion, {kCertificateKind, "certificates", "certificate", {"cert", "certs"}}, true, Certificate::schema().json(),
              {ready_column(),
               {"Secret", "string", ".spec.secretName"},
               {"Issuer", "string", ".spec.issuerRef.name", 1},
@@ -28,7 +30,7 @@ json::Value certificate_crd() {
 
 json::Value certificate_request_crd() {
   return make_crd(kGroupVersion, {kCertificateRequestKind, "certificaterequests", "certificaterequest", {"cr", "crs"}}, true,
-             certificate_request_schema(),
+             CertificateRequest::schema().json(),
              {{"Approved", "string", R"(.status.conditions[?(@.type == "Approved")].status)"},
               {"Denied", "string", R"(.status.conditions[?(@.type == "Denied")].status)"},
               ready_column(),
@@ -39,12 +41,12 @@ json::Value certificate_request_crd() {
 }
 
 json::Value issuer_crd() {
-  return make_crd(kGroupVersion, {kIssuerKind, "issuers", "issuer", {"iss"}}, true, issuer_schema(false),
+  return make_crd(kGroupVersion, {kIssuerKind, "issuers", "issuer", {"iss"}}, true, Issuer::schema(false).json(),
              {ready_column(), ready_message_column(), age_column()});
 }
 
 json::Value cluster_issuer_crd() {
-  return make_crd(kGroupVersion, {kClusterIssuerKind, "clusterissuers", "clusterissuer", {"ciss"}}, false, issuer_schema(true),
+  return make_crd(kGroupVersion, {kClusterIssuerKind, "clusterissuers", "clusterissuer", {"ciss"}}, false, Issuer::schema(true).json(),
              {ready_column(), ready_message_column(), age_column()});
 }
 

@@ -1,5 +1,6 @@
 // The four CustomResourceDefinitions (apiextensions.k8s.io/v1) of certs.capstan.dev, generated
-// from openapi.h: names and short names, printer columns and subresources as cert-manager's.
+// from the kinds' schemas (Certificate::schema(), ...): names and short names, printer columns and
+// subresources as cert-manager's.
 #pragma once
 
 #include "runtime/json/json.h"

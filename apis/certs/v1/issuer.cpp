@@ -1,222 +1,230 @@
 #include "apis/certs/v1/issuer.h"
 
-#include "apis/certs/v1/codec.h"
 #include "apis/certs/v1/group.h"
+#include "apis/common/codec.h"
 
 namespace capstan::apis::certs::v1 {
 
-using codec::child;
+using openapi::Schema;
+
+namespace {
+
+const auto& self_signed_fields() {
+  using S = SelfSignedIssuer;
+  static const auto table = codec::table<S>(
+      "Sign each certificate with its own private key.",
+      codec::field("crlDistributionPoints", &S::crl_distribution_points,
+                   Schema::strings("CRL distribution point URLs to put in the certificates.").max_items(64)));
+  return table;
+}
+
+const auto& ca_fields() {
+  using S = CAIssuer;
+  static const auto table = codec::table<S>(
+      "Sign with a CA key pair stored in a Secret.",
+      codec::field("secretName", &S::secret_name,
+                   Schema::string("Secret (kubernetes.io/tls, with tls.crt and tls.key) holding the CA. For a "
+                                  "ClusterIssuer it is read from the cluster resource namespace."))
+          .required(),
+      codec::field("crlDistributionPoints", &S::crl_distribution_points,
+                   Schema::strings("CRL distribution point URLs to put in the certificates.").max_items(64)),
+      codec::field("ocspServers", &S::ocsp_servers, Schema::strings("OCSP server URLs to put in the certificates.").max_items(64)),
+      codec::field("issuingCertificateURLs", &S::issuing_certificate_urls,
+                   Schema::strings("URLs of the issuing certificate, put in the Authority Information Access extension.")
+                       .max_items(64)));
+  return table;
+}
+
+const auto& dns_name_selector_fields() {
+  using S = CertificateDnsNameSelector;
+  static const auto table = codec::table<S>(
+      "Which certificates this solver applies to; empty means all.",
+      codec::field("matchLabels", &S::match_labels, Schema::string_map("Labels the Certificate must have.")),
+      codec::field("dnsNames", &S::dns_names, Schema::strings("DNS names this solver is for (exact match).").max_items(64)),
+      codec::field("dnsZones", &S::dns_zones,
+                   Schema::strings("DNS zones this solver is for (the name or a subdomain).").max_items(64)));
+  return table;
+}
+
+// The podTemplate and ingressTemplate overrides, kept as written (their members are not typed).
+Schema template_metadata() {
+  return std::move(Schema::object("Labels and annotations for the object.")
+                       .property("labels", Schema::string_map("Labels to add."))
+                       .property("annotations", Schema::string_map("Annotations to add.")));
+}
+
+const auto& http01_ingress_fields() {
+  using S = Http01IngressSolver;
+  static const auto table = codec::table<S>(
+      "Solve HTTP-01 challenges with an Ingress routing to a solver Pod.",
+      codec::field("class", &S::class_,
+                   Schema::string("Ingress class annotation (kubernetes.io/ingress.class) of the solver Ingresses. At "
+                                  "most one of class, ingressClassName and name.")),
+      codec::field("ingressClassName", &S::ingress_class_name,
+                   Schema::string("spec.ingressClassName of the solver Ingresses.")),
+      codec::field("name", &S::name,
+                   Schema::string("Name of an existing Ingress to add the solver path to, instead of creating one.")),
+      codec::field("serviceType", &S::service_type,
+                   Schema::string("Type of the solver Service: ClusterIP (the default) or NodePort.")),
+      codec::field("podTemplate", &S::pod_template,
+                   Schema::object("Overrides for the solver Pods.")
+                       .property("metadata", template_metadata())
+                       .property("spec", Schema::open_object("Pod spec fields merged into the solver Pods (nodeSelector, "
+                                                             "tolerations, ...)."))),
+      codec::field("ingressTemplate", &S::ingress_template,
+                   Schema::object("Overrides for the solver Ingresses.").property("metadata", template_metadata())));
+  return table;
+}
+
+const auto& http01_fields() {
+  using S = Http01Solver;
+  static const auto table =
+      codec::table<S>("Solve HTTP-01 challenges.", codec::field("ingress", &S::ingress, Http01IngressSolver::schema()));
+  return table;
+}
+
+const auto& solver_fields() {
+  using S = AcmeChallengeSolver;
+  static const auto table = codec::table<S>(
+      "How to solve challenges for the matching DNS names. Exactly one solver type.",
+      codec::field("selector", &S::selector, CertificateDnsNameSelector::schema()),
+      codec::field("http01", &S::http01, Http01Solver::schema()),
+      codec::field("dns01", &S::dns01, Schema::open_object("DNS-01 solvers (cert-manager's schema) are kept but not supported.")));
+  return table;
+}
+
+// privateKeySecretRef comes before server so that `required` keeps its order (privateKeySecretRef,
+// server).
+const auto& acme_fields() {
+  using S = AcmeIssuer;
+  static const auto table = codec::table<S>(
+      "Obtain certificates from an ACME (RFC 8555) server.",
+      codec::field("privateKeySecretRef", &S::private_key_secret_ref,
+                   std::move(SecretKeySelector::schema().description(
+                       "Secret storing the ACME account key (key tls.key by default); generated unless "
+                       "disableAccountKeyGeneration.")))
+          .required(),
+      codec::field("server", &S::server,
+                   Schema::string("URL of the ACME server's directory, e.g. "
+                                  "https://acme-staging-v02.api.letsencrypt.org/directory."))
+          .required(),
+      codec::field("email", &S::email, Schema::string("Contact email registered with the ACME account.")),
+      codec::field("skipTLSVerify", &S::skip_tls_verify,
+                   Schema::boolean("INSECURE: do not verify the ACME server's TLS certificate. Mutually exclusive with "
+                                   "caBundle.")),
+      codec::field("caBundle", &S::ca_bundle,
+                   Schema::bytes("PEM CA certificates to verify the ACME server with (base64 in JSON); default: the "
+                                 "system trust store.")),
+      codec::field("preferredChain", &S::preferred_chain,
+                   Schema::string("Issuer common name of the root of the preferred alternative chain.").max_length(64)),
+      codec::field("disableAccountKeyGeneration", &S::disable_account_key_generation,
+                   Schema::boolean("Use the key already in privateKeySecretRef instead of generating one.")),
+      codec::field("solvers", &S::solvers,
+                   Schema::array(AcmeChallengeSolver::schema(), "Challenge solvers, chosen per DNS name by their selectors.")
+                       .max_items(64)));
+  return table;
+}
+
+// Issuer and ClusterIssuer spec descriptions differ; Issuer::schema sets the ClusterIssuer's.
+const auto& spec_fields() {
+  using S = IssuerSpec;
+  static const auto table = codec::table<S>("Desired state of the Issuer: exactly one issuer type.",
+                                            codec::field("selfSigned", &S::self_signed, SelfSignedIssuer::schema()),
+                                            codec::field("ca", &S::ca, CAIssuer::schema()),
+                                            codec::field("acme", &S::acme, AcmeIssuer::schema()));
+  return table;
+}
+
+const auto& acme_status_fields() {
+  using S = AcmeIssuerStatus;
+  static const auto table = codec::table<S>(
+      "State of the ACME account.", codec::field("uri", &S::uri, Schema::string("URL of the registered ACME account.")),
+      codec::field("lastRegisteredEmail", &S::last_registered_email, Schema::string("Email last registered with the account.")),
+      codec::field("lastPrivateKeyHash", &S::last_private_key_hash, Schema::string("Hash of the account key last used.")));
+  return table;
+}
+
+const auto& status_fields() {
+  using S = IssuerStatus;
+  static const auto table = codec::table<S>(
+      "Observed state of the issuer, set by the controller.",
+      codec::field("conditions", &S::conditions, openapi::conditions("Conditions of the issuer: Ready.", "Ready", true)),
+      codec::field("acme", &S::acme, AcmeIssuerStatus::schema()));
+  return table;
+}
+
+}  // namespace
 
 SelfSignedIssuer SelfSignedIssuer::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  SelfSignedIssuer s;
-  s.crl_distribution_points = codec::read_strings(o, "crlDistributionPoints", path);
-  return s;
+  return self_signed_fields().decode(v, path);
 }
+json::Value SelfSignedIssuer::to_json() const { return self_signed_fields().encode(*this); }
+Schema SelfSignedIssuer::schema() { return self_signed_fields().schema(); }
 
-json::Value SelfSignedIssuer::to_json() const {
-  json::Object o;
-  codec::put_strings(o, "crlDistributionPoints", crl_distribution_points);
-  return o;
-}
-
-CAIssuer CAIssuer::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  CAIssuer c;
-  c.secret_name = codec::read_string(o, "secretName", path);
-  c.crl_distribution_points = codec::read_strings(o, "crlDistributionPoints", path);
-  c.ocsp_servers = codec::read_strings(o, "ocspServers", path);
-  c.issuing_certificate_urls = codec::read_strings(o, "issuingCertificateURLs", path);
-  return c;
-}
-
-json::Value CAIssuer::to_json() const {
-  json::Object o;
-  o["secretName"] = secret_name;
-  codec::put_strings(o, "crlDistributionPoints", crl_distribution_points);
-  codec::put_strings(o, "ocspServers", ocsp_servers);
-  codec::put_strings(o, "issuingCertificateURLs", issuing_certificate_urls);
-  return o;
-}
+CAIssuer CAIssuer::from_json(const json::Value& v, std::string_view path) { return ca_fields().decode(v, path); }
+json::Value CAIssuer::to_json() const { return ca_fields().encode(*this); }
+Schema CAIssuer::schema() { return ca_fields().schema(); }
 
 CertificateDnsNameSelector CertificateDnsNameSelector::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  CertificateDnsNameSelector s;
-  s.match_labels = codec::read_string_map(o, "matchLabels", path);
-  s.dns_names = codec::read_strings(o, "dnsNames", path);
-  s.dns_zones = codec::read_strings(o, "dnsZones", path);
-  return s;
+  return dns_name_selector_fields().decode(v, path);
 }
-
-json::Value CertificateDnsNameSelector::to_json() const {
-  json::Object o;
-  codec::put_string_map(o, "matchLabels", match_labels);
-  codec::put_strings(o, "dnsNames", dns_names);
-  codec::put_strings(o, "dnsZones", dns_zones);
-  return o;
-}
+json::Value CertificateDnsNameSelector::to_json() const { return dns_name_selector_fields().encode(*this); }
+Schema CertificateDnsNameSelector::schema() { return dns_name_selector_fields().schema(); }
 
 Http01IngressSolver Http01IngressSolver::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  Http01IngressSolver s;
-  s.class_ = codec::read_optional_string(o, "class", path);
-  s.ingress_class_name = codec::read_optional_string(o, "ingressClassName", path);
-  s.name = codec::read_string(o, "name", path);
-  s.service_type = codec::read_string(o, "serviceType", path);
-  s.pod_template = codec::read_raw(o, "podTemplate");
-  s.ingress_template = codec::read_raw(o, "ingressTemplate");
-  return s;
+  return http01_ingress_fields().decode(v, path);
 }
+json::Value Http01IngressSolver::to_json() const { return http01_ingress_fields().encode(*this); }
+Schema Http01IngressSolver::schema() { return http01_ingress_fields().schema(); }
 
-json::Value Http01IngressSolver::to_json() const {
-  json::Object o;
-  if (class_) o["class"] = *class_;
-  if (ingress_class_name) o["ingressClassName"] = *ingress_class_name;
-  codec::put_string(o, "name", name);
-  codec::put_string(o, "serviceType", service_type);
-  if (pod_template) o["podTemplate"] = *pod_template;
-  if (ingress_template) o["ingressTemplate"] = *ingress_template;
-  return o;
-}
-
-Http01Solver Http01Solver::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  Http01Solver s;
-  if (const auto* i = codec::read_object(o, "ingress", path)) s.ingress = Http01IngressSolver::from_json(*i, child(path, "ingress"));
-  return s;
-}
-
-json::Value Http01Solver::to_json() const {
-  json::Object o;
-  if (ingress) o["ingress"] = ingress->to_json();
-  return o;
-}
+Http01Solver Http01Solver::from_json(const json::Value& v, std::string_view path) { return http01_fields().decode(v, path); }
+json::Value Http01Solver::to_json() const { return http01_fields().encode(*this); }
+Schema Http01Solver::schema() { return http01_fields().schema(); }
 
 AcmeChallengeSolver AcmeChallengeSolver::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  AcmeChallengeSolver s;
-  if (const auto* sel = codec::read_object(o, "selector", path))
-    s.selector = CertificateDnsNameSelector::from_json(*sel, child(path, "selector"));
-  if (const auto* h = codec::read_object(o, "http01", path)) s.http01 = Http01Solver::from_json(*h, child(path, "http01"));
-  s.dns01 = codec::read_raw(o, "dns01");
-  return s;
+  return solver_fields().decode(v, path);
 }
+json::Value AcmeChallengeSolver::to_json() const { return solver_fields().encode(*this); }
+Schema AcmeChallengeSolver::schema() { return solver_fields().schema(); }
 
-json::Value AcmeChallengeSolver::to_json() const {
-  json::Object o;
-  if (selector) o["selector"] = selector->to_json();
-  if (http01) o["http01"] = http01->to_json();
-  if (dns01) o["dns01"] = *dns01;
-  return o;
-}
+AcmeIssuer AcmeIssuer::from_json(const json::Value& v, std::string_view path) { return acme_fields().decode(v, path); }
+json::Value AcmeIssuer::to_json() const { return acme_fields().encode(*this); }
+Schema AcmeIssuer::schema() { return acme_fields().schema(); }
 
-AcmeIssuer AcmeIssuer::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  AcmeIssuer a;
-  a.server = codec::read_string(o, "server", path);
-  a.email = codec::read_string(o, "email", path);
-  if (const auto* k = codec::read_object(o, "privateKeySecretRef", path))
-    a.private_key_secret_ref = SecretKeySelector::from_json(*k, child(path, "privateKeySecretRef"));
-  a.skip_tls_verify = codec::read_bool(o, "skipTLSVerify", path);
-  a.ca_bundle = codec::read_bytes(o, "caBundle", path);
-  a.preferred_chain = codec::read_string(o, "preferredChain", path);
-  a.disable_account_key_generation = codec::read_bool(o, "disableAccountKeyGeneration", path);
-  if (const auto* solvers = codec::member(o, "solvers")) {
-    std::string sp = child(path, "solvers");
-    if (!solvers->is_array()) throw DecodeError(sp + ": expected an array of solvers");
-    const auto& arr = solvers->get_array();
-    for (std::size_t i = 0; i < arr.size(); ++i) a.solvers.push_back(AcmeChallengeSolver::from_json(arr[i], codec::index(sp, i)));
-  }
-  return a;
-}
-
-json::Value AcmeIssuer::to_json() const {
-  json::Object o;
-  o["server"] = server;
-  codec::put_string(o, "email", email);
-  o["privateKeySecretRef"] = private_key_secret_ref.to_json();
-  codec::put_true(o, "skipTLSVerify", skip_tls_verify);
-  codec::put_bytes(o, "caBundle", ca_bundle);
-  codec::put_string(o, "preferredChain", preferred_chain);
-  codec::put_true(o, "disableAccountKeyGeneration", disable_account_key_generation);
-  if (!solvers.empty()) {
-    json::Array a;
-    for (const auto& s : solvers) a.push_back(s.to_json());
-    o["solvers"] = std::move(a);
-  }
-  return o;
-}
-
-IssuerSpec IssuerSpec::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  IssuerSpec s;
-  if (const auto* a = codec::read_object(o, "acme", path)) s.acme = AcmeIssuer::from_json(*a, child(path, "acme"));
-  if (const auto* c = codec::read_object(o, "ca", path)) s.ca = CAIssuer::from_json(*c, child(path, "ca"));
-  if (const auto* ss = codec::read_object(o, "selfSigned", path))
-    s.self_signed = SelfSignedIssuer::from_json(*ss, child(path, "selfSigned"));
-  return s;
-}
-
-json::Value IssuerSpec::to_json() const {
-  json::Object o;
-  if (acme) o["acme"] = acme->to_json();
-  if (ca) o["ca"] = ca->to_json();
-  if (self_signed) o["selfSigned"] = self_signed->to_json();
-  return o;
-}
+IssuerSpec IssuerSpec::from_json(const json::Value& v, std::string_view path) { return spec_fields().decode(v, path); }
+json::Value IssuerSpec::to_json() const { return spec_fields().encode(*this); }
+Schema IssuerSpec::schema() { return spec_fields().schema(); }
 
 AcmeIssuerStatus AcmeIssuerStatus::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  AcmeIssuerStatus s;
-  s.uri = codec::read_string(o, "uri", path);
-  s.last_registered_email = codec::read_string(o, "lastRegisteredEmail", path);
-  s.last_private_key_hash = codec::read_string(o, "lastPrivateKeyHash", path);
-  return s;
+  return acme_status_fields().decode(v, path);
 }
+json::Value AcmeIssuerStatus::to_json() const { return acme_status_fields().encode(*this); }
+Schema AcmeIssuerStatus::schema() { return acme_status_fields().schema(); }
 
-json::Value AcmeIssuerStatus::to_json() const {
-  json::Object o;
-  codec::put_string(o, "uri", uri);
-  codec::put_string(o, "lastRegisteredEmail", last_registered_email);
-  codec::put_string(o, "lastPrivateKeyHash", last_private_key_hash);
-  return o;
-}
-
-IssuerStatus IssuerStatus::from_json(const json::Value& v, std::string_view path) {
-  const auto& o = codec::as_object(v, path);
-  IssuerStatus s;
-  s.conditions = conditions_from_json(codec::member(o, "conditions"), child(path, "conditions"));
-  if (const auto* a = codec::read_object(o, "acme", path)) s.acme = AcmeIssuerStatus::from_json(*a, child(path, "acme"));
-  return s;
-}
-
-json::Value IssuerStatus::to_json() const {
-  json::Object o;
-  if (!conditions.empty()) o["conditions"] = conditions_to_json(conditions);
-  if (acme) o["acme"] = acme->to_json();
-  return o;
-}
+IssuerStatus IssuerStatus::from_json(const json::Value& v, std::string_view path) { return status_fields().decode(v, path); }
+json::Value IssuerStatus::to_json() const { return status_fields().encode(*this); }
+Schema IssuerStatus::schema() { return status_fields().schema(); }
 
 Issuer Issuer::from_json(const json::Value& obj) {
-  const auto& o = codec::as_object(obj, "Issuer");
+  auto m = object_members(obj, "Issuer");
   Issuer i;
-  std::string kind = codec::read_string(o, "kind", "");
-  if (!kind.empty()) i.kind = kind;
-  if (const auto* m = codec::read_object(o, "metadata", "")) i.metadata = *m;
-  i.spec = IssuerSpec::from_json(codec::member(o, "spec") ? o.at("spec") : json::Value(), "spec");
-  i.status = IssuerStatus::from_json(codec::member(o, "status") ? o.at("status") : json::Value(), "status");
+  if (!m.kind.empty()) i.kind = std::move(m.kind);
+  i.metadata = std::move(m.metadata);
+  i.spec = IssuerSpec::from_json(m.spec, "spec");
+  i.status = IssuerStatus::from_json(m.status, "status");
   return i;
 }
 
-json::Value Issuer::to_json() const {
-  json::Object o;
-  o["apiVersion"] = kApiVersion;
-  o["kind"] = kind;
-  o["metadata"] = metadata;
-  o["spec"] = spec.to_json();
-  json::Value st = status.to_json();
-  if (!st.get_object().empty()) o["status"] = std::move(st);
-  return o;
+json::Value Issuer::to_json() const { return object_to_json(kind, metadata, spec.to_json(), status.to_json()); }
+
+Schema Issuer::schema(bool cluster_scoped) {
+  Schema spec = IssuerSpec::schema();
+  if (cluster_scoped) spec.description("Desired state of the ClusterIssuer: exactly one issuer type.");
+  return root_schema(cluster_scoped ? "A ClusterIssuer is a certificate authority that Certificates of any namespace can "
+                                      "reference with issuerRef.kind ClusterIssuer."
+                                    : "An Issuer is a certificate authority that Certificates and CertificateRequests of "
+                                      "its namespace can reference in issuerRef.",
+                     spec, IssuerStatus::schema());
 }
 
 std::string_view Issuer::name() const { return json::get_string(metadata, {"name"}); }

@@ -36,6 +36,7 @@ struct SelfSignedIssuer {
 
   static SelfSignedIssuer from_json(const json::Value& v, std::string_view path = "spec.selfSigned");
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const SelfSignedIssuer&) const = default;
 };
 
@@ -47,6 +48,7 @@ struct CAIssuer {
 
   static CAIssuer from_json(const json::Value& v, std::string_view path = "spec.ca");
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const CAIssuer&) const = default;
 };
 
@@ -58,6 +60,7 @@ struct CertificateDnsNameSelector {
 
   static CertificateDnsNameSelector from_json(const json::Value& v, std::string_view path);
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const CertificateDnsNameSelector&) const = default;
 };
 
@@ -73,6 +76,7 @@ struct Http01IngressSolver {
 
   static Http01IngressSolver from_json(const json::Value& v, std::string_view path);
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const Http01IngressSolver&) const = default;
 };
 
@@ -81,6 +85,7 @@ struct Http01Solver {
 
   static Http01Solver from_json(const json::Value& v, std::string_view path);
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const Http01Solver&) const = default;
 };
 
@@ -93,6 +98,7 @@ struct AcmeChallengeSolver {
 
   static AcmeChallengeSolver from_json(const json::Value& v, std::string_view path);
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const AcmeChallengeSolver&) const = default;
 };
 
@@ -108,6 +114,7 @@ struct AcmeIssuer {
 
   static AcmeIssuer from_json(const json::Value& v, std::string_view path = "spec.acme");
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const AcmeIssuer&) const = default;
 };
 
@@ -119,6 +126,7 @@ struct IssuerSpec {
 
   static IssuerSpec from_json(const json::Value& v, std::string_view path = "spec");
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const IssuerSpec&) const = default;
 };
 
@@ -129,6 +137,7 @@ struct AcmeIssuerStatus {
 
   static AcmeIssuerStatus from_json(const json::Value& v, std::string_view path = "status.acme");
   json::Value to_json() const;
+  static openapi::Schema schema();
   bool operator==(const AcmeIssuerStatus&) const = default;
 };
 
@@ -138,6 +147,7 @@ struct IssuerStatus {
 
   static IssuerStatus from_json(const json::Value& v, std::string_view path = "status");
   json::Value to_json() const;
+  static openapi::Schema schema();
   const Condition* condition(std::string_view type) const { return find_condition(conditions, type); }
 };
 
@@ -148,9 +158,11 @@ struct Issuer {
   IssuerSpec spec;
   IssuerStatus status;
 
-  // Takes kind from the object (Issuer when absent); throws DecodeError.
+  // Takes kind from the object (Issuer when absent); throws apis::codec::DecodeError.
   static Issuer from_json(const json::Value& obj);
   json::Value to_json() const;
+  // The CRD's openAPIV3Schema; Issuer and ClusterIssuer differ only in the descriptions.
+  static openapi::Schema schema(bool cluster_scoped);
   bool cluster_scoped() const { return kind == "ClusterIssuer"; }
   std::string_view name() const;
   std::string_view namespace_() const;

@@ -5,6 +5,7 @@
 #include "apis/certs/v1/group.h"
 #include "apis/certs/v1/issuer.h"
 #include "apis/certs/v1/test_util.h"
+#include "apis/common/codec.h"
 #include "runtime/json/patch.h"
 
 #include <gtest/gtest.h>
@@ -95,18 +96,19 @@ spec:
   EXPECT_FALSE(c.spec.private_key);
   EXPECT_FALSE(c.spec.revision_history_limit);
   EXPECT_FALSE(c.spec.encode_usages_in_request);
-  // Durations are written the way Go's metav1.Duration marshals them.
+  // Durations are written the way Go's metav1.Duration marshals them; members in the order of
+  // the field table (the CRD schema's).
   EXPECT_EQ(json::serialize(c.to_json()),
             R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate","metadata":{"name":"web"},)"
-            R"("spec":{"duration":"2160h0m0s","dnsNames":["web.example.com"],"secretName":"web-tls",)"
-            R"("issuerRef":{"name":"selfsigned"}}})");
+            R"("spec":{"issuerRef":{"name":"selfsigned"},"secretName":"web-tls","dnsNames":["web.example.com"],)"
+            R"("duration":"2160h0m0s"}})");
 }
 
 TEST(CertsTypes, CertificateDecodeErrorsNameTheField) {
   auto message = [](std::string_view spec) {
     try {
       CertificateSpec::from_json(J(spec));
-    } catch (const DecodeError& e) {
+    } catch (const codec::DecodeError& e) {
       return std::string(e.what());
     }
     return std::string("no error");
@@ -114,7 +116,7 @@ TEST(CertsTypes, CertificateDecodeErrorsNameTheField) {
   EXPECT_EQ(message(R"({"duration": "90d"})"), R"(spec.duration: time: unknown unit "d" in duration "90d")");
   EXPECT_EQ(message(R"({"renewBefore": "5"})"), R"(spec.renewBefore: time: missing unit in duration "5")");
   EXPECT_EQ(message(R"({"duration": "soon"})"), R"(spec.duration: time: invalid duration "soon")");
-  EXPECT_EQ(message(R"({"dnsNames": "a.example.com"})"), "spec.dnsNames: expected an array of strings, got string");
+  EXPECT_EQ(message(R"({"dnsNames": "a.example.com"})"), "spec.dnsNames: expected an array, got string");
   EXPECT_EQ(message(R"({"dnsNames": ["a", 1]})"), "spec.dnsNames[1]: expected a string, got number");
   EXPECT_EQ(message(R"({"privateKey": {"size": "big"}})"), "spec.privateKey.size: expected an integer, got string");
   EXPECT_EQ(message(R"({"issuerRef": []})"), "spec.issuerRef: expected an object, got array");
@@ -125,7 +127,7 @@ TEST(CertsTypes, CertificateDecodeErrorsNameTheField) {
   try {
     CertificateStatus::from_json(J(R"({"notAfter": "tomorrow"})"));
     FAIL();
-  } catch (const DecodeError& e) {
+  } catch (const codec::DecodeError& e) {
     EXPECT_STREQ(e.what(), R"(status.notAfter: invalid RFC 3339 time "tomorrow")");
   }
 }
@@ -157,7 +159,7 @@ TEST(CertsTypes, CertificateRequestRoundTripWithBase64Pem) {
   try {
     CertificateRequestSpec::from_json(J(R"({"request": "not base64!"})"));
     FAIL();
-  } catch (const DecodeError& e) {
+  } catch (const codec::DecodeError& e) {
     EXPECT_STREQ(e.what(), "spec.request: illegal base64 data");
   }
 }

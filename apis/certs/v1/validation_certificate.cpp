@@ -3,10 +3,10 @@
 // this API has. Deliberate differences are commented where they occur.
 #include "apis/certs/v1/validation.h"
 
-#include "apis/certs/v1/codec.h"
 #include "apis/certs/v1/defaults.h"
 #include "apis/certs/v1/group.h"
 #include "apis/certs/v1/validation_util.h"
+#include "apis/common/codec.h"
 #include "runtime/meta/time.h"
 
 namespace capstan::apis::certs::v1 {

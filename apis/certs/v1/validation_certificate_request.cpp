@@ -2,9 +2,9 @@
 // ValidateUpdateCertificateRequest (internal/apis/certmanager/validation/certificaterequest.go).
 #include "apis/certs/v1/validation.h"
 
-#include "apis/certs/v1/codec.h"
 #include "apis/certs/v1/group.h"
 #include "apis/certs/v1/validation_util.h"
+#include "apis/common/codec.h"
 #include "runtime/json/patch.h"
 #include "runtime/meta/base64.h"
 #include "runtime/meta/time.h"

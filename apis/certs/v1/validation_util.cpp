@@ -1,7 +1,7 @@
 #include "apis/certs/v1/validation_util.h"
 
 #include "apis/certs/v1/group.h"
-#include "apis/certs/v1/codec.h"
+#include "apis/common/codec.h"
 #include "runtime/meta/names.h"
 #include "runtime/meta/time.h"
 

@@ -2,6 +2,7 @@
 
 #include "apis/certs/v1/group.h"
 #include "apis/certs/v1/issuer.h"
+#include "apis/common/codec.h"
 #include "controllers/certificates/conditions.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
@@ -29,7 +30,7 @@ Result reconcile_issuer(Env& env, bool cluster, const controller::Request& req, 
   v1::Issuer issuer;
   try {
     issuer = v1::Issuer::from_json(obj);
-  } catch (const v1::DecodeError& e) {
+  } catch (const apis::codec::DecodeError& e) {
     throw controller::TerminalError(std::string(kind) + " " + req.key() + " cannot be decoded: " + e.what());
   }
   v1::IssuerStatus status = issuer.status;

@@ -2,6 +2,7 @@
 
 #include "apis/certs/v1/defaults.h"
 #include "apis/certs/v1/group.h"
+#include "apis/common/codec.h"
 #include "controllers/certificates/env.h"
 #include "runtime/cache/informer.h"
 
@@ -16,7 +17,7 @@ std::optional<IssuerObject> find_issuer(const Env& env, const v1::IssuerReferenc
   if (obj.is_object()) obj.get_object()["kind"] = cluster ? v1::kClusterIssuerKind : v1::kIssuerKind;
   try {
     return IssuerObject{v1::Issuer::from_json(obj), std::move(obj)};
-  } catch (const v1::DecodeError&) {
+  } catch (const apis::codec::DecodeError&) {
     return std::nullopt;
   }
 }
