@@ -369,26 +369,30 @@ Table<S, Field<S, M>...> table(std::string_view description, std::tuple<Field<S,
   return std::apply([&](auto&&... f) { return Table<S, Field<S, M>...>(description, std::move(f)...); }, std::move(fields));
 }
 
-// A whole object of a kind: metadata kept as written, spec and status typed. apiVersion and kind
-// are not checked when decoding (the informer or the AdmissionReview has), and written back by
-// to_json.
+// A whole object of a kind: kind and metadata kept as written, spec and status typed. apiVersion
+// is not checked when decoding (the informer or the AdmissionReview has); kind is kept for kinds
+// that share a type (Issuer and ClusterIssuer).
 template <class Spec, class Status>
 struct Resource {
+  std::string kind;  // "" when absent
   json::Object metadata;
   Spec spec;
   Status status;
 
   static Resource from_json(const json::Value& obj) {
-    const json::Object& o = detail::as_object(obj, "");
+    const json::Object& o = detail::as_object(obj, "object");
     Resource r;
-    if (const auto* m = detail::member(o, "metadata")) r.metadata = detail::as_object(*m, "metadata");
+    if (const auto* k = detail::member(o, "kind")) Codec<std::string>::decode(*k, "kind", r.kind);
+    if (const auto* m = detail::member(o, "metadata")) Codec<json::Object>::decode(*m, "metadata", r.metadata);
     if (const auto* s = detail::member(o, "spec")) r.spec = Spec::from_json(*s, "spec");
     if (const auto* s = detail::member(o, "status")) r.status = Status::from_json(*s, "status");
     return r;
   }
-  // The status is left out when empty.
-  json::Value to_json(std::string_view api_version, std::string_view kind) const {
-    json::Object o{{"apiVersion", api_version}, {"kind", kind}, {"metadata", metadata}, {"spec", spec.to_json()}};
+  // {apiVersion, kind (`default_kind` when kind is empty), metadata, spec, status}; the status
+  // is left out when empty.
+  json::Value to_json(std::string_view api_version, std::string_view default_kind) const {
+    json::Object o{{"apiVersion", api_version}, {"kind", kind.empty() ? default_kind : std::string_view(kind)}, {"metadata", metadata},
+                   {"spec", spec.to_json()}};
     if (!Codec<Status>::empty(status)) o["status"] = status.to_json();
     return o;
   }

@@ -172,9 +172,11 @@ TEST(Codec, AResourceKeepsItsMetadataAndTypesItsSpecAndStatus) {
   EXPECT_EQ(t.namespace_(), "ns");
   EXPECT_EQ(t.spec.name, "r");
   EXPECT_EQ(t.status.phase, "Up");
-  EXPECT_EQ(t.to_json("example.com/v1", "Thing"), in);
+  EXPECT_EQ(t.kind, "Thing");
+  EXPECT_EQ(t.to_json("example.com/v1", "Other"), in) << "the kind written is the one read";
   Thing fresh = Thing::from_json(json::parse(R"({"metadata": {"name": "b"}, "spec": {"name": "r"}})"));
   EXPECT_FALSE(fresh.to_json("example.com/v1", "Thing").as_object().contains("status")) << "an empty status is left out";
+  EXPECT_EQ(fresh.to_json("example.com/v1", "Thing").at("kind"), "Thing");
   try {
     Thing::from_json(json::parse(R"({"spec": {"name": 1}})"));
     ADD_FAILURE() << "decoded";

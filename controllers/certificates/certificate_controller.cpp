@@ -6,7 +6,7 @@
 #include "apis/certs/v1/group.h"
 #include "apis/common/codec.h"
 #include "controllers/certificates/backoff.h"
-#include "controllers/certificates/conditions.h"
+#include "runtime/controller/status.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
 #include "controllers/certificates/key_manager.h"
@@ -29,6 +29,10 @@
 #include <algorithm>
 
 namespace capstan::certificates {
+
+using controller::set_condition;
+using controller::remove_condition;
+using controller::condition_is;
 namespace {
 
 namespace cond = v1::condition;

@@ -57,6 +57,10 @@ bool remove_condition(std::vector<meta::Condition>& conditions, std::string_view
   return changed;
 }
 
+bool condition_is(const std::vector<meta::Condition>& conditions, std::string_view type, std::string_view status) {
+  return std::any_of(conditions.begin(), conditions.end(), [&](const meta::Condition& c) { return c.type == type && c.status == status; });
+}
+
 bool condition_current(const json::Value& obj, std::string_view type, std::string_view status) {
   auto c = meta::find_condition(obj, type);
   return c && c->status == status && c->observed_generation == meta::generation_of(obj);

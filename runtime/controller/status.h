@@ -31,6 +31,8 @@ void remove_condition(json::Value& obj, std::string_view type);
 bool set_condition(std::vector<meta::Condition>& conditions, std::string_view type, std::string_view status, std::string_view reason,
                    std::string_view message, std::int64_t observed_generation, meta::TimePoint now = meta::Clock::now());
 bool remove_condition(std::vector<meta::Condition>& conditions, std::string_view type);
+// Whether `conditions` holds `type` with `status`.
+bool condition_is(const std::vector<meta::Condition>& conditions, std::string_view type, std::string_view status);
 // Whether `obj` has condition `type` with `status`, set for its current generation.
 bool condition_current(const json::Value& obj, std::string_view type, std::string_view status);
 

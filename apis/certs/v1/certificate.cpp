@@ -151,24 +151,13 @@ CertificateStatus CertificateStatus::from_json(const json::Value& v, std::string
 json::Value CertificateStatus::to_json() const { return status_fields().encode(*this); }
 Schema CertificateStatus::schema() { return status_fields().schema(); }
 
-Certificate Certificate::from_json(const json::Value& obj) {
-  auto m = object_members(obj, "Certificate");
-  Certificate c;
-  c.metadata = std::move(m.metadata);
-  c.spec = CertificateSpec::from_json(m.spec, "spec");
-  c.status = CertificateStatus::from_json(m.status, "status");
-  return c;
-}
-
-json::Value Certificate::to_json() const { return object_to_json(kCertificateKind, metadata, spec.to_json(), status.to_json()); }
+json::Value Certificate::to_json() const { return Resource::to_json(kApiVersion, kCertificateKind); }
 
 Schema Certificate::schema() {
-  return root_schema("A Certificate asks for an X.509 certificate, kept up to date and renewed before it expires, in the "
+  return openapi::root(kApiVersion, "A Certificate asks for an X.509 certificate, kept up to date and renewed before it expires, in the "
                      "Secret named by spec.secretName.",
                      CertificateSpec::schema(), CertificateStatus::schema());
 }
 
-std::string_view Certificate::name() const { return json::get_string(metadata, {"name"}); }
-std::string_view Certificate::namespace_() const { return json::get_string(metadata, {"namespace"}); }
 
 }  // namespace capstan::apis::certs::v1

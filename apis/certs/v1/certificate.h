@@ -112,19 +112,13 @@ struct CertificateStatus {
   const Condition* condition(std::string_view type) const { return find_condition(conditions, type); }
 };
 
-struct Certificate {
-  json::Object metadata;
-  CertificateSpec spec;
-  CertificateStatus status;
-
-  // Reads a whole object (apiVersion and kind are not checked); throws apis::codec::DecodeError.
-  static Certificate from_json(const json::Value& obj);
+struct Certificate : codec::Resource<CertificateSpec, CertificateStatus> {
+  // Reads a whole object (apiVersion is not checked); throws apis::codec::DecodeError.
+  static Certificate from_json(const json::Value& obj) { return {Resource::from_json(obj)}; }
   // apiVersion, kind, metadata, spec and (when not empty) status.
   json::Value to_json() const;
   // The CRD's openAPIV3Schema.
   static openapi::Schema schema();
-  std::string_view name() const;
-  std::string_view namespace_() const;
 };
 
 }  // namespace capstan::apis::certs::v1

@@ -84,26 +84,16 @@ bool CertificateRequestStatus::denied() const {
   return c && c->status == "True";
 }
 
-CertificateRequest CertificateRequest::from_json(const json::Value& obj) {
-  auto m = object_members(obj, "CertificateRequest");
-  CertificateRequest r;
-  r.metadata = std::move(m.metadata);
-  r.spec = CertificateRequestSpec::from_json(m.spec, "spec");
-  r.status = CertificateRequestStatus::from_json(m.status, "status");
-  return r;
-}
-
 json::Value CertificateRequest::to_json() const {
-  return object_to_json(kCertificateRequestKind, metadata, spec.to_json(), status.to_json());
+  return Resource::to_json(kApiVersion, kCertificateRequestKind);
 }
 
 Schema CertificateRequest::schema() {
-  return root_schema("A CertificateRequest is a one-shot request for a signed certificate from an issuer. Its spec is "
-                     "immutable; it ends Ready (status.certificate set) or failed (status.failureTime set).",
-                     CertificateRequestSpec::schema(), CertificateRequestStatus::schema());
+  return openapi::root(kApiVersion,
+                       "A CertificateRequest is a one-shot request for a signed certificate from an issuer. Its spec is "
+                       "immutable; it ends Ready (status.certificate set) or failed (status.failureTime set).",
+                       CertificateRequestSpec::schema(), CertificateRequestStatus::schema());
 }
 
-std::string_view CertificateRequest::name() const { return json::get_string(metadata, {"name"}); }
-std::string_view CertificateRequest::namespace_() const { return json::get_string(metadata, {"namespace"}); }
 
 }  // namespace capstan::apis::certs::v1

@@ -57,18 +57,12 @@ struct CertificateRequestStatus {
   bool denied() const;
 };
 
-struct CertificateRequest {
-  json::Object metadata;
-  CertificateRequestSpec spec;
-  CertificateRequestStatus status;
-
+struct CertificateRequest : codec::Resource<CertificateRequestSpec, CertificateRequestStatus> {
   // Throws apis::codec::DecodeError.
-  static CertificateRequest from_json(const json::Value& obj);
+  static CertificateRequest from_json(const json::Value& obj) { return {Resource::from_json(obj)}; }
   json::Value to_json() const;
   // The CRD's openAPIV3Schema.
   static openapi::Schema schema();
-  std::string_view name() const;
-  std::string_view namespace_() const;
 };
 
 }  // namespace capstan::apis::certs::v1

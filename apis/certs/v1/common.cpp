@@ -63,28 +63,4 @@ Schema usages_schema(std::string_view description) {
       .max_items(32));
 }
 
-ObjectMembers object_members(const json::Value& obj, std::string_view what) {
-  const auto& o = codec::detail::as_object(obj, what);
-  ObjectMembers m;
-  if (const auto* k = codec::detail::member(o, "kind")) codec::Codec<std::string>::decode(*k, "kind", m.kind);
-  if (const auto* md = codec::detail::member(o, "metadata")) codec::Codec<json::Object>::decode(*md, "metadata", m.metadata);
-  if (const auto* s = codec::detail::member(o, "spec")) m.spec = *s;
-  if (const auto* s = codec::detail::member(o, "status")) m.status = *s;
-  return m;
-}
-
-json::Value object_to_json(std::string_view kind, const json::Object& metadata, json::Value spec, json::Value status) {
-  json::Object o;
-  o["apiVersion"] = kApiVersion;
-  o["kind"] = kind;
-  o["metadata"] = metadata;
-  o["spec"] = std::move(spec);
-  if (!status.get_object().empty()) o["status"] = std::move(status);
-  return o;
-}
-
-Schema root_schema(std::string_view description, const Schema& spec, const Schema& status) {
-  return apis::openapi::root(kApiVersion, description, spec, status);
-}
-
 }  // namespace capstan::apis::certs::v1

@@ -1,8 +1,9 @@
 // Types shared by the certs.capstan.dev/v1 kinds: issuer and Secret references, conditions, the
-// usages schema, and what every kind does with its metadata, spec and status. Decoding throws
-// apis::codec::DecodeError (apis/common/codec.h).
+// usages schema. The kinds are codec::Resource objects; decoding throws apis::codec::DecodeError
+// (apis/common/codec.h).
 #pragma once
 
+#include "apis/common/codec.h"
 #include "apis/common/openapi.h"
 #include "runtime/json/json.h"
 #include "runtime/meta/object.h"
@@ -49,20 +50,5 @@ const Condition* find_condition(const std::vector<Condition>& conditions, std::s
 
 // The 23 cert-manager usage names as an enum (Certificate and CertificateRequest spec.usages).
 openapi::Schema usages_schema(std::string_view description);
-
-// The members of a whole object that the typed kinds keep: kind (empty when absent), metadata
-// (as written), spec and status (null when absent). `obj` null counts as {}; anything else but an
-// object, or a member of the wrong type, throws DecodeError (`<what>: expected an object, ...`).
-struct ObjectMembers {
-  std::string kind;
-  json::Object metadata;
-  json::Value spec;
-  json::Value status;
-};
-ObjectMembers object_members(const json::Value& obj, std::string_view what);
-// {apiVersion: certs.capstan.dev/v1, kind, metadata, spec, status (left out when empty)}.
-json::Value object_to_json(std::string_view kind, const json::Object& metadata, json::Value spec, json::Value status);
-// The root schema of a kind: {apiVersion, kind, metadata, spec, status}, spec required.
-openapi::Schema root_schema(std::string_view description, const openapi::Schema& spec, const openapi::Schema& status);
 
 }  // namespace capstan::apis::certs::v1

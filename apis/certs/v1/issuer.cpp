@@ -205,29 +205,17 @@ IssuerStatus IssuerStatus::from_json(const json::Value& v, std::string_view path
 json::Value IssuerStatus::to_json() const { return status_fields().encode(*this); }
 Schema IssuerStatus::schema() { return status_fields().schema(); }
 
-Issuer Issuer::from_json(const json::Value& obj) {
-  auto m = object_members(obj, "Issuer");
-  Issuer i;
-  if (!m.kind.empty()) i.kind = std::move(m.kind);
-  i.metadata = std::move(m.metadata);
-  i.spec = IssuerSpec::from_json(m.spec, "spec");
-  i.status = IssuerStatus::from_json(m.status, "status");
-  return i;
-}
-
-json::Value Issuer::to_json() const { return object_to_json(kind, metadata, spec.to_json(), status.to_json()); }
+json::Value Issuer::to_json() const { return Resource::to_json(kApiVersion, kIssuerKind); }
 
 Schema Issuer::schema(bool cluster_scoped) {
   Schema spec = IssuerSpec::schema();
   if (cluster_scoped) spec.description("Desired state of the ClusterIssuer: exactly one issuer type.");
-  return root_schema(cluster_scoped ? "A ClusterIssuer is a certificate authority that Certificates of any namespace can "
+  return openapi::root(kApiVersion, cluster_scoped ? "A ClusterIssuer is a certificate authority that Certificates of any namespace can "
                                       "reference with issuerRef.kind ClusterIssuer."
                                     : "An Issuer is a certificate authority that Certificates and CertificateRequests of "
                                       "its namespace can reference in issuerRef.",
                      spec, IssuerStatus::schema());
 }
 
-std::string_view Issuer::name() const { return json::get_string(metadata, {"name"}); }
-std::string_view Issuer::namespace_() const { return json::get_string(metadata, {"namespace"}); }
 
 }  // namespace capstan::apis::certs::v1

@@ -152,20 +152,14 @@ struct IssuerStatus {
 };
 
 // An Issuer or a ClusterIssuer.
-struct Issuer {
-  std::string kind = "Issuer";  // "Issuer" | "ClusterIssuer"
-  json::Object metadata;
-  IssuerSpec spec;
-  IssuerStatus status;
-
-  // Takes kind from the object (Issuer when absent); throws apis::codec::DecodeError.
-  static Issuer from_json(const json::Value& obj);
+// Issuer and ClusterIssuer: kind says which (Issuer when absent).
+struct Issuer : codec::Resource<IssuerSpec, IssuerStatus> {
+  // Throws apis::codec::DecodeError.
+  static Issuer from_json(const json::Value& obj) { return {Resource::from_json(obj)}; }
   json::Value to_json() const;
   // The CRD's openAPIV3Schema; Issuer and ClusterIssuer differ only in the descriptions.
   static openapi::Schema schema(bool cluster_scoped);
   bool cluster_scoped() const { return kind == "ClusterIssuer"; }
-  std::string_view name() const;
-  std::string_view namespace_() const;
 };
 
 using ClusterIssuer = Issuer;

@@ -3,7 +3,7 @@
 #include "apis/certs/v1/group.h"
 #include "apis/certs/v1/issuer.h"
 #include "apis/common/codec.h"
-#include "controllers/certificates/conditions.h"
+#include "runtime/controller/status.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
 #include "controllers/certificates/issuers/acme_account.h"
@@ -16,6 +16,8 @@
 #include "runtime/meta/object.h"
 
 namespace capstan::certificates {
+
+using controller::set_condition;
 
 namespace v1 = apis::certs::v1;
 using controller::Result;

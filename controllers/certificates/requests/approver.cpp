@@ -2,7 +2,7 @@
 
 #include "apis/certs/v1/certificate_request.h"
 #include "apis/certs/v1/group.h"
-#include "controllers/certificates/conditions.h"
+#include "runtime/controller/status.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
 #include "controllers/certificates/objects.h"
@@ -10,6 +10,8 @@
 #include "runtime/client/client.h"
 
 namespace capstan::certificates {
+
+using controller::set_condition;
 
 namespace v1 = apis::certs::v1;
 

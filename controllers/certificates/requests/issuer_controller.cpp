@@ -3,7 +3,7 @@
 #include "apis/certs/v1/certificate_request.h"
 #include "apis/certs/v1/defaults.h"
 #include "apis/certs/v1/group.h"
-#include "controllers/certificates/conditions.h"
+#include "runtime/controller/status.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
 #include "controllers/certificates/issuers/acme_order.h"
@@ -17,6 +17,8 @@
 #include "runtime/client/client.h"
 
 namespace capstan::certificates {
+
+using controller::set_condition;
 namespace {
 
 namespace cond = v1::condition;

@@ -1,9 +1,11 @@
 #include "controllers/certificates/requests/outcome.h"
 
 #include "apis/certs/v1/group.h"
-#include "controllers/certificates/conditions.h"
+#include "runtime/controller/status.h"
 
 namespace capstan::certificates {
+
+using controller::set_condition;
 
 SignOutcome SignOutcome::issued(std::string certificate, std::string ca) {
   SignOutcome o;
