@@ -82,13 +82,16 @@ std::pair<ConversionReviewVersion, ConversionRequest> decode_conversion_review(s
   } else {
     throw std::invalid_argument("no kind \"ConversionReview\" is registered for version \"" + av + "\"");
   }
-  const json::Value* req = json::find(*doc, {"request"});
+  json::Value* req = json::find(*doc, {"request"});
   if (!req || !req->is_object()) throw std::invalid_argument("conversion request is nil");
   ConversionRequest r;
   r.uid = str(*req, {"uid"});
   r.desired_api_version = str(*req, {"desiredAPIVersion"});
-  if (const auto* objs = json::get_array(*req, {"objects"}))
-    for (const auto& o : *objs) r.objects.push_back(o);
+  // The objects are moved out of the parsed review (ours alone), not copied.
+  if (auto* objs = req->as_object().if_contains("objects"); objs && objs->is_array()) {
+    r.objects.reserve(objs->as_array().size());
+    for (auto& o : objs->as_array()) r.objects.push_back(std::move(o));
+  }
   return {version, std::move(r)};
 }
 
