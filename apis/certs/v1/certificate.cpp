@@ -125,31 +125,11 @@ const auto& status_fields() {
 
 }  // namespace
 
-X509Subject X509Subject::from_json(const json::Value& v, std::string_view path) { return subject_fields().decode(v, path); }
-json::Value X509Subject::to_json() const { return subject_fields().encode(*this); }
-Schema X509Subject::schema() { return subject_fields().schema(); }
-
-SecretTemplate SecretTemplate::from_json(const json::Value& v, std::string_view path) {
-  return secret_template_fields().decode(v, path);
-}
-json::Value SecretTemplate::to_json() const { return secret_template_fields().encode(*this); }
-Schema SecretTemplate::schema() { return secret_template_fields().schema(); }
-
-CertificatePrivateKey CertificatePrivateKey::from_json(const json::Value& v, std::string_view path) {
-  return private_key_fields().decode(v, path);
-}
-json::Value CertificatePrivateKey::to_json() const { return private_key_fields().encode(*this); }
-Schema CertificatePrivateKey::schema() { return private_key_fields().schema(); }
-
-CertificateSpec CertificateSpec::from_json(const json::Value& v, std::string_view path) { return spec_fields().decode(v, path); }
-json::Value CertificateSpec::to_json() const { return spec_fields().encode(*this); }
-Schema CertificateSpec::schema() { return spec_fields().schema(); }
-
-CertificateStatus CertificateStatus::from_json(const json::Value& v, std::string_view path) {
-  return status_fields().decode(v, path);
-}
-json::Value CertificateStatus::to_json() const { return status_fields().encode(*this); }
-Schema CertificateStatus::schema() { return status_fields().schema(); }
+CAPSTAN_CODEC_FROM(X509Subject, subject_fields)
+CAPSTAN_CODEC_FROM(SecretTemplate, secret_template_fields)
+CAPSTAN_CODEC_FROM(CertificatePrivateKey, private_key_fields)
+CAPSTAN_CODEC_FROM(CertificateSpec, spec_fields)
+CAPSTAN_CODEC_FROM(CertificateStatus, status_fields)
 
 json::Value Certificate::to_json() const { return Resource::to_json(kApiVersion, kCertificateKind); }
 

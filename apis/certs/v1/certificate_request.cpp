@@ -62,17 +62,8 @@ const auto& status_fields() {
 
 }  // namespace
 
-CertificateRequestSpec CertificateRequestSpec::from_json(const json::Value& v, std::string_view path) {
-  return spec_fields().decode(v, path);
-}
-json::Value CertificateRequestSpec::to_json() const { return spec_fields().encode(*this); }
-Schema CertificateRequestSpec::schema() { return spec_fields().schema(); }
-
-CertificateRequestStatus CertificateRequestStatus::from_json(const json::Value& v, std::string_view path) {
-  return status_fields().decode(v, path);
-}
-json::Value CertificateRequestStatus::to_json() const { return status_fields().encode(*this); }
-Schema CertificateRequestStatus::schema() { return status_fields().schema(); }
+CAPSTAN_CODEC_FROM(CertificateRequestSpec, spec_fields)
+CAPSTAN_CODEC_FROM(CertificateRequestStatus, status_fields)
 
 bool CertificateRequestStatus::approved() const {
   const auto* c = condition(condition::kApproved);

@@ -38,17 +38,8 @@ const auto& secret_key_selector_fields() {
 
 }  // namespace
 
-IssuerReference IssuerReference::from_json(const json::Value& v, std::string_view path) {
-  return issuer_ref_fields().decode(v, path);
-}
-json::Value IssuerReference::to_json() const { return issuer_ref_fields().encode(*this); }
-Schema IssuerReference::schema() { return issuer_ref_fields().schema(); }
-
-SecretKeySelector SecretKeySelector::from_json(const json::Value& v, std::string_view path) {
-  return secret_key_selector_fields().decode(v, path);
-}
-json::Value SecretKeySelector::to_json() const { return secret_key_selector_fields().encode(*this); }
-Schema SecretKeySelector::schema() { return secret_key_selector_fields().schema(); }
+CAPSTAN_CODEC_FROM(IssuerReference, issuer_ref_fields)
+CAPSTAN_CODEC_FROM(SecretKeySelector, secret_key_selector_fields)
 
 const Condition* find_condition(const std::vector<Condition>& conditions, std::string_view type) {
   for (const auto& c : conditions)

@@ -155,55 +155,16 @@ const auto& status_fields() {
 
 }  // namespace
 
-SelfSignedIssuer SelfSignedIssuer::from_json(const json::Value& v, std::string_view path) {
-  return self_signed_fields().decode(v, path);
-}
-json::Value SelfSignedIssuer::to_json() const { return self_signed_fields().encode(*this); }
-Schema SelfSignedIssuer::schema() { return self_signed_fields().schema(); }
-
-CAIssuer CAIssuer::from_json(const json::Value& v, std::string_view path) { return ca_fields().decode(v, path); }
-json::Value CAIssuer::to_json() const { return ca_fields().encode(*this); }
-Schema CAIssuer::schema() { return ca_fields().schema(); }
-
-CertificateDnsNameSelector CertificateDnsNameSelector::from_json(const json::Value& v, std::string_view path) {
-  return dns_name_selector_fields().decode(v, path);
-}
-json::Value CertificateDnsNameSelector::to_json() const { return dns_name_selector_fields().encode(*this); }
-Schema CertificateDnsNameSelector::schema() { return dns_name_selector_fields().schema(); }
-
-Http01IngressSolver Http01IngressSolver::from_json(const json::Value& v, std::string_view path) {
-  return http01_ingress_fields().decode(v, path);
-}
-json::Value Http01IngressSolver::to_json() const { return http01_ingress_fields().encode(*this); }
-Schema Http01IngressSolver::schema() { return http01_ingress_fields().schema(); }
-
-Http01Solver Http01Solver::from_json(const json::Value& v, std::string_view path) { return http01_fields().decode(v, path); }
-json::Value Http01Solver::to_json() const { return http01_fields().encode(*this); }
-Schema Http01Solver::schema() { return http01_fields().schema(); }
-
-AcmeChallengeSolver AcmeChallengeSolver::from_json(const json::Value& v, std::string_view path) {
-  return solver_fields().decode(v, path);
-}
-json::Value AcmeChallengeSolver::to_json() const { return solver_fields().encode(*this); }
-Schema AcmeChallengeSolver::schema() { return solver_fields().schema(); }
-
-AcmeIssuer AcmeIssuer::from_json(const json::Value& v, std::string_view path) { return acme_fields().decode(v, path); }
-json::Value AcmeIssuer::to_json() const { return acme_fields().encode(*this); }
-Schema AcmeIssuer::schema() { return acme_fields().schema(); }
-
-IssuerSpec IssuerSpec::from_json(const json::Value& v, std::string_view path) { return spec_fields().decode(v, path); }
-json::Value IssuerSpec::to_json() const { return spec_fields().encode(*this); }
-Schema IssuerSpec::schema() { return spec_fields().schema(); }
-
-AcmeIssuerStatus AcmeIssuerStatus::from_json(const json::Value& v, std::string_view path) {
-  return acme_status_fields().decode(v, path);
-}
-json::Value AcmeIssuerStatus::to_json() const { return acme_status_fields().encode(*this); }
-Schema AcmeIssuerStatus::schema() { return acme_status_fields().schema(); }
-
-IssuerStatus IssuerStatus::from_json(const json::Value& v, std::string_view path) { return status_fields().decode(v, path); }
-json::Value IssuerStatus::to_json() const { return status_fields().encode(*this); }
-Schema IssuerStatus::schema() { return status_fields().schema(); }
+CAPSTAN_CODEC_FROM(SelfSignedIssuer, self_signed_fields)
+CAPSTAN_CODEC_FROM(CAIssuer, ca_fields)
+CAPSTAN_CODEC_FROM(CertificateDnsNameSelector, dns_name_selector_fields)
+CAPSTAN_CODEC_FROM(Http01IngressSolver, http01_ingress_fields)
+CAPSTAN_CODEC_FROM(Http01Solver, http01_fields)
+CAPSTAN_CODEC_FROM(AcmeChallengeSolver, solver_fields)
+CAPSTAN_CODEC_FROM(AcmeIssuer, acme_fields)
+CAPSTAN_CODEC_FROM(IssuerSpec, spec_fields)
+CAPSTAN_CODEC_FROM(AcmeIssuerStatus, acme_status_fields)
+CAPSTAN_CODEC_FROM(IssuerStatus, status_fields)
 
 json::Value Issuer::to_json() const { return Resource::to_json(kApiVersion, kIssuerKind); }
 
