@@ -15,10 +15,10 @@
 //         codec::field("group", &IssuerReference::group, Schema::string("API group of the issuer.")));
 //     return table;
 //   }
-//   IssuerReference IssuerReference::from_json(const json::Value& v, std::string_view path) {
-//     return issuer_ref_fields().decode(v, path);
-//   }
-//   ... to_json() { return issuer_ref_fields().encode(*this); }  schema() { return issuer_ref_fields().schema(); }
+//   CAPSTAN_CODEC_FROM(IssuerReference, issuer_ref_fields)  // defines the three from the table
+//
+// Kinds that share members list them once: field<Derived>("path", &Base::path, ...) in a
+// template, joined to each kind's own fields with std::tuple_cat (apis/monitoring/v1/monitors.cpp).
 //
 // Member types: std::string, bool, std::int32_t, std::int64_t, std::chrono durations (Go duration
 // strings), meta::TimePoint (RFC 3339), meta::Condition, json::Value and json::Object (kept as
@@ -30,8 +30,9 @@
 // are ignored, and a member of the wrong type throws DecodeError naming its path
 // ("spec.privateKey.size: expected an integer, got string"). Encoding is `omitempty`: empty
 // strings, false, 0, empty lists and maps, nullopt and empty structs are left out unless the field
-// is required or marked always(). A field whose schema type does not match its member's type is refused when the
-// table is built (std::logic_error), so one unit test building the CRDs catches the mismatch.
+// is required or marked always(). A field whose schema type does not match its member's type is
+// refused when the table is built (std::logic_error), so one unit test building the CRDs catches
+// the mismatch.
 #pragma once
 
 #include "apis/common/openapi.h"
@@ -40,8 +41,8 @@
 #include "runtime/meta/time.h"
 
 #include <chrono>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -53,9 +54,9 @@
 
 // Declares the members a struct with a field table has: T::from_json(value, path), to_json()
 // and T::schema().
-#define CAPSTAN_CODEC(T)                                                             \
-  static T from_json(const ::capstan::json::Value& v, std::string_view path);        \
-  ::capstan::json::Value to_json() const;                                                       \
+#define CAPSTAN_CODEC(T)                                                      \
+  static T from_json(const ::capstan::json::Value& v, std::string_view path); \
+  ::capstan::json::Value to_json() const;                                     \
   static ::capstan::apis::openapi::Schema schema()
 
 namespace capstan::apis::codec {
