@@ -83,15 +83,15 @@ std::string go_quote(std::string_view s);
 std::string go_duration_error(std::string_view s);
 
 // How one member type travels: decode (v is neither missing nor null), encode, emptiness for
-// omitempty, and the OpenAPI type its schema must have ("" = any).
+// omitempty (empty(value), or kEmptyWhenEncodedEmpty), and the OpenAPI type its schema must have
+// ("" = any).
 template <class T>
 struct Codec {  // structs with their own table
   static void decode(const json::Value& v, std::string_view path, T& out) { out = T::from_json(v, path); }
   static json::Value encode(const T& t) { return t.to_json(); }
-  static bool empty(const T& t) {
-    const json::Value v = t.to_json();
-    return v.is_object() && v.get_object().empty();
-  }
+  // Empty when its encoding is {}: judged on the encoding, so it is encoded only once
+  // (detail::encode_unless_empty).
+  static constexpr bool kEmptyWhenEncodedEmpty = true;
   static constexpr std::string_view kType = "object";
 };
 
@@ -239,6 +239,18 @@ namespace detail {
 bool check_schema(std::string_view field, const openapi::Schema& schema, std::string_view expected);
 void decode_bytes(const json::Value& v, std::string_view path, std::string& out);
 json::Value encode_bytes(const std::string& data);
+// The member encoded, or nullopt when omitempty leaves it out.
+template <class M>
+std::optional<json::Value> encode_unless_empty(const M& m) {
+  if constexpr (requires { Codec<M>::kEmptyWhenEncodedEmpty; }) {
+    json::Value v = Codec<M>::encode(m);
+    if (v.is_object() && v.get_object().empty()) return std::nullopt;
+    return v;
+  } else {
+    if (Codec<M>::empty(m)) return std::nullopt;
+    return Codec<M>::encode(m);
+  }
+}
 // The member of an object, or nullptr when it is missing or null.
 const json::Value* member(const json::Object& o, std::string_view name);
 const json::Object& as_object(const json::Value& v, std::string_view path);
@@ -279,14 +291,15 @@ class Field {
   }
   void encode(const S& s, json::Object& o) const {
     const M& m = s.*member_;
-    if (!required_ && !always_ && Codec<M>::empty(m)) return;
+    const bool keep = required_ || always_;
     if constexpr (std::is_same_v<M, std::string>) {
       if (base64_) {
-        o[name_] = detail::encode_bytes(m);
+        if (keep || !m.empty()) o[name_] = detail::encode_bytes(m);
         return;
       }
     }
-    o[name_] = Codec<M>::encode(m);
+    if (keep) o[name_] = Codec<M>::encode(m);
+    else if (auto v = detail::encode_unless_empty(m)) o[name_] = std::move(*v);
   }
 
  private:
@@ -394,7 +407,7 @@ struct Resource {
   json::Value to_json(std::string_view api_version, std::string_view default_kind) const {
     json::Object o{{"apiVersion", api_version}, {"kind", kind.empty() ? default_kind : std::string_view(kind)}, {"metadata", metadata},
                    {"spec", spec.to_json()}};
-    if (!Codec<Status>::empty(status)) o["status"] = status.to_json();
+    if (auto s = detail::encode_unless_empty(status)) o["status"] = std::move(*s);
     return o;
   }
   std::string_view name() const { return string_member("name"); }
