@@ -35,9 +35,7 @@ bool write_status(client::Client& client, const controller::ResourceType& type, 
   status.observed_generation = meta::generation_of(before);
   if (auto requested = meta::annotation(before, apis::gitops::v1::kRequestedAtAnnotation); !requested.empty())
     status.last_handled_reconcile_at = std::string(requested);
-  json::Value obj = before;
-  obj.as_object()["status"] = status.to_json();
-  return controller::write_status(client, type.gvr, before, obj);
+  return controller::write_status(client, type.gvr, before, status);
 }
 
 }  // namespace capstan::gitops

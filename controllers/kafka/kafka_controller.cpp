@@ -230,9 +230,7 @@ class Reconciler {
     if (p.pool.spec.broker()) status.roles.emplace_back(v1::role::kBroker);
     status.cluster_id = cluster_id;
     status.label_selector = pool_selector(req_.name, p.object->name());
-    json::Value pool = before;
-    pool.as_object()["status"] = status.to_json();
-    controller::write_status(env_.client, kNodePoolType.gvr, before, pool);
+    controller::write_status(env_.client, kNodePoolType.gvr, before, status);
   }
 
   void not_ready(std::string_view reason, const std::string& message) {
@@ -241,11 +239,7 @@ class Reconciler {
     if (reason != v1::reason::kCreating) ctx_.log.warn("invalid Kafka cluster", {{"reason", std::string(reason)}, {"message", message}});
   }
 
-  void write() {
-    json::Value obj = before_;
-    obj.as_object()["status"] = kafka_.status.to_json();
-    controller::write_status(env_.client, kKafkaType.gvr, before_, obj);
-  }
+  void write() { controller::write_status(env_.client, kKafkaType.gvr, before_, kafka_.status); }
 
   Env& env_;
   const controller::Request& req_;

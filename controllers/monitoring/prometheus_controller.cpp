@@ -212,11 +212,7 @@ class Reconciler {
     set_condition(prometheus_.status.conditions, type, status, reason, message, generation_);
   }
 
-  bool write() {
-    json::Value obj = before_;
-    obj.as_object()["status"] = prometheus_.status.to_json();
-    return controller::write_status(env_.client, kPrometheusType.gvr, before_, obj);
-  }
+  bool write() { return controller::write_status(env_.client, kPrometheusType.gvr, before_, prometheus_.status); }
 
   Env& env_;
   const controller::Request& request_;

@@ -42,4 +42,13 @@ bool condition_current(const json::Value& obj, std::string_view type, std::strin
 // controller writes the fault's condition instead.
 bool write_status(client::Client& client, const meta::GroupVersionResource& gvr, const json::Value& before, json::Value& obj);
 
+// The same for a typed status (a struct with to_json()): written as `before`'s status.
+template <class Status>
+  requires requires(const Status& s) { s.to_json(); }
+bool write_status(client::Client& client, const meta::GroupVersionResource& gvr, const json::Value& before, const Status& status) {
+  json::Value obj = before;
+  obj.as_object()["status"] = status.to_json();
+  return write_status(client, gvr, before, obj);
+}
+
 }  // namespace capstan::controller
