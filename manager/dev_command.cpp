@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 namespace capstan::manager {
@@ -35,9 +36,34 @@ void write_text(const fs::path& p, const std::string& text, bool secret = false)
   if (secret) fs::permissions(p, fs::perms::owner_read | fs::perms::owner_write);
 }
 
-// A free loopback port (remembered in `file`, so restarts keep their addresses when they can).
-std::uint16_t pick_port(const fs::path& file) {
-  auto try_bind = [](std::uint16_t port) -> std::uint16_t {
+// Free loopback ports for one run, each remembered in a file so restarts keep their addresses
+// when they can. A port is only bound here for a moment, and the servers that will hold it start
+// later, so the kernel may offer a port it already gave out in this run: the picker never hands
+// out the same port twice.
+class PortPicker {
+ public:
+  std::uint16_t pick(const fs::path& file) {
+    std::uint16_t remembered = 0;
+    if (fs::exists(file)) {
+      try {
+        remembered = static_cast<std::uint16_t>(std::stoi(read_text(file)));
+      } catch (const std::exception&) {
+        // an unreadable file only costs the remembered address
+      }
+    }
+    std::uint16_t port = remembered && !taken_.contains(remembered) ? try_bind(remembered) : 0;
+    for (int attempt = 0; !port && attempt < 64; ++attempt) {
+      port = try_bind(0);
+      if (taken_.contains(port)) port = 0;
+    }
+    if (!port) throw std::runtime_error("no free loopback port for " + file.filename().string());
+    taken_.insert(port);
+    write_text(file, std::to_string(port));
+    return port;
+  }
+
+ private:
+  static std::uint16_t try_bind(std::uint16_t port) {
     int s = ::socket(AF_INET, SOCK_STREAM, 0);
     if (s < 0) return 0;
     int one = 1;
@@ -54,20 +80,10 @@ std::uint16_t pick_port(const fs::path& file) {
     }
     ::close(s);
     return got;
-  };
-  std::uint16_t remembered = 0;
-  if (fs::exists(file)) {
-    try {
-      remembered = static_cast<std::uint16_t>(std::stoi(read_text(file)));
-    } catch (...) {
-    }
   }
-  std::uint16_t port = remembered ? try_bind(remembered) : 0;
-  if (!port) port = try_bind(0);
-  if (!port) throw std::runtime_error("no free loopback port");
-  write_text(file, std::to_string(port));
-  return port;
-}
+
+  std::set<std::uint16_t> taken_;
+};
 
 // The webhook server's CA and serving certificate for 127.0.0.1, kept across restarts.
 std::string ensure_webhook_certs(const fs::path& dir) {
@@ -112,8 +128,9 @@ int dev_command(const std::vector<std::string>& args) {
   fs::path dir = fs::absolute(data_dir);
   fs::create_directories(dir);
 
+  PortPicker ports;
   apiserver::ApiServerOptions ao;
-  ao.listen = "127.0.0.1:" + std::to_string(pick_port(dir / "apiserver.port"));
+  ao.listen = "127.0.0.1:" + std::to_string(ports.pick(dir / "apiserver.port"));
   ao.data_dir = (dir / "apiserver").string();
   ao.kubeconfig_out = (dir / "kubeconfig").string();
   ao.simulate_workloads = true;
@@ -126,7 +143,7 @@ int dev_command(const std::vector<std::string>& args) {
   client::Client client(cfg);
 
   std::string ca = ensure_webhook_certs(dir / "webhook");
-  std::uint16_t webhook_port = pick_port(dir / "webhook.port");
+  std::uint16_t webhook_port = ports.pick(dir / "webhook.port");
   RunOptions ro;
   WebhookEndpoint endpoint{"https://127.0.0.1:" + std::to_string(webhook_port), "", "", ca, ro.env.pod_namespace};
   // The manager's namespace, where ClusterIssuers keep their Secrets (a Helm install creates it).
@@ -135,14 +152,14 @@ int dev_command(const std::vector<std::string>& args) {
   install_webhooks(client, enabled, endpoint, "capstan-dev");
 
   ro.controllers = enabled;
-  auto loopback = [&](const char* file) { return "127.0.0.1:" + std::to_string(pick_port(dir / file)); };
+  auto loopback = [&](const char* file) { return "127.0.0.1:" + std::to_string(ports.pick(dir / file)); };
   ro.manager.metrics_bind_address = metrics_bind.empty() ? loopback("metrics.port") : metrics_bind;
   ro.manager.health_probe_bind_address = health_bind.empty() ? loopback("health.port") : health_bind;
   ro.webhook_host = "127.0.0.1";
   ro.webhook_port = webhook_port;
   ro.webhook_cert_dir = (dir / "webhook").string();
   // The controllers' own defaults for one machine (each plug-in's, for the flags not given).
-  plugin::DevEnvironment dev{dir.string(), [&](const std::string& name) { return pick_port(dir / (name + ".port")); }};
+  plugin::DevEnvironment dev{dir.string(), [&](const std::string& name) { return ports.pick(dir / (name + ".port")); }};
   const std::vector<std::string> banner = registry.apply_dev_defaults(fs, dev);
   ro.on_ready = [&](controller::Manager&) {
     std::cout << "\nCapstan dev cluster is running (Ctrl-C stops it; data in " << dir.string() << ").\n"
