@@ -602,7 +602,9 @@ void Server::Impl::schedule_reload() {
 }
 
 void Server::Impl::do_accept() {
-  acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+  // One I/O thread is already a strand: each connection gets one only when threads share them.
+  net::any_io_executor connection_executor = opts.io_threads > 1 ? net::any_io_executor(net::make_strand(ioc)) : net::any_io_executor(ioc.get_executor());
+  acceptor.async_accept(connection_executor, [this](beast::error_code ec, tcp::socket socket) {
     if (stopped.load()) return;
     if (!ec) {
       // As Go's net/http: without it a response written as header then body waits for the
