@@ -117,6 +117,115 @@ TEST_P(MonitoringE2E, APrometheusGetsItsObjectsBecomesAvailableAndFollowsItsMoni
   }, 20s));
 }
 
+const char* kBindingManifests = R"yaml(apiVersion: v1
+kind: Namespace
+metadata: {name: obs}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: team, labels: {env: prod}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: other}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: Prometheus
+metadata: {name: main, namespace: obs}
+spec:
+  serviceMonitorSelector: {matchLabels: {team: shop}}
+  serviceMonitorNamespaceSelector: {matchLabels: {env: prod}}
+  ruleSelector: {}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ServiceMonitor
+metadata: {name: good, namespace: team, labels: {team: shop}}
+spec:
+  selector: {matchLabels: {app: web}}
+  endpoints: [{port: metrics}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ServiceMonitor
+metadata: {name: bad-regex, namespace: team, labels: {team: shop}}
+spec:
+  selector: {matchLabels: {app: api}}
+  endpoints:
+  - port: metrics
+    relabelings: [{sourceLabels: [__meta_kubernetes_pod_name], regex: "(", targetLabel: pod}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ServiceMonitor
+metadata: {name: elsewhere, namespace: other, labels: {team: shop}}
+spec:
+  selector: {matchLabels: {app: web}}
+  endpoints: [{port: metrics}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ServiceMonitor
+metadata: {name: unlabelled, namespace: team}
+spec:
+  selector: {matchLabels: {app: web}}
+  endpoints: [{port: metrics}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: PrometheusRule
+metadata: {name: local, namespace: obs}
+spec:
+  groups: [{name: g, rules: [{record: "job:up:sum", expr: "sum by (job) (up)"}]}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: PrometheusRule
+metadata: {name: remote, namespace: team}
+spec:
+  groups: [{name: g, rules: [{record: "job:up:sum", expr: "sum by (job) (up)"}]}]
+)yaml";
+
+// "Why isn't my ServiceMonitor picked up?" answered on the object: each monitor and rule a
+// Prometheus selects names it in status.bindings with Accepted and the reason when not; an
+// invalid monitor is left out of the configuration alone; bindings follow namespace labels and
+// go with a deleted Prometheus.
+TEST_P(MonitoringE2E, MonitorsAndRulesSayWhichPrometheusTookThemAndWhyNot) {
+  kubectl_->ok({"apply", "-f", "-"}, kBindingManifests);
+  auto accepted = [&](const std::string& resource, const std::string& name, const std::string& ns, const std::string& field = "status") {
+    return get({"get", resource, name, "-n", ns, "-o",
+                "jsonpath={.status.bindings[?(@.name==\"main\")].conditions[?(@.type==\"Accepted\")]." + field + "}"});
+  };
+  ASSERT_TRUE(eventually([&] { return accepted("servicemonitor", "good", "team") == "True"; }, 30s)) << accepted("servicemonitor", "good", "team");
+  EXPECT_EQ(get({"get", "servicemonitor", "good", "-n", "team", "-o", "jsonpath={.status.bindings[0].namespace}/{.status.bindings[0].resource}"}),
+            "obs/prometheuses");
+
+  EXPECT_TRUE(eventually([&] { return accepted("servicemonitor", "bad-regex", "team", "reason") == "InvalidConfiguration"; }, 20s));
+  std::string why = accepted("servicemonitor", "bad-regex", "team", "message");
+  EXPECT_NE(why.find("spec.endpoints[0].relabelings[0].regex"), std::string::npos) << why;
+  EXPECT_EQ(accepted("servicemonitor", "bad-regex", "team"), "False");
+
+  EXPECT_TRUE(eventually([&] { return accepted("servicemonitor", "elsewhere", "other", "reason") == "NamespaceNotSelected"; }, 20s));
+  why = accepted("servicemonitor", "elsewhere", "other", "message");
+  EXPECT_NE(why.find("namespace other is not chosen by spec.serviceMonitorNamespaceSelector of Prometheus obs/main"), std::string::npos) << why;
+  EXPECT_TRUE(eventually([&] { return accepted("prometheusrule", "remote", "team", "reason") == "NamespaceNotSelected"; }, 20s));
+  EXPECT_NE(accepted("prometheusrule", "remote", "team", "message").find("looks only in its own namespace obs"), std::string::npos);
+  EXPECT_TRUE(eventually([&] { return accepted("prometheusrule", "local", "obs") == "True"; }, 20s));
+  EXPECT_EQ(get({"get", "servicemonitor", "unlabelled", "-n", "team", "-o", "jsonpath={.status.bindings}"}), "");
+
+  // The bad monitor costs only itself its place in the configuration.
+  auto cfg = [&] { return config(); };
+  ASSERT_TRUE(eventually([&] { return cfg().find("serviceMonitor/team/good/0") != std::string::npos; }, 20s)) << cfg();
+  EXPECT_EQ(cfg().find("serviceMonitor/team/bad-regex/0"), std::string::npos) << cfg();
+
+  // kubectl shows it in columns.
+  std::string table = get({"get", "servicemonitors", "-n", "team"});
+  EXPECT_NE(table.find("PROMETHEUS"), std::string::npos) << table;
+  EXPECT_NE(table.find("ACCEPTED"), std::string::npos) << table;
+
+  // The namespace labelled into the selector: accepted; the Prometheus deleted: no bindings.
+  kubectl_->ok({"label", "namespace", "other", "env=prod"});
+  EXPECT_TRUE(eventually([&] { return accepted("servicemonitor", "elsewhere", "other") == "True"; }, 20s))
+      << accepted("servicemonitor", "elsewhere", "other", "message");
+  kubectl_->ok({"delete", "prometheus", "main", "-n", "obs"});
+  EXPECT_TRUE(eventually([&] { return get({"get", "servicemonitor", "good", "-n", "team", "-o", "jsonpath={.status.bindings}"}).empty(); }, 20s))
+      << get({"get", "servicemonitor", "good", "-n", "team", "-o", "jsonpath={.status}"});
+}
+
 CAPSTAN_E2E_BACKENDS(MonitoringE2E);
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "apis/monitoring/v1/crds.h"
 #include "apis/monitoring/v1/group.h"
+#include "controllers/monitoring/bindings_controller.h"
 #include "controllers/monitoring/prometheus_controller.h"
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
@@ -40,6 +41,20 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
       .records_faults(std::string(apis::monitoring::v1::condition::kReconciled), env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_prometheus(*env, r, c); });
 
+  // The status.bindings of every monitor and rule (bindings_controller.h).
+  for (const auto* kind : {&service_monitor_bindings(), &pod_monitor_bindings(), &prometheus_rule_bindings()}) {
+    auto every_object = [e, kind](const cache::ObjectPtr&) {
+      std::vector<controller::Request> out;
+      for (const auto& o : kind->informer(*e).list()) out.push_back({std::string(o->ns()), std::string(o->name())});
+      return out;
+    };
+    mgr.controller(kind->type.gvr.resource + "-bindings")
+        .for_(kind->type, {controller::any_of({controller::generation_changed(), controller::labels_changed()})})
+        .watches(kPrometheusType, every_object, {controller::generation_changed()})
+        .watches(kNamespaceType, every_object, {controller::labels_changed()})
+        .complete([env, kind](const controller::Request& r, controller::Context& c) { return reconcile_bindings(*env, *kind, r, c); });
+  }
+
   if (env->recorder) mgr.add_server("monitoring-events", [] {}, [env] { env->recorder->stop(); });
   return env;
 }
@@ -50,7 +65,8 @@ plugin::Plugin plugin() {
       .describe("The monitoring stack (prometheus-operator's Prometheus, ServiceMonitor, PodMonitor and PrometheusRule under "
                 "monitoring.capstan.dev): generated scrape configuration and rule files, the Prometheus StatefulSet and its status")
       .crds(apis::monitoring::v1::crds)
-      .permits({"monitoring.capstan.dev"}, {"prometheuses/status"}, {"get", "update", "patch"})
+      .permits({"monitoring.capstan.dev"}, {"prometheuses/status", "servicemonitors/status", "podmonitors/status", "prometheusrules/status"},
+               {"get", "update", "patch"})
       .permits({"apps"}, {"statefulsets"}, {"create", "update", "patch", "delete"})
       .permits({""}, {"secrets", "configmaps", "services"}, {"get", "create", "update", "patch", "delete"})
       .permits({""}, {"events"}, {"create", "patch"})

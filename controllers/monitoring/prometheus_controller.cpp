@@ -2,10 +2,12 @@
 
 #include "apis/monitoring/v1/group.h"
 #include "apis/monitoring/v1/types.h"
+#include "controllers/monitoring/acceptance.h"
 #include "controllers/monitoring/env.h"
 #include "controllers/monitoring/objects.h"
 #include "controllers/monitoring/promcfg.h"
 #include "controllers/monitoring/rules.h"
+#include "controllers/monitoring/selection.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
 #include "runtime/controller/status.h"
@@ -22,64 +24,23 @@ namespace {
 namespace v1 = apis::monitoring::v1;
 using controller::set_condition;
 
-meta::Labels labels_of(const cache::CachedObject& o) {
-  meta::Labels out;
-  for (std::size_t i = 0; i < o.label_count(); ++i) {
-    auto [k, v] = o.label(i);
-    out.emplace(std::string(k), std::string(v));
-  }
-  return out;
-}
-
-class Selection {
- public:
-  Selection(Env& env, std::string own_ns) : env_(env), own_ns_(std::move(own_ns)) {}
-
-  // The objects of `inf` chosen by `selector` (absent: none) in the namespaces chosen by
-  // `ns_selector` (absent: the Prometheus's own), sorted by namespace and name.
-  std::vector<json::Value> pick(cache::Informer& inf, const std::optional<json::Value>& selector,
-                                const std::optional<json::Value>& ns_selector) {
-    std::vector<json::Value> out;
-    if (!selector) return out;
-    auto objects = meta::LabelSelector::from_json(&*selector);
-    std::optional<meta::LabelSelector> namespaces;
-    if (ns_selector) namespaces = meta::LabelSelector::from_json(&*ns_selector);
-    auto all = inf.list();
-    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a->key() < b->key(); });
-    for (const auto& o : all) {
-      if (!namespace_chosen(o->ns(), namespaces)) continue;
-      if (!objects.matches(labels_of(*o))) continue;
-      out.push_back(o->value());
-    }
-    return out;
-  }
-
- private:
-  bool namespace_chosen(std::string_view ns, const std::optional<meta::LabelSelector>& selector) {
-    if (!selector) return ns == own_ns_;
-    if (selector->empty()) return true;
-    auto n = env_.namespaces.get("", ns);
-    return n && selector->matches(labels_of(*n));
-  }
-
-  Env& env_;
-  std::string own_ns_;
-};
-
-// The monitors of `objects` that decode; one that does not is left out with a warning on it
-// (it was written around the CRD schema), and costs no other monitor its place.
+// The monitors of `objects` that Prometheus would take (acceptance.h); one it would refuse is
+// left out with a warning on it, and costs no other monitor its place. Its status.bindings say
+// the same (bindings_controller.h).
 template <class Monitor>
-std::vector<Monitor> decoded(Env& env, const std::vector<json::Value>& objects, std::string_view kind, controller::Context& ctx) {
+std::vector<Monitor> accepted(Env& env, const std::vector<json::Value>& objects, std::string_view kind,
+                              std::string (*problems)(const json::Value&), const std::string& prometheus, controller::Context& ctx) {
   std::vector<Monitor> out;
   out.reserve(objects.size());
   for (const auto& o : objects) {
-    try {
-      out.push_back(Monitor::from_json(o));
-    } catch (const apis::codec::DecodeError& e) {
+    if (std::string why = problems(o); !why.empty()) {
       const std::string key = std::string(meta::namespace_of(o)) + "/" + std::string(meta::name_of(o));
-      ctx.log.warn("monitor left out", {{"kind", std::string(kind)}, {"object", key}, {"error", e.what()}});
-      env.event(o, events::kWarning, v1::reason::kReconcileError, std::string(kind) + " " + key + " is left out: " + e.what());
+      ctx.log.warn("monitor left out", {{"kind", std::string(kind)}, {"object", key}, {"error", why}});
+      env.event(o, events::kWarning, v1::reason::kInvalidConfiguration,
+                std::string(kind) + " " + key + " is not loaded by Prometheus " + prometheus + ": " + why);
+      continue;
     }
+    out.push_back(Monitor::from_json(o));
   }
   return out;
 }
@@ -130,16 +91,18 @@ class Reconciler {
   // The configuration, the rule ConfigMaps, the Service and the StatefulSet.
   void configure() {
     const auto& spec = prometheus_.spec;
-    Selection select(env_, request_.ns);
     ConfigInputs in;
     in.ns = request_.ns;
     in.name = request_.name;
     in.spec = &spec;
-    in.service_monitors = decoded<v1::ServiceMonitor>(
-        env_, select.pick(env_.service_monitors, spec.service_monitor_selector, spec.service_monitor_namespace_selector), "ServiceMonitor", ctx_);
-    in.pod_monitors = decoded<v1::PodMonitor>(
-        env_, select.pick(env_.pod_monitors, spec.pod_monitor_selector, spec.pod_monitor_namespace_selector), "PodMonitor", ctx_);
-    auto rules = select.pick(env_.rules, spec.rule_selector, spec.rule_namespace_selector);
+    const std::string key = request_.key();
+    in.service_monitors = accepted<v1::ServiceMonitor>(
+        env_, Selection(env_.namespaces, request_.ns, spec.service_monitor_selector, spec.service_monitor_namespace_selector).pick(env_.service_monitors),
+        v1::kServiceMonitorKind, service_monitor_problems, key, ctx_);
+    in.pod_monitors = accepted<v1::PodMonitor>(
+        env_, Selection(env_.namespaces, request_.ns, spec.pod_monitor_selector, spec.pod_monitor_namespace_selector).pick(env_.pod_monitors),
+        v1::kPodMonitorKind, pod_monitor_problems, key, ctx_);
+    auto rules = Selection(env_.namespaces, request_.ns, spec.rule_selector, spec.rule_namespace_selector).pick(env_.rules);
     auto files = rule_files(rules);
     for (const auto& [index, why] : files.rejected) {
       const auto& rule = rules[index];

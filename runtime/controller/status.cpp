@@ -2,6 +2,7 @@
 
 #include "runtime/client/client.h"
 #include "runtime/controller/memory_budget.h"
+#include "runtime/events/event.h"
 #include "runtime/meta/object.h"
 
 #include <algorithm>
@@ -10,6 +11,28 @@
 #include <unordered_map>
 
 namespace capstan::controller {
+namespace {
+
+// metav1.Condition's bound on message (32768 bytes): a longer one would fail the status write.
+constexpr std::size_t kMaxConditionMessage = 32768;
+
+std::string bounded_message(std::string_view message) { return events::truncate_utf8(message, kMaxConditionMessage); }
+
+// `now`, with null for every member of `old` it lacks (recursively where both hold objects): as a
+// JSON merge patch it leaves `now` on the server, where `now` alone would keep what it dropped
+// (an omitted empty list, a cleared optional field).
+json::Value replacing(const json::Value* old, const json::Value& now) {
+  if (!old || !old->is_object() || !now.is_object()) return now;
+  json::Object out = now.as_object();
+  for (const auto& [key, value] : old->as_object()) {
+    auto* kept = out.if_contains(key);
+    if (!kept) out[key] = nullptr;
+    else if (value.is_object() && kept->is_object()) *kept = replacing(&value, *kept);
+  }
+  return out;
+}
+
+}  // namespace
 
 json::Object& status_of(json::Value& obj) {
   auto& o = obj.as_object();
@@ -20,7 +43,7 @@ json::Object& status_of(json::Value& obj) {
 
 void set_condition(json::Value& obj, std::string_view type, std::string_view status, std::string_view reason,
                    std::string_view message) {
-  meta::set_condition(obj, meta::Condition{std::string(type), std::string(status), std::string(reason), std::string(message),
+  meta::set_condition(obj, meta::Condition{std::string(type), std::string(status), std::string(reason), bounded_message(message),
                                            meta::generation_of(obj), ""});
 }
 
@@ -34,7 +57,7 @@ void remove_condition(json::Value& obj, std::string_view type) {
 
 bool set_condition(std::vector<meta::Condition>& conditions, std::string_view type, std::string_view status, std::string_view reason,
                    std::string_view message, std::int64_t observed_generation, meta::TimePoint now) {
-  meta::Condition next{std::string(type), std::string(status), std::string(reason), std::string(message), observed_generation, ""};
+  meta::Condition next{std::string(type), std::string(status), std::string(reason), bounded_message(message), observed_generation, ""};
   for (auto& c : conditions) {
     if (c.type != type) continue;
     next.last_transition_time =
@@ -114,7 +137,8 @@ bool write_status(client::Client& client, const meta::GroupVersionResource& gvr,
   const json::Value* old = json::find(before, {"status"});
   if (old && *old == obj.at("status") && !RecentWrites::get().stale(key, meta::resource_version_of(before))) return false;
   json::Value written = client.patch(gvr, meta::namespace_of(obj), meta::name_of(obj), client::PatchType::Merge,
-                                     json::Value(json::Object{{"status", obj.at("status")}}), client::PatchOptions{.subresource = "status"});
+                                     json::Value(json::Object{{"status", replacing(old, obj.at("status"))}}),
+                                     client::PatchOptions{.subresource = "status"});
   if (auto rv = written.is_object() ? meta::resource_version_of(written) : std::string_view(); !rv.empty())
     RecentWrites::get().record(key, std::string(rv));
   return true;

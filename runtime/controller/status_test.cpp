@@ -42,6 +42,25 @@ TEST(WriteStatus, ACacheBehindOurOwnWriteIsNotTrustedAsUnchanged) {
   EXPECT_EQ(server.count(), 2u);
 }
 
+// A field the new status no longer has (an omitted empty list, a cleared value) is removed on
+// the server: the merge patch says null for it, where leaving it out would keep it.
+TEST(WriteStatus, AFieldTheStatusDroppedIsRemovedNotKept) {
+  std::string body;
+  client::testing::FakeApiServer server([&](http::Request& req, http::Reply& reply) {
+    body = req.body;
+    reply.send(client::testing::json_response(200, json::serialize(thing("2", "x"))));
+  });
+  client::Client c(server.config());
+  json::Value cached = json::parse(R"({"metadata":{"name":"a","namespace":"ns","resourceVersion":"1"},)"
+                                   R"("status":{"ready":"True","bindings":[{"name":"p"}],"nested":{"keep":1,"drop":2}}})");
+  json::Value next = cached;
+  auto& st = status_of(next);
+  st.erase("bindings");
+  st["nested"].as_object().erase("drop");
+  ASSERT_TRUE(write_status(c, kThings, cached, next));
+  EXPECT_EQ(json::parse(body), json::parse(R"({"status":{"ready":"True","bindings":null,"nested":{"keep":1,"drop":null}}})")) << body;
+}
+
 // A reconcile past its memory budget does not write the status its own error handling set (a
 // build failure made of the bad_alloc): the controller writes the fault's condition after it.
 TEST(WriteStatus, NothingIsWrittenInAReconcilePastItsMemoryBudget) {

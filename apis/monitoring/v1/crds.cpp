@@ -14,6 +14,17 @@ PrinterColumn condition_column(std::string_view name, std::string_view type) {
   return {name, "string", R"(.status.conditions[?(@.type == 'Available')].status)"};
 }
 
+// A monitor's or rule's CRD. `kubectl get servicemonitors` answers "why isn't my monitor picked
+// up?": the first Prometheus that selects it (most objects have one) and whether it took it.
+json::Value bound_crd(const CrdNames& names, json::Value schema) {
+  return make_crd(kGroupVersion, names, true, std::move(schema),
+                  {{"Prometheus", "string", ".status.bindings[0].name", 0, "The first Prometheus whose selectors choose this resource"},
+                   {"Accepted", "string", R"(.status.bindings[0].conditions[?(@.type == 'Accepted')].status)", 0,
+                    "Whether that Prometheus loaded it"},
+                   {"Reason", "string", R"(.status.bindings[0].conditions[?(@.type == 'Accepted')].reason)", 1, "Why it did not"},
+                   age_column()});
+}
+
 }  // namespace
 
 std::vector<json::Value> crds() {
@@ -26,10 +37,9 @@ std::vector<json::Value> crds() {
                 condition_column("Available", "Available"),
                 age_column(),
                 {"Paused", "boolean", ".status.paused", 1, "Whether the resource reconciliation is paused or not"}}),
-      make_crd(kGroupVersion, {kServiceMonitorKind, "servicemonitors", "servicemonitor", {"smon"}}, true, service_monitor_schema(), {}),
-      make_crd(kGroupVersion, {kPodMonitorKind, "podmonitors", "podmonitor", {"pmon"}}, true, pod_monitor_schema(), {}),
-      make_crd(kGroupVersion, {kPrometheusRuleKind, "prometheusrules", "prometheusrule", {"promrule"}}, true, prometheus_rule_schema(),
-               {}),
+      bound_crd({kServiceMonitorKind, "servicemonitors", "servicemonitor", {"smon"}}, service_monitor_schema()),
+      bound_crd({kPodMonitorKind, "podmonitors", "podmonitor", {"pmon"}}, pod_monitor_schema()),
+      bound_crd({kPrometheusRuleKind, "prometheusrules", "prometheusrule", {"promrule"}}, prometheus_rule_schema()),
   };
 }
 

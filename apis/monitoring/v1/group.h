@@ -29,6 +29,8 @@ inline constexpr std::string_view kPrometheusRuleKind = "PrometheusRule";
 namespace condition {
 inline constexpr std::string_view kAvailable = "Available";
 inline constexpr std::string_view kReconciled = "Reconciled";
+// On a monitor's or rule's status.bindings[]: whether the Prometheus took it.
+inline constexpr std::string_view kAccepted = "Accepted";
 }  // namespace condition
 namespace reason {
 inline constexpr std::string_view kStatefulSetNotFound = "StatefulSetNotFound";
@@ -38,6 +40,11 @@ inline constexpr std::string_view kReconcileError = "ReconcileError";
 inline constexpr std::string_view kPaused = "Paused";
 // A selected PrometheusRule left out of a Prometheus (its rule file fits no ConfigMap).
 inline constexpr std::string_view kRuleRejected = "RuleRejected";
+// Accepted (binding conditions): taken; refused for a field Prometheus would reject; or matched
+// by a Prometheus's selector in a namespace its namespace selector leaves out.
+inline constexpr std::string_view kAcceptedReason = "Accepted";
+inline constexpr std::string_view kInvalidConfiguration = "InvalidConfiguration";
+inline constexpr std::string_view kNamespaceNotSelected = "NamespaceNotSelected";
 }  // namespace reason
 
 }  // namespace capstan::apis::monitoring::v1

@@ -125,10 +125,23 @@ const auto& pod_monitor_fields() {
   return table;
 }
 
+const auto& binding_fields() {
+  using B = WorkloadBinding;
+  static const auto table = codec::table<B>(
+      "A workload that selects this resource, and whether it accepted it.",
+      field("group", &B::group, Schema::string("The workload's API group.").max_length(253)).required(),
+      field("resource", &B::resource, Schema::string("The workload's resource (prometheuses).").max_length(63)).required(),
+      field("name", &B::name, Schema::string("The workload's name.").max_length(253)).required(),
+      field("namespace", &B::namespace_, Schema::string("The workload's namespace.").max_length(63)).required(),
+      field("conditions", &B::conditions, openapi::conditions("Accepted: whether the workload took this resource, and why not.", "Accepted", true)));
+  return table;
+}
+
 const auto& config_status_fields() {
   static const auto table = codec::table<ConfigResourceStatus>(
-      "Status of the resource.",
-      field("conditions", &ConfigResourceStatus::conditions, openapi::conditions("Conditions.", "Accepted", true)));
+      "Status of the resource: the workloads that select it.",
+      field("bindings", &ConfigResourceStatus::bindings,
+            Schema::array(WorkloadBinding::schema(), "The workloads (Prometheus) whose selectors choose this resource.").max_items(1024)));
   return table;
 }
 
@@ -141,6 +154,7 @@ CAPSTAN_CODEC_FROM(Endpoint, endpoint_fields)
 CAPSTAN_CODEC_FROM(PodMetricsEndpoint, pod_endpoint_fields)
 CAPSTAN_CODEC_FROM(ServiceMonitorSpec, service_monitor_fields)
 CAPSTAN_CODEC_FROM(PodMonitorSpec, pod_monitor_fields)
+CAPSTAN_CODEC_FROM(WorkloadBinding, binding_fields)
 CAPSTAN_CODEC_FROM(ConfigResourceStatus, config_status_fields)
 
 json::Value service_monitor_schema() {

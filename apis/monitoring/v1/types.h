@@ -165,9 +165,17 @@ struct PodMonitorSpec : MonitorSpec {
   CAPSTAN_CODEC(PodMonitorSpec);
 };
 
-// The status of monitors and rules (prometheus-operator's ConfigResourceStatus, conditions only).
-struct ConfigResourceStatus {
+// One workload that selects a monitor or rule (prometheus-operator's WorkloadBinding): which
+// Prometheus, and whether it took the object (condition Accepted, with the reason when not).
+struct WorkloadBinding {
+  std::string group, resource, name, namespace_;
   std::vector<meta::Condition> conditions;  // Accepted
+  CAPSTAN_CODEC(WorkloadBinding);
+};
+
+// The status of monitors and rules (prometheus-operator's ConfigResourceStatus).
+struct ConfigResourceStatus {
+  std::vector<WorkloadBinding> bindings;  // sorted by namespace, then name
   CAPSTAN_CODEC(ConfigResourceStatus);
 };
 

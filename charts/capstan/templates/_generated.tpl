@@ -316,7 +316,10 @@ webhooks:
 - apiGroups:
   - monitoring.capstan.dev
   resources:
+  - podmonitors/status
   - prometheuses/status
+  - prometheusrules/status
+  - servicemonitors/status
   verbs:
   - get
   - update

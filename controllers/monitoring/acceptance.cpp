@@ -1,0 +1,37 @@
+#include "controllers/monitoring/acceptance.h"
+
+#include "apis/monitoring/v1/types.h"
+#include "apis/monitoring/v1/validation.h"
+#include "controllers/monitoring/rules.h"
+
+namespace capstan::monitoring {
+namespace {
+
+namespace v1 = apis::monitoring::v1;
+
+template <class Monitor>
+std::string monitor_problems(const json::Value& obj, std::vector<validation::Cause> (*validate)(const json::Value&)) {
+  try {
+    (void)Monitor::from_json(obj);
+  } catch (const apis::codec::DecodeError& e) {
+    return std::string("it cannot be read: ") + e.what();
+  }
+  std::string why;
+  for (const auto& cause : validate(obj)) why += (why.empty() ? "" : "; ") + cause.error();
+  return why;
+}
+
+}  // namespace
+
+std::string service_monitor_problems(const json::Value& obj) {
+  return monitor_problems<v1::ServiceMonitor>(obj, v1::validate_service_monitor);
+}
+
+std::string pod_monitor_problems(const json::Value& obj) { return monitor_problems<v1::PodMonitor>(obj, v1::validate_pod_monitor); }
+
+std::string prometheus_rule_problems(const json::Value& obj) {
+  auto files = rule_files({obj});
+  return files.rejected.empty() ? std::string() : files.rejected.front().second;
+}
+
+}  // namespace capstan::monitoring

@@ -1,0 +1,17 @@
+// Whether a Prometheus takes a monitor or rule: what the Prometheus reconciler leaves out of the
+// configuration it generates (a field Prometheus would refuse stops its whole reload, so one bad
+// object never reaches it) and what the object's status.bindings say. Each returns "" when the
+// object is taken, else every reason, joined with "; ".
+#pragma once
+
+#include "runtime/json/json.h"
+
+#include <string>
+
+namespace capstan::monitoring {
+
+std::string service_monitor_problems(const json::Value& obj);
+std::string pod_monitor_problems(const json::Value& obj);
+std::string prometheus_rule_problems(const json::Value& obj);
+
+}  // namespace capstan::monitoring

@@ -1,0 +1,111 @@
+#include "controllers/monitoring/bindings_controller.h"
+
+#include "apis/monitoring/v1/group.h"
+#include "controllers/monitoring/acceptance.h"
+#include "controllers/monitoring/env.h"
+#include "controllers/monitoring/selection.h"
+#include "runtime/cache/informer.h"
+#include "runtime/controller/status.h"
+
+#include <algorithm>
+
+namespace capstan::monitoring {
+namespace {
+
+namespace v1 = apis::monitoring::v1;
+
+// The schema's bound on status.bindings.
+constexpr std::size_t kMaxBindings = 1024;
+
+const v1::WorkloadBinding* find_binding(const std::vector<v1::WorkloadBinding>& bindings, std::string_view ns, std::string_view name) {
+  for (const auto& b : bindings)
+    if (b.group == v1::kGroup && b.resource == kPrometheusType.gvr.resource && b.namespace_ == ns && b.name == name) return &b;
+  return nullptr;
+}
+
+}  // namespace
+
+const BoundKind& service_monitor_bindings() {
+  static const BoundKind kind{kServiceMonitorType, [](Env& e) -> cache::Informer& { return e.service_monitors; },
+                              &v1::PrometheusSpec::service_monitor_selector, &v1::PrometheusSpec::service_monitor_namespace_selector,
+                              "serviceMonitorNamespaceSelector", service_monitor_problems};
+  return kind;
+}
+
+const BoundKind& pod_monitor_bindings() {
+  static const BoundKind kind{kPodMonitorType, [](Env& e) -> cache::Informer& { return e.pod_monitors; },
+                              &v1::PrometheusSpec::pod_monitor_selector, &v1::PrometheusSpec::pod_monitor_namespace_selector,
+                              "podMonitorNamespaceSelector", pod_monitor_problems};
+  return kind;
+}
+
+const BoundKind& prometheus_rule_bindings() {
+  static const BoundKind kind{kPrometheusRuleType, [](Env& e) -> cache::Informer& { return e.rules; }, &v1::PrometheusSpec::rule_selector,
+                              &v1::PrometheusSpec::rule_namespace_selector, "ruleNamespaceSelector", prometheus_rule_problems};
+  return kind;
+}
+
+controller::Result reconcile_bindings(Env& env, const BoundKind& kind, const controller::Request& request, controller::Context& ctx) {
+  auto cached = kind.informer(env).get(request.ns, request.name);
+  if (!cached || cached->deleting()) return controller::Result::done();
+  const json::Value before = cached->value();
+  const std::int64_t generation = cached->generation();
+  v1::ConfigResourceStatus previous;
+  if (const auto* st = json::find(before, {"status"})) {
+    try {
+      previous = v1::ConfigResourceStatus::from_json(*st, "status");
+    } catch (const apis::codec::DecodeError&) {
+      // a status written around the schema is replaced whole
+    }
+  }
+
+  auto prometheuses = env.prometheuses.list();
+  std::sort(prometheuses.begin(), prometheuses.end(), [](const auto& a, const auto& b) { return a->key() < b->key(); });
+  std::optional<std::string> problems;  // judged once, when a Prometheus selects the object
+  v1::ConfigResourceStatus status;
+  for (const auto& p : prometheuses) {
+    if (p->deleting()) continue;
+    v1::Prometheus prometheus;
+    std::optional<Choice> choice;
+    try {
+      prometheus = v1::Prometheus::from_json(p->value());
+      choice = Selection(env.namespaces, std::string(p->ns()), prometheus.spec.*kind.selector, prometheus.spec.*kind.namespace_selector)
+                   .judge(*cached);
+    } catch (const std::exception&) {
+      continue;  // an unreadable Prometheus or selector: its own status says so, and it selects nothing
+    }
+    if (*choice == Choice::NotSelected) continue;
+    if (status.bindings.size() == kMaxBindings) {
+      ctx.log.warn("more Prometheuses select this object than its status can name", {{"max", std::to_string(kMaxBindings)}});
+      break;
+    }
+    v1::WorkloadBinding binding;
+    binding.group = v1::kGroup;
+    binding.resource = kPrometheusType.gvr.resource;
+    binding.namespace_ = p->ns();
+    binding.name = p->name();
+    if (const auto* old = find_binding(previous.bindings, p->ns(), p->name())) binding.conditions = old->conditions;
+    const std::string prometheus_key = std::string(p->ns()) + "/" + std::string(p->name());
+    if (*choice == Choice::NamespaceNotSelected) {
+      const bool own_only = !(prometheus.spec.*kind.namespace_selector);
+      std::string message = own_only ? "Prometheus " + prometheus_key + " looks only in its own namespace " + std::string(p->ns()) +
+                                           " (spec." + std::string(kind.namespace_selector_field) + " is not set)"
+                                     : "namespace " + request.ns + " is not chosen by spec." + std::string(kind.namespace_selector_field) +
+                                           " of Prometheus " + prometheus_key;
+      controller::set_condition(binding.conditions, v1::condition::kAccepted, "False", v1::reason::kNamespaceNotSelected, message, generation);
+    } else {
+      if (!problems) problems = kind.problems(before);
+      if (problems->empty())
+        controller::set_condition(binding.conditions, v1::condition::kAccepted, "True", v1::reason::kAcceptedReason,
+                                  "loaded by Prometheus " + prometheus_key, generation);
+      else
+        controller::set_condition(binding.conditions, v1::condition::kAccepted, "False", v1::reason::kInvalidConfiguration, *problems,
+                                  generation);
+    }
+    status.bindings.push_back(std::move(binding));
+  }
+  controller::write_status(env.client, kind.type.gvr, before, status);
+  return controller::Result::done();
+}
+
+}  // namespace capstan::monitoring

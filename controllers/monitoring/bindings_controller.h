@@ -1,0 +1,45 @@
+// The status.bindings of ServiceMonitors, PodMonitors and PrometheusRules: which Prometheus
+// selects each one and whether it took it — prometheus-operator's answer to "why isn't my
+// ServiceMonitor picked up?", with one more case it does not give: labels that match a
+// Prometheus's selector in a namespace its namespace selector leaves out (NamespaceNotSelected).
+// Each binding carries condition Accepted: True, or False with InvalidConfiguration and every
+// field Prometheus would refuse (the Prometheus reconciler leaves such an object out: see
+// acceptance.h). Bindings are recomputed when the object's spec or labels change, when a
+// Prometheus is created, changed or deleted (its bindings go with it) and when namespace labels
+// change; the status is written only when it changed.
+#pragma once
+
+#include "apis/monitoring/v1/types.h"
+#include "runtime/controller/reconcile.h"
+#include "runtime/meta/gvk.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace capstan::cache {
+class Informer;
+}
+
+namespace capstan::monitoring {
+
+struct Env;
+
+// What differs between the kinds that carry bindings.
+struct BoundKind {
+  const meta::ResourceType& type;
+  cache::Informer& (*informer)(Env&);
+  // The PrometheusSpec selectors that choose this kind, and the namespace selector's JSON name.
+  std::optional<json::Value> apis::monitoring::v1::PrometheusSpec::*selector;
+  std::optional<json::Value> apis::monitoring::v1::PrometheusSpec::*namespace_selector;
+  std::string_view namespace_selector_field;
+  std::string (*problems)(const json::Value&);  // acceptance.h
+};
+
+const BoundKind& service_monitor_bindings();
+const BoundKind& pod_monitor_bindings();
+const BoundKind& prometheus_rule_bindings();
+
+controller::Result reconcile_bindings(Env& env, const BoundKind& kind, const controller::Request& request, controller::Context& ctx);
+
+}  // namespace capstan::monitoring
