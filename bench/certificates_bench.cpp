@@ -32,19 +32,6 @@ const std::string kQps = "500", kBurst = "1000";
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-// utime + stime of a process, in seconds.
-double cpu_seconds(int pid) {
-  std::string stat = e2e::read_file("/proc/" + std::to_string(pid) + "/stat");
-  std::istringstream in(stat.substr(stat.rfind(')') + 2));
-  std::string field;
-  double ticks = 0;
-  for (int i = 3; in >> field; ++i) {
-    if (i == 14 || i == 15) ticks += std::stod(field);
-    if (i == 15) break;
-  }
-  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
 // "sign/s" of `openssl speed ecdsap256`.
 double openssl_ecdsap256_signs_per_second() {
   auto r = e2e::run({"openssl", "speed", "-seconds", "3", "ecdsap256"});
@@ -156,7 +143,7 @@ spec: {ca: {secretName: bench-ca}}
   });
   while (!watching) std::this_thread::sleep_for(std::chrono::milliseconds(5));
 
-  double cpu0 = cpu_seconds(mgr.pid()), server_cpu0 = cpu_seconds(s.proc->pid());
+  double cpu0 = bench::cpu_seconds_of(mgr.pid()), server_cpu0 = bench::cpu_seconds_of(s.proc->pid());
   auto t0 = Clock::now();
   std::atomic<int> next{0};
   std::vector<std::thread> writers;
@@ -182,7 +169,7 @@ spec: {ca: {secretName: bench-ca}}
   auto deadline = Clock::now() + std::chrono::minutes(10);
   while (ready < kCertificates && Clock::now() < deadline && mgr.running()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   double total_s = seconds(Clock::now() - t0);
-  double cpu = cpu_seconds(mgr.pid()) - cpu0, server_cpu = cpu_seconds(s.proc->pid()) - server_cpu0;
+  double cpu = bench::cpu_seconds_of(mgr.pid()) - cpu0, server_cpu = bench::cpu_seconds_of(s.proc->pid()) - server_cpu0;
   cancel.cancel();
   watcher.join();
 

@@ -4,6 +4,8 @@
 #include "runtime/json/yaml.h"
 #include "runtime/meta/base64.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -104,5 +106,17 @@ std::size_t status_field(const char* key, const std::string& pid = "self") {
 std::size_t peak_rss_bytes() { return status_field("VmHWM:"); }
 std::size_t rss_bytes() { return status_field("VmRSS:"); }
 std::size_t rss_bytes_of(int pid) { return status_field("VmRSS:", std::to_string(pid)); }
+
+double cpu_seconds_of(int pid) {
+  std::string stat = e2e::read_file("/proc/" + std::to_string(pid) + "/stat");
+  auto close = stat.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream in(stat.substr(close + 2));  // fields from 3 (state) on
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; in >> field && i <= 15; ++i)
+    if (i == 14 || i == 15) ticks += std::stod(field);  // utime, stime
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
 
 }  // namespace capstan::bench

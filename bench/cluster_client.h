@@ -33,5 +33,7 @@ std::size_t peak_rss_bytes();
 std::size_t rss_bytes();
 // The current RSS of another process (0 when it is gone).
 std::size_t rss_bytes_of(int pid);
+// The CPU time (user + system) a process has used, in seconds (0 when it is gone).
+double cpu_seconds_of(int pid);
 
 }  // namespace capstan::bench

@@ -17,3 +17,6 @@ echo "== certificates: 1,000 ECDSA P-256 Certificates from a CA Issuer"
 echo
 echo "== admission webhooks: capstan vs controller-runtime"
 "$build/bin/webhook_bench" "$build"
+echo
+echo "== monitoring: 1,000 ServiceMonitors, 500 PodMonitors, 2,000 PrometheusRules over 50 namespaces"
+"$build/bin/monitoring_bench" "$bin"

@@ -7,6 +7,7 @@
 // capacity on one core rather than a share of the CPU it wins from wrk.
 //
 //   webhook_bench BUILD_DIR [SECONDS] [CONNECTIONS]
+#include "bench/cluster_client.h"
 #include "testing/cluster.h"
 #include "testing/process.h"
 #include "runtime/pki/pki.h"
@@ -84,24 +85,6 @@ struct Figures {
   bool ok = false;
 };
 
-// CPU seconds (user + system) the process has used so far, from /proc/<pid>/stat.
-double cpu_seconds(int pid) {
-  std::string stat = e2e::read_file("/proc/" + std::to_string(pid) + "/stat");
-  auto close = stat.rfind(')');
-  if (close == std::string::npos) return 0;
-  std::istringstream in(stat.substr(close + 2));
-  std::string field;
-  unsigned long long utime = 0, stime = 0;
-  for (int i = 3; in >> field; ++i) {  // field 3 is the state; utime is 14, stime 15
-    if (i == 14) utime = std::stoull(field);
-    if (i == 15) {
-      stime = std::stoull(field);
-      break;
-    }
-  }
-  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
 double to_ms(const std::string& value, const std::string& unit) {
   double v = std::stod(value);
   if (unit == "us") return v / 1000;
@@ -116,7 +99,7 @@ std::vector<std::string> on_cpu(int cpu) {
 }
 
 Figures load(const Peer& p, const std::string& script, int seconds, int connections, std::vector<std::string> prefix = {}) {
-  const double cpu_before = cpu_seconds(p.proc->pid());
+  const double cpu_before = bench::cpu_seconds_of(p.proc->pid());
   std::vector<std::string> args = std::move(prefix);
   for (const std::string& a : {std::string("wrk"), std::string("-t2"), "-c" + std::to_string(connections),
                                "-d" + std::to_string(seconds) + "s", std::string("--latency"), std::string("-s"), script,
@@ -132,7 +115,7 @@ Figures load(const Peer& p, const std::string& script, int seconds, int connecti
   if (std::regex_search(r.out, m, std::regex("Socket errors: connect ([0-9]+), read ([0-9]+), write ([0-9]+), timeout ([0-9]+)")))
     f.errors += std::stol(m[1]) + std::stol(m[2]) + std::stol(m[3]) + std::stol(m[4]);
   f.ok = r.code == 0 && f.rps > 0;
-  if (f.ok) f.cpu_us_per_review = (cpu_seconds(p.proc->pid()) - cpu_before) * 1e6 / (f.rps * seconds);
+  if (f.ok) f.cpu_us_per_review = (bench::cpu_seconds_of(p.proc->pid()) - cpu_before) * 1e6 / (f.rps * seconds);
   if (!f.ok) std::fprintf(stderr, "wrk against %s failed:\n%s%s\n", p.name.c_str(), r.out.c_str(), r.err.c_str());
   return f;
 }

@@ -2,10 +2,8 @@
 
 #include "apis/kafka/v1/group.h"
 #include "runtime/meta/object.h"
+#include "runtime/pki/digest.h"
 
-#include <openssl/evp.h>
-
-#include <cstdio>
 
 namespace capstan::kafka {
 namespace {
@@ -48,19 +46,6 @@ json::Object typed(std::string_view kind, json::Object metadata) {
 
 json::Object port(std::string name, std::int64_t number) {
   return json::Object{{"name", std::move(name)}, {"port", number}, {"protocol", "TCP"}, {"targetPort", number}};
-}
-
-std::string sha256_hex(std::string_view data) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_Digest(data.data(), data.size(), md, &n, EVP_sha256(), nullptr);
-  std::string out;
-  char buf[3];
-  for (unsigned i = 0; i < 8 && i < n; ++i) {  // 64 bits are plenty to tell revisions apart
-    std::snprintf(buf, sizeof buf, "%02x", md[i]);
-    out += buf;
-  }
-  return out;
 }
 
 }  // namespace
@@ -156,7 +141,7 @@ json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec,
   auto o = typed("Pod", metadata(kafka, node.pod_name(cluster), node_labels(cluster, node)));
   o["spec"] = pod_spec;
   // The revision: the pod as built plus its configuration, so a change to either rolls it.
-  std::string revision = sha256_hex(json::serialize(o) + server_config);
+  std::string revision = pki::sha256_hex(json::serialize(o) + server_config, 8);
   o["metadata"].as_object()["annotations"] = json::Object{{v1::kRevisionAnnotation, revision}};
   return o;
 }

@@ -5,8 +5,18 @@
 namespace capstan::monitoring {
 
 Env::Env(client::Client& c, cache::Informer& p, cache::Informer& sm, cache::Informer& pm, cache::Informer& r, cache::Informer& ns,
-         cache::Informer& sts, MonitoringOptions o)
-    : client(c), prometheuses(p), service_monitors(sm), pod_monitors(pm), rules(r), namespaces(ns), statefulsets(sts), options(o) {}
+         Owned owned, MonitoringOptions o)
+    : client(c),
+      prometheuses(p),
+      service_monitors(sm),
+      pod_monitors(pm),
+      rules(r),
+      namespaces(ns),
+      statefulsets(owned.statefulsets),
+      configmaps(owned.configmaps),
+      secrets(owned.secrets),
+      services(owned.services),
+      options(o) {}
 
 Env::~Env() = default;
 

@@ -1,6 +1,6 @@
 // What the monitoring reconciler shares: the client and the shared informers (Prometheus
 // objects, the monitors and rules they select, Namespaces for namespace selectors, and the
-// StatefulSets it owns, narrowed by label to its own).
+// StatefulSets, ConfigMaps, Secrets and Services it owns, narrowed by label to its own).
 #pragma once
 
 #include "apis/monitoring/v1/group.h"
@@ -46,8 +46,15 @@ struct MonitoringOptions {
 };
 
 struct Env {
+  // The children's informers, narrowed to ours by kOwnedSelector.
+  struct Owned {
+    cache::Informer& statefulsets;
+    cache::Informer& configmaps;
+    cache::Informer& secrets;
+    cache::Informer& services;
+  };
   Env(client::Client& client, cache::Informer& prometheuses, cache::Informer& service_monitors, cache::Informer& pod_monitors,
-      cache::Informer& rules, cache::Informer& namespaces, cache::Informer& statefulsets, MonitoringOptions options);
+      cache::Informer& rules, cache::Informer& namespaces, Owned owned, MonitoringOptions options);
   ~Env();
 
   client::Client& client;
@@ -57,6 +64,9 @@ struct Env {
   cache::Informer& rules;
   cache::Informer& namespaces;
   cache::Informer& statefulsets;
+  cache::Informer& configmaps;
+  cache::Informer& secrets;
+  cache::Informer& services;
   MonitoringOptions options;
   std::unique_ptr<events::Recorder> recorder;
 

@@ -15,7 +15,9 @@ namespace capstan::monitoring {
 std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions options) {
   auto env = std::make_shared<Env>(mgr.client(), mgr.informer(kPrometheusType), mgr.informer(kServiceMonitorType), mgr.informer(kPodMonitorType),
                                    mgr.informer(kPrometheusRuleType), mgr.informer(kNamespaceType),
-                                   mgr.informer(kStatefulSetType, kOwnedSelector), options);
+                                   Env::Owned{mgr.informer(kStatefulSetType, kOwnedSelector), mgr.informer(kConfigMapType, kOwnedSelector),
+                                              mgr.informer(kSecretType, kOwnedSelector), mgr.informer(kServiceType, kOwnedSelector)},
+                                   options);
   if (env->options.record_events)
     env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kEventComponent), ""});
 
@@ -28,14 +30,19 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
     for (const auto& p : e->prometheuses.list()) out.push_back({std::string(p->ns()), std::string(p->name())});
     return out;
   };
+  // What a monitor or rule contributes is its spec and whether its labels select it; its status
+  // (the bindings written below) changes nothing.
+  const auto spec_or_labels = controller::any_of({controller::generation_changed(), controller::labels_changed()});
   cache::InformerOptions owned;
   owned.label_selector = std::string(kOwnedSelector);
   mgr.controller("prometheus")
       .for_(kPrometheusType, {controller::generation_changed()})
       .owns(kStatefulSetType, {}, owned)
-      .watches(kServiceMonitorType, every_prometheus, {controller::resource_version_changed()})
-      .watches(kPodMonitorType, every_prometheus, {controller::resource_version_changed()})
-      .watches(kPrometheusRuleType, every_prometheus, {controller::resource_version_changed()})
+      .owns(kConfigMapType, {controller::resource_version_changed()}, owned)
+      .owns(kSecretType, {controller::resource_version_changed()}, owned)
+      .watches(kServiceMonitorType, every_prometheus, {spec_or_labels})
+      .watches(kPodMonitorType, every_prometheus, {spec_or_labels})
+      .watches(kPrometheusRuleType, every_prometheus, {spec_or_labels})
       .watches(kNamespaceType, every_prometheus, {controller::labels_changed()})
       .with_max_concurrent(env->options.max_concurrent_reconciles)
       .records_faults(std::string(apis::monitoring::v1::condition::kReconciled), env->recorder.get())
@@ -49,7 +56,7 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
       return out;
     };
     mgr.controller(kind->type.gvr.resource + "-bindings")
-        .for_(kind->type, {controller::any_of({controller::generation_changed(), controller::labels_changed()})})
+        .for_(kind->type, {spec_or_labels})
         .watches(kPrometheusType, every_object, {controller::generation_changed()})
         .watches(kNamespaceType, every_object, {controller::labels_changed()})
         .complete([env, kind](const controller::Request& r, controller::Context& c) { return reconcile_bindings(*env, *kind, r, c); });
@@ -68,7 +75,7 @@ plugin::Plugin plugin() {
       .permits({"monitoring.capstan.dev"}, {"prometheuses/status", "servicemonitors/status", "podmonitors/status", "prometheusrules/status"},
                {"get", "update", "patch"})
       .permits({"apps"}, {"statefulsets"}, {"create", "update", "patch", "delete"})
-      .permits({""}, {"secrets", "configmaps", "services"}, {"get", "create", "update", "patch", "delete"})
+      .permits({""}, {"secrets", "configmaps", "services"}, {"get", "list", "watch", "create", "update", "patch", "delete"})
       .permits({""}, {"events"}, {"create", "patch"})
       .webhooks({webhooks::monitoring::configurations, [](plugin::Wiring& w) { webhooks::monitoring::register_webhooks(w.webhooks); }})
       .setup([](plugin::Wiring& w) { wire_monitoring(w.manager, MonitoringOptions{}); });

@@ -10,6 +10,7 @@
 #include "controllers/monitoring/selection.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
+#include "runtime/controller/apply.h"
 #include "runtime/controller/status.h"
 #include "runtime/events/event.h"
 #include "runtime/json/yaml.h"
@@ -120,18 +121,19 @@ class Reconciler {
     }
     const std::string config = json::to_yaml(generate_config(in));
 
-    // Rule ConfigMaps first, then the config, so the pods never mount a missing ConfigMap.
+    // Rule ConfigMaps first, then the config, so the pods never mount a missing ConfigMap. Only
+    // what changed is sent: one rule changed rewrites the one ConfigMap that holds its file.
     const std::string_view manager = kManagedBy;
     for (std::size_t i = 0; i < bins.size(); ++i)
-      env_.client.apply(kConfigMapType.gvr, request_.ns, rule_configmap(before_, i, bins[i]), manager, true);
-    env_.client.apply(kSecretType.gvr, request_.ns, config_secret(before_, config), manager, true);
-    env_.client.apply(kServiceType.gvr, request_.ns, governing_service(before_), manager, true);
-    env_.client.apply(kStatefulSetType.gvr, request_.ns, statefulset(before_, spec, configmaps), manager, true);
+      controller::apply_if_changed(env_.client, env_.configmaps, kConfigMapType.gvr, rule_configmap(before_, i, bins[i]), manager);
+    controller::apply_if_changed(env_.client, env_.secrets, kSecretType.gvr, config_secret(before_, config), manager);
+    controller::apply_if_changed(env_.client, env_.services, kServiceType.gvr, governing_service(before_), manager);
+    controller::apply_if_changed(env_.client, env_.statefulsets, kStatefulSetType.gvr, statefulset(before_, spec, configmaps), manager);
     // Rule ConfigMaps beyond what the rules need now.
     client::DeleteOptions d;
     d.ignore_not_found = true;
-    for (std::size_t i = bins.size(); env_.client.remove(kConfigMapType.gvr, request_.ns, rule_configmap_name(request_.name, i), d); ++i) {
-    }
+    for (std::size_t i = bins.size(); env_.configmaps.get(request_.ns, rule_configmap_name(request_.name, i)); ++i)
+      env_.client.remove(kConfigMapType.gvr, request_.ns, rule_configmap_name(request_.name, i), d);
 
     condition(v1::condition::kReconciled, "True", "", "");
     ctx_.log.debug("reconciled", {{"serviceMonitors", std::to_string(in.service_monitors.size())},

@@ -91,6 +91,7 @@ struct Client::Impl {
   metrics::CounterFamily* requests = nullptr;
   metrics::HistogramFamily* latency = nullptr;
   metrics::HistogramFamily* limiter_latency = nullptr;
+  metrics::HistogramFamily* request_size = nullptr;
   log::Logger logger;
   std::mutex warnings_mu;
   std::set<std::string, std::less<>> warnings_seen;

@@ -15,6 +15,8 @@ using Clock = std::chrono::steady_clock;
 
 // client-go's rest_client_request_duration_seconds buckets (dashboards rely on them).
 const std::vector<double> kLatencyBuckets = {0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0};
+// client-go's rest_client_request_size_bytes buckets: 64 bytes to 16 MiB, by fours.
+const std::vector<double> kSizeBuckets = {64, 256, 512, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216};
 
 std::string authority_of(const std::string& server) {
   auto p = server.find("://");
@@ -99,6 +101,8 @@ Client::Impl::Impl(Config c, ClientOptions o)
   limiter_latency = &reg.histogram("rest_client_rate_limiter_duration_seconds",
                                    "Client-side rate limiter latency in seconds, by verb and host.", {"verb", "host"},
                                    kLatencyBuckets);
+  request_size = &reg.histogram("rest_client_request_size_bytes", "Request body size in bytes, by verb and host.", {"verb", "host"},
+                                kSizeBuckets);
   logger = log::Logger({{"component", "client"}, {"server", host}});
 }
 
@@ -161,6 +165,7 @@ http::Response Client::Impl::execute(const Call& call, http::Cancellation* given
   http::Headers h = headers(call.content_type, call.as);
   for (int attempt = 0;; ++attempt) {
     throttle(call.method, cancel, call.info);
+    request_size->with({call.method, host}).observe(static_cast<double>(call.body.size()));
     auto start = Clock::now();
     http::Response r;
     try {

@@ -1,6 +1,8 @@
 // The controller builder against the embedded API server: For enqueues the object itself,
 // Owns maps a child to its controller owner through the owner informer's UID index, Watches
-// goes through its map function, and predicates filter each source.
+// goes through its map function, and predicates filter each source; apply_if_changed skips
+// what the informer shows applied.
+#include "runtime/controller/apply.h"
 #include "runtime/controller/manager.h"
 #include "testing/test_cluster.h"
 #include "runtime/json/json.h"
@@ -203,6 +205,42 @@ TEST_F(BuilderTest, AControllerWhoseCacheCannotSyncHoldsBackOnlyItself) {
   EXPECT_EQ(stuck.unsynced_sources(), (std::vector<std::string>{"nosuch.capstan.dev/v1/widgets"}));
   EXPECT_NE(logs.find("\"controller\":\"widgets\""), std::string::npos) << logs;
   EXPECT_NE(logs.find("\"resources\":\"nosuch.capstan.dev/v1/widgets\""), std::string::npos) << logs;
+}
+
+}  // namespace
+}  // namespace capstan::controller
+
+namespace capstan::controller {
+namespace {
+
+// apply_if_changed (apply.h) with the manager's informer of the children: an unchanged child is
+// not sent again, a changed one is, and a hand edit of an applied field is undone.
+TEST_F(BuilderTest, ApplyIfChangedSendsOnlyWhatChangedAndUndoesHandEdits) {
+  cache::Informer& owned = mgr_->informer(kConfigMapType);
+  run();
+  ASSERT_TRUE(owned.wait_for_sync(10s));
+  json::Value desired = config_map("child");
+  desired.as_object()["data"] = json::Object{{"rules.yaml", "groups: []"}};
+  auto cached_has = [&](std::string_view value) {
+    auto o = owned.get("t", "child");
+    return o && json::get_string(o->value(), {"data", "rules.yaml"}) == value;
+  };
+
+  EXPECT_TRUE(apply_if_changed(client(), owned, kConfigMapType.gvr, desired, "test"));
+  ASSERT_TRUE(eventually([&] { return cached_has("groups: []"); }, 10s));
+  EXPECT_FALSE(apply_if_changed(client(), owned, kConfigMapType.gvr, desired, "test")) << "unchanged: nothing is sent";
+
+  // By hand: the value changed (the digest annotation stays): applied again, and restored.
+  client().patch(kConfigMapType.gvr, "t", "child", client::PatchType::Merge, std::string_view(R"({"data":{"rules.yaml":"edited"}})"));
+  ASSERT_TRUE(eventually([&] { return cached_has("edited"); }, 10s));
+  EXPECT_TRUE(apply_if_changed(client(), owned, kConfigMapType.gvr, desired, "test"));
+  EXPECT_EQ(json::get_string(client().get(kConfigMapType.gvr, "t", "child"), {"data", "rules.yaml"}), "groups: []");
+
+  // A key dropped from what is applied: the digest differs, so it is sent and the key goes.
+  ASSERT_TRUE(eventually([&] { return cached_has("groups: []"); }, 10s));
+  desired.as_object()["data"] = json::Object{{"other.yaml", "x"}};
+  EXPECT_TRUE(apply_if_changed(client(), owned, kConfigMapType.gvr, desired, "test"));
+  EXPECT_EQ(json::find(client().get(kConfigMapType.gvr, "t", "child"), {"data", "rules.yaml"}), nullptr);
 }
 
 }  // namespace

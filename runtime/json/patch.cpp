@@ -49,35 +49,51 @@ bool numbers_equal(const Value& a, const Value& b) {
 
 }  // namespace
 
-bool deep_equal(const Value& a, const Value& b) {
-  if (is_number(a) && is_number(b)) return numbers_equal(a, b);
-  if (a.kind() != b.kind()) return false;
-  switch (a.kind()) {
+namespace {
+
+// What an API server leaves out of what it stores (Go's omitempty): an empty map, list or string.
+bool dropped_when_stored(const Value& v) {
+  return v.is_null() || (v.is_object() && v.get_object().empty()) || (v.is_array() && v.get_array().empty()) ||
+         (v.is_string() && v.get_string().empty());
+}
+
+// `want` against `have`: equal, or (subset) every member `want` has, `have` holds alike.
+bool compare(const Value& have, const Value& want, bool subset) {
+  if (is_number(have) && is_number(want)) return numbers_equal(have, want);
+  if (have.kind() != want.kind()) return false;
+  switch (have.kind()) {
     case boost::json::kind::object: {
-      const auto& oa = a.get_object();
-      const auto& ob = b.get_object();
-      if (oa.size() != ob.size()) return false;
-      for (const auto& kv : oa) {
-        const Value* other = ob.if_contains(kv.key());
-        if (!other || !deep_equal(kv.value(), *other)) return false;
+      const auto& oh = have.get_object();
+      const auto& ow = want.get_object();
+      if (!subset && oh.size() != ow.size()) return false;
+      for (const auto& kv : ow) {
+        const Value* other = oh.if_contains(kv.key());
+        if (!other && subset && dropped_when_stored(kv.value())) continue;
+        if (!other || !compare(*other, kv.value(), subset)) return false;
       }
       return true;
     }
     case boost::json::kind::array: {
-      const auto& aa = a.get_array();
-      const auto& ab = b.get_array();
-      if (aa.size() != ab.size()) return false;
-      for (std::size_t i = 0; i < aa.size(); ++i) {
-        if (!deep_equal(aa[i], ab[i])) return false;
+      const auto& ah = have.get_array();
+      const auto& aw = want.get_array();
+      if (ah.size() != aw.size()) return false;
+      for (std::size_t i = 0; i < ah.size(); ++i) {
+        if (!compare(ah[i], aw[i], subset)) return false;
       }
       return true;
     }
-    case boost::json::kind::string: return a.get_string() == b.get_string();
-    case boost::json::kind::bool_: return a.get_bool() == b.get_bool();
+    case boost::json::kind::string: return have.get_string() == want.get_string();
+    case boost::json::kind::bool_: return have.get_bool() == want.get_bool();
     case boost::json::kind::null: return true;
     default: return false;
   }
 }
+
+}  // namespace
+
+bool deep_equal(const Value& a, const Value& b) { return compare(a, b, false); }
+
+bool contains(const Value& have, const Value& want) { return compare(have, want, true); }
 
 // ---- RFC 6902 -------------------------------------------------------------------------------------
 

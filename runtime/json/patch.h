@@ -47,6 +47,11 @@ class PatchError : public std::runtime_error {
 // Structural equality where numbers compare by value (1 == 1.0, as Go's encoding/json sees them) and
 // object member order does not matter.
 bool deep_equal(const Value& a, const Value& b);
+// Whether `have` holds every member of `want` with the same value, as deep_equal judges values:
+// objects may have more members, arrays match element by element, and a member `have` lacks
+// matches when `want` holds it empty (null, {}, [], ""), which the API server does not store:
+// an applied object, defaulted and stored by the API server, still contains what was applied.
+bool contains(const Value& have, const Value& want);
 
 // ---- RFC 6902 -------------------------------------------------------------------------------------
 

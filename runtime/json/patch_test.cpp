@@ -35,6 +35,16 @@ TEST(JsonPatchEqual, NumbersCompareByValueAndMemberOrderIsIgnored) {
   EXPECT_FALSE(deep_equal(J("-1"), J("18446744073709551615")));
 }
 
+TEST(JsonPatchEqual, ContainsAllowsMoreMembersButNotOtherValuesOrElements) {
+  EXPECT_TRUE(contains(J(R"({"a":1,"b":{"c":"x","d":2},"e":[{"f":1,"g":2}]})"), J(R"({"b":{"c":"x"},"e":[{"f":1.0}]})")));
+  EXPECT_FALSE(contains(J(R"({"a":1})"), J(R"({"a":1,"b":2})"))) << "a member it lacks";
+  EXPECT_FALSE(contains(J(R"({"a":{"c":"x"}})"), J(R"({"a":{"c":"y"}})"))) << "another value";
+  EXPECT_FALSE(contains(J(R"({"e":[1,2,3]})"), J(R"({"e":[1,2]})"))) << "arrays match element by element";
+  EXPECT_TRUE(contains(J("null"), J("null")));
+  EXPECT_TRUE(contains(J(R"({"a":1})"), J(R"({"a":1,"labels":{},"list":[],"s":"","n":null})"))) << "empties are not stored";
+  EXPECT_FALSE(contains(J(R"({"a":1})"), J(R"({"a":1,"n":0})"))) << "a zero number must be there";
+}
+
 // ---- RFC 6902 appendix A --------------------------------------------------------------------------
 
 TEST(JsonPatchRfc6902, AddObjectMember) {

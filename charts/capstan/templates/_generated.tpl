@@ -271,6 +271,8 @@ webhooks:
   - services
   verbs:
   - get
+  - list
+  - watch
   - create
   - update
   - patch

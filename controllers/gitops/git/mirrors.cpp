@@ -3,8 +3,7 @@
 #include "apis/gitops/v1/repo_path.h"
 #include "controllers/gitops/git/libgit2.h"
 #include "runtime/log/log.h"
-
-#include <openssl/evp.h>
+#include "runtime/pki/digest.h"
 
 #include <netdb.h>
 #include <poll.h>
@@ -446,7 +445,6 @@ void fetch(git_remote* remote, const std::vector<std::string>& refspecs, const g
   if (int rc = libgit2().git_remote_fetch(remote, &array, &opts, "capstan: fetch"); rc < 0) fail(c, "fetch", rc);
 }
 
-
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -468,16 +466,7 @@ Mirrors::Mirrors(std::filesystem::path root) : root_(std::move(root)) {}
 Mirrors::~Mirrors() = default;
 
 std::filesystem::path Mirrors::mirror_path(const std::string& url) const {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(url.data(), url.size(), digest, &len, EVP_sha256(), nullptr) != 1)
-    throw GitError("sha256 of the repository URL failed");
-  static const char* hex = "0123456789abcdef";
-  std::string name;
-  for (unsigned int i = 0; i < 8; ++i) {
-    name += hex[digest[i] >> 4];
-    name += hex[digest[i] & 0xf];
-  }
+  const std::string name = pki::sha256_hex(url, 8);
   return root_ / (name + ".git");
 }
 
