@@ -226,6 +226,46 @@ TEST_P(MonitoringE2E, MonitorsAndRulesSayWhichPrometheusTookThemAndWhyNot) {
       << get({"get", "servicemonitor", "good", "-n", "team", "-o", "jsonpath={.status}"});
 }
 
+// Persistent TSDB: spec.storage.volumeClaimTemplate gives each pod a claim of its own, bound by
+// the workload simulation, and a replaced pod gets the same claim back (the data survives).
+TEST_P(MonitoringE2E, APersistentVolumeClaimSurvivesThePodsReplacement) {
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: v1
+kind: Namespace
+metadata: {name: obs}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: Prometheus
+metadata: {name: main, namespace: obs}
+spec:
+  retention: 15d
+  retentionSize: 9GB
+  storage:
+    volumeClaimTemplate:
+      spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Gi}}}
+)");
+  const std::string claim = "prometheus-main-db-prometheus-main-0";
+  auto claim_phase = [&] { return get({"get", "pvc", claim, "-n", "obs", "-o", "jsonpath={.status.phase}"}); };
+  ASSERT_TRUE(eventually([&] { return claim_phase() == "Bound"; }, 30s)) << claim_phase();
+  const std::string claim_uid = get({"get", "pvc", claim, "-n", "obs", "-o", "jsonpath={.metadata.uid}"});
+  auto pod_uid = [&] { return get({"get", "pod", "prometheus-main-0", "-n", "obs", "-o", "jsonpath={.metadata.uid}"}); };
+  ASSERT_TRUE(eventually([&] { return !pod_uid().empty(); }, 30s));
+  const std::string first_pod = pod_uid();
+  std::string args = get({"get", "statefulset", "prometheus-main", "-n", "obs", "-o", "jsonpath={.spec.template.spec.containers[0].args}"});
+  EXPECT_NE(args.find("--storage.tsdb.retention.size=9GB"), std::string::npos) << args;
+  EXPECT_NE(args.find("--storage.tsdb.retention.time=15d"), std::string::npos) << args;
+
+  kubectl_->ok({"delete", "pod", "prometheus-main-0", "-n", "obs", "--wait=false"});
+  ASSERT_TRUE(eventually([&] {
+    std::string uid = pod_uid();
+    return !uid.empty() && uid != first_pod;
+  }, 30s)) << "the StatefulSet did not replace its pod";
+  EXPECT_EQ(get({"get", "pod", "prometheus-main-0", "-n", "obs", "-o",
+                 "jsonpath={.spec.volumes[?(@.name==\"prometheus-main-db\")].persistentVolumeClaim.claimName}"}),
+            claim);
+  EXPECT_EQ(get({"get", "pvc", claim, "-n", "obs", "-o", "jsonpath={.metadata.uid}"}), claim_uid) << "the same claim, not a new one";
+  EXPECT_EQ(claim_phase(), "Bound");
+}
+
 CAPSTAN_E2E_BACKENDS(MonitoringE2E);
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace capstan::monitoring {
@@ -68,6 +69,39 @@ json::Object reloader(std::string_view name, const std::vector<std::string>& rul
                  {"volumeMounts", std::move(mounts)}};
   if (!init) c["ports"] = json::Array{json::Object{{"name", "reloader-web"}, {"containerPort", 8080}, {"protocol", "TCP"}}};
   return c;
+}
+
+// `items` (containers, volumes...) with `user`'s merged in by name: an item of the same name is
+// changed (its volumeMounts merged by mountPath and env by name, any other field replaced),
+// others are added; prometheus-operator's strategic merge of spec.containers.
+void merge_by_name(json::Array& items, const std::vector<json::Value>& user) {
+  auto merge_list = [](json::Value& into, const json::Value& from, std::string_view key) {
+    if (!into.is_array() || !from.is_array()) {
+      into = from;
+      return;
+    }
+    for (const auto& f : from.get_array()) {
+      auto same = std::find_if(into.as_array().begin(), into.as_array().end(),
+                               [&](const json::Value& i) { return json::get_string(i, {key}) == json::get_string(f, {key}); });
+      if (same != into.as_array().end()) *same = f;
+      else into.as_array().push_back(f);
+    }
+  };
+  for (const auto& u : user) {
+    if (!u.is_object()) continue;
+    std::string_view name = json::get_string(u, {"name"});
+    auto it = std::find_if(items.begin(), items.end(), [&](const json::Value& i) { return json::get_string(i, {"name"}) == name; });
+    if (it == items.end()) {
+      items.push_back(u);
+      continue;
+    }
+    for (const auto& kv : u.get_object()) {
+      auto& slot = it->as_object()[kv.key()];
+      if (kv.key() == "volumeMounts") merge_list(slot, kv.value(), "mountPath");
+      else if (kv.key() == "env") merge_list(slot, kv.value(), "name");
+      else slot = kv.value();
+    }
+  }
 }
 
 }  // namespace
@@ -144,15 +178,24 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
   if (!spec.log_format.empty()) args.emplace_back("--log.format=" + spec.log_format);
   for (const auto& f : spec.enable_features) args.emplace_back("--enable-feature=" + f);
 
-  json::Array mounts{volume_mount("config-out", "/etc/prometheus/config_out", true),
-                     volume_mount("prometheus-" + name + "-db", "/prometheus")};
+  // The TSDB: an emptyDir, unless spec.storage says otherwise (a claim per pod, kept across
+  // restarts, or an ephemeral volume); mounted through the prometheus-db subPath when storage is set.
+  const auto& storage = spec.storage;
+  const auto* claim = storage && storage->volume_claim_template ? &*storage->volume_claim_template : nullptr;
+  std::string db = claim && claim->metadata && !claim->metadata->name.empty() ? claim->metadata->name : "prometheus-" + name + "-db";
+  json::Object db_mount = volume_mount(db, "/prometheus");
+  if (storage && !storage->disable_mount_sub_path) db_mount["subPath"] = "prometheus-db";
+  json::Array mounts{volume_mount("config-out", "/etc/prometheus/config_out", true), std::move(db_mount)};
   json::Array volumes{json::Object{{"name", "config"}, {"secret", json::Object{{"secretName", config_secret_name(name)}}}},
-                      json::Object{{"name", "config-out"}, {"emptyDir", json::Object{{"medium", "Memory"}}}},
-                      json::Object{{"name", "prometheus-" + name + "-db"}, {"emptyDir", json::Object()}}};
+                      json::Object{{"name", "config-out"}, {"emptyDir", json::Object{{"medium", "Memory"}}}}};
+  if (storage && storage->empty_dir) volumes.push_back(json::Object{{"name", db}, {"emptyDir", *storage->empty_dir}});
+  else if (storage && storage->ephemeral) volumes.push_back(json::Object{{"name", db}, {"ephemeral", *storage->ephemeral}});
+  else if (!claim) volumes.push_back(json::Object{{"name", db}, {"emptyDir", json::Object()}});
   for (const auto& cm : rule_configmaps) {
     mounts.push_back(volume_mount(cm, "/etc/prometheus/rules/" + cm));
     volumes.push_back(json::Object{{"name", cm}, {"configMap", json::Object{{"name", cm}}}});
   }
+  for (const auto& m : spec.volume_mounts) mounts.push_back(m);
   json::Object prom{{"name", "prometheus"},
                     {"image", spec.effective_image()},
                     {"args", std::move(args)},
@@ -169,13 +212,24 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
     for (const auto& [key, value] : spec.pod_metadata->labels) pod_labels.try_emplace(key, value);  // the selector's stay
     for (const auto& [key, value] : spec.pod_metadata->annotations) pod_annotations[key] = value;
   }
-  json::Object pod_spec{{"containers", json::Array{std::move(prom), reloader("config-reloader", rule_configmaps, false)}},
-                        {"initContainers", json::Array{reloader("init-config-reloader", rule_configmaps, true)}},
+  json::Array containers{std::move(prom), reloader("config-reloader", rule_configmaps, false)};
+  json::Array init_containers{reloader("init-config-reloader", rule_configmaps, true)};
+  merge_by_name(containers, spec.containers);
+  merge_by_name(init_containers, spec.init_containers);
+  merge_by_name(volumes, spec.volumes);
+  json::Object pod_spec{{"containers", std::move(containers)},
+                        {"initContainers", std::move(init_containers)},
                         {"terminationGracePeriodSeconds", 600},
                         {"volumes", std::move(volumes)}};
   if (!spec.service_account_name.empty()) pod_spec["serviceAccountName"] = spec.service_account_name;
   if (!spec.node_selector.empty()) pod_spec["nodeSelector"] = string_map(spec.node_selector);
   if (!spec.tolerations.empty()) pod_spec["tolerations"] = json::Array(spec.tolerations.begin(), spec.tolerations.end());
+  if (spec.affinity) pod_spec["affinity"] = *spec.affinity;
+  if (!spec.topology_spread_constraints.empty())
+    pod_spec["topologySpreadConstraints"] = json::Array(spec.topology_spread_constraints.begin(), spec.topology_spread_constraints.end());
+  if (spec.security_context) pod_spec["securityContext"] = *spec.security_context;
+  if (!spec.priority_class_name.empty()) pod_spec["priorityClassName"] = spec.priority_class_name;
+  if (!spec.image_pull_secrets.empty()) pod_spec["imagePullSecrets"] = json::Array(spec.image_pull_secrets.begin(), spec.image_pull_secrets.end());
 
   o["spec"] = json::Object{
       {"replicas", spec.replicas},
@@ -185,6 +239,16 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
       {"selector", json::Object{{"matchLabels", string_map(selector_labels(name))}}},
       {"template", json::Object{{"metadata", json::Object{{"labels", string_map(pod_labels)}, {"annotations", std::move(pod_annotations)}}},
                                 {"spec", std::move(pod_spec)}}}};
+  auto& sts_spec = o["spec"].as_object();
+  if (claim) {
+    json::Object md{{"name", db}};
+    if (claim->metadata && !claim->metadata->labels.empty()) md["labels"] = string_map(claim->metadata->labels);
+    if (claim->metadata && !claim->metadata->annotations.empty()) md["annotations"] = string_map(claim->metadata->annotations);
+    sts_spec["volumeClaimTemplates"] = json::Array{
+        json::Object{{"apiVersion", "v1"}, {"kind", "PersistentVolumeClaim"}, {"metadata", std::move(md)}, {"spec", claim->spec}}};
+  }
+  if (spec.persistent_volume_claim_retention_policy)
+    sts_spec["persistentVolumeClaimRetentionPolicy"] = *spec.persistent_volume_claim_retention_policy;
   return o;
 }
 

@@ -26,6 +26,33 @@ const auto& pod_metadata_fields() {
   return table;
 }
 
+const auto& claim_metadata_fields() {
+  static const auto table = codec::table<ClaimMetadata>(
+      "Metadata of the claims.", field("name", &ClaimMetadata::name, openapi::object_name("Name of the claim template (default prometheus-<name>-db).")),
+      field("labels", &ClaimMetadata::labels, Schema::string_map("Labels of the claims.").max_properties(64)),
+      field("annotations", &ClaimMetadata::annotations, Schema::string_map("Annotations of the claims.").max_properties(64)));
+  return table;
+}
+
+const auto& claim_template_fields() {
+  static const auto table = codec::table<ClaimTemplate>(
+      "A PersistentVolumeClaim per pod for the data, kept when the pod is replaced.",
+      field("metadata", &ClaimTemplate::metadata, ClaimMetadata::schema()),
+      field("spec", &ClaimTemplate::spec, Schema::open_object("The PersistentVolumeClaimSpec (accessModes, resources, storageClassName...).")).required());
+  return table;
+}
+
+const auto& storage_fields() {
+  using S = StorageSpec;
+  static const auto table = codec::table<S>(
+      "Where the TSDB lives (default an emptyDir): at most one of emptyDir, ephemeral and volumeClaimTemplate.",
+      field("disableMountSubPath", &S::disable_mount_sub_path, Schema::boolean("Mount the volume itself, not its prometheus-db subPath.")),
+      field("emptyDir", &S::empty_dir, Schema::open_object("An emptyDir volume (EmptyDirVolumeSource).")),
+      field("ephemeral", &S::ephemeral, Schema::open_object("A generic ephemeral volume (EphemeralVolumeSource).")),
+      field("volumeClaimTemplate", &S::volume_claim_template, ClaimTemplate::schema()));
+  return table;
+}
+
 const auto& spec_fields() {
   using S = PrometheusSpec;
   static const auto table = codec::table<S>(
@@ -38,6 +65,24 @@ const auto& spec_fields() {
       field("resources", &S::resources, Schema::open_object("Resource requests and limits of the prometheus container.")),
       field("nodeSelector", &S::node_selector, Schema::string_map("Node selector of the pods.").max_properties(64)),
       field("tolerations", &S::tolerations, Schema::array(Schema::open_object("A toleration."), "Tolerations of the pods.").max_items(64)),
+      field("affinity", &S::affinity, Schema::open_object("Affinity of the pods.")),
+      field("topologySpreadConstraints", &S::topology_spread_constraints,
+            Schema::array(Schema::open_object("A topology spread constraint."), "Topology spread constraints of the pods.").max_items(32)),
+      field("securityContext", &S::security_context, Schema::open_object("Security context of the pods (PodSecurityContext).")),
+      field("priorityClassName", &S::priority_class_name, Schema::string("Priority class of the pods.").max_length(253)),
+      field("imagePullSecrets", &S::image_pull_secrets,
+            Schema::array(Schema::open_object("A reference to a Secret ({name})."), "Secrets to pull the images with.").max_items(32)),
+      field("containers", &S::containers,
+            Schema::array(Schema::open_object("A container, merged by name into the generated ones."), "Containers of the pods.").max_items(32)),
+      field("initContainers", &S::init_containers,
+            Schema::array(Schema::open_object("An init container, merged by name."), "Init containers of the pods.").max_items(32)),
+      field("volumes", &S::volumes, Schema::array(Schema::open_object("A volume, merged by name."), "Volumes of the pods.").max_items(64)),
+      field("volumeMounts", &S::volume_mounts,
+            Schema::array(Schema::open_object("A volume mount of the prometheus container."), "Volume mounts added to the prometheus container.")
+                .max_items(64)),
+      field("storage", &S::storage, StorageSpec::schema()),
+      field("persistentVolumeClaimRetentionPolicy", &S::persistent_volume_claim_retention_policy,
+            Schema::open_object("When the StatefulSet's claims are deleted (whenDeleted, whenScaled: Retain or Delete).")),
       field("podMetadata", &S::pod_metadata, EmbeddedObjectMetadata::schema()),
       field("retention", &S::retention, duration("How long to keep data (default 24h when retentionSize is unset too).")),
       field("retentionSize", &S::retention_size, Schema::string("Maximum size of the data, e.g. 10GB.")),
@@ -87,6 +132,9 @@ const auto& status_fields() {
 
 CAPSTAN_CODEC_FROM(RemoteWriteSpec, remote_write_fields)
 CAPSTAN_CODEC_FROM(EmbeddedObjectMetadata, pod_metadata_fields)
+CAPSTAN_CODEC_FROM(ClaimMetadata, claim_metadata_fields)
+CAPSTAN_CODEC_FROM(ClaimTemplate, claim_template_fields)
+CAPSTAN_CODEC_FROM(StorageSpec, storage_fields)
 CAPSTAN_CODEC_FROM(PrometheusSpec, spec_fields)
 CAPSTAN_CODEC_FROM(PrometheusStatus, status_fields)
 

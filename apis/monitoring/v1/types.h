@@ -5,7 +5,11 @@
 // Implemented from prometheus-operator (the rest of its spec is not in the CRD schema, so
 // `kubectl apply`, which asks for strict field validation, refuses a manifest using it):
 //   Prometheus      version, image, replicas (1), paused, serviceAccountName, resources,
-//                   nodeSelector, tolerations, podMetadata, retention (24h), retentionSize,
+//                   nodeSelector, tolerations, affinity, topologySpreadConstraints,
+//                   securityContext, priorityClassName, imagePullSecrets, containers,
+//                   initContainers, volumes, volumeMounts, storage{emptyDir, ephemeral,
+//                   volumeClaimTemplate, disableMountSubPath},
+//                   persistentVolumeClaimRetentionPolicy, podMetadata, retention (24h), retentionSize,
 //                   scrapeInterval (30s), scrapeTimeout, evaluationInterval (30s), externalLabels,
 //                   replicaExternalLabelName (prometheus_replica), prometheusExternalLabelName
 //                   (prometheus), {serviceMonitor,podMonitor,rule}{,Namespace}Selector,
@@ -19,6 +23,8 @@
 //   PodMonitor      the same with podMetricsEndpoints[{port, portNumber, ...}]
 //   PrometheusRule  groups[{name, interval, labels, limit, query_offset, rules[{record | alert,
 //                   expr, for, keep_firing_for, labels, annotations}]}]
+//   status          monitors and rules: bindings[{group, resource, name, namespace, conditions
+//                   [Accepted]}] (written by controllers/monitoring/bindings_controller.h)
 // Label selectors stay as written (metav1.LabelSelector JSON, which runtime/meta/selector.h
 // reads); durations are Prometheus's own strings ("30s", "1d"), passed on as written.
 #pragma once
@@ -55,6 +61,30 @@ struct EmbeddedObjectMetadata {
   CAPSTAN_CODEC(EmbeddedObjectMetadata);
 };
 
+// The metadata a PersistentVolumeClaim template may set (prometheus-operator's EmbeddedObjectMetadata).
+struct ClaimMetadata {
+  std::string name;  // "" = prometheus-<name>-db
+  std::map<std::string, std::string> labels, annotations;
+  CAPSTAN_CODEC(ClaimMetadata);
+};
+
+// A PersistentVolumeClaim template of the StatefulSet: one claim per pod, kept across restarts.
+struct ClaimTemplate {
+  std::optional<ClaimMetadata> metadata;
+  json::Value spec;  // a PersistentVolumeClaimSpec, passed through as it is
+  CAPSTAN_CODEC(ClaimTemplate);
+};
+
+// Where the TSDB lives (prometheus-operator's StorageSpec): an emptyDir by default; at most one of
+// emptyDir, ephemeral and volumeClaimTemplate.
+struct StorageSpec {
+  bool disable_mount_sub_path = false;
+  std::optional<json::Value> empty_dir;  // an EmptyDirVolumeSource
+  std::optional<json::Value> ephemeral;  // an EphemeralVolumeSource
+  std::optional<ClaimTemplate> volume_claim_template;
+  CAPSTAN_CODEC(StorageSpec);
+};
+
 struct PrometheusSpec {
   std::string version;  // "" = kDefaultPrometheusVersion
   std::string image;    // "" = base image : version
@@ -64,6 +94,17 @@ struct PrometheusSpec {
   std::optional<json::Value> resources;  // passed through to the container as it is
   std::map<std::string, std::string> node_selector;
   std::vector<json::Value> tolerations;  // passed through to the pod as they are
+  // The pod settings passed through as they are: affinity, topology spread, security context,
+  // priority class, image pull secrets.
+  std::optional<json::Value> affinity, security_context;
+  std::vector<json::Value> topology_spread_constraints, image_pull_secrets;
+  std::string priority_class_name;
+  // Merged into the generated pod by name: a container named prometheus or config-reloader
+  // changes the generated one (volumeMounts by mountPath and env by name are merged, any other
+  // field replaced); other names are added. volumeMounts are added to the prometheus container.
+  std::vector<json::Value> containers, init_containers, volumes, volume_mounts;
+  std::optional<StorageSpec> storage;
+  std::optional<json::Value> persistent_volume_claim_retention_policy;
   std::optional<EmbeddedObjectMetadata> pod_metadata;
   std::string retention, retention_size;
   std::string scrape_interval{kDefaultScrapeInterval}, scrape_timeout, evaluation_interval{kDefaultEvaluationInterval};

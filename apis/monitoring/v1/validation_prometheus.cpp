@@ -119,6 +119,24 @@ std::vector<Cause> validate_prometheus(const json::Value& obj) {
       positive((*rw)[i], "remoteTimeout", t, p, out);
     }
   }
+  // The TSDB has one home.
+  if (const auto* storage = json::get_object(*spec, {"storage"})) {
+    std::vector<std::string> set;
+    for (std::string_view key : {"emptyDir", "ephemeral", "volumeClaimTemplate"})
+      if (storage->contains(key)) set.emplace_back(key);
+    if (set.size() > 1)
+      out.push_back(validation::field_forbidden(sp.child("storage").child(set[1]), "may not be set together with " + set[0] + ": the data lives in one volume"));
+  }
+  // What is merged by name needs one.
+  for (std::string_view key : {"containers", "initContainers", "volumes"})
+    if (const auto* items = json::get_array(*spec, {key}))
+      for (std::size_t i = 0; i < items->size(); ++i)
+        if (json::get_string((*items)[i], {"name"}).empty())
+          out.push_back(validation::field_required(sp.child(key).index(i).child("name"), "merged into the pod by name"));
+  if (const auto* mounts = json::get_array(*spec, {"volumeMounts"}))
+    for (std::size_t i = 0; i < mounts->size(); ++i)
+      for (std::string_view key : {"name", "mountPath"})
+        if (json::get_string((*mounts)[i], {key}).empty()) out.push_back(validation::field_required(sp.child("volumeMounts").index(i).child(key), ""));
   if (const auto* url = json::find(*spec, {"externalUrl"}); url && url->is_string() && !url->get_string().empty() && !http_url(url->get_string()))
     out.push_back(validation::field_invalid(sp.child("externalUrl"), *url, "must be an http:// or https:// URL with a host"));
   if (const auto* prefix = json::find(*spec, {"routePrefix"});

@@ -160,6 +160,9 @@ spec:
   - {url: 'mimir:9009', name: a, remoteTimeout: 0s}
   externalUrl: prometheus.example.com
   routePrefix: prom
+  storage: {emptyDir: {}, volumeClaimTemplate: {spec: {}}}
+  containers: [{image: busybox}]
+  volumeMounts: [{name: extra}]
 )");
   EXPECT_EQ(errors(validate_prometheus(p)),
             (std::vector<std::string>{
@@ -174,6 +177,9 @@ spec:
                 R"x(spec.remoteWrite[1].url: Invalid value: "mimir:9009": must be an http:// or https:// URL with a host)x",
                 R"x(spec.remoteWrite[1].name: Duplicate value: "a")x",
                 R"x(spec.remoteWrite[1].remoteTimeout: Invalid value: "0s": must be greater than 0)x",
+                R"x(spec.storage.volumeClaimTemplate: Forbidden: may not be set together with emptyDir: the data lives in one volume)x",
+                R"x(spec.containers[0].name: Required value: merged into the pod by name)x",
+                R"x(spec.volumeMounts[0].mountPath: Required value)x",
                 R"x(spec.externalUrl: Invalid value: "prometheus.example.com": must be an http:// or https:// URL with a host)x",
                 R"x(spec.routePrefix: Invalid value: "prom": must begin with /)x",
             }));

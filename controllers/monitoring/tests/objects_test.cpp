@@ -92,5 +92,65 @@ TEST(MonitoringObjects, StatefulSetRunsPrometheusWithItsConfigAndRules) {
   EXPECT_NE(all.find("--watched-dir=/etc/prometheus/rules/prometheus-main-rulefiles-0"), std::string::npos);
 }
 
+// The pod settings users set: a claim per pod for the data, the pass-through knobs, and their
+// own containers and volumes merged by name into the generated ones.
+TEST(MonitoringObjects, StoragePodKnobsAndMergedContainers) {
+  auto p = json::from_yaml(R"(
+apiVersion: monitoring.capstan.dev/v1
+kind: Prometheus
+metadata: {name: main, namespace: monitoring, uid: p-uid}
+spec:
+  storage:
+    volumeClaimTemplate:
+      metadata: {labels: {tier: data}}
+      spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 10Gi}}}
+  persistentVolumeClaimRetentionPolicy: {whenDeleted: Retain, whenScaled: Delete}
+  priorityClassName: critical
+  securityContext: {runAsNonRoot: true, fsGroup: 2000}
+  affinity: {podAntiAffinity: {}}
+  imagePullSecrets: [{name: registry}]
+  volumes: [{name: extra, configMap: {name: extra}}]
+  volumeMounts: [{name: extra, mountPath: /etc/extra}]
+  containers:
+  - name: prometheus
+    env: [{name: GOMEMLIMIT, value: 1GiB}]
+    volumeMounts: [{name: config-out, mountPath: /etc/prometheus/config_out, readOnly: false}]
+  - name: sidecar
+    image: busybox
+)");
+  auto sts = statefulset(p, v1::Prometheus::from_json(p).spec, {});
+  const auto& spec = sts.at("spec");
+  const auto& claim = spec.at("volumeClaimTemplates").at(0);
+  EXPECT_EQ(json::get_string(claim, {"metadata", "name"}), "prometheus-main-db");
+  EXPECT_EQ(json::get_string(claim, {"metadata", "labels", "tier"}), "data");
+  EXPECT_EQ(json::get_string(claim, {"spec", "resources", "requests", "storage"}), "10Gi");
+  EXPECT_EQ(json::get_string(spec, {"persistentVolumeClaimRetentionPolicy", "whenDeleted"}), "Retain");
+  const auto& pod = spec.at("template").at("spec");
+  std::string volumes = json::serialize(pod.at("volumes"));
+  EXPECT_EQ(volumes.find("prometheus-main-db"), std::string::npos) << "the claim is the volume: " << volumes;
+  EXPECT_NE(volumes.find(R"({"name":"extra","configMap":{"name":"extra"}})"), std::string::npos) << volumes;
+  EXPECT_EQ(json::get_string(pod, {"priorityClassName"}), "critical");
+  EXPECT_TRUE(json::get_bool(pod, {"securityContext", "runAsNonRoot"}));
+  EXPECT_EQ(json::get_string(pod.at("imagePullSecrets").at(0), {"name"}), "registry");
+  const auto& containers = pod.at("containers").as_array();
+  ASSERT_EQ(containers.size(), 3u) << "prometheus, config-reloader, sidecar";
+  const auto& prom = containers.at(0);
+  EXPECT_TRUE(json::get_string(prom, {"image"}).starts_with("quay.io/prometheus/prometheus:v")) << "fields not given stay";
+  EXPECT_EQ(json::get_string(prom.at("env").at(0), {"name"}), "GOMEMLIMIT");
+  std::string mounts = json::serialize(prom.at("volumeMounts"));
+  EXPECT_NE(mounts.find(R"({"name":"prometheus-main-db","mountPath":"/prometheus","subPath":"prometheus-db"})"), std::string::npos) << mounts;
+  EXPECT_NE(mounts.find(R"({"name":"extra","mountPath":"/etc/extra"})"), std::string::npos) << mounts;
+  EXPECT_NE(mounts.find(R"({"name":"config-out","mountPath":"/etc/prometheus/config_out","readOnly":false})"), std::string::npos)
+      << "merged by mountPath: " << mounts;
+  EXPECT_EQ(json::get_string(containers.at(2), {"name"}), "sidecar");
+
+  // Without storage: an emptyDir, mounted whole.
+  auto plain = statefulset(prometheus(), v1::Prometheus::from_json(prometheus()).spec, {});
+  EXPECT_EQ(json::find(plain, {"spec", "volumeClaimTemplates"}), nullptr);
+  std::string all = json::serialize(plain);
+  EXPECT_NE(all.find(R"({"name":"prometheus-main-db","emptyDir":{}})"), std::string::npos) << all;
+  EXPECT_EQ(all.find("subPath"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace capstan::monitoring
