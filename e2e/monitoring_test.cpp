@@ -5,6 +5,7 @@
 // Available when its pods are Ready, and follows changes to what it selects.
 #include "controllers/monitoring/gzip.h"
 #include "testing/controller_fixture.h"
+#include "testing/prometheus.h"
 #include "runtime/meta/base64.h"
 
 #include <gtest/gtest.h>
@@ -224,6 +225,28 @@ TEST_P(MonitoringE2E, MonitorsAndRulesSayWhichPrometheusTookThemAndWhyNot) {
   kubectl_->ok({"delete", "prometheus", "main", "-n", "obs"});
   EXPECT_TRUE(eventually([&] { return get({"get", "servicemonitor", "good", "-n", "team", "-o", "jsonpath={.status.bindings}"}).empty(); }, 20s))
       << get({"get", "servicemonitor", "good", "-n", "team", "-o", "jsonpath={.status}"});
+}
+
+// A real Prometheus (Debian's) loads what the controller generated: the configuration from the
+// config Secret and the rule files from the rule ConfigMap, as its pods would mount them; its
+// API then serves the generated jobs and the PrometheusRule's alert.
+TEST_P(MonitoringE2E, ARealPrometheusLoadsTheGeneratedConfigurationAndRules) {
+  kubectl_->ok({"apply", "-f", "-"}, kManifests);
+  ASSERT_TRUE(eventually([&] { return config().find("serviceMonitor/obs/web/0") != std::string::npos; }, 30s)) << config();
+  auto rule_data = [&] { return get({"get", "configmap", "prometheus-main-rulefiles-0", "-n", "obs", "-o", "json"}); };
+  ASSERT_TRUE(eventually([&] { return rule_data().find("WebDown") != std::string::npos; }, 30s));
+  std::map<std::string, std::string> files;
+  const json::Value configmap = json::parse(rule_data());
+  for (const auto& kv : configmap.at("data").as_object()) files[std::string(kv.key())] = std::string(kv.value().as_string());
+
+  PrometheusServer prometheus(*dir_, config(), files);
+  std::string loaded = prometheus.get("/api/v1/status/config");
+  EXPECT_NE(loaded.find("serviceMonitor/obs/web/0"), std::string::npos) << loaded;
+  EXPECT_NE(loaded.find("cluster: e2e"), std::string::npos) << "external labels: " << loaded;
+  std::string rules = prometheus.get("/api/v1/rules");
+  EXPECT_NE(rules.find(R"("name":"WebDown")"), std::string::npos) << rules;
+  EXPECT_EQ(rules.find(R"("health":"err")"), std::string::npos) << rules;
+  EXPECT_NE(rules.find(R"("query":"up{job=\"web\"} == 0")"), std::string::npos) << rules;
 }
 
 // Persistent TSDB: spec.storage.volumeClaimTemplate gives each pod a claim of its own, bound by

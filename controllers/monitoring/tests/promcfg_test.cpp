@@ -4,6 +4,7 @@
 
 #include "controllers/monitoring/rules.h"
 #include "testing/process.h"
+#include "testing/prometheus.h"
 #include "runtime/json/yaml.h"
 
 #include <gtest/gtest.h>
@@ -24,18 +25,12 @@ std::string promtool(const std::string& what, const std::string& file_name, cons
   return r.code == 0 ? "" : r.out + r.err;
 }
 
-// `promtool check config` on `config`. Debian's Prometheus (2.42) is built without Kubernetes
-// service discovery ("field kubernetes_sd_configs not found"): there, each job's discovery is
-// swapped for a static target so that everything else in the job (relabelings, intervals,
-// scheme, TLS, limits) is still checked by the real parser.
+// `promtool check config` on `config`, with Kubernetes discovery swapped for static targets where
+// Debian's promtool lacks it (testing/prometheus.h).
 std::string promtool_config(json::Value config) {
   std::string result = promtool("config", "prometheus.yaml", json::to_yaml(config));
   if (result.find("field kubernetes_sd_configs not found") == std::string::npos) return result;
-  for (auto& job : config.as_object()["scrape_configs"].as_array()) {
-    job.as_object().erase("kubernetes_sd_configs");
-    job.as_object()["static_configs"] = json::Array{json::Object{{"targets", json::Array{"127.0.0.1:9090"}}}};
-  }
-  return promtool("config", "prometheus.yaml", json::to_yaml(config));
+  return promtool("config", "prometheus.yaml", json::to_yaml(e2e::with_static_targets(std::move(config))));
 }
 
 const char* kServiceMonitor = R"(

@@ -1,0 +1,39 @@
+// Debian's Prometheus (2.42) for the monitoring tests: a real server that loads a generated
+// configuration and rule files, answered through its HTTP API. Debian builds Prometheus
+// without Kubernetes service discovery ("field kubernetes_sd_configs not found"), so each
+// job's discovery is swapped for a static target; everything else in the job (relabelings,
+// intervals, scheme, TLS, limits) still goes through the real parser.
+#pragma once
+
+#include "testing/process.h"
+#include "testing/temp_dir.h"
+#include "runtime/json/json.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace capstan::e2e {
+
+// `config` with every scrape job's kubernetes_sd_configs replaced by a static target.
+json::Value with_static_targets(json::Value config);
+
+class PrometheusServer {
+ public:
+  // Starts `prometheus` on a free loopback port with `config` (YAML, as the operator generated
+  // it: discovery is swapped by with_static_targets, rule_files point at `rule_files`, written
+  // to a directory of its own) and waits until it is ready. Throws with its log when it is not.
+  PrometheusServer(const TempDir& dir, const std::string& config_yaml, const std::map<std::string, std::string>& rule_files);
+  ~PrometheusServer();
+
+  // GET of an API path ("/api/v1/rules"): the body.
+  std::string get(const std::string& path) const;
+  std::string logs() const;
+
+ private:
+  std::uint16_t port_ = 0;
+  std::unique_ptr<Process> proc_;
+};
+
+}  // namespace capstan::e2e
