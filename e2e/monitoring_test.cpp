@@ -233,6 +233,20 @@ TEST_P(MonitoringE2E, MonitorsAndRulesSayWhichPrometheusTookThemAndWhyNot) {
 TEST_P(MonitoringE2E, ARealPrometheusLoadsTheGeneratedConfigurationAndRules) {
   kubectl_->ok({"apply", "-f", "-"}, kManifests);
   ASSERT_TRUE(eventually([&] { return config().find("serviceMonitor/obs/web/0") != std::string::npos; }, 30s)) << config();
+
+  // Hand-written jobs from a Secret: a missing one fails the reconcile, naming it (the last
+  // configuration stays); once it is there, its jobs follow the generated ones.
+  kubectl_->ok({"patch", "prometheus", "main", "-n", "obs", "--type=merge", "-p",
+                R"({"spec":{"additionalScrapeConfigs":{"name":"extra-jobs","key":"jobs.yaml"}}})"});
+  auto reconciled = [&] { return condition("prometheus", "main", "obs", "Reconciled", "message"); };
+  EXPECT_TRUE(eventually([&] { return reconciled().find("spec.additionalScrapeConfigs: Secret obs/extra-jobs is not there") != std::string::npos; }, 20s))
+      << reconciled();
+  EXPECT_NE(config().find("serviceMonitor/obs/web/0"), std::string::npos) << "the last configuration stays";
+  kubectl_->ok({"create", "secret", "generic", "extra-jobs", "-n", "obs",
+                "--from-literal=jobs.yaml=- job_name: node\n  static_configs: [{targets: ['127.0.0.1:9100']}]\n"});
+  // (the failed reconcile is retried with backoff, and reads the Secret again)
+  ASSERT_TRUE(eventually([&] { return config().find("job_name: node") != std::string::npos; }, 20s)) << config() << reconciled();
+  EXPECT_TRUE(eventually([&] { return condition("prometheus", "main", "obs", "Reconciled") == "True"; }, 20s)) << reconciled();
   auto rule_data = [&] { return get({"get", "configmap", "prometheus-main-rulefiles-0", "-n", "obs", "-o", "json"}); };
   ASSERT_TRUE(eventually([&] { return rule_data().find("WebDown") != std::string::npos; }, 30s));
   std::map<std::string, std::string> files;
@@ -243,6 +257,7 @@ TEST_P(MonitoringE2E, ARealPrometheusLoadsTheGeneratedConfigurationAndRules) {
   std::string loaded = prometheus.get("/api/v1/status/config");
   EXPECT_NE(loaded.find("serviceMonitor/obs/web/0"), std::string::npos) << loaded;
   EXPECT_NE(loaded.find("cluster: e2e"), std::string::npos) << "external labels: " << loaded;
+  EXPECT_NE(loaded.find("job_name: node"), std::string::npos) << "additionalScrapeConfigs: " << loaded;
   std::string rules = prometheus.get("/api/v1/rules");
   EXPECT_NE(rules.find(R"("name":"WebDown")"), std::string::npos) << rules;
   EXPECT_EQ(rules.find(R"("health":"err")"), std::string::npos) << rules;

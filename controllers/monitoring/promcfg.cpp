@@ -1,9 +1,12 @@
 #include "controllers/monitoring/promcfg.h"
 
+#include "runtime/json/yaml.h"
 #include "runtime/meta/selector.h"
 
 #include <algorithm>
 #include <cctype>
+#include <set>
+#include <stdexcept>
 
 namespace capstan::monitoring {
 namespace {
@@ -222,6 +225,25 @@ json::Value relabel_config(const v1::RelabelConfig& r) {
   return out;
 }
 
+json::Array additional_scrape_configs(std::string_view yaml) {
+  json::Value v;
+  try {
+    v = json::from_yaml(yaml);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string("it is not YAML: ") + e.what());
+  }
+  if (v.is_null()) return {};
+  if (!v.is_array()) throw std::invalid_argument("it is not a YAML list of scrape configurations");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < v.as_array().size(); ++i) {
+    const auto& job = v.as_array()[i];
+    std::string_view name = job.is_object() ? json::get_string(job, {"job_name"}) : std::string_view();
+    if (name.empty()) throw std::invalid_argument("item " + std::to_string(i) + " has no job_name");
+    if (!names.insert(std::string(name)).second) throw std::invalid_argument("job_name " + std::string(name) + " is there twice");
+  }
+  return std::move(v.as_array());
+}
+
 json::Value generate_config(const ConfigInputs& in) {
   const auto& spec = *in.spec;
   json::Object global;
@@ -246,6 +268,7 @@ json::Value generate_config(const ConfigInputs& in) {
   for (const auto& pm : in.pod_monitors)
     for (std::size_t i = 0; i < pm.spec.pod_metrics_endpoints.size(); ++i)
       jobs.push_back(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, ""));
+  for (const auto& job : in.additional_scrape_configs) jobs.push_back(job);
   config["scrape_configs"] = std::move(jobs);
 
   if (!spec.remote_write.empty()) {

@@ -20,7 +20,12 @@ struct ConfigInputs {
   std::vector<apis::monitoring::v1::ServiceMonitor> service_monitors;  // selected, sorted by namespace/name
   std::vector<apis::monitoring::v1::PodMonitor> pod_monitors;
   std::vector<std::string> rule_file_globs;  // "/etc/prometheus/rules/<configmap>/*.yaml"
+  json::Array additional_scrape_configs;     // spec.additionalScrapeConfigs, read (additional_scrape_configs)
 };
+
+// The scrape configurations of spec.additionalScrapeConfigs from the Secret's value: a YAML list
+// of objects with a job_name each. Throws std::invalid_argument naming what is wrong.
+json::Array additional_scrape_configs(std::string_view yaml);
 
 // The configuration as a JSON value (what to_yaml writes out).
 json::Value generate_config(const ConfigInputs& in);

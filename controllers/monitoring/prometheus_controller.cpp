@@ -10,10 +10,12 @@
 #include "controllers/monitoring/selection.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
+#include "runtime/client/errors.h"
 #include "runtime/controller/apply.h"
 #include "runtime/controller/status.h"
 #include "runtime/events/event.h"
 #include "runtime/json/yaml.h"
+#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 #include "runtime/meta/selector.h"
 
@@ -119,6 +121,7 @@ class Reconciler {
       configmaps.push_back(rule_configmap_name(request_.name, i));
       in.rule_file_globs.push_back("/etc/prometheus/rules/" + configmaps.back() + "/*.yaml");
     }
+    if (spec.additional_scrape_configs) in.additional_scrape_configs = additional_jobs(*spec.additional_scrape_configs);
     const std::string config = json::to_yaml(generate_config(in));
 
     // Rule ConfigMaps first, then the config, so the pods never mount a missing ConfigMap. Only
@@ -139,6 +142,32 @@ class Reconciler {
     ctx_.log.debug("reconciled", {{"serviceMonitors", std::to_string(in.service_monitors.size())},
                                   {"podMonitors", std::to_string(in.pod_monitors.size())},
                                   {"rules", std::to_string(rules.size() - files.rejected.size())}});
+  }
+
+  // spec.additionalScrapeConfigs from its Secret (read when the Prometheus reconciles: a change
+  // to the Secret is picked up at the next reconcile or resync). A missing Secret or key that is
+  // not optional, or a value that is not a list of jobs, fails the reconcile: the configuration
+  // last applied stays, and Reconciled says why.
+  json::Array additional_jobs(const v1::SecretKeySelector& ref) {
+    const std::string where = "spec.additionalScrapeConfigs: Secret " + request_.ns + "/" + ref.name;
+    std::optional<json::Value> secret;
+    try {
+      secret = env_.client.get(kSecretType.gvr, request_.ns, ref.name);
+    } catch (const client::ApiError& e) {
+      if (e.code() != 404) throw;
+    }
+    const std::string_view encoded = secret ? json::get_string(*secret, {"data", ref.key}) : std::string_view();
+    if (!secret || encoded.empty()) {
+      if (ref.optional) return {};
+      throw std::runtime_error(where + (secret ? " has no key " + ref.key : std::string(" is not there")));
+    }
+    auto yaml = meta::base64_decode(encoded);
+    if (!yaml) throw std::runtime_error(where + " key " + ref.key + ": not base64");
+    try {
+      return additional_scrape_configs(*yaml);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(where + " key " + ref.key + ": " + e.what());
+    }
   }
 
   // The pods of the StatefulSet against spec.replicas: the replica counts and Available.

@@ -26,6 +26,15 @@ const auto& pod_metadata_fields() {
   return table;
 }
 
+const auto& secret_key_fields() {
+  using K = SecretKeySelector;
+  static const auto table = codec::table<K>(
+      "A key of a Secret in the Prometheus's namespace.", field("name", &K::name, openapi::object_name("Name of the Secret.")).required(),
+      field("key", &K::key, Schema::string("The key of the Secret's data.").min_length(1).max_length(253)).required(),
+      field("optional", &K::optional, Schema::boolean("Whether a missing Secret or key is ignored.")));
+  return table;
+}
+
 const auto& claim_metadata_fields() {
   static const auto table = codec::table<ClaimMetadata>(
       "Metadata of the claims.", field("name", &ClaimMetadata::name, openapi::object_name("Name of the claim template (default prometheus-<name>-db).")),
@@ -104,6 +113,7 @@ const auto& spec_fields() {
       field("ruleSelector", &S::rule_selector, openapi::label_selector("PrometheusRules to load: {} all, absent none.")),
       field("ruleNamespaceSelector", &S::rule_namespace_selector, openapi::label_selector("Namespaces of the PrometheusRules: {} all, absent own.")),
       field("remoteWrite", &S::remote_write, Schema::array(RemoteWriteSpec::schema(), "Remote write endpoints.").max_items(32)),
+      field("additionalScrapeConfigs", &S::additional_scrape_configs, SecretKeySelector::schema()),
       field("logLevel", &S::log_level, Schema::string_enum({"", "debug", "info", "warn", "error"}, "Log level of Prometheus.")),
       field("logFormat", &S::log_format, Schema::string_enum({"", "logfmt", "json"}, "Log format of Prometheus.")),
       field("enableFeatures", &S::enable_features, Schema::strings("Prometheus feature flags (--enable-feature).").max_items(64).list_type("set")),
@@ -132,6 +142,7 @@ const auto& status_fields() {
 
 CAPSTAN_CODEC_FROM(RemoteWriteSpec, remote_write_fields)
 CAPSTAN_CODEC_FROM(EmbeddedObjectMetadata, pod_metadata_fields)
+CAPSTAN_CODEC_FROM(SecretKeySelector, secret_key_fields)
 CAPSTAN_CODEC_FROM(ClaimMetadata, claim_metadata_fields)
 CAPSTAN_CODEC_FROM(ClaimTemplate, claim_template_fields)
 CAPSTAN_CODEC_FROM(StorageSpec, storage_fields)

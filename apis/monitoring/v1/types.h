@@ -13,7 +13,7 @@
 //                   scrapeInterval (30s), scrapeTimeout, evaluationInterval (30s), externalLabels,
 //                   replicaExternalLabelName (prometheus_replica), prometheusExternalLabelName
 //                   (prometheus), {serviceMonitor,podMonitor,rule}{,Namespace}Selector,
-//                   remoteWrite[{url, name, remoteTimeout}], logLevel, logFormat, enableFeatures,
+//                   remoteWrite[{url, name, remoteTimeout}], additionalScrapeConfigs, logLevel, logFormat, enableFeatures,
 //                   externalUrl, routePrefix, portName (web)
 //   ServiceMonitor  selector, namespaceSelector{any, matchNames}, jobLabel, targetLabels,
 //                   podTargetLabels, sampleLimit, targetLimit, endpoints[{port, targetPort, path,
@@ -85,6 +85,13 @@ struct StorageSpec {
   CAPSTAN_CODEC(StorageSpec);
 };
 
+// A key of a Secret in the object's namespace (core/v1 SecretKeySelector).
+struct SecretKeySelector {
+  std::string name, key;
+  bool optional = false;  // a missing Secret or key is then not an error
+  CAPSTAN_CODEC(SecretKeySelector);
+};
+
 struct PrometheusSpec {
   std::string version;  // "" = kDefaultPrometheusVersion
   std::string image;    // "" = base image : version
@@ -117,6 +124,9 @@ struct PrometheusSpec {
   std::optional<json::Value> pod_monitor_selector, pod_monitor_namespace_selector;
   std::optional<json::Value> rule_selector, rule_namespace_selector;
   std::vector<RemoteWriteSpec> remote_write;
+  // Scrape configurations written by hand (a YAML list of scrape_config), appended to the
+  // generated jobs.
+  std::optional<SecretKeySelector> additional_scrape_configs;
   std::string log_level, log_format;
   std::vector<std::string> enable_features;
   std::string external_url, route_prefix;

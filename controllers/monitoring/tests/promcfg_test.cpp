@@ -140,6 +140,32 @@ spec:
   EXPECT_EQ(promtool_config(generate_config(empty)), "");
 }
 
+// spec.additionalScrapeConfigs: a YAML list of jobs, appended after the generated ones; what is
+// not such a list is refused naming why.
+TEST(Promcfg, AdditionalScrapeConfigsAreAppendedAndCheckedForAJobName) {
+  auto spec = v1::Prometheus::from_json(Y("spec: {}")).spec;
+  auto in = inputs(spec);
+  in.additional_scrape_configs = additional_scrape_configs("- job_name: extra\n  static_configs: [{targets: ['127.0.0.1:9100']}]\n");
+  auto config = generate_config(in);
+  const auto& jobs = config.at("scrape_configs").as_array();
+  ASSERT_FALSE(jobs.empty());
+  EXPECT_EQ(json::get_string(jobs.back(), {"job_name"}), "extra");
+  EXPECT_EQ(promtool_config(config), "") << json::to_yaml(config);
+  EXPECT_TRUE(additional_scrape_configs("").empty());
+  auto refused = [](std::string_view yaml) {
+    try {
+      additional_scrape_configs(yaml);
+      return std::string("accepted");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+  };
+  EXPECT_EQ(refused("job_name: x"), "it is not a YAML list of scrape configurations");
+  EXPECT_EQ(refused("- static_configs: []"), "item 0 has no job_name");
+  EXPECT_EQ(refused("- {job_name: a}\n- {job_name: a}"), "job_name a is there twice");
+  EXPECT_TRUE(refused("- [unclosed").starts_with("it is not YAML")) << refused("- [unclosed");
+}
+
 TEST(RuleFiles, PromtoolAcceptsThemAndTheyArePackedIntoConfigMaps) {
   auto rule = Y(R"(
 apiVersion: monitoring.capstan.dev/v1
