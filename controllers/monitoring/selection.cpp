@@ -5,18 +5,6 @@
 #include <algorithm>
 
 namespace capstan::monitoring {
-namespace {
-
-meta::Labels labels_of(const cache::CachedObject& o) {
-  meta::Labels out;
-  for (std::size_t i = 0; i < o.label_count(); ++i) {
-    auto [k, v] = o.label(i);
-    out.emplace(std::string(k), std::string(v));
-  }
-  return out;
-}
-
-}  // namespace
 
 Selection::Selection(const cache::Informer& namespaces, std::string own_ns, const std::optional<json::Value>& selector,
                      const std::optional<json::Value>& ns_selector)
@@ -26,7 +14,7 @@ Selection::Selection(const cache::Informer& namespaces, std::string own_ns, cons
 }
 
 Choice Selection::judge(const cache::CachedObject& o) const {
-  if (!objects_ || !objects_->matches(labels_of(o))) return Choice::NotSelected;
+  if (!objects_ || !objects_->matches(o.labels())) return Choice::NotSelected;
   return namespace_chosen(o.ns()) ? Choice::Selected : Choice::NamespaceNotSelected;
 }
 
@@ -44,7 +32,7 @@ bool Selection::namespace_chosen(std::string_view ns) const {
   if (!namespaces_selector_) return ns == own_ns_;
   if (namespaces_selector_->empty()) return true;
   auto n = namespaces_.get("", ns);
-  return n && namespaces_selector_->matches(labels_of(*n));
+  return n && namespaces_selector_->matches(n->labels());
 }
 
 }  // namespace capstan::monitoring

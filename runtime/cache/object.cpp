@@ -116,6 +116,15 @@ std::string_view CachedObject::label(std::string_view key) const {
   return {};
 }
 
+meta::Labels CachedObject::labels() const {
+  meta::Labels out;
+  for (std::size_t i = 0; i < label_count(); ++i) {
+    auto [k, v] = label(i);
+    out.emplace(std::string(k), std::string(v));
+  }
+  return out;
+}
+
 bool CachedObject::has_label(std::string_view key) const {
   for (std::size_t i = 0; i < n_labels_; ++i)
     if (span(3 + 2 * i) == key) return true;

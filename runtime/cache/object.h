@@ -8,6 +8,7 @@
 
 #include "runtime/json/decode.h"
 #include "runtime/json/json.h"
+#include "runtime/meta/selector.h"
 
 #include <boost/smart_ptr/intrusive_ptr.hpp>
 
@@ -63,6 +64,7 @@ class CachedObject {
   std::pair<std::string_view, std::string_view> label(std::size_t i) const { return {span(3 + 2 * i), span(4 + 2 * i)}; }
   std::string_view label(std::string_view key) const;  // "" when absent
   bool has_label(std::string_view key) const;
+  meta::Labels labels() const;  // a copy, for label selectors
   std::vector<OwnerRef> owners() const;
   std::string_view controller_uid() const;  // the controller owner's UID, "" when none
 

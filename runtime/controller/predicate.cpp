@@ -14,29 +14,18 @@ Predicate resource_version_changed() {
   return p;
 }
 
-namespace {
-meta::Labels labels_of(const cache::CachedObject& o) {
-  meta::Labels l;
-  for (std::size_t i = 0; i < o.label_count(); ++i) {
-    auto [k, v] = o.label(i);
-    l.emplace(std::string(k), std::string(v));
-  }
-  return l;
-}
-}  // namespace
-
 Predicate label_selector(meta::LabelSelector selector) {
   auto sel = std::make_shared<meta::LabelSelector>(std::move(selector));
   Predicate p;
-  p.create = [sel](const cache::ObjectPtr& o) { return sel->matches(labels_of(*o)); };
-  p.update = [sel](const cache::ObjectPtr&, const cache::ObjectPtr& b) { return sel->matches(labels_of(*b)); };
-  p.remove = [sel](const cache::ObjectPtr& o) { return sel->matches(labels_of(*o)); };
+  p.create = [sel](const cache::ObjectPtr& o) { return sel->matches(o->labels()); };
+  p.update = [sel](const cache::ObjectPtr&, const cache::ObjectPtr& b) { return sel->matches(b->labels()); };
+  p.remove = [sel](const cache::ObjectPtr& o) { return sel->matches(o->labels()); };
   return p;
 }
 
 Predicate labels_changed() {
   Predicate p;
-  p.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) { return labels_of(*a) != labels_of(*b); };
+  p.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) { return a->labels() != b->labels(); };
   return p;
 }
 
