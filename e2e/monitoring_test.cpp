@@ -304,6 +304,44 @@ spec:
   EXPECT_EQ(claim_phase(), "Bound");
 }
 
+// Shards: one StatefulSet per shard, each reloader told its $(SHARD); `kubectl scale` (the scale
+// subresource on spec.shards, as with prometheus-operator) removes the shards scaled away.
+TEST_P(MonitoringE2E, ShardsAreStatefulSetsAndKubectlScaleSetsThem) {
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: v1
+kind: Namespace
+metadata: {name: obs}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: Prometheus
+metadata: {name: main, namespace: obs}
+spec:
+  shards: 2
+  serviceMonitorSelector: {}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ServiceMonitor
+metadata: {name: web, namespace: obs}
+spec:
+  selector: {matchLabels: {app: web}}
+  endpoints: [{port: metrics}]
+)");
+  auto shard_env = [&](const std::string& sts) {
+    return get({"get", "statefulset", sts, "-n", "obs", "-o", "jsonpath={.spec.template.spec.containers[1].env[?(@.name==\"SHARD\")].value}"});
+  };
+  ASSERT_TRUE(eventually([&] { return shard_env("prometheus-main-shard-1") == "1"; }, 30s));
+  EXPECT_EQ(shard_env("prometheus-main"), "0");
+  EXPECT_TRUE(eventually([&] { return condition("prometheus", "main", "obs", "Available") == "True"; }, 30s))
+      << condition("prometheus", "main", "obs", "Available", "message");
+  EXPECT_EQ(get({"get", "prometheus", "main", "-n", "obs", "-o", "jsonpath={.status.shards}/{.status.availableReplicas}"}), "2/2");
+  EXPECT_NE(config().find("$(SHARD)"), std::string::npos) << config();
+
+  kubectl_->ok({"scale", "prometheus", "main", "-n", "obs", "--replicas=1"});
+  auto statefulsets = [&] { return get({"get", "statefulset", "-n", "obs", "-o", "jsonpath={.items[*].metadata.name}"}); };
+  EXPECT_TRUE(eventually([&] { return statefulsets() == "prometheus-main"; }, 30s)) << statefulsets();
+  EXPECT_TRUE(eventually([&] { return get({"get", "prometheus", "main", "-n", "obs", "-o", "jsonpath={.status.shards}"}) == "1"; }, 20s));
+  EXPECT_EQ(config().find("$(SHARD)"), std::string::npos) << "one shard: no hashing";
+}
+
 CAPSTAN_E2E_BACKENDS(MonitoringE2E);
 
 }  // namespace

@@ -195,11 +195,13 @@ Schema root(std::string_view api_version, std::string_view description, const Sc
           .required({"spec"}));
 }
 
-Schema conditions(std::string_view description, std::string_view types, bool observed_generation) {
+Schema conditions(std::string_view description, std::string_view types, bool observed_generation, bool degraded) {
+  auto status = degraded ? Schema::string_enum({"True", "Degraded", "False", "Unknown"}, "Status of the condition: True, Degraded, False or Unknown.")
+                         : Schema::string_enum({"True", "False", "Unknown"}, "Status of the condition: True, False or Unknown.");
   auto item =
       Schema::object("A condition of the resource.")
           .property("type", Schema::string(std::string("Type of the condition: ") + std::string(types) + ".").max_length(316))
-          .property("status", Schema::string_enum({"True", "False", "Unknown"}, "Status of the condition: True, False or Unknown."))
+          .property("status", std::move(status))
           .property("reason", Schema::string("Machine-readable reason for the last transition, in CamelCase.").max_length(1024))
           .property("message", Schema::string("Human-readable details of the last transition.").max_length(32768))
           .property("lastTransitionTime", Schema::date_time("When the status last changed."));

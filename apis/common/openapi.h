@@ -77,6 +77,7 @@ Schema observed_generation();
 Schema root(std::string_view api_version, std::string_view description, const Schema& spec, const Schema& status);
 // status.conditions: a list map keyed by type, with observedGeneration per condition when
 // `observed_generation` is set. `types` names the condition types for the description.
-Schema conditions(std::string_view description, std::string_view types, bool observed_generation);
+// `degraded` adds the status Degraded (prometheus-operator's Available: some pods not ready).
+Schema conditions(std::string_view description, std::string_view types, bool observed_generation, bool degraded = false);
 
 }  // namespace capstan::apis::openapi

@@ -18,8 +18,8 @@ json::Object string_map(const std::map<std::string, std::string>& m) {
   return o;
 }
 
-std::map<std::string, std::string> common_labels(std::string_view prometheus) {
-  auto labels = selector_labels(prometheus);
+std::map<std::string, std::string> common_labels(std::string_view prometheus, std::int32_t shard = 0) {
+  auto labels = selector_labels(prometheus, shard);
   labels[std::string(kManagedByLabel)] = std::string(kManagedBy);
   labels["operator.prometheus.io/mode"] = "server";
   return labels;
@@ -46,7 +46,7 @@ json::Object volume_mount(std::string_view name, std::string_view path, bool rea
   return m;
 }
 
-json::Object reloader(std::string_view name, const std::vector<std::string>& rule_configmaps, bool init) {
+json::Object reloader(std::string_view name, const std::vector<std::string>& rule_configmaps, bool init, std::int32_t shard) {
   json::Array args{"--listen-address=:8080", "--reload-url=http://127.0.0.1:9090/-/reload",
                    "--config-file=/etc/prometheus/config/prometheus.yaml.gz",
                    "--config-envsubst-file=/etc/prometheus/config_out/prometheus.env.yaml"};
@@ -63,7 +63,7 @@ json::Object reloader(std::string_view name, const std::vector<std::string>& rul
                  {"args", std::move(args)},
                  {"env", json::Array{json::Object{{"name", "POD_NAME"},
                                                   {"valueFrom", json::Object{{"fieldRef", json::Object{{"apiVersion", "v1"}, {"fieldPath", "metadata.name"}}}}}},
-                                     json::Object{{"name", "SHARD"}, {"value", "0"}}}},
+                                     json::Object{{"name", "SHARD"}, {"value", std::to_string(shard)}}}},
                  {"resources", json::Object{{"requests", json::Object{{"cpu", "10m"}, {"memory", "50Mi"}}},
                                             {"limits", json::Object{{"cpu", "10m"}, {"memory", "50Mi"}}}}},
                  {"volumeMounts", std::move(mounts)}};
@@ -106,23 +106,26 @@ void merge_by_name(json::Array& items, const std::vector<json::Value>& user) {
 
 }  // namespace
 
-std::string statefulset_name(std::string_view prometheus) { return "prometheus-" + std::string(prometheus); }
+std::string statefulset_name(std::string_view prometheus, std::int32_t shard) {
+  return "prometheus-" + std::string(prometheus) + (shard > 0 ? "-shard-" + std::to_string(shard) : "");
+}
 std::string config_secret_name(std::string_view prometheus) { return "prometheus-" + std::string(prometheus); }
 std::string rule_configmap_name(std::string_view prometheus, std::size_t i) {
   return "prometheus-" + std::string(prometheus) + "-rulefiles-" + std::to_string(i);
 }
 
-std::map<std::string, std::string> selector_labels(std::string_view prometheus) {
+std::map<std::string, std::string> selector_labels(std::string_view prometheus, std::int32_t shard) {
   return {{"app.kubernetes.io/instance", std::string(prometheus)},
           {"app.kubernetes.io/name", "prometheus"},
           {"operator.prometheus.io/name", std::string(prometheus)},
-          {"operator.prometheus.io/shard", "0"},
+          {std::string(kShardLabel), std::to_string(shard)},
           {"prometheus", std::string(prometheus)}};
 }
 
 std::string selector_string(std::string_view prometheus) {
   std::string out;
-  for (const auto& [k, v] : selector_labels(prometheus)) out += (out.empty() ? "" : ",") + k + "=" + v;
+  for (const auto& [k, v] : selector_labels(prometheus))
+    if (k != kShardLabel) out += (out.empty() ? "" : ",") + k + "=" + v;
   return out;
 }
 
@@ -161,9 +164,10 @@ json::Value governing_service(const json::Value& prometheus) {
   return o;
 }
 
-json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spec, const std::vector<std::string>& rule_configmaps) {
+json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spec, const std::vector<std::string>& rule_configmaps,
+                        std::int32_t shard) {
   const std::string name(meta::name_of(prometheus));
-  auto o = typed("apps/v1", "StatefulSet", metadata(prometheus, statefulset_name(name), common_labels(name)));
+  auto o = typed("apps/v1", "StatefulSet", metadata(prometheus, statefulset_name(name, shard), common_labels(name, shard)));
 
   json::Array args{"--config.file=/etc/prometheus/config_out/prometheus.env.yaml",
                    "--web.enable-lifecycle",
@@ -206,14 +210,14 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
                     {"volumeMounts", std::move(mounts)}};
   if (spec.resources) prom["resources"] = *spec.resources;
 
-  auto pod_labels = selector_labels(name);
+  auto pod_labels = selector_labels(name, shard);
   json::Object pod_annotations{{"kubectl.kubernetes.io/default-container", "prometheus"}};
   if (spec.pod_metadata) {
     for (const auto& [key, value] : spec.pod_metadata->labels) pod_labels.try_emplace(key, value);  // the selector's stay
     for (const auto& [key, value] : spec.pod_metadata->annotations) pod_annotations[key] = value;
   }
-  json::Array containers{std::move(prom), reloader("config-reloader", rule_configmaps, false)};
-  json::Array init_containers{reloader("init-config-reloader", rule_configmaps, true)};
+  json::Array containers{std::move(prom), reloader("config-reloader", rule_configmaps, false, shard)};
+  json::Array init_containers{reloader("init-config-reloader", rule_configmaps, true, shard)};
   merge_by_name(containers, spec.containers);
   merge_by_name(init_containers, spec.init_containers);
   merge_by_name(volumes, spec.volumes);
@@ -236,7 +240,7 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
       {"serviceName", kGoverningService},
       {"podManagementPolicy", "Parallel"},
       {"updateStrategy", json::Object{{"type", "RollingUpdate"}}},
-      {"selector", json::Object{{"matchLabels", string_map(selector_labels(name))}}},
+      {"selector", json::Object{{"matchLabels", string_map(selector_labels(name, shard))}}},
       {"template", json::Object{{"metadata", json::Object{{"labels", string_map(pod_labels)}, {"annotations", std::move(pod_annotations)}}},
                                 {"spec", std::move(pod_spec)}}}};
   auto& sts_spec = o["spec"].as_object();

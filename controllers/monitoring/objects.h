@@ -23,16 +23,19 @@ namespace capstan::monitoring {
 inline constexpr std::string_view kGoverningService = "prometheus-operated";
 inline constexpr std::string_view kConfigKey = "prometheus.yaml.gz";
 inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
+inline constexpr std::string_view kShardLabel = "operator.prometheus.io/shard";
 inline constexpr std::string_view kManagedBy = "capstan-monitoring";  // also the field manager
 inline constexpr std::string_view kConfigReloaderImage = "quay.io/prometheus-operator/prometheus-config-reloader:v0.93.0";
 inline constexpr int kWebPort = 9090;
 
-std::string statefulset_name(std::string_view prometheus);
+// prometheus-<name> for shard 0, prometheus-<name>-shard-<i> for the others.
+std::string statefulset_name(std::string_view prometheus, std::int32_t shard = 0);
 std::string config_secret_name(std::string_view prometheus);
 std::string rule_configmap_name(std::string_view prometheus, std::size_t i);
-// The pods' labels and the StatefulSet's selector.
-std::map<std::string, std::string> selector_labels(std::string_view prometheus);
-// "app.kubernetes.io/instance=web,app.kubernetes.io/name=prometheus,..." (status.selector).
+// The pods' labels and the StatefulSet's selector (one shard's).
+std::map<std::string, std::string> selector_labels(std::string_view prometheus, std::int32_t shard = 0);
+// "app.kubernetes.io/instance=web,app.kubernetes.io/name=prometheus,..." (status.selector): the
+// pods of every shard.
 std::string selector_string(std::string_view prometheus);
 
 // What a Secret's data may hold (kube-apiserver's limit): the gzipped configuration must fit.
@@ -43,6 +46,6 @@ json::Value rule_configmap(const json::Value& prometheus, std::size_t i, const s
 json::Value governing_service(const json::Value& prometheus);
 // `rule_configmaps`: the names of the rule ConfigMaps to mount.
 json::Value statefulset(const json::Value& prometheus, const apis::monitoring::v1::PrometheusSpec& spec,
-                        const std::vector<std::string>& rule_configmaps);
+                        const std::vector<std::string>& rule_configmaps, std::int32_t shard = 0);
 
 }  // namespace capstan::monitoring

@@ -268,6 +268,18 @@ json::Value generate_config(const ConfigInputs& in) {
   for (const auto& pm : in.pod_monitors)
     for (std::size_t i = 0; i < pm.spec.pod_metrics_endpoints.size(); ++i)
       jobs.push_back(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, ""));
+  // Sharded: each shard keeps the targets whose address hashes to it ($(SHARD) is the shard's
+  // number, substituted by the config reloader of each StatefulSet), as prometheus-operator does.
+  if (spec.shards > 1) {
+    for (auto& job : jobs) {
+      auto& relabelings = job.as_object()["relabel_configs"].as_array();
+      relabelings.push_back(json::Object{{"source_labels", json::Array{"__address__"}},
+                                         {"target_label", "__tmp_hash"},
+                                         {"modulus", spec.shards},
+                                         {"action", "hashmod"}});
+      relabelings.push_back(json::Object{{"source_labels", json::Array{"__tmp_hash"}}, {"regex", "$(SHARD)"}, {"action", "keep"}});
+    }
+  }
   for (const auto& job : in.additional_scrape_configs) jobs.push_back(job);
   config["scrape_configs"] = std::move(jobs);
 

@@ -69,7 +69,7 @@ class Reconciler {
     const auto& spec = prometheus_.spec;
     auto& status = prometheus_.status;
     status.paused = spec.paused;
-    status.shards = 1;
+    status.shards = spec.shards;
     status.selector = selector_string(request_.name);
     if (spec.paused) {
       condition(v1::condition::kReconciled, "Unknown", v1::reason::kPaused, "reconciliation is paused");
@@ -131,10 +131,14 @@ class Reconciler {
       controller::apply_if_changed(env_.client, env_.configmaps, kConfigMapType.gvr, rule_configmap(before_, i, bins[i]), manager);
     controller::apply_if_changed(env_.client, env_.secrets, kSecretType.gvr, config_secret(before_, config), manager);
     controller::apply_if_changed(env_.client, env_.services, kServiceType.gvr, governing_service(before_), manager);
-    controller::apply_if_changed(env_.client, env_.statefulsets, kStatefulSetType.gvr, statefulset(before_, spec, configmaps), manager);
-    // Rule ConfigMaps beyond what the rules need now.
+    for (std::int32_t shard = 0; shard < spec.shards; ++shard)
+      controller::apply_if_changed(env_.client, env_.statefulsets, kStatefulSetType.gvr, statefulset(before_, spec, configmaps, shard), manager);
     client::DeleteOptions d;
     d.ignore_not_found = true;
+    // The StatefulSets of shards scaled away.
+    for (std::int32_t shard = spec.shards; env_.statefulsets.get(request_.ns, statefulset_name(request_.name, shard)); ++shard)
+      env_.client.remove(kStatefulSetType.gvr, request_.ns, statefulset_name(request_.name, shard), d);
+    // Rule ConfigMaps beyond what the rules need now.
     for (std::size_t i = bins.size(); env_.configmaps.get(request_.ns, rule_configmap_name(request_.name, i)); ++i)
       env_.client.remove(kConfigMapType.gvr, request_.ns, rule_configmap_name(request_.name, i), d);
 
@@ -170,36 +174,47 @@ class Reconciler {
     }
   }
 
-  // The pods of the StatefulSet against spec.replicas: the replica counts and Available.
+  // The pods of every shard's StatefulSet against spec.replicas: the replica counts (summed over
+  // the shards) and Available, naming each shard that is short.
   void set_availability() {
     auto& status = prometheus_.status;
-    const std::int32_t desired = prometheus_.spec.replicas;
-    auto sts = env_.statefulsets.get(request_.ns, statefulset_name(request_.name));
-    if (!sts) {
-      condition(v1::condition::kAvailable, "False", v1::reason::kStatefulSetNotFound, "the StatefulSet is not there yet");
-      status.replicas = status.available_replicas = status.updated_replicas = 0;
-      status.unavailable_replicas = desired;
-      return;
+    const std::int32_t per_shard = prometheus_.spec.replicas, shards = prometheus_.spec.shards;
+    status.replicas = status.available_replicas = status.updated_replicas = 0;
+    std::vector<std::string> missing, short_shards;
+    for (std::int32_t shard = 0; shard < shards; ++shard) {
+      auto sts = env_.statefulsets.get(request_.ns, statefulset_name(request_.name, shard));
+      if (!sts) {
+        missing.push_back(statefulset_name(request_.name, shard));
+        continue;
+      }
+      auto v = sts->value();
+      auto num = [&](std::string_view key) -> std::int32_t {
+        const auto* n = json::find(v, {"status", key});
+        return n && n->is_int64() ? static_cast<std::int32_t>(n->as_int64()) : 0;
+      };
+      const std::int32_t available = json::find(v, {"status", "availableReplicas"}) ? num("availableReplicas") : num("readyReplicas");
+      status.replicas += num("replicas");
+      status.updated_replicas += num("updatedReplicas");
+      status.available_replicas += available;
+      if (available < per_shard)
+        short_shards.push_back("shard " + std::to_string(shard) + ": pod(s) not ready: " + std::to_string(per_shard - available) + " of " +
+                               std::to_string(per_shard));
     }
-    auto v = sts->value();
-    auto num = [&](std::string_view key) -> std::int32_t {
-      const auto* n = json::find(v, {"status", key});
-      return n && n->is_int64() ? static_cast<std::int32_t>(n->as_int64()) : 0;
+    const std::int32_t desired = per_shard * shards;
+    status.unavailable_replicas = std::max(0, desired - status.available_replicas);
+    auto join = [](const std::vector<std::string>& parts) {
+      std::string out;
+      for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+      return out;
     };
-    const std::int32_t ready = num("readyReplicas");
-    status.replicas = num("replicas");
-    status.updated_replicas = num("updatedReplicas");
-    status.available_replicas = json::find(v, {"status", "availableReplicas"}) ? num("availableReplicas") : ready;
-    status.unavailable_replicas = std::max(0, status.replicas - status.available_replicas);
-    const std::int32_t available = status.available_replicas;
-    if (available >= desired && desired > 0)
+    if (!missing.empty())
+      condition(v1::condition::kAvailable, "False", v1::reason::kStatefulSetNotFound, "not there yet: StatefulSet " + join(missing));
+    else if (short_shards.empty() && desired > 0)
       condition(v1::condition::kAvailable, "True", "", "");
-    else if (available == 0)
-      condition(v1::condition::kAvailable, "False", v1::reason::kNoPodReady,
-                "shard 0: pod(s) not ready: " + std::to_string(desired) + " of " + std::to_string(desired));
+    else if (status.available_replicas == 0)
+      condition(v1::condition::kAvailable, "False", v1::reason::kNoPodReady, join(short_shards));
     else
-      condition(v1::condition::kAvailable, "Degraded", v1::reason::kSomePodsNotReady,
-                "shard 0: pod(s) not ready: " + std::to_string(desired - available) + " of " + std::to_string(desired));
+      condition(v1::condition::kAvailable, "Degraded", v1::reason::kSomePodsNotReady, join(short_shards));
   }
 
   void condition(std::string_view type, std::string_view status, std::string_view reason, const std::string& message) {

@@ -28,7 +28,7 @@ json::Value bound_crd(const CrdNames& names, json::Value schema) {
 }  // namespace
 
 std::vector<json::Value> crds() {
-  return {
+  json::Value prometheus =
       make_crd(kGroupVersion, {kPrometheusKind, "prometheuses", "prometheus", {"prom"}}, true, prometheus_schema(),
                {{"Version", "string", ".spec.version", 0, "The version of Prometheus"},
                 {"Desired", "integer", ".spec.replicas", 0, "The number of desired replicas"},
@@ -36,7 +36,11 @@ std::vector<json::Value> crds() {
                 condition_column("Reconciled", "Reconciled"),
                 condition_column("Available", "Available"),
                 age_column(),
-                {"Paused", "boolean", ".status.paused", 1, "Whether the resource reconciliation is paused or not"}}),
+                {"Paused", "boolean", ".status.paused", 1, "Whether the resource reconciliation is paused or not"}});
+  // `kubectl scale prometheus --replicas=N` sets the shards, as with prometheus-operator.
+  add_scale_subresource(prometheus, ".spec.shards", ".status.shards", ".status.selector");
+  return {
+      std::move(prometheus),
       bound_crd({kServiceMonitorKind, "servicemonitors", "servicemonitor", {"smon"}}, service_monitor_schema()),
       bound_crd({kPodMonitorKind, "podmonitors", "podmonitor", {"pmon"}}, pod_monitor_schema()),
       bound_crd({kPrometheusRuleKind, "prometheusrules", "prometheusrule", {"promrule"}}, prometheus_rule_schema()),

@@ -68,7 +68,12 @@ const auto& spec_fields() {
       "The desired Prometheus deployment and what it selects.",
       field("version", &S::version, Schema::string("Prometheus version, e.g. v3.13.2; used for the image tag.")),
       field("image", &S::image, Schema::string("Container image (overrides version).")),
-      field("replicas", &S::replicas, Schema::integer("Replicas of the StatefulSet (default 1).", "int32").range(0, 100)).always(),
+      field("replicas", &S::replicas, Schema::integer("Replicas of each shard's StatefulSet (default 1).", "int32").range(0, 100)).always(),
+      field("shards", &S::shards,
+            Schema::integer("Shards: targets are split by hashmod of their address, one StatefulSet per shard (default 1).", "int32")
+                .range(1, 64)
+                .default_value(1))
+          .always(),
       field("paused", &S::paused, Schema::boolean("Stop reconciling the objects of this Prometheus.")),
       field("serviceAccountName", &S::service_account_name, openapi::object_name("ServiceAccount the pods run as.")),
       field("resources", &S::resources, Schema::open_object("Resource requests and limits of the prometheus container.")),
@@ -132,9 +137,10 @@ const auto& status_fields() {
       field("updatedReplicas", &S::updated_replicas, Schema::integer("Pods at the current revision.", "int32")).always(),
       field("availableReplicas", &S::available_replicas, Schema::integer("Ready pods.", "int32")).always(),
       field("unavailableReplicas", &S::unavailable_replicas, Schema::integer("Pods not ready.", "int32")).always(),
-      field("shards", &S::shards, Schema::integer("Shards (always 1 here).", "int32")),
+      field("shards", &S::shards, Schema::integer("Shards (spec.shards; the scale subresource's replicas).", "int32")),
       field("selector", &S::selector, Schema::string("Label selector of the pods (for the scale subresource).")),
-      field("conditions", &S::conditions, openapi::conditions("Conditions: Available, Reconciled.", "Available, Reconciled", true)));
+      field("conditions", &S::conditions, openapi::conditions("Conditions: Available (Degraded while some pods are not ready), Reconciled.", "Available, Reconciled", true,
+                                                              /*degraded=*/true)));
   return table;
 }
 

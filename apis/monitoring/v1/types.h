@@ -4,7 +4,7 @@
 //
 // Implemented from prometheus-operator (the rest of its spec is not in the CRD schema, so
 // `kubectl apply`, which asks for strict field validation, refuses a manifest using it):
-//   Prometheus      version, image, replicas (1), paused, serviceAccountName, resources,
+//   Prometheus      version, image, replicas (1), shards (1), paused, serviceAccountName, resources,
 //                   nodeSelector, tolerations, affinity, topologySpreadConstraints,
 //                   securityContext, priorityClassName, imagePullSecrets, containers,
 //                   initContainers, volumes, volumeMounts, storage{emptyDir, ephemeral,
@@ -96,6 +96,8 @@ struct PrometheusSpec {
   std::string version;  // "" = kDefaultPrometheusVersion
   std::string image;    // "" = base image : version
   std::int32_t replicas = 1;
+  // Shards (hashmod of each target's address): one StatefulSet per shard, each scraping its part.
+  std::int32_t shards = 1;
   bool paused = false;
   std::string service_account_name;
   std::optional<json::Value> resources;  // passed through to the container as it is

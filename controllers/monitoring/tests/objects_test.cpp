@@ -34,8 +34,9 @@ TEST(MonitoringObjects, NamesAndLabelsAsPrometheusOperator) {
   EXPECT_EQ(config_secret_name("main"), "prometheus-main");
   EXPECT_EQ(rule_configmap_name("main", 1), "prometheus-main-rulefiles-1");
   EXPECT_EQ(selector_string("main"),
-            "app.kubernetes.io/instance=main,app.kubernetes.io/name=prometheus,operator.prometheus.io/name=main,"
-            "operator.prometheus.io/shard=0,prometheus=main");
+            "app.kubernetes.io/instance=main,app.kubernetes.io/name=prometheus,operator.prometheus.io/name=main,prometheus=main")
+      << "every shard's pods";
+  EXPECT_EQ(statefulset_name("main", 2), "prometheus-main-shard-2");
   auto svc = governing_service(prometheus());
   EXPECT_EQ(json::get_string(svc, {"metadata", "name"}), "prometheus-operated");
   EXPECT_EQ(json::get_string(svc, {"spec", "clusterIP"}), "None");
@@ -90,6 +91,17 @@ TEST(MonitoringObjects, StatefulSetRunsPrometheusWithItsConfigAndRules) {
   EXPECT_NE(all.find(R"({"name":"prometheus-main-rulefiles-0","configMap":{"name":"prometheus-main-rulefiles-0"}})"), std::string::npos);
   EXPECT_NE(all.find(R"("secretName":"prometheus-main")"), std::string::npos);
   EXPECT_NE(all.find("--watched-dir=/etc/prometheus/rules/prometheus-main-rulefiles-0"), std::string::npos);
+}
+
+// A shard's StatefulSet: its own name, selector and $(SHARD) for the config reloader.
+TEST(MonitoringObjects, EachShardHasItsStatefulSet) {
+  auto spec = v1::Prometheus::from_json(prometheus()).spec;
+  auto sts = statefulset(prometheus(), spec, {}, 1);
+  EXPECT_EQ(json::get_string(sts, {"metadata", "name"}), "prometheus-main-shard-1");
+  EXPECT_EQ(json::get_string(sts, {"spec", "selector", "matchLabels", "operator.prometheus.io/shard"}), "1");
+  EXPECT_EQ(json::get_string(sts, {"spec", "template", "metadata", "labels", "operator.prometheus.io/shard"}), "1");
+  std::string reloader = json::serialize(sts.at("spec").at("template").at("spec").at("containers").at(1).at("env"));
+  EXPECT_NE(reloader.find(R"({"name":"SHARD","value":"1"})"), std::string::npos) << reloader;
 }
 
 // The pod settings users set: a claim per pod for the data, the pass-through knobs, and their

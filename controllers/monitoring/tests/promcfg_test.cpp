@@ -140,6 +140,24 @@ spec:
   EXPECT_EQ(promtool_config(generate_config(empty)), "");
 }
 
+// Sharded: every generated job keeps the targets whose address hashes to $(SHARD).
+TEST(Promcfg, ShardsSplitTargetsByTheirAddress) {
+  auto spec = v1::Prometheus::from_json(Y("spec: {shards: 3}")).spec;
+  auto config = generate_config(inputs(spec));
+  const auto& jobs = config.at("scrape_configs").as_array();
+  ASSERT_FALSE(jobs.empty());
+  for (const auto& job : jobs) {
+    const auto& r = job.at("relabel_configs").as_array();
+    ASSERT_GE(r.size(), 2u);
+    EXPECT_EQ(json::serialize(r[r.size() - 2]),
+              R"({"source_labels":["__address__"],"target_label":"__tmp_hash","modulus":3,"action":"hashmod"})");
+    EXPECT_EQ(json::serialize(r.back()), R"j({"source_labels":["__tmp_hash"],"regex":"$(SHARD)","action":"keep"})j");
+  }
+  EXPECT_EQ(promtool_config(config), "") << json::to_yaml(config);
+  auto single = generate_config(inputs(v1::Prometheus::from_json(Y("spec: {}")).spec));
+  EXPECT_EQ(json::to_yaml(single).find("__tmp_hash"), std::string::npos) << "one shard: no hashing";
+}
+
 // spec.additionalScrapeConfigs: a YAML list of jobs, appended after the generated ones; what is
 // not such a list is refused naming why.
 TEST(Promcfg, AdditionalScrapeConfigsAreAppendedAndCheckedForAJobName) {
