@@ -1,6 +1,7 @@
 #include "runtime/controller/status.h"
 
 #include "runtime/client/client.h"
+#include "runtime/client/errors.h"
 #include "runtime/controller/memory_budget.h"
 #include "runtime/events/event.h"
 #include "runtime/meta/object.h"
@@ -136,9 +137,17 @@ bool write_status(client::Client& client, const meta::GroupVersionResource& gvr,
   const std::string key = gvr.str() + "/" + std::string(meta::namespace_of(obj)) + "/" + std::string(meta::name_of(obj));
   const json::Value* old = json::find(before, {"status"});
   if (old && *old == obj.at("status") && !RecentWrites::get().stale(key, meta::resource_version_of(before))) return false;
-  json::Value written = client.patch(gvr, meta::namespace_of(obj), meta::name_of(obj), client::PatchType::Merge,
-                                     json::Value(json::Object{{"status", replacing(old, obj.at("status"))}}),
-                                     client::PatchOptions{.subresource = "status"});
+  json::Value written;
+  try {
+    written = client.patch(gvr, meta::namespace_of(obj), meta::name_of(obj), client::PatchType::Merge,
+                           json::Value(json::Object{{"status", replacing(old, obj.at("status"))}}),
+                           client::PatchOptions{.subresource = "status"});
+  } catch (const client::ApiError& e) {
+    // Deleted while it was reconciled: there is no status left to write (its deletion event
+    // reaches the controller next).
+    if (client::is_not_found(e)) return false;
+    throw;
+  }
   if (auto rv = written.is_object() ? meta::resource_version_of(written) : std::string_view(); !rv.empty())
     RecentWrites::get().record(key, std::string(rv));
   return true;

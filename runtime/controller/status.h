@@ -37,7 +37,8 @@ bool condition_is(const std::vector<meta::Condition>& conditions, std::string_vi
 bool condition_current(const json::Value& obj, std::string_view type, std::string_view status);
 
 // Writes obj.status when it differs from before.status, or when `before` (a cached object) has
-// not yet caught up with this process's last status write of it. Returns whether it wrote.
+// not yet caught up with this process's last status write of it. Returns whether it wrote (not
+// when the object is gone: a 404 is no error here).
 // Writes nothing in a reconcile that has run past its memory budget (memory_budget.h): the
 // controller writes the fault's condition instead.
 bool write_status(client::Client& client, const meta::GroupVersionResource& gvr, const json::Value& before, json::Value& obj);

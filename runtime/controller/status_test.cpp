@@ -61,6 +61,20 @@ TEST(WriteStatus, AFieldTheStatusDroppedIsRemovedNotKept) {
   EXPECT_EQ(json::parse(body), json::parse(R"({"status":{"ready":"True","bindings":null,"nested":{"keep":1,"drop":null}}})")) << body;
 }
 
+// An object deleted while it was reconciled has no status left to write: not an error.
+TEST(WriteStatus, AnObjectDeletedMeanwhileIsNotAnError) {
+  client::testing::FakeApiServer server([&](http::Request&, http::Reply& reply) {
+    reply.send(client::testing::json_response(
+        404, R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404,"message":"things \"a\" not found"})"));
+  });
+  client::Client c(server.config());
+  json::Value cached = thing("1", "True");
+  json::Value next = cached;
+  status_of(next)["ready"] = "False";
+  EXPECT_FALSE(write_status(c, kThings, cached, next));
+  EXPECT_EQ(server.count(), 1u);
+}
+
 // A reconcile past its memory budget does not write the status its own error handling set (a
 // build failure made of the bad_alloc): the controller writes the fault's condition after it.
 TEST(WriteStatus, NothingIsWrittenInAReconcilePastItsMemoryBudget) {
