@@ -23,7 +23,7 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
 
   // A change to any monitor, rule or namespace may change what a Prometheus selects: every
   // Prometheus regenerates (as prometheus-operator's enqueueForNamespace), which costs a config
-  // build and no-op applies when nothing changed.
+  // build; children whose content did not change are not sent (controller::apply_if_changed).
   Env* e = env.get();
   auto every_prometheus = [e](const cache::ObjectPtr&) {
     std::vector<controller::Request> out;
