@@ -68,6 +68,8 @@ TEST_P(KafkaE2E, AKraftClusterComesUpScalesAndRollsUnderStrimzisNames) {
   EXPECT_EQ(cluster_id.size(), 22u) << cluster_id;
   EXPECT_EQ(get({"get", "knp", "controllers", "-n", "data", "-o", "jsonpath={.status.clusterId}"}), cluster_id);
   EXPECT_EQ(get({"get", "service", "events-kafka-brokers", "-n", "data", "-o", "jsonpath={.spec.clusterIP}"}), "None");
+  EXPECT_EQ(get({"get", "pdb", "events-kafka", "-n", "data", "-o", "jsonpath={.spec.minAvailable}"}), "5")
+      << "six nodes, one may be evicted at a time";
   std::string config = get({"get", "configmap", "events-brokers-1", "-n", "data", "-o", R"(jsonpath={.data.server\.config})"});
   EXPECT_NE(config.find("node.id=1\n"), std::string::npos) << config;
   EXPECT_NE(config.find("offsets.topic.replication.factor=3\n"), std::string::npos) << config;

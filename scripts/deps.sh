@@ -16,13 +16,15 @@ PACKAGES=(
   # libraries
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libssl-dev libsimdjson-dev libspdlog-dev libfmt-dev libyaml-cpp-dev libre2-dev
-  libgit2-dev libsqlite3-dev
+  libgit2-dev libsqlite3-dev librdkafka-dev
   # test and benchmark frameworks (CMake configures their targets too)
   googletest libgtest-dev libgmock-dev libbenchmark-dev
 )
 # the peers tests and benchmarks run (not with --system-only)
 TEST_PACKAGES=(
   openssl curl pebble prometheus wrk hyperfine
+  # the Kafka tests' broker runs on Java 17 and is fetched from Maven Central by Maven
+  openjdk-17-jre-headless maven
 )
 
 $system_only || PACKAGES+=("${TEST_PACKAGES[@]}")
@@ -63,3 +65,5 @@ fi
 
 # The real control plane and the other pinned test tools (built once, reused across runs).
 "$here/scripts/tools.sh"
+# The Apache Kafka broker of the Kafka tests (Maven Central).
+"$here/scripts/kafka.sh"

@@ -24,6 +24,8 @@ using meta::core::kConfigMapType;
 using meta::core::kPodType;
 using meta::core::kServiceType;
 
+inline const meta::ResourceType kDisruptionBudgetType{{"policy", "v1", "poddisruptionbudgets"}, "PodDisruptionBudget", true};
+
 // Only the pods of Kafka clusters are cached.
 inline constexpr std::string_view kPodSelector = "kafka.capstan.dev/kind=Kafka";
 

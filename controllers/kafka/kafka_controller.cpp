@@ -95,14 +95,18 @@ class Reconciler {
       for (auto id : ids[std::string(p.object->name())])
         nodes.push_back({id, std::string(p.object->name()), p.pool.spec.broker(), p.pool.spec.controller()});
 
+    // The metadata version a new quorum is formatted with (nodes joining a running cluster
+    // follow the version the quorum has finalized).
+    const std::string metadata_version = spec.effective_metadata_version();
     const std::string_view fm = kFieldManager;
     env_.client.apply(kServiceType.gvr, req_.ns, brokers_service(before_, spec), fm, true);
     env_.client.apply(kServiceType.gvr, req_.ns, bootstrap_service(before_, spec), fm, true);
+    env_.client.apply(kDisruptionBudgetType.gvr, req_.ns, disruption_budget(before_, nodes.size()), fm, true);
     std::map<std::string, json::Value> desired_pods;
     for (const auto& n : nodes) {
       const auto& pool = std::find_if(pools.begin(), pools.end(), [&](const Pool& p) { return p.object->name() == n.pool; })->pool.spec;
       std::string config = server_config(spec, req_.name, req_.ns, n, nodes);
-      env_.client.apply(kConfigMapType.gvr, req_.ns, node_configmap(before_, n, config), fm, true);
+      env_.client.apply(kConfigMapType.gvr, req_.ns, node_configmap(before_, n, {config, status.cluster_id, metadata_version}), fm, true);
       if (pool.storage.type == "persistent-claim")
         env_.client.apply(kClaimType.gvr, req_.ns, node_claim(before_, n, pool.storage), fm, true);
       desired_pods[n.pod_name(req_.name)] = node_pod(before_, spec, pool, n, config);

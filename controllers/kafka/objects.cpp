@@ -83,10 +83,21 @@ json::Value bootstrap_service(const json::Value& kafka, const v1::KafkaClusterSp
   return o;
 }
 
-json::Value node_configmap(const json::Value& kafka, const Node& node, const std::string& server_config) {
+json::Value disruption_budget(const json::Value& kafka, std::size_t nodes) {
+  std::string cluster(meta::name_of(kafka));
+  auto o = typed("PodDisruptionBudget", metadata(kafka, std::string(cluster) + "-kafka", labels(cluster)));
+  o["apiVersion"] = "policy/v1";
+  const auto min_available = static_cast<std::int64_t>(nodes > 0 ? nodes - 1 : 0);
+  o["spec"] = json::Object{{"minAvailable", min_available}, {"selector", json::Object{{"matchLabels", pod_selector(cluster)}}}};
+  return o;
+}
+
+json::Value node_configmap(const json::Value& kafka, const Node& node, const NodeFiles& files) {
   std::string cluster(meta::name_of(kafka));
   auto o = typed("ConfigMap", metadata(kafka, node.pod_name(cluster), node_labels(cluster, node)));
-  o["data"] = json::Object{{"server.config", server_config}};
+  o["data"] = json::Object{{"server.config", files.server_config},
+                           {"cluster.id", files.cluster_id},
+                           {"metadata.version", files.metadata_version}};
   return o;
 }
 

@@ -2,8 +2,11 @@
 //
 //   Service    <c>-kafka-brokers     headless: every node's stable DNS name
 //   Service    <c>-kafka-bootstrap   the brokers, for clients' bootstrap.servers
-//   ConfigMap  <c>-<pool>-<id>       server.config of the node
+//   ConfigMap  <c>-<pool>-<id>       the node's server.config, and the cluster.id and
+//                                    metadata.version its storage is formatted with
 //   PVC        data-<c>-<pool>-<id>  persistent-claim storage
+//   PDB        <c>-kafka             minAvailable = nodes - 1: voluntary evictions take one
+//                                    node at a time (Strimzi's default maxUnavailable 1)
 //   Pod        <c>-<pool>-<id>       the node (Strimzi's StrimziPodSet pods, made directly),
 //                                    annotated with a revision hash of its spec and config
 //
@@ -28,7 +31,18 @@ std::string pool_selector(std::string_view cluster, std::string_view pool);
 
 json::Value brokers_service(const json::Value& kafka, const apis::kafka::v1::KafkaClusterSpec& spec);
 json::Value bootstrap_service(const json::Value& kafka, const apis::kafka::v1::KafkaClusterSpec& spec);
-json::Value node_configmap(const json::Value& kafka, const Node& node, const std::string& server_config);
+// What the node's container reads from /opt/kafka/custom-config/ (Strimzi's keys): server.config,
+// and cluster.id and metadata.version, which `kafka-storage format` writes into an unformatted
+// data volume before the first start (a formatted one keeps its own).
+struct NodeFiles {
+  std::string server_config;
+  std::string cluster_id;
+  std::string metadata_version;
+};
+// Strimzi's PodDisruptionBudget: an absolute minAvailable (percentages do not work for pods
+// made by a custom controller) of max(0, `nodes` - 1), over every node of the cluster.
+json::Value disruption_budget(const json::Value& kafka, std::size_t nodes);
+json::Value node_configmap(const json::Value& kafka, const Node& node, const NodeFiles& files);
 json::Value node_claim(const json::Value& kafka, const Node& node, const apis::kafka::v1::Storage& storage);
 // The pod, with kafka.capstan.dev/revision = a hash of everything in it and of `server_config`.
 json::Value node_pod(const json::Value& kafka, const apis::kafka::v1::KafkaClusterSpec& spec, const apis::kafka::v1::KafkaNodePoolSpec& pool,

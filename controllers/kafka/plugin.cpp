@@ -50,11 +50,12 @@ plugin::Plugin plugin() {
   return plugin::Plugin("kafka")
       .alias("strimzi")
       .describe("Kafka clusters (Strimzi's Kafka and KafkaNodePool under kafka.capstan.dev, KRaft): node IDs, per-node "
-                "configuration, pods rolled one at a time, Services and status")
+                "configuration, pods rolled one at a time, Services, a PodDisruptionBudget and status")
       .crds(apis::kafka::v1::crds)
       .permits({"kafka.capstan.dev"}, {"kafkas/status", "kafkanodepools/status"}, {"get", "update", "patch"})
       .permits({""}, {"pods"}, {"create", "update", "patch", "delete"})
       .permits({""}, {"services", "configmaps", "persistentvolumeclaims"}, {"get", "create", "update", "patch", "delete"})
+      .permits({"policy"}, {"poddisruptionbudgets"}, {"get", "create", "update", "patch", "delete"})
       .webhooks({webhooks::kafka::configurations, [](plugin::Wiring& w) { webhooks::kafka::register_webhooks(w.webhooks); },
                  {{kKafkaType.gvr.resource + "." + kKafkaType.gvr.group, webhooks::kafka::conversion_path()}}})
       .setup([](plugin::Wiring& w) { wire_kafka(w.manager, KafkaOptions{}); });

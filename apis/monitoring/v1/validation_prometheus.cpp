@@ -4,7 +4,7 @@
 #include "apis/monitoring/v1/types.h"
 #include "apis/monitoring/v1/validation.h"
 
-#include <regex>
+#include <re2/re2.h>
 #include <set>
 
 namespace capstan::apis::monitoring::v1 {
@@ -65,8 +65,8 @@ void label_selector(const json::Value& spec, std::string_view key, const FieldPa
 }
 
 bool http_url(std::string_view url) {
-  static const std::regex re(R"(^https?://[^/?#\s]+([/?#]\S*)?$)", std::regex::icase);
-  return url.size() <= 2048 && std::regex_match(url.begin(), url.end(), re);
+  static const re2::RE2 re(R"((?i)https?://[^/?#\s]+([/?#]\S*)?)");
+  return url.size() <= 2048 && re2::RE2::FullMatch(url, re);
 }
 
 }  // namespace
@@ -91,9 +91,8 @@ std::vector<Cause> validate_prometheus(const json::Value& obj) {
 
   // prometheus-operator's CRD pattern for retentionSize (Prometheus's units.Base2Bytes).
   if (const auto* size = json::find(*spec, {"retentionSize"}); size && size->is_string()) {
-    static const std::regex re(R"(^(0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)$)");
-    std::string s(size->get_string());
-    if (!std::regex_match(s, re)) out.push_back(validation::field_invalid(sp.child("retentionSize"), *size, "must be a size such as 512MB or 10GiB"));
+    static const re2::RE2 re(R"(0|([0-9]*[.])?[0-9]+((K|M|G|T|E|P)i?)?B)");
+    if (!re2::RE2::FullMatch(std::string_view(size->get_string()), re)) out.push_back(validation::field_invalid(sp.child("retentionSize"), *size, "must be a size such as 512MB or 10GiB"));
   }
   if (const auto* labels = json::get_object(*spec, {"externalLabels"}))
     for (const auto& kv : *labels)

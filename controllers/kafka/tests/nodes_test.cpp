@@ -1,4 +1,5 @@
 #include "controllers/kafka/nodes.h"
+#include "controllers/kafka/objects.h"
 
 #include "runtime/json/yaml.h"
 
@@ -50,6 +51,26 @@ spec:
   EXPECT_NE(controller.find("listeners=CONTROLPLANE-9090://0.0.0.0:9090\n"), std::string::npos) << controller;
   EXPECT_EQ(controller.find("advertised.listeners"), std::string::npos);
   EXPECT_EQ(controller.find("inter.broker.listener.name"), std::string::npos);
+}
+
+TEST(KafkaObjects, TheNodeConfigMapCarriesWhatItsStorageIsFormattedWith) {
+  const auto kafka = json::from_yaml(R"(
+apiVersion: kafka.capstan.dev/v1
+kind: Kafka
+metadata: {name: events, namespace: data, uid: 6c1c8a7e-0000-4000-8000-000000000001}
+)");
+  const auto cm = node_configmap(kafka, {4, "brk", true, false}, {"node.id=4\n", "q1fXmGqkT3W1yTtS7Zx0aA", "4.1-IV1"});
+  EXPECT_EQ(cm.at("metadata").at("name").as_string(), "events-brk-4");
+  const auto& data = cm.at("data");
+  EXPECT_EQ(data.at("server.config").as_string(), "node.id=4\n");
+  EXPECT_EQ(data.at("cluster.id").as_string(), "q1fXmGqkT3W1yTtS7Zx0aA");
+  EXPECT_EQ(data.at("metadata.version").as_string(), "4.1-IV1");
+
+  const auto pdb = disruption_budget(kafka, 6);
+  EXPECT_EQ(pdb.at("metadata").at("name").as_string(), "events-kafka");
+  EXPECT_EQ(pdb.at("spec").at("minAvailable").as_int64(), 5);
+  EXPECT_EQ(pdb.at("spec").at("selector").at("matchLabels").at("kafka.capstan.dev/cluster").as_string(), "events");
+  EXPECT_EQ(disruption_budget(kafka, 0).at("spec").at("minAvailable").as_int64(), 0);
 }
 
 }  // namespace

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Fetches the pinned Apache Kafka broker (tools/kafka/pom.xml holds the version) and its
+# runtime dependencies from Maven Central into .tools/kafka/libs, for the tests that run real
+# brokers on the configuration the Kafka controller generates. Fetched again only when the pom
+# changed since the last fetch (a stamp); Maven's own cache (~/.m2) makes a refetch cheap.
+#
+#   scripts/kafka.sh            fetch when missing or stale
+#   CAPSTAN_TOOLS_DIR=DIR       into DIR/kafka instead of .tools/kafka
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${CAPSTAN_TOOLS_DIR:-$here/.tools}/kafka"
+pom="$here/tools/kafka/pom.xml"
+mkdir -p "$out"
+
+for tool in java mvn; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "kafka: '$tool' is not on PATH (scripts/deps.sh installs it)" >&2; exit 1; }
+done
+
+stamp="$(cat "$pom" | sha256sum | cut -d' ' -f1)"
+if [ -d "$out/libs" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
+  exit 0
+fi
+
+version="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$pom")"
+echo "kafka: fetching Apache Kafka $version and its dependencies from Maven Central"
+start=$(date +%s)
+rm -rf "$out/libs.new"
+log="$out/fetch.log"
+if ! mvn -B -q -f "$pom" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$out/libs.new" >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "kafka: fetching Apache Kafka $version failed (Maven's output above, also in $log); rerun with: scripts/kafka.sh" >&2
+  exit 1
+fi
+rm -rf "$out/libs"
+mv "$out/libs.new" "$out/libs"
+echo "$stamp" >"$out/stamp"
+echo "kafka: fetched Apache Kafka $version ($(ls "$out/libs" | wc -l) jars) in $(($(date +%s) - start)) s"

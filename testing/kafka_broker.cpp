@@ -1,0 +1,186 @@
+#include "testing/kafka_broker.h"
+
+#include "testing/cluster.h"
+#include "testing/eventually.h"
+#include "testing/ports.h"
+
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+namespace capstan::e2e {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The properties whose values are lists of addresses.
+bool is_address_list(const std::string& key) {
+  return key == "listeners" || key == "advertised.listeners" || key == "controller.quorum.voters" ||
+         key == "controller.quorum.bootstrap.servers";
+}
+bool is_data_dir(const std::string& key) { return key == "log.dirs" || key == "log.dir" || key == "metadata.log.dir"; }
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(s);
+  while (std::getline(in, item, sep)) out.push_back(item);
+  return out;
+}
+
+std::string java_binary() {
+  const char* home = std::getenv("JAVA_HOME");
+  return home && *home ? std::string(home) + "/bin/java" : "java";
+}
+
+std::vector<std::string> java_command(const std::string& main_class) {
+  // A small heap, the serial collector and C1 only: three nodes start together on two cores.
+  return {java_binary(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
+          "-Dlog4j2.configurationFile=" + source_dir() + "/tools/kafka/log4j2.yaml", "-cp", kafka_libs_dir() + "/*", main_class};
+}
+
+}  // namespace
+
+std::string kafka_libs_dir() {
+  const char* t = std::getenv("CAPSTAN_TOOLS_DIR");
+  return (t && *t ? std::string(t) : source_dir() + "/.tools") + "/kafka/libs";
+}
+
+std::string KafkaNetwork::address(const std::string& host, int port) {
+  auto [it, added] = ports_.try_emplace({host, port}, 0);
+  if (added) it->second = free_port();
+  return "127.0.0.1:" + std::to_string(it->second);
+}
+
+std::string KafkaNetwork::translate(const std::string& value, const std::string& own_host) {
+  std::string out;
+  for (const auto& item : split(value, ',')) {
+    // [NAME://|ID@]host:port
+    std::size_t host_start = 0;
+    if (auto scheme = item.find("://"); scheme != std::string::npos) host_start = scheme + 3;
+    else if (auto at = item.find('@'); at != std::string::npos) host_start = at + 1;
+    const auto colon = item.rfind(':');
+    if (colon == std::string::npos || colon < host_start) throw std::invalid_argument("not an address list: " + value);
+    std::string host = item.substr(host_start, colon - host_start);
+    if (host == "0.0.0.0" || host.empty()) host = own_host;
+    out += (out.empty() ? "" : ",") + item.substr(0, host_start) + address(host, std::stoi(item.substr(colon + 1)));
+  }
+  return out;
+}
+
+KafkaBrokers::KafkaBrokers(const TempDir& dir, std::vector<KafkaNodeSpec> nodes) : dir_(dir) {
+  if (!std::filesystem::exists(kafka_libs_dir()))
+    throw std::runtime_error("no Kafka broker in " + kafka_libs_dir() + ": run scripts/kafka.sh (make deps does)");
+  for (auto& spec : nodes) nodes_.push_back(Node{std::move(spec), {}, {}, {}, false, {}, nullptr});
+  for (auto& n : nodes_) prepare(n);
+  for (const auto& n : nodes_) format(n);
+  const auto started = Clock::now();
+  for (auto& n : nodes_) start(n);
+  const bool up = eventually(
+      [&] {
+        for (auto& n : nodes_) {
+          if (!n.proc->running()) return true;  // reported below
+          for (auto port : n.listen_ports)
+            if (!accepts_connections(port)) return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(120), std::chrono::milliseconds(200));
+  for (auto& n : nodes_)
+    if (!n.proc->running()) throw std::runtime_error("Kafka node " + n.spec.pod + " exited:\n" + logs());
+  if (!up) throw std::runtime_error("the Kafka nodes did not all listen within 120 s:\n" + logs());
+  start_seconds_ = std::chrono::duration<double>(Clock::now() - started).count();
+}
+
+KafkaBrokers::~KafkaBrokers() {
+  for (auto& n : nodes_)
+    if (n.proc) n.proc->signal(SIGTERM);  // all at once: a quorum shuts down faster together
+  for (auto& n : nodes_)
+    if (n.proc) n.proc->stop(std::chrono::seconds(20));
+}
+
+void KafkaBrokers::prepare(Node& n) {
+  n.data_dir = dir_.file("kafka-" + n.spec.pod + "-data");
+  std::filesystem::create_directories(n.data_dir);
+  std::string out;
+  for (const auto& line : split(n.spec.server_config, '\n')) {
+    const auto eq = line.find('=');
+    if (line.empty() || line[0] == '#' || eq == std::string::npos) {
+      out += line + "\n";
+      continue;
+    }
+    const std::string key = line.substr(0, eq);
+    std::string value = line.substr(eq + 1);
+    if (is_address_list(key)) {
+      value = network_.translate(value, n.spec.host);
+      if (key == "listeners")
+        for (const auto& l : split(value, ',')) n.listen_ports.push_back(static_cast<std::uint16_t>(std::stoi(l.substr(l.rfind(':') + 1))));
+    } else if (is_data_dir(key)) {
+      std::string dirs;
+      for (const auto& d : split(value, ',')) {
+        if (d.rfind(n.spec.data_mount_path, 0) != 0)
+          throw std::invalid_argument(n.spec.pod + ": " + key + " " + d + " is not on the data volume " + n.spec.data_mount_path);
+        dirs += (dirs.empty() ? "" : ",") + n.data_dir + d.substr(n.spec.data_mount_path.size());
+      }
+      value = dirs;
+    } else if (key == "process.roles") {
+      n.broker = value.find("broker") != std::string::npos;
+    }
+    out += key + "=" + value + "\n";
+  }
+  n.effective = out;
+  n.config_path = dir_.file("kafka-" + n.spec.pod + ".properties");
+  write_file(n.config_path, out);
+}
+
+void KafkaBrokers::format(const Node& n) const {
+  auto args = java_command("kafka.tools.StorageTool");
+  args.insert(args.end(), {"format", "--cluster-id", n.spec.cluster_id, "--release-version", n.spec.metadata_version, "--config",
+                           n.config_path, "--ignore-formatted"});
+  auto r = run(args, {}, {}, std::chrono::seconds(60));
+  if (r.code != 0)
+    throw std::runtime_error("kafka-storage format of " + n.spec.pod + " (cluster.id " + n.spec.cluster_id + ", metadata.version " +
+                             n.spec.metadata_version + ") failed with " + std::to_string(r.code) + ":\n" + r.out + r.err);
+}
+
+void KafkaBrokers::start(Node& n) {
+  Process::Options o;
+  o.args = java_command("kafka.Kafka");
+  o.args.push_back(n.config_path);
+  o.stdout_path = dir_.file("kafka-" + n.spec.pod + ".log");
+  o.stderr_path = dir_.file("kafka-" + n.spec.pod + ".err");
+  n.proc = std::make_unique<Process>(o);
+}
+
+std::string KafkaBrokers::bootstrap_servers(int port) {
+  std::string out;
+  for (const auto& n : nodes_)
+    if (n.broker) out += (out.empty() ? "" : ",") + network_.address(n.spec.host, port);
+  return out;
+}
+
+std::string KafkaBrokers::effective_config(const std::string& pod) const {
+  for (const auto& n : nodes_)
+    if (n.spec.pod == pod) return n.effective;
+  throw std::out_of_range("no Kafka node " + pod);
+}
+
+std::string KafkaBrokers::data_dir(const std::string& pod) const {
+  for (const auto& n : nodes_)
+    if (n.spec.pod == pod) return n.data_dir;
+  throw std::out_of_range("no Kafka node " + pod);
+}
+
+std::string KafkaBrokers::logs() const {
+  std::string out;
+  for (const auto& n : nodes_) {
+    if (!n.proc) continue;
+    std::string log = n.proc->out() + n.proc->err();
+    if (log.size() > 6000) log = "..." + log.substr(log.size() - 6000);  // the end says why
+    out += "---- " + n.spec.pod + " ----\n" + log + "\n";
+  }
+  return out;
+}
+
+}  // namespace capstan::e2e

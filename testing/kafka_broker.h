@@ -1,0 +1,88 @@
+// Apache Kafka nodes for the Kafka tests: the pinned broker (scripts/kafka.sh fetches it into
+// .tools/kafka/libs) run on exactly what the Kafka controller wrote for each node, its
+// ConfigMap's server.config, cluster.id and metadata.version, as the node's container would:
+// `kafka-storage format` with that cluster id and metadata version, then the broker.
+//
+// A pod has its own network namespace and its own data volume; processes on one machine do
+// not. So, and only so, the configuration is translated as the pod network and the kubelet
+// would make it true: every `host:port` in listeners, advertised.listeners and the controller
+// quorum names a node's address, and each (node host, container port) pair becomes one free
+// loopback port (a bind on 0.0.0.0 means the node's own host); the data volume's mount path
+// becomes a folder of the node's. Every other line runs as the controller wrote it.
+#pragma once
+
+#include "testing/process.h"
+#include "testing/temp_dir.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace capstan::e2e {
+
+// Where scripts/kafka.sh put the broker's jars ($CAPSTAN_TOOLS_DIR/kafka/libs, else .tools/...).
+std::string kafka_libs_dir();
+
+// One node as the controller made it.
+struct KafkaNodeSpec {
+  std::string pod;               // <cluster>-<pool>-<id>
+  std::string host;              // its stable DNS name (the headless Service's)
+  std::string data_mount_path;   // the pod's "data" volume mount
+  std::string server_config;     // the ConfigMap's server.config
+  std::string cluster_id;        // ... cluster.id
+  std::string metadata_version;  // ... metadata.version
+};
+
+// The pod network of the nodes: (host, container port) -> a loopback port of their own.
+class KafkaNetwork {
+ public:
+  // "127.0.0.1:<port>" for `host`:`port`, a free port taken on first use.
+  std::string address(const std::string& host, int port);
+  // `value` (a comma-separated list of [NAME://|ID@]host:port) with every address translated;
+  // 0.0.0.0 is `own_host`.
+  std::string translate(const std::string& value, const std::string& own_host);
+
+ private:
+  std::map<std::pair<std::string, int>, std::uint16_t> ports_;
+};
+
+class KafkaBrokers {
+ public:
+  // Formats every node's storage and starts every node (one process each), then waits until
+  // every broker answers on its listeners. Throws with the nodes' logs when they do not.
+  KafkaBrokers(const TempDir& dir, std::vector<KafkaNodeSpec> nodes);
+  ~KafkaBrokers();
+
+  // "127.0.0.1:p,..." for clients of the listener on container port `port`: the address of
+  // every broker node (as the bootstrap Service reaches them).
+  std::string bootstrap_servers(int port);
+  // The configuration node `pod` runs (server.config after translation).
+  std::string effective_config(const std::string& pod) const;
+  // The node's data directory (the mount path's stand-in).
+  std::string data_dir(const std::string& pod) const;
+  // How long the last start took, from the first process to every broker listening.
+  double start_seconds() const { return start_seconds_; }
+  std::string logs() const;
+
+ private:
+  struct Node {
+    KafkaNodeSpec spec;
+    std::string config_path, data_dir, effective;
+    bool broker = false;
+    std::vector<std::uint16_t> listen_ports;
+    std::unique_ptr<Process> proc;
+  };
+  void prepare(Node& n);
+  void format(const Node& n) const;
+  void start(Node& n);
+
+  const TempDir& dir_;
+  KafkaNetwork network_;
+  std::vector<Node> nodes_;
+  double start_seconds_ = 0;
+};
+
+}  // namespace capstan::e2e
