@@ -72,7 +72,7 @@ std::string KafkaNetwork::translate(const std::string& value, const std::string&
 KafkaBrokers::KafkaBrokers(const TempDir& dir, std::vector<KafkaNodeSpec> nodes) : dir_(dir) {
   if (!std::filesystem::exists(kafka_libs_dir()))
     throw std::runtime_error("no Kafka broker in " + kafka_libs_dir() + ": run scripts/kafka.sh (make deps does)");
-  for (auto& spec : nodes) nodes_.push_back(Node{std::move(spec), {}, {}, {}, false, {}, nullptr});
+  for (auto& spec : nodes) nodes_.push_back(Node{std::move(spec), {}, {}, false, {}, nullptr});
   for (auto& n : nodes_) prepare(n);
   for (const auto& n : nodes_) format(n);
   const auto started = Clock::now();
@@ -129,7 +129,6 @@ void KafkaBrokers::prepare(Node& n) {
     }
     out += key + "=" + value + "\n";
   }
-  n.effective = out;
   n.config_path = dir_.file("kafka-" + n.spec.pod + ".properties");
   write_file(n.config_path, out);
 }
@@ -158,12 +157,6 @@ std::string KafkaBrokers::bootstrap_servers(int port) {
   for (const auto& n : nodes_)
     if (n.broker) out += (out.empty() ? "" : ",") + network_.address(n.spec.host, port);
   return out;
-}
-
-std::string KafkaBrokers::effective_config(const std::string& pod) const {
-  for (const auto& n : nodes_)
-    if (n.spec.pod == pod) return n.effective;
-  throw std::out_of_range("no Kafka node " + pod);
 }
 
 std::string KafkaBrokers::data_dir(const std::string& pod) const {

@@ -59,8 +59,6 @@ class KafkaBrokers {
   // "127.0.0.1:p,..." for clients of the listener on container port `port`: the address of
   // every broker node (as the bootstrap Service reaches them).
   std::string bootstrap_servers(int port);
-  // The configuration node `pod` runs (server.config after translation).
-  std::string effective_config(const std::string& pod) const;
   // The node's data directory (the mount path's stand-in).
   std::string data_dir(const std::string& pod) const;
   // How long the last start took, from the first process to every broker listening.
@@ -70,7 +68,7 @@ class KafkaBrokers {
  private:
   struct Node {
     KafkaNodeSpec spec;
-    std::string config_path, data_dir, effective;
+    std::string config_path, data_dir;
     bool broker = false;
     std::vector<std::uint16_t> listen_ports;
     std::unique_ptr<Process> proc;
