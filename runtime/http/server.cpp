@@ -1,6 +1,7 @@
 #include "runtime/http/server.h"
 
 #include "runtime/http/beast_request.h"
+#include "runtime/http/response_writer.h"
 #include "runtime/http/tls_context.h"
 #include "runtime/log/log.h"
 
@@ -379,14 +380,10 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
 
   void write_response(Response r, bool keep_alive, unsigned version) {
     if (closed_) return;
-    auto res = std::make_shared<bhttp::response<bhttp::string_body>>(static_cast<bhttp::status>(r.status), version);
-    for (const auto& [k, v] : r.headers.entries()) res->insert(k, v);
-    res->body() = std::move(r.body);
     bool ka = keep_alive && !server_->stopped.load();
-    res->keep_alive(ka);
-    res->prepare_payload();
+    auto wire = std::make_shared<std::string>(serialize_response(r, ka, version));
     lowest().expires_after(kIdleTimeout);
-    bhttp::async_write(stream_, *res, net::bind_executor(strand(), [self = this->shared_from_this(), res, ka](beast::error_code ec, std::size_t) {
+    net::async_write(stream_, net::buffer(*wire), net::bind_executor(strand(), [self = this->shared_from_this(), wire, ka](beast::error_code ec, std::size_t) {
       if (ec) return self->abort();
       if (ka) self->do_read(kIdleTimeout);
       else self->graceful_close();

@@ -28,6 +28,9 @@ class Handler {
   constexpr static std::size_t max_key_size = boost::json::string::max_size();
   constexpr static std::size_t max_string_size = boost::json::string::max_size();
 
+  // The stack of values being built lives in `temp` until it outgrows it.
+  Handler(unsigned char* temp, std::size_t size) : st(boost::json::storage_ptr(), temp, size) {}
+
   boost::json::value_stack st;
 
   bool on_document_begin(boost::json::error_code&) { return true; }
@@ -108,9 +111,10 @@ boost::json::parse_options options() {
   return o;
 }
 
-Value parse_value(std::string_view text, boost::system::error_code& ec) {
-  boost::json::basic_parser<Handler> p(options());
-  p.handler().st.reset();
+Value parse_value(std::string_view text, boost::system::error_code& ec, boost::json::storage_ptr storage = {}) {
+  unsigned char temp[4096];
+  boost::json::basic_parser<Handler> p(options(), temp, sizeof temp);
+  p.handler().st.reset(std::move(storage));
   std::size_t n = p.write_some(false, text.data(), text.size(), ec);
   if (!ec && n < text.size()) ec = boost::json::error::extra_data;
   if (ec) return nullptr;
@@ -128,9 +132,11 @@ Value parse(std::string_view text, std::string_view what) {
   return v;
 }
 
-std::optional<Value> try_parse(std::string_view text, std::string* error) {
+std::optional<Value> try_parse(std::string_view text, std::string* error) { return try_parse(text, {}, error); }
+
+std::optional<Value> try_parse(std::string_view text, boost::json::storage_ptr storage, std::string* error) {
   boost::system::error_code ec;
-  Value v = parse_value(text, ec);
+  Value v = parse_value(text, ec, std::move(storage));
   if (ec) {
     if (error) *error = ec.message();
     return std::nullopt;

@@ -4,6 +4,7 @@
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
+#include <boost/json/storage_ptr.hpp>
 #include <boost/json/string.hpp>
 #include <boost/json/value.hpp>
 
@@ -20,6 +21,8 @@ using Value = boost::json::value;
 using Object = boost::json::object;
 using Array = boost::json::array;
 using String = boost::json::string;
+// Where a value's memory comes from; default: the heap.
+using storage_ptr = boost::json::storage_ptr;
 
 // Thrown when text is not valid JSON; the message names what was being parsed and where.
 class ParseError : public std::runtime_error {
@@ -31,6 +34,10 @@ class ParseError : public std::runtime_error {
 Value parse(std::string_view text, std::string_view what = "document");
 // Like parse() but returns nullopt and fills `error` instead of throwing.
 std::optional<Value> try_parse(std::string_view text, std::string* error = nullptr);
+// Parses into `storage`: a document read and dropped within one request parses into an arena
+// (boost::json::make_shared_resource<boost::json::monotonic_resource>), one allocation instead
+// of one per member. Values copied from it share the arena and keep it alive.
+std::optional<Value> try_parse(std::string_view text, storage_ptr storage, std::string* error = nullptr);
 std::string serialize(const Value& v);
 // Serialises with two-space indentation (for humans: CLI output, golden files).
 std::string serialize_pretty(const Value& v);

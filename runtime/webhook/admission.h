@@ -41,7 +41,7 @@ struct Status {
   std::string reason;   // "Forbidden", "Invalid", ...
   std::string message;
   std::vector<Cause> causes;
-  json::Object to_json() const;
+  json::Object to_json(json::storage_ptr storage = {}) const;
 };
 
 // Thrown by validators and defaulters to deny a request. The API server tells the user
@@ -104,10 +104,11 @@ std::string_view api_version(ReviewVersion v);  // "admission.k8s.io/v1" | ".../
 
 // Decodes an AdmissionReview body; throws std::invalid_argument naming the problem (not JSON,
 // not an AdmissionReview, unknown version, missing request). A review without apiVersion/kind
-// is read as v1, as controller-runtime's decoder does.
-std::pair<ReviewVersion, AdmissionRequest> decode_admission_review(std::string_view body);
-// The AdmissionReview answering `uid`.
-json::Value encode_admission_review(ReviewVersion version, const std::string& uid, const AdmissionResponse& response);
+// is read as v1, as controller-runtime's decoder does. The review's values live in `storage`.
+std::pair<ReviewVersion, AdmissionRequest> decode_admission_review(std::string_view body, json::storage_ptr storage = {});
+// The AdmissionReview answering `uid`, built in `storage`.
+json::Value encode_admission_review(ReviewVersion version, const std::string& uid, const AdmissionResponse& response,
+                                    json::storage_ptr storage = {});
 
 using AdmissionFunc = std::function<AdmissionResponse(const AdmissionRequest& request)>;
 

@@ -3,11 +3,16 @@
 #include "runtime/webhook/admission.h"
 #include "runtime/webhook/content_type.h"
 
+#include <boost/json/monotonic_resource.hpp>
+
 namespace capstan::webhook {
 namespace {
 
 http::Response review_reply(ReviewVersion version, const std::string& uid, const AdmissionResponse& r) {
-  return http::Response(200, json::serialize(encode_admission_review(version, uid, r)));
+  // The answer is built and serialised here: in a stack arena, without an allocation per member.
+  unsigned char buffer[4096];
+  boost::json::monotonic_resource arena(buffer, sizeof buffer);
+  return http::Response(200, json::serialize(encode_admission_review(version, uid, r, &arena)));
 }
 
 // Errors found before the review is decoded: answered as a v1 review without uid.
@@ -37,13 +42,17 @@ Handler make_admission_handler(AdmissionFunc fn) {
     std::string_view ct = req.headers.get_or("Content-Type", "");
     if (!is_json_content_type(ct))
       return early_error(req, 400, "contentType=" + std::string(ct) + ", expected application/json");
-    ReviewVersion version;
-    AdmissionRequest ar;
+    // The review is read and dropped within this request: its values share one arena (about
+    // twice the body's size) instead of an allocation per member. Emplaced, not assigned: an
+    // assignment would copy the values out of the arena.
+    std::optional<std::pair<ReviewVersion, AdmissionRequest>> decoded;
     try {
-      std::tie(version, ar) = decode_admission_review(req.body);
+      decoded.emplace(decode_admission_review(
+          req.body, boost::json::make_shared_resource<boost::json::monotonic_resource>(2 * req.body.size() + 1024)));
     } catch (const std::exception& e) {
       return early_error(req, 400, e.what());
     }
+    const auto& [version, ar] = *decoded;
     AdmissionResponse resp;
     try {
       resp = fn(ar);

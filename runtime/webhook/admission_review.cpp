@@ -11,31 +11,38 @@ std::string str(const json::Object& o, json::Path p) { return std::string(json::
 GroupVersionKindRef gvk_of(const json::Object& o) { return {str(o, {"group"}), str(o, {"version"}), str(o, {"kind"})}; }
 GroupVersionResourceRef gvr_of(const json::Object& o) { return {str(o, {"group"}), str(o, {"version"}), str(o, {"resource"})}; }
 
-// The member moved out of the parsed review (O(1): the review is ours), or null.
-json::Value take(json::Object& o, std::string_view key) {
+// Moves the member out of the parsed review into `slot` (O(1): the review is ours), or leaves
+// null. The slot is constructed anew: assigning would copy the value into the slot's memory
+// resource, and the review's values stay in the arena they were parsed into.
+void take(json::Object& o, std::string_view key, json::Value& slot) {
   auto* v = o.if_contains(key);
-  return v ? std::move(*v) : json::Value();
+  if (!v) return;
+  slot.~value();
+  new (&slot) json::Value(std::move(*v));
 }
 
 }  // namespace
 
-json::Object Status::to_json() const {
+json::Object Status::to_json(json::storage_ptr sp) const {
   // metav1.Status as Go marshals it: metadata always, the rest omitted when empty.
-  json::Object o{{"metadata", json::Object{}}};
-  if (!message.empty()) o["message"] = message;
-  if (!reason.empty()) o["reason"] = reason;
+  json::Object o(sp);
+  o.emplace("metadata", json::Object(sp));
+  if (!message.empty()) o.emplace("message", message);
+  if (!reason.empty()) o.emplace("reason", reason);
   if (!causes.empty()) {
-    json::Array cs;
+    json::Array cs(sp);
     for (const auto& c : causes) {
-      json::Object co;
-      if (!c.reason.empty()) co["reason"] = c.reason;
-      if (!c.message.empty()) co["message"] = c.message;
-      if (!c.field.empty()) co["field"] = c.field;
+      json::Object co(sp);
+      if (!c.reason.empty()) co.emplace("reason", c.reason);
+      if (!c.message.empty()) co.emplace("message", c.message);
+      if (!c.field.empty()) co.emplace("field", c.field);
       cs.emplace_back(std::move(co));
     }
-    o["details"] = json::Object{{"causes", std::move(cs)}};
+    json::Object details(sp);
+    details.emplace("causes", std::move(cs));
+    o.emplace("details", std::move(details));
   }
-  if (code != 0) o["code"] = code;
+  if (code != 0) o.emplace("code", code);
   return o;
 }
 
@@ -75,9 +82,9 @@ std::string_view api_version(ReviewVersion v) {
   return v == ReviewVersion::V1 ? "admission.k8s.io/v1" : "admission.k8s.io/v1beta1";
 }
 
-std::pair<ReviewVersion, AdmissionRequest> decode_admission_review(std::string_view body) {
+std::pair<ReviewVersion, AdmissionRequest> decode_admission_review(std::string_view body, json::storage_ptr storage) {
   std::string error;
-  auto doc = json::try_parse(body, &error);
+  auto doc = json::try_parse(body, std::move(storage), &error);
   if (!doc) throw std::invalid_argument("couldn't decode the AdmissionReview: " + error);
   if (!doc->is_object()) throw std::invalid_argument("couldn't decode the AdmissionReview: not a JSON object");
   std::string av = str(doc->get_object(), {"apiVersion"});
@@ -109,33 +116,40 @@ std::pair<ReviewVersion, AdmissionRequest> decode_admission_review(std::string_v
   r.ns = str(req, {"namespace"});
   r.operation = str(req, {"operation"});
   r.dry_run = json::get_bool(req, {"dryRun"});
-  r.user_info = take(req, "userInfo");
-  r.object = take(req, "object");
-  r.old_object = take(req, "oldObject");
-  r.options = take(req, "options");
+  take(req, "userInfo", r.user_info);
+  take(req, "object", r.object);
+  take(req, "oldObject", r.old_object);
+  take(req, "options", r.options);
   return {version, std::move(r)};
 }
 
-json::Value encode_admission_review(ReviewVersion version, const std::string& uid, const AdmissionResponse& response) {
-  json::Object resp{{"uid", uid}, {"allowed", response.allowed}};
+json::Value encode_admission_review(ReviewVersion version, const std::string& uid, const AdmissionResponse& response,
+                                    json::storage_ptr sp) {
+  json::Object resp(sp);
+  resp.emplace("uid", uid);
+  resp.emplace("allowed", response.allowed);
   if (response.patch) {
-    resp["patchType"] = "JSONPatch";
-    resp["patch"] = meta::base64_encode(json::serialize(*response.patch));
+    resp.emplace("patchType", "JSONPatch");
+    resp.emplace("patch", meta::base64_encode(json::serialize(*response.patch)));
   }
   Status status = response.status;
   if (status.code == 0) status.code = 200;  // controller-runtime's Response.Complete
-  resp["status"] = status.to_json();
+  resp.emplace("status", status.to_json(sp));
   if (!response.warnings.empty()) {
-    json::Array w;
+    json::Array w(sp);
     for (const auto& s : response.warnings) w.emplace_back(s);
-    resp["warnings"] = std::move(w);
+    resp.emplace("warnings", std::move(w));
   }
   if (!response.audit_annotations.empty()) {
-    json::Object a;
-    for (const auto& [k, v] : response.audit_annotations) a[k] = v;
-    resp["auditAnnotations"] = std::move(a);
+    json::Object a(sp);
+    for (const auto& [k, v] : response.audit_annotations) a.emplace(k, v);
+    resp.emplace("auditAnnotations", std::move(a));
   }
-  return json::Object{{"apiVersion", api_version(version)}, {"kind", "AdmissionReview"}, {"response", std::move(resp)}};
+  json::Object review(sp);
+  review.emplace("apiVersion", api_version(version));
+  review.emplace("kind", "AdmissionReview");
+  review.emplace("response", std::move(resp));
+  return review;
 }
 
 }  // namespace capstan::webhook
