@@ -55,7 +55,7 @@ TEST_F(HelmChart, AMisspeltOrMistypedValueIsRefusedNamingIt) {
 
 TEST_F(HelmChart, ASubsetOfControllersGetsExactlyItsCrdsRulesWebhooksAndFlag) {
   auto docs = render({"controllers.certificates.enabled=false", "controllers.monitoring.enabled=false", "controllers.gitops.enabled=false"});
-  EXPECT_EQ(of_kind(docs, "CustomResourceDefinition"), (std::set<std::string>{"kafkas.kafka.capstan.dev", "kafkanodepools.kafka.capstan.dev"}));
+  EXPECT_EQ(of_kind(docs, "CustomResourceDefinition"), (std::set<std::string>{"kafkas.kafka.capstan.dev", "kafkanodepools.kafka.capstan.dev", "kafkatopics.kafka.capstan.dev"}));
   // Kafka's webhooks alone (no mutating ones: it has no defaulting webhook).
   EXPECT_EQ(of_kind(docs, "ValidatingWebhookConfiguration"), (std::set<std::string>{"capstan-kafka"}));
   EXPECT_TRUE(of_kind(docs, "MutatingWebhookConfiguration").empty());
@@ -128,7 +128,7 @@ TEST_F(HelmChart, GitopsAppliesAsItsOwnAccountNeverWithTheManagersRights) {
 
 TEST_F(HelmChart, CrdsFollowCrdsEnabledAndKeep) {
   auto docs = render({});
-  EXPECT_EQ(of_kind(docs, "CustomResourceDefinition").size(), 12u);
+  EXPECT_EQ(of_kind(docs, "CustomResourceDefinition").size(), 13u);
   for (const auto& d : docs)
     if (json::get_string(d, {"kind"}) == "CustomResourceDefinition")
       EXPECT_EQ(json::get_string(d, {"metadata", "annotations", "helm.sh/resource-policy"}), "keep");

@@ -5,7 +5,9 @@
 // (server.config, cluster.id, metadata.version; testing/kafka_broker.h says how the pod
 // network and data volume are stood in for). The quorum forms, the brokers report the cluster
 // id the controller chose, and a producer/consumer round trip works through each listener with
-// every message replicated to all three brokers.
+// every message replicated to all three brokers. Then the topic operator on those brokers:
+// KafkaTopics become topics, grow, keep their settings and go when deleted.
+#include "controllers/kafka/topic_admin.h"
 #include "testing/controller_fixture.h"
 #include "testing/kafka_broker.h"
 #include "testing/kafka_client.h"
@@ -43,10 +45,10 @@ spec:
       min.insync.replicas: 2
 )";
 
-class KafkaBrokerE2E : public ControllerFixture {
+// A cluster of real nodes: the manager makes the Kafka of kCluster, then its nodes run here.
+class KafkaNodesFixture : public ControllerFixture {
  protected:
-  KafkaBrokerE2E() : ControllerFixture({"kafka-broker", /*simulate_workloads=*/true, "kafka,kafkanodepools,pods,configmaps"}) {}
-  std::vector<std::string> manager_flags() override { return {"--controllers=kafka"}; }
+  using ControllerFixture::ControllerFixture;
 
   std::string jsonpath(const std::string& kind, const std::string& name, const std::string& path) {
     return get({"get", kind, name, "-n", "data", "-o", "jsonpath={" + path + "}"});
@@ -64,20 +66,32 @@ class KafkaBrokerE2E : public ControllerFixture {
     n.metadata_version = jsonpath("configmap", pod, R"(.data.metadata\.version)");
     return n;
   }
+
+  // The Kafka of kCluster made and Ready; its three nodes' specs.
+  std::vector<KafkaNodeSpec> make_cluster() {
+    kubectl_->ok({"apply", "-f", "-"}, kCluster);
+    if (!eventually([&] { return condition("kafka", "events", "data", "Ready") == "True"; }, 60s)) return {};
+    std::vector<KafkaNodeSpec> nodes;
+    for (const char* pod : {"events-dual-0", "events-dual-1", "events-dual-2"}) nodes.push_back(node(pod));
+    return nodes;
+  }
+};
+
+class KafkaBrokerE2E : public KafkaNodesFixture {
+ protected:
+  KafkaBrokerE2E() : KafkaNodesFixture({"kafka-broker", /*simulate_workloads=*/true, "kafka,kafkanodepools,pods,configmaps"}) {}
+  std::vector<std::string> manager_flags() override { return {"--controllers=kafka"}; }
 };
 
 TEST_P(KafkaBrokerE2E, ThreeRealNodesFormAQuorumOnTheGeneratedConfigurationAndServeEveryListener) {
-  kubectl_->ok({"apply", "-f", "-"}, kCluster);
-  ASSERT_TRUE(eventually([&] { return condition("kafka", "events", "data", "Ready") == "True"; }, 60s));
+  std::vector<KafkaNodeSpec> nodes = make_cluster();
+  ASSERT_EQ(nodes.size(), 3u) << "the Kafka did not become Ready";
   const std::string cluster_id = jsonpath("kafka", "events", ".status.clusterId");
   const std::string metadata_version = jsonpath("kafka", "events", ".status.kafkaMetadataVersion");
-
-  std::vector<KafkaNodeSpec> nodes;
-  for (const char* pod : {"events-dual-0", "events-dual-1", "events-dual-2"}) {
-    nodes.push_back(node(pod));
-    EXPECT_EQ(nodes.back().cluster_id, cluster_id) << pod << ": the ConfigMap carries the cluster id of the status";
-    EXPECT_EQ(nodes.back().metadata_version, metadata_version) << pod;
-    ASSERT_FALSE(nodes.back().server_config.empty()) << pod;
+  for (const auto& n : nodes) {
+    EXPECT_EQ(n.cluster_id, cluster_id) << n.pod << ": the ConfigMap carries the cluster id of the status";
+    EXPECT_EQ(n.metadata_version, metadata_version) << n.pod;
+    ASSERT_FALSE(n.server_config.empty()) << n.pod;
   }
   EXPECT_EQ(nodes[0].host, "events-dual-0.events-kafka-brokers.data.svc");
 
@@ -107,6 +121,100 @@ TEST_P(KafkaBrokerE2E, ThreeRealNodesFormAQuorumOnTheGeneratedConfigurationAndSe
 }
 
 CAPSTAN_E2E_BACKENDS(KafkaBrokerE2E);
+
+// The topic operator against the real nodes. The manager runs outside the nodes' "pod network",
+// so it is told where the bootstrap Service's replication port leads (--kafka-address-map), as
+// a manager run through port-forwards would be; a full reconciliation every 3 s (instead of 2 min)
+// lets the test see drift set back.
+class KafkaTopicE2E : public KafkaNodesFixture {
+ protected:
+  KafkaTopicE2E() : KafkaNodesFixture({"kafka-topic", /*simulate_workloads=*/true, "kafka,kafkatopics,pods"}) {
+    operator_bootstrap_ = network_.address("events-dual-0.events-kafka-brokers.data.svc", 9091);
+  }
+  std::vector<std::string> manager_flags() override {
+    return {"--controllers=kafka", "--kafka-address-map=events-kafka-bootstrap.data.svc:9091=" + operator_bootstrap_,
+            "--kafka-full-reconciliation-interval=3s"};
+  }
+
+  std::string ready(const std::string& topic) { return condition("kafkatopic", topic, "data", "Ready"); }
+  std::string reason(const std::string& topic) {
+    return jsonpath("kafkatopic", topic, R"(.status.conditions[?(@.type=="Ready")].reason)");
+  }
+
+  KafkaNetwork network_;
+  std::string operator_bootstrap_;
+};
+
+TEST_P(KafkaTopicE2E, KafkaTopicsBecomeTopicsThatFollowTheirSpecAndGoWithThem) {
+  std::vector<KafkaNodeSpec> nodes = make_cluster();
+  ASSERT_EQ(nodes.size(), 3u) << "the Kafka did not become Ready";
+  KafkaBrokers brokers(*dir_, nodes, std::move(network_));
+  kafka::TopicAdmin kafka_admin(brokers.bootstrap_servers(9092), 30s);  // the test's own look at Kafka
+
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: kafka.capstan.dev/v1
+kind: KafkaTopic
+metadata: {name: orders, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec:
+  partitions: 3
+  replicas: 3
+  config: {retention.ms: 7200000, segment.bytes: 104857600, min.insync.replicas: 2}
+)");
+  ASSERT_TRUE(eventually([&] { return ready("orders") == "True"; }, 90s)) << brokers.logs();
+  EXPECT_EQ(jsonpath("kafkatopic", "orders", ".status.topicName"), "orders");
+  auto state = kafka_admin.describe("orders");
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->partitions, 3);
+  EXPECT_EQ(state->replicas, 3);
+  const std::map<std::string, std::string> settings{{"min.insync.replicas", "2"}, {"retention.ms", "7200000"}, {"segment.bytes", "104857600"}};
+  EXPECT_EQ(kafka_admin.overrides("orders"), settings);
+
+  // Messages go through all three partitions.
+  KafkaClient client(brokers.bootstrap_servers(9092));
+  std::vector<std::string> sent;
+  for (int i = 0; i < 12; ++i) sent.push_back("order " + std::to_string(i));
+  ASSERT_NO_THROW(client.produce("orders", sent));
+  EXPECT_EQ(client.consume("orders", 3, sent.size()).size(), sent.size());
+
+  // Partitions grow; they never shrink (NotSupported, and Kafka keeps its five).
+  kubectl_->ok({"patch", "kafkatopic", "orders", "-n", "data", "--type=merge", "-p", R"({"spec":{"partitions":5}})"});
+  auto partitions = [&] {
+    auto s = kafka_admin.describe("orders");
+    return s ? s->partitions : 0;
+  };
+  EXPECT_TRUE(eventually([&] { return partitions() == 5; }, 60s));
+  kubectl_->ok({"patch", "kafkatopic", "orders", "-n", "data", "--type=merge", "-p", R"({"spec":{"partitions":2}})"});
+  EXPECT_TRUE(eventually([&] { return reason("orders") == "NotSupported"; }, 60s));
+  EXPECT_EQ(ready("orders"), "False");
+  EXPECT_NE(jsonpath("kafkatopic", "orders", R"(.status.conditions[?(@.type=="Ready")].message)").find("Decreasing partitions not supported"),
+            std::string::npos);
+  EXPECT_EQ(partitions(), 5);
+  kubectl_->ok({"patch", "kafkatopic", "orders", "-n", "data", "--type=merge", "-p", R"({"spec":{"partitions":5}})"});
+  EXPECT_TRUE(eventually([&] { return ready("orders") == "True"; }, 60s));
+
+  // A setting changed behind the operator's back is set back; one added is removed.
+  const std::map<std::string, std::string> drift{{"cleanup.policy", "compact"}, {"retention.ms", "1000"}, {"segment.bytes", "104857600"}};
+  kafka_admin.set_overrides("orders", drift);
+  // The brokers apply a change a moment after the controller quorum took it: seen first, then undone.
+  EXPECT_TRUE(eventually([&] { return kafka_admin.overrides("orders") != settings; }, 30s)) << "the drift never showed";
+  EXPECT_TRUE(eventually([&] { return kafka_admin.overrides("orders") == settings; }, 60s)) << "drift was not set back";
+
+  // A second KafkaTopic for the same topic does not take it over.
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: kafka.capstan.dev/v1
+kind: KafkaTopic
+metadata: {name: orders-again, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {topicName: orders, partitions: 1, config: {retention.ms: 1}}
+)");
+  EXPECT_TRUE(eventually([&] { return reason("orders-again") == "ResourceConflict"; }, 60s));
+  EXPECT_EQ(kafka_admin.overrides("orders"), settings);
+  kubectl_->ok({"delete", "kafkatopic", "orders-again", "-n", "data", "--wait=true", "--timeout=60s"});
+  EXPECT_TRUE(kafka_admin.describe("orders")) << "deleting the conflicting KafkaTopic kept the topic";
+
+  // Deleting the KafkaTopic deletes the topic first.
+  kubectl_->ok({"delete", "kafkatopic", "orders", "-n", "data", "--wait=true", "--timeout=60s"});
+  EXPECT_TRUE(eventually([&] { return !kafka_admin.describe("orders"); }, 30s)) << "the topic outlived its KafkaTopic";
+}
+
+CAPSTAN_E2E_BACKENDS(KafkaTopicE2E);
 
 }  // namespace
 }  // namespace capstan::e2e

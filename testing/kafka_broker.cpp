@@ -69,7 +69,8 @@ std::string KafkaNetwork::translate(const std::string& value, const std::string&
   return out;
 }
 
-KafkaBrokers::KafkaBrokers(const TempDir& dir, std::vector<KafkaNodeSpec> nodes) : dir_(dir) {
+KafkaBrokers::KafkaBrokers(const TempDir& dir, std::vector<KafkaNodeSpec> nodes, KafkaNetwork network)
+    : dir_(dir), network_(std::move(network)) {
   if (!std::filesystem::exists(kafka_libs_dir()))
     throw std::runtime_error("no Kafka broker in " + kafka_libs_dir() + ": run scripts/kafka.sh (make deps does)");
   for (auto& spec : nodes) nodes_.push_back(Node{std::move(spec), {}, {}, false, {}, nullptr});

@@ -53,7 +53,8 @@ class KafkaBrokers {
  public:
   // Formats every node's storage and starts every node (one process each), then waits until
   // every broker answers on its listeners. Throws with the nodes' logs when they do not.
-  KafkaBrokers(const TempDir& dir, std::vector<KafkaNodeSpec> nodes);
+  // `network`: ports already handed out (to a manager told where a node will listen).
+  KafkaBrokers(const TempDir& dir, std::vector<KafkaNodeSpec> nodes, KafkaNetwork network = {});
   ~KafkaBrokers();
 
   // "127.0.0.1:p,..." for clients of the listener on container port `port`: the address of

@@ -17,9 +17,11 @@ using Handle = std::unique_ptr<rd_kafka_t, HandleDeleter>;
 
 int ms(std::chrono::milliseconds d) { return static_cast<int>(d.count()); }
 
-// A producer or consumer handle on `bootstrap` with `config` and `extra` set.
+// A producer or consumer handle on `bootstrap` with `config` and `extra` set, and `customize`
+// applied to its configuration (callbacks).
 Handle make_handle(rd_kafka_type_t type, const std::string& bootstrap, const std::map<std::string, std::string>& config,
-                   const std::map<std::string, std::string>& extra = {}) {
+                   const std::map<std::string, std::string>& extra = {}, void (*customize)(rd_kafka_conf_t*, void*) = nullptr,
+                   void* opaque = nullptr) {
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char err[512];
   auto set = [&](const std::string& k, const std::string& v) {
@@ -32,6 +34,7 @@ Handle make_handle(rd_kafka_type_t type, const std::string& bootstrap, const std
   set("log_level", "4");  // warnings and worse reach stderr (the test's log)
   for (const auto& [k, v] : config) set(k, v);
   for (const auto& [k, v] : extra) set(k, v);
+  if (customize) customize(conf, opaque);
   rd_kafka_t* h = rd_kafka_new(type, conf, err, sizeof err);  // owns conf on success
   if (!h) {
     rd_kafka_conf_destroy(conf);
@@ -99,9 +102,31 @@ void KafkaClient::create_topic(const std::string& topic, int partitions, int rep
   if (!failure.empty()) throw std::runtime_error("CreateTopics " + topic + " on " + bootstrap_ + ": " + failure);
 }
 
+namespace {
+
+// Delivery reports of one produce(): how many failed, and the first failure.
+struct Deliveries {
+  std::size_t failed = 0;
+  std::string first_error;
+};
+
+void on_delivery(rd_kafka_t*, const rd_kafka_message_t* m, void* opaque) {
+  if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) return;
+  auto* d = static_cast<Deliveries*>(opaque);
+  if (d->failed++ == 0) d->first_error = error_text(m->err);
+}
+
+}  // namespace
+
 void KafkaClient::produce(const std::string& topic, const std::vector<std::string>& messages, std::chrono::milliseconds timeout) const {
+  Deliveries deliveries;
   auto h = make_handle(RD_KAFKA_PRODUCER, bootstrap_, config_,
-                       {{"acks", "all"}, {"enable.idempotence", "true"}, {"message.timeout.ms", std::to_string(timeout.count())}});
+                       {{"acks", "all"}, {"enable.idempotence", "true"}, {"message.timeout.ms", std::to_string(timeout.count())}},
+                       [](rd_kafka_conf_t* conf, void* opaque) {
+                         rd_kafka_conf_set_opaque(conf, opaque);
+                         rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
+                       },
+                       &deliveries);
   for (const auto& m : messages) {
     auto e = rd_kafka_producev(h.get(), RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_VALUE(const_cast<char*>(m.data()), m.size()),
                                RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
@@ -110,6 +135,9 @@ void KafkaClient::produce(const std::string& topic, const std::vector<std::strin
   if (auto e = rd_kafka_flush(h.get(), ms(timeout)); e != RD_KAFKA_RESP_ERR_NO_ERROR)
     throw std::runtime_error("produce to " + topic + " on " + bootstrap_ + ": " + std::to_string(rd_kafka_outq_len(h.get())) +
                              " messages undelivered: " + error_text(e));
+  if (deliveries.failed > 0)
+    throw std::runtime_error("produce to " + topic + ": " + std::to_string(deliveries.failed) + " of " + std::to_string(messages.size()) +
+                             " messages refused, the first with " + deliveries.first_error);
 }
 
 std::vector<std::string> KafkaClient::consume(const std::string& topic, int partitions, std::size_t count,

@@ -3,11 +3,15 @@
 #include "apis/kafka/v1/crds.h"
 #include "apis/kafka/v1/group.h"
 #include "controllers/kafka/kafka_controller.h"
+#include "controllers/kafka/topic_controller.h"
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
 #include "runtime/controller/manager.h"
+#include "runtime/flags/flags.h"
 #include "runtime/meta/object.h"
 #include "webhooks/kafka/webhooks.h"
+
+#include <algorithm>
 
 namespace capstan::kafka {
 namespace {
@@ -22,7 +26,38 @@ controller::Predicate spec_or_pause_changed() {
   return p;
 }
 
+constexpr std::string_view kTopicClusterIndex = "cluster";
+
 }  // namespace
+
+std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, TopicOptions options) {
+  auto env = std::shared_ptr<TopicEnv>(new TopicEnv{mgr.client(), mgr.informer(apis::kafka::v1::kKafkaTopicType), mgr.informer(kKafkaType),
+                                                    TopicAdmins(options.admin_timeout, std::chrono::minutes(10)), std::move(options)});
+  env->topics.ensure_index(std::string(kTopicClusterIndex), [](const cache::CachedObject& o) {
+    std::string cluster(o.label(apis::kafka::v1::kClusterLabel));
+    return cluster.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(o.ns()) + "/" + cluster};
+  });
+  // Spec, labels, deletion and the managed annotation; not the controller's own status writes.
+  controller::Predicate changed;
+  changed.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
+    if (a->generation() != b->generation() || a->deleting() != b->deleting() ||
+        a->label(apis::kafka::v1::kClusterLabel) != b->label(apis::kafka::v1::kClusterLabel))
+      return true;
+    return meta::annotation(a->value(), apis::kafka::v1::kManagedAnnotation) !=
+           meta::annotation(b->value(), apis::kafka::v1::kManagedAnnotation);
+  };
+  mgr.controller("kafkatopic")
+      .for_(apis::kafka::v1::kKafkaTopicType, {changed})
+      // A cluster's topics are reconciled when it becomes ready (or changes).
+      .watches(kKafkaType,
+               [e = env.get()](const cache::ObjectPtr& o) {
+                 return controller::requests_by_index(e->topics, kTopicClusterIndex, std::string(o->ns()) + "/" + std::string(o->name()));
+               })
+      .with_max_concurrent(2)
+      .records_faults("Ready")
+      .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_topic(*env, r, c); });
+  return env;
+}
 
 std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, KafkaOptions options) {
   auto env = std::shared_ptr<Env>(
@@ -47,18 +82,49 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, KafkaOptions options) 
 }
 
 plugin::Plugin plugin() {
+  auto topic_options = std::make_shared<TopicOptions>();
+  auto kafka_options = std::make_shared<KafkaOptions>();
   return plugin::Plugin("kafka")
       .alias("strimzi")
-      .describe("Kafka clusters (Strimzi's Kafka and KafkaNodePool under kafka.capstan.dev, KRaft): node IDs, per-node "
-                "configuration, pods rolled one at a time, Services, a PodDisruptionBudget and status")
+      .describe("Kafka clusters (Strimzi's Kafka, KafkaNodePool and KafkaTopic under kafka.capstan.dev, KRaft): node IDs, "
+                "per-node configuration, pods rolled one at a time, Services, a PodDisruptionBudget and status; topics through "
+                "Kafka's Admin API")
+      .flags([topic_options, kafka_options](flags::FlagSet& fs) {
+        fs.add_custom(
+            "kafka-address-map",
+            [topic_options](const std::string& v) {
+              for (const auto& entry : flags::split_csv(v)) {
+                auto eq = entry.find('=');
+                if (eq == std::string::npos || eq == 0 || eq + 1 == entry.size())
+                  throw flags::UsageError("--kafka-address-map: \"" + entry + "\" is not HOST:PORT=HOST:PORT");
+                topic_options->address_map[entry.substr(0, eq)] = entry.substr(eq + 1);
+              }
+            },
+            "addresses the topic operator connects to in place of a cluster's own, comma-separated "
+            "HOST:PORT=HOST:PORT (e.g. events-kafka-bootstrap.data.svc:9091=127.0.0.1:19091), for a manager running "
+            "outside the cluster's network (through port-forwards); the brokers' advertised addresses must be reachable too",
+            "");
+        fs.add_duration("kafka-full-reconciliation-interval", &kafka_options->full_reconciliation,
+                        "how often every Kafka cluster and topic is compared with what runs, changed or not (Strimzi's "
+                        "STRIMZI_FULL_RECONCILIATION_INTERVAL_MS; at least 1s): a topic setting changed behind the operator's "
+                        "back is set back then",
+                        "2m0s");
+      })
       .crds(apis::kafka::v1::crds)
-      .permits({"kafka.capstan.dev"}, {"kafkas/status", "kafkanodepools/status"}, {"get", "update", "patch"})
+      .permits({"kafka.capstan.dev"}, {"kafkas/status", "kafkanodepools/status", "kafkatopics/status"}, {"get", "update", "patch"})
+      // The topic operator's finalizer.
+      .permits({"kafka.capstan.dev"}, {"kafkatopics"}, {"update", "patch"})
       .permits({""}, {"pods"}, {"create", "update", "patch", "delete"})
       .permits({""}, {"services", "configmaps", "persistentvolumeclaims"}, {"get", "create", "update", "patch", "delete"})
       .permits({"policy"}, {"poddisruptionbudgets"}, {"get", "create", "update", "patch", "delete"})
       .webhooks({webhooks::kafka::configurations, [](plugin::Wiring& w) { webhooks::kafka::register_webhooks(w.webhooks); },
                  {{kKafkaType.gvr.resource + "." + kKafkaType.gvr.group, webhooks::kafka::conversion_path()}}})
-      .setup([](plugin::Wiring& w) { wire_kafka(w.manager, KafkaOptions{}); });
+      .setup([topic_options, kafka_options](plugin::Wiring& w) {
+        kafka_options->full_reconciliation = std::max<std::chrono::milliseconds>(kafka_options->full_reconciliation, std::chrono::seconds(1));
+        topic_options->full_reconciliation = kafka_options->full_reconciliation;
+        wire_kafka(w.manager, *kafka_options);
+        wire_topics(w.manager, *topic_options);
+      });
 }
 
 }  // namespace capstan::kafka

@@ -6,7 +6,8 @@
 // cluster label and controller role; no claim shrink, no metadata downgrade), and on the status
 // subresource (the KRaft cluster ID is set once). No defaulting webhook: the controller applies
 // the defaults (version, metadata version, image) when it reads the object, as Strimzi does, so
-// a manifest keeps meaning "the operator's default" across upgrades.
+// a manifest keeps meaning "the operator's default" across upgrades. KafkaTopic: its cluster
+// label, name and bounds, and the topic name and cluster kept on update.
 #pragma once
 
 #include "runtime/json/json.h"
@@ -25,6 +26,7 @@ const std::vector<webhook::Hook>& hooks();
 
 webhook::Handler kafka_validating_handler();
 webhook::Handler node_pool_validating_handler();
+webhook::Handler topic_validating_handler();
 
 // The Kafka conversion webhook ("/convert-kafka-capstan-dev").
 std::string conversion_path();

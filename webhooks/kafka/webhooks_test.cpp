@@ -67,14 +67,31 @@ TEST(KafkaWebhooks, StatusUpdatesKeepTheClusterIdOnly) {
   EXPECT_TRUE(allowed(call(h, review("kafka.capstan.dev", "Kafka", "kafkas", "DELETE", nullptr, changed))));
 }
 
-TEST(KafkaWebhooks, ConfigurationCoversBothKindsAndTheirStatus) {
+TEST(KafkaWebhooks, TopicsNeedTheirClusterAndKeepTheirName) {
+  auto h = topic_validating_handler();
+  auto topic = [](const std::string& rest) { return json::from_yaml("apiVersion: kafka.capstan.dev/v1\nkind: KafkaTopic\n" + rest); };
+  auto old = topic("metadata: {name: orders, namespace: data, labels: {kafka.capstan.dev/cluster: events}}\nspec: {partitions: 3}");
+  EXPECT_TRUE(allowed(call(h, review("kafka.capstan.dev", "KafkaTopic", "kafkatopics", "CREATE", old))));
+  auto orphan = call(h, review("kafka.capstan.dev", "KafkaTopic", "kafkatopics", "CREATE",
+                               topic("metadata: {name: orders, namespace: data}\nspec: {partitions: 3}")));
+  EXPECT_EQ(message(orphan),
+            "metadata.labels[kafka.capstan.dev/cluster]: Required value: the name of the Kafka cluster the topic belongs to");
+  auto renamed = topic("metadata: {name: orders, namespace: data, labels: {kafka.capstan.dev/cluster: events}}\n"
+                       "spec: {topicName: orders-v2, partitions: 3}");
+  auto r = call(h, review("kafka.capstan.dev", "KafkaTopic", "kafkatopics", "UPDATE", renamed, old));
+  EXPECT_FALSE(allowed(r));
+  EXPECT_NE(message(r).find("spec.topicName: Invalid value: \"orders-v2\": field is immutable"), std::string::npos) << message(r);
+}
+
+TEST(KafkaWebhooks, ConfigurationCoversEveryKindAndItsStatus) {
   auto cfgs = configurations(webhook::Endpoint{"", "capstan-system", "capstan-webhook-service", "", "capstan-system"});
   ASSERT_EQ(cfgs.size(), 1u);
   EXPECT_EQ(json::get_string(cfgs[0], {"kind"}), "ValidatingWebhookConfiguration");
   EXPECT_EQ(json::get_string(cfgs[0], {"metadata", "name"}), "capstan-kafka");
   const auto& hooks = *json::get_array(cfgs[0], {"webhooks"});
-  ASSERT_EQ(hooks.size(), 2u);
+  ASSERT_EQ(hooks.size(), 3u);
   EXPECT_EQ(json::get_string(hooks[1], {"name"}), "vkafkanodepool.kafka.capstan.dev");
+  EXPECT_EQ(json::get_string(hooks[2], {"name"}), "vkafkatopic.kafka.capstan.dev");
   EXPECT_EQ(json::get_string(hooks[1], {"clientConfig", "service", "path"}), "/validate-kafka-capstan-dev-v1-kafkanodepool");
   EXPECT_EQ(json::serialize(*json::find(hooks[1], {"rules"})),
             R"([{"apiGroups":["kafka.capstan.dev"],"apiVersions":["v1"],"operations":["CREATE","UPDATE"],)"

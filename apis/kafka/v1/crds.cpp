@@ -25,7 +25,13 @@ std::vector<json::Value> crds() {
   // both (the API server only rewrites apiVersion); a Kafka's conversion is webhooks/kafka's.
   add_served_version(kafka, v1beta2::kVersion, v1beta2::kafka_schema(), v1beta2::kDeprecationWarning);
   add_served_version(pool, v1beta2::kVersion, v1beta2::node_pool_schema(), v1beta2::kDeprecationWarning);
-  return {std::move(kafka), std::move(pool)};
+  // Strimzi's KafkaTopic columns; served at v1 only.
+  auto topic = make_crd(gv, {kKafkaTopicKind, "kafkatopics", "kafkatopic", {"kt"}}, true, topic_schema(),
+                        {{"Cluster", "string", R"(.metadata.labels.kafka\.capstan\.dev/cluster)", 0, "The name of the Kafka cluster this topic belongs to"},
+                         {"Partitions", "integer", ".spec.partitions", 0, "The desired number of partitions in the topic"},
+                         {"Replication factor", "integer", ".spec.replicas", 0, "The desired number of replicas of each partition"},
+                         {"Ready", "string", R"(.status.conditions[?(@.type=="Ready")].status)", 0, "The state of the custom resource"}});
+  return {std::move(kafka), std::move(pool), std::move(topic)};
 }
 
 }  // namespace capstan::apis::kafka::v1

@@ -1,4 +1,4 @@
-// The CustomResourceDefinitions of kafka.capstan.dev/v1 (kafkas, kafkanodepools), generated from
+// The CustomResourceDefinitions of kafka.capstan.dev/v1 (kafkas, kafkanodepools, kafkatopics), generated from
 // the OpenAPI schemas in schema.cpp: Strimzi's short names (k, knp) and printer columns.
 #pragma once
 
@@ -10,8 +10,9 @@ namespace capstan::apis::kafka::v1 {
 
 json::Value kafka_schema();
 json::Value node_pool_schema();
+json::Value topic_schema();
 
-// kafkas, kafkanodepools.
+// kafkas, kafkanodepools, kafkatopics.
 std::vector<json::Value> crds();
 
 }  // namespace capstan::apis::kafka::v1

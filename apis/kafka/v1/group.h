@@ -13,6 +13,7 @@ namespace capstan::apis::kafka::v1 {
 // The resources of this group (one declaration for the controllers, webhooks and tools).
 inline const meta::ResourceType kKafkaType{{"kafka.capstan.dev", "v1", "kafkas"}, "Kafka", true};
 inline const meta::ResourceType kKafkaNodePoolType{{"kafka.capstan.dev", "v1", "kafkanodepools"}, "KafkaNodePool", true};
+inline const meta::ResourceType kKafkaTopicType{{"kafka.capstan.dev", "v1", "kafkatopics"}, "KafkaTopic", true};
 
 inline constexpr std::string_view kGroup = "kafka.capstan.dev";
 inline constexpr std::string_view kVersion = "v1";
@@ -20,6 +21,7 @@ inline constexpr std::string_view kApiVersion = "kafka.capstan.dev/v1";
 
 inline constexpr std::string_view kKafkaKind = "Kafka";
 inline constexpr std::string_view kKafkaNodePoolKind = "KafkaNodePool";
+inline constexpr std::string_view kKafkaTopicKind = "KafkaTopic";
 
 // Labels (Strimzi's strimzi.io/*). A KafkaNodePool belongs to the Kafka its cluster label names.
 inline constexpr std::string_view kClusterLabel = "kafka.capstan.dev/cluster";
@@ -32,6 +34,12 @@ inline constexpr std::string_view kControllerRoleLabel = "kafka.capstan.dev/cont
 // Annotations (Strimzi's strimzi.io/*).
 inline constexpr std::string_view kPauseAnnotation = "kafka.capstan.dev/pause-reconciliation";
 inline constexpr std::string_view kRevisionAnnotation = "kafka.capstan.dev/revision";
+// A KafkaTopic annotated "false" is left alone (Strimzi's strimzi.io/managed): deleting it then
+// keeps the topic.
+inline constexpr std::string_view kManagedAnnotation = "kafka.capstan.dev/managed";
+// The topic operator's finalizer (Strimzi's strimzi.io/topic-operator): the topic is deleted
+// from Kafka before its KafkaTopic goes.
+inline constexpr std::string_view kTopicFinalizer = "kafka.capstan.dev/topic-operator";
 
 // Conditions as Strimzi's: Ready=True on success, NotReady=True with the error's class name
 // as the reason on failure (Argo CD's health check for Strimzi reads exactly these).
@@ -43,6 +51,11 @@ inline constexpr std::string_view kReconciliationPaused = "ReconciliationPaused"
 namespace reason {
 inline constexpr std::string_view kInvalidResource = "InvalidResourceException";
 inline constexpr std::string_view kCreating = "Creating";
+// A KafkaTopic's (Strimzi's topic operator reasons).
+inline constexpr std::string_view kNotSupported = "NotSupported";
+inline constexpr std::string_view kKafkaError = "KafkaError";
+inline constexpr std::string_view kResourceConflict = "ResourceConflict";
+inline constexpr std::string_view kInvalidResourceTopic = "InvalidResource";
 }  // namespace reason
 
 }  // namespace capstan::apis::kafka::v1

@@ -8,6 +8,7 @@
 //                  internal|cluster-ip, tls}], config{}}
 //   KafkaNodePool  spec{replicas, roles[controller|broker], storage{type: ephemeral (sizeLimit) |
 //                  persistent-claim (size, class, deleteClaim)}, resources}
+//   KafkaTopic     spec{topicName, partitions, replicas, config{}}; status{topicName} (no topicId: librdkafka 2.0 does not report it)
 // validation.h applies Strimzi's rules (listener names and ports, forbidden config prefixes,
 // storage and roles) and names the field at fault. Not yet implemented, and refused by it: TLS
 // listeners (Strimzi's cluster and clients CAs); the control plane (9090) and replication
@@ -127,7 +128,31 @@ struct KafkaNodePoolStatus {
   CAPSTAN_CODEC(KafkaNodePoolStatus);
 };
 
+// A topic's partitions at most (each is a log on every replica) and its config entries at most.
+inline constexpr std::int64_t kMaxTopicPartitions = 100'000;
+inline constexpr std::int64_t kMaxTopicConfigs = 256;
+
+struct KafkaTopicSpec {
+  std::string topic_name;       // "" = metadata.name
+  std::optional<std::int32_t> partitions;  // unset = the broker's num.partitions
+  std::optional<std::int32_t> replicas;    // unset = the broker's default.replication.factor
+  json::Object config;          // topic configuration (strings, numbers, booleans, lists)
+
+  // config as Kafka's topic configs: strings as they are, numbers and booleans in their JSON
+  // form, lists joined by commas.
+  std::map<std::string, std::string> configs() const;
+  CAPSTAN_CODEC(KafkaTopicSpec);
+};
+
+struct KafkaTopicStatus {
+  std::vector<meta::Condition> conditions;  // Ready
+  std::int64_t observed_generation = 0;
+  std::string topic_name;
+  CAPSTAN_CODEC(KafkaTopicStatus);
+};
+
 using Kafka = codec::Resource<KafkaSpec, KafkaStatus>;
+using KafkaTopic = codec::Resource<KafkaTopicSpec, KafkaTopicStatus>;
 using KafkaNodePool = codec::Resource<KafkaNodePoolSpec, KafkaNodePoolStatus>;
 
 }  // namespace capstan::apis::kafka::v1

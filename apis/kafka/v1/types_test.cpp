@@ -83,7 +83,7 @@ kafkaMetadataVersion: "4.1-IV1"
 TEST(KafkaCrds, AcceptedByTheApiServerAndKeepEveryImplementedField) {
   apiserver::builtin::CrdStrategy strategy;
   auto all = crds();
-  ASSERT_EQ(all.size(), 2u);
+  ASSERT_EQ(all.size(), 3u);
   for (auto crd : all) {
     strategy.prepare_create(crd);
     EXPECT_TRUE(strategy.validate(crd, nullptr).empty()) << json::serialize(crd);
@@ -101,6 +101,16 @@ spec: {replicas: 3, roles: [controller, broker], storage: {type: ephemeral, size
             Strings{});
   auto bad = check(all[0], json::from_yaml("{spec: {kafka: {listeners: [{name: Plain_1, port: 9092, type: route, tls: false}]}}}"));
   EXPECT_EQ(bad.size(), 2u) << ::testing::PrintToString(bad);
+  EXPECT_EQ(json::serialize(*json::find(all[2], {"spec", "names", "shortNames"})), R"(["kt"])");
+  EXPECT_EQ(check(all[2], json::from_yaml(R"(
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaTopic
+metadata: {name: orders, labels: {kafka.capstan.dev/cluster: events}}
+spec: {topicName: orders, partitions: 12, replicas: 3, config: {retention.ms: 604800000, cleanup.policy: compact}}
+status: {topicName: orders, observedGeneration: 1, conditions: [{type: Ready, status: "True", lastTransitionTime: "2026-12-05T12:00:00Z"}]}
+)")),
+            Strings{});
+  EXPECT_EQ(check(all[2], json::from_yaml("{spec: {partitions: 0, replicas: 40000}}")).size(), 2u) << "the counts are bounded in the schema";
 }
 
 }  // namespace

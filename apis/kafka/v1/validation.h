@@ -32,6 +32,13 @@ std::vector<validation::Cause> validate_kafka(const json::Value& obj, const json
 // are immutable (the KRaft quorum is static), a claim never shrinks.
 std::vector<validation::Cause> validate_kafka_node_pool(const json::Value& obj, const json::Value* old = nullptr);
 
+// KafkaTopic: the kafka.capstan.dev/cluster label (required, immutable), the topic name
+// (spec.topicName, else metadata.name: Kafka's legal characters, at most 249; immutable),
+// partitions 1..kMaxTopicPartitions, replicas 1..32767, config (at most kMaxTopicConfigs
+// entries of strings, numbers, booleans or lists of those). Decreasing partitions is not refused
+// here: Kafka's count is what matters, and the topic operator reports it (NotSupported).
+std::vector<validation::Cause> validate_kafka_topic(const json::Value& obj, const json::Value* old = nullptr);
+
 // An update of the status subresource (Kafka or KafkaNodePool): status.clusterId, once set, is
 // kept (nodes formatted with a cluster ID refuse another). The spec is not judged here (the
 // controller reports a bad spec in the status). A spec update cannot change the status: the

@@ -1,5 +1,6 @@
 // Strimzi's rules for Kafka and KafkaNodePool as field.Error causes, on create and on update.
 #include "apis/kafka/v1/validation.h"
+#include "apis/kafka/v1/types.h"
 
 #include "apis/common/sample_test_util.h"
 #include "runtime/json/yaml.h"
@@ -144,6 +145,59 @@ TEST(Quantities, Bytes) {
   EXPECT_FALSE(quantity_bytes("Gi"));
   EXPECT_FALSE(quantity_bytes("-1Gi"));
   EXPECT_FALSE(quantity_bytes(std::string(100, '1')));
+}
+
+}  // namespace
+}  // namespace capstan::apis::kafka::v1
+
+namespace capstan::apis::kafka::v1 {
+namespace {
+
+json::Value topic(const std::string& rest) {
+  return json::from_yaml("apiVersion: kafka.capstan.dev/v1\nkind: KafkaTopic\n" + rest);
+}
+
+TEST(KafkaTopicValidation, AStrimziTopicIsValid) {
+  auto t = topic("metadata: {name: orders, labels: {kafka.capstan.dev/cluster: events}}\n"
+                 "spec: {partitions: 12, replicas: 3, config: {retention.ms: 604800000, cleanup.policy: compact, "
+                 "min.insync.replicas: 2, unclean.leader.election.enable: false, follower.replication.throttled.replicas: ['1:2', '3:4']}}");
+  EXPECT_EQ(validation::errors(validate_kafka_topic(t)), std::vector<std::string>{});
+  KafkaTopic typed = KafkaTopic::from_json(t);
+  auto configs = typed.spec.configs();
+  EXPECT_EQ(configs["retention.ms"], "604800000");
+  EXPECT_EQ(configs["unclean.leader.election.enable"], "false");
+  EXPECT_EQ(configs["follower.replication.throttled.replicas"], "1:2,3:4") << "lists are Kafka's comma-separated values";
+}
+
+TEST(KafkaTopicValidation, EveryErrorAtOnce) {
+  auto t = topic("metadata: {name: orders}\n"
+                 "spec: {topicName: 'orders/eu', partitions: 0, replicas: 40000, config: {retention.ms: {nested: 1}}}");
+  EXPECT_EQ(validation::errors(validate_kafka_topic(t)),
+            (std::vector<std::string>{
+                "metadata.labels[kafka.capstan.dev/cluster]: Required value: the name of the Kafka cluster the topic belongs to",
+                "spec.topicName: Invalid value: \"orders/eu\": must consist of ASCII letters, digits, '.', '_' and '-'",
+                "spec.partitions: Invalid value: 0: must be between 1 and 100000, inclusive",
+                "spec.replicas: Invalid value: 40000: must be between 1 and 32767, inclusive",
+                "spec.config[retention.ms]: Invalid value: {\"nested\":1}: must be a string, number, boolean or a list of those"}));
+}
+
+TEST(KafkaTopicValidation, TheTopicNameAndClusterAreKeptOnUpdate) {
+  auto old = topic("metadata: {name: orders, labels: {kafka.capstan.dev/cluster: events}}\nspec: {partitions: 3}");
+  auto grown = topic("metadata: {name: orders, labels: {kafka.capstan.dev/cluster: events}}\nspec: {partitions: 6}");
+  EXPECT_EQ(validation::errors(validate_kafka_topic(grown, &old)), std::vector<std::string>{});
+  auto renamed = topic("metadata: {name: orders, labels: {kafka.capstan.dev/cluster: audit}}\nspec: {topicName: orders-v2}");
+  EXPECT_EQ(validation::errors(validate_kafka_topic(renamed, &old)),
+            (std::vector<std::string>{
+                "spec.topicName: Invalid value: \"orders-v2\": field is immutable: changing the topic name is not supported (was \"orders\")",
+                "metadata.labels[kafka.capstan.dev/cluster]: Invalid value: \"audit\": field is immutable: a topic cannot move to another cluster"}));
+}
+
+TEST(KafkaTopicValidation, ConfigCountIsBounded) {
+  std::string config;
+  for (int i = 0; i < 300; ++i) config += (i ? ", " : "") + std::string("k") + std::to_string(i) + ": v";
+  auto t = topic("metadata: {name: orders, labels: {kafka.capstan.dev/cluster: events}}\nspec: {config: {" + config + "}}");
+  EXPECT_EQ(validation::errors(validate_kafka_topic(t)),
+            std::vector<std::string>{"spec.config: Too many: 300: must have at most 256 items"});
 }
 
 }  // namespace

@@ -482,8 +482,19 @@ webhooks:
   resources:
   - kafkanodepools/status
   - kafkas/status
+  - kafkatopics/status
   verbs:
   - get
+  - update
+  - patch
+- apiGroups:
+  - kafka.capstan.dev
+  resources:
+  - kafkatopics
+  verbs:
+  - get
+  - list
+  - watch
   - update
   - patch
 - apiGroups:
@@ -569,6 +580,32 @@ webhooks:
     resources:
     - kafkanodepools
     - kafkanodepools/status
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vkafkatopic.kafka.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-kafka-capstan-dev-v1-kafkatopic") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - kafka.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - kafkatopics
+    - kafkatopics/status
     scope: "*"
   failurePolicy: {{ .failurePolicy }}
   matchPolicy: Equivalent

@@ -1,0 +1,215 @@
+#include "controllers/kafka/topic_admin.h"
+
+#include "runtime/log/log.h"
+
+#include <librdkafka/rdkafka.h>
+
+#include <vector>
+
+namespace capstan::kafka {
+namespace {
+
+using std::chrono::milliseconds;
+
+struct QueueDeleter {
+  void operator()(rd_kafka_queue_t* q) const { rd_kafka_queue_destroy(q); }
+};
+struct EventDeleter {
+  void operator()(rd_kafka_event_t* e) const { rd_kafka_event_destroy(e); }
+};
+struct OptionsDeleter {
+  void operator()(rd_kafka_AdminOptions_t* o) const { rd_kafka_AdminOptions_destroy(o); }
+};
+using Queue = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
+using Event = std::unique_ptr<rd_kafka_event_t, EventDeleter>;
+using Options = std::unique_ptr<rd_kafka_AdminOptions_t, OptionsDeleter>;
+
+int ms(milliseconds d) { return static_cast<int>(d.count()); }
+
+[[noreturn]] void fail(rd_kafka_resp_err_t err, const std::string& what, const char* detail) {
+  throw AdminError(rd_kafka_err2name(err), what + ": " + rd_kafka_err2name(err) + ": " + (detail && *detail ? detail : rd_kafka_err2str(err)));
+}
+
+// librdkafka's own log lines (connection retries and the like) at debug: what matters reaches
+// the caller as an AdminError.
+void log_line(const rd_kafka_t*, int level, const char* facility, const char* message) {
+  log::debug("librdkafka", {{"level", level}, {"facility", facility}, {"message", message}});
+}
+
+// A topic result's error, thrown unless it is one of `ok`.
+void check(const rd_kafka_topic_result_t* r, const std::string& what, std::initializer_list<rd_kafka_resp_err_t> ok = {}) {
+  rd_kafka_resp_err_t err = rd_kafka_topic_result_error(r);
+  if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return;
+  for (auto e : ok)
+    if (err == e) return;
+  fail(err, what, rd_kafka_topic_result_error_string(r));
+}
+
+}  // namespace
+
+struct TopicAdmin::Impl {
+  rd_kafka_t* handle = nullptr;
+  milliseconds timeout;
+  std::string bootstrap;
+
+  Options options(rd_kafka_admin_op_t op, bool operation_timeout = false) {
+    Options o(rd_kafka_AdminOptions_new(handle, op));
+    char err[256];
+    rd_kafka_AdminOptions_set_request_timeout(o.get(), ms(timeout), err, sizeof err);
+    // The broker answers once the change reached the controller quorum (or the timeout passed).
+    if (operation_timeout) rd_kafka_AdminOptions_set_operation_timeout(o.get(), ms(timeout), err, sizeof err);
+    return o;
+  }
+
+  // Waits for the one result on `q`; throws on a request-level error or the timeout.
+  Event wait(rd_kafka_queue_t* q, const std::string& what) {
+    rd_kafka_event_t* ev = rd_kafka_queue_poll(q, ms(timeout) + 5000);
+    if (!ev) throw AdminError("_TIMED_OUT", what + ": no answer from " + bootstrap + " within " + std::to_string(timeout.count()) + " ms");
+    Event e(ev);
+    if (rd_kafka_event_error(ev) != RD_KAFKA_RESP_ERR_NO_ERROR) fail(rd_kafka_event_error(ev), what, rd_kafka_event_error_string(ev));
+    return e;
+  }
+};
+
+TopicAdmin::TopicAdmin(const std::string& bootstrap, milliseconds timeout) : impl_(std::make_unique<Impl>()) {
+  impl_->timeout = timeout;
+  impl_->bootstrap = bootstrap;
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  char err[512];
+  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
+           {"bootstrap.servers", bootstrap}, {"client.id", "capstan-topic-operator"}, {"log_level", "6"}}) {
+    if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
+      rd_kafka_conf_destroy(conf);
+      throw AdminError("_INVALID_ARG", "Kafka client setting " + k + "=" + v + ": " + err);
+    }
+  }
+  rd_kafka_conf_set_log_cb(conf, log_line);
+  impl_->handle = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);  // owns conf on success
+  if (!impl_->handle) {
+    rd_kafka_conf_destroy(conf);
+    throw AdminError("_FAIL", std::string("Kafka client for ") + bootstrap + ": " + err);
+  }
+}
+
+TopicAdmin::~TopicAdmin() {
+  if (impl_->handle) rd_kafka_destroy(impl_->handle);
+}
+
+std::optional<TopicState> TopicAdmin::describe(const std::string& topic) {
+  const rd_kafka_metadata_t* md = nullptr;
+  if (auto err = rd_kafka_metadata(impl_->handle, 1, nullptr, &md, ms(impl_->timeout)); err != RD_KAFKA_RESP_ERR_NO_ERROR)
+    fail(err, "reading the metadata of topic " + topic + " from " + impl_->bootstrap, nullptr);
+  std::optional<TopicState> out;
+  for (int i = 0; i < md->topic_cnt; ++i) {
+    const auto& t = md->topics[i];
+    if (topic != t.topic) continue;
+    if (t.err == RD_KAFKA_RESP_ERR_NO_ERROR) out = TopicState{t.partition_cnt, t.partition_cnt > 0 ? t.partitions[0].replica_cnt : 0};
+    else if (t.err != RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) {
+      auto err = t.err;
+      rd_kafka_metadata_destroy(md);
+      fail(err, "reading the metadata of topic " + topic, nullptr);
+    }
+  }
+  rd_kafka_metadata_destroy(md);
+  return out;
+}
+
+void TopicAdmin::create(const std::string& topic, int partitions, int replicas, const std::map<std::string, std::string>& configs) {
+  const std::string what = "creating topic " + topic;
+  char err[512];
+  rd_kafka_NewTopic_t* t = rd_kafka_NewTopic_new(topic.c_str(), partitions, replicas, err, sizeof err);
+  if (!t) throw AdminError("_INVALID_ARG", what + ": " + err);
+  for (const auto& [k, v] : configs) rd_kafka_NewTopic_set_config(t, k.c_str(), v.c_str());
+  Queue q(rd_kafka_queue_new(impl_->handle));
+  auto opts = impl_->options(RD_KAFKA_ADMIN_OP_CREATETOPICS, true);
+  rd_kafka_CreateTopics(impl_->handle, &t, 1, opts.get(), q.get());
+  rd_kafka_NewTopic_destroy(t);
+  Event ev = impl_->wait(q.get(), what);
+  size_t n = 0;
+  const rd_kafka_topic_result_t** results = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev.get()), &n);
+  for (size_t i = 0; i < n; ++i) check(results[i], what);
+}
+
+void TopicAdmin::create_partitions(const std::string& topic, int total) {
+  const std::string what = "adding partitions to topic " + topic + " (to " + std::to_string(total) + ")";
+  char err[512];
+  rd_kafka_NewPartitions_t* p = rd_kafka_NewPartitions_new(topic.c_str(), static_cast<size_t>(total), err, sizeof err);
+  if (!p) throw AdminError("_INVALID_ARG", what + ": " + err);
+  Queue q(rd_kafka_queue_new(impl_->handle));
+  auto opts = impl_->options(RD_KAFKA_ADMIN_OP_CREATEPARTITIONS, true);
+  rd_kafka_CreatePartitions(impl_->handle, &p, 1, opts.get(), q.get());
+  rd_kafka_NewPartitions_destroy(p);
+  Event ev = impl_->wait(q.get(), what);
+  size_t n = 0;
+  const rd_kafka_topic_result_t** results = rd_kafka_CreatePartitions_result_topics(rd_kafka_event_CreatePartitions_result(ev.get()), &n);
+  for (size_t i = 0; i < n; ++i) check(results[i], what);
+}
+
+std::map<std::string, std::string> TopicAdmin::overrides(const std::string& topic) {
+  const std::string what = "reading the configuration of topic " + topic;
+  rd_kafka_ConfigResource_t* r = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
+  Queue q(rd_kafka_queue_new(impl_->handle));
+  auto opts = impl_->options(RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS);
+  rd_kafka_DescribeConfigs(impl_->handle, &r, 1, opts.get(), q.get());
+  rd_kafka_ConfigResource_destroy(r);
+  Event ev = impl_->wait(q.get(), what);
+  size_t n = 0;
+  const rd_kafka_ConfigResource_t** resources = rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev.get()), &n);
+  std::map<std::string, std::string> out;
+  for (size_t i = 0; i < n; ++i) {
+    if (auto e = rd_kafka_ConfigResource_error(resources[i]); e != RD_KAFKA_RESP_ERR_NO_ERROR)
+      fail(e, what, rd_kafka_ConfigResource_error_string(resources[i]));
+    size_t m = 0;
+    const rd_kafka_ConfigEntry_t** entries = rd_kafka_ConfigResource_configs(resources[i], &m);
+    for (size_t j = 0; j < m; ++j) {
+      if (rd_kafka_ConfigEntry_source(entries[j]) != RD_KAFKA_CONFIG_SOURCE_DYNAMIC_TOPIC_CONFIG) continue;
+      const char* value = rd_kafka_ConfigEntry_value(entries[j]);
+      out[rd_kafka_ConfigEntry_name(entries[j])] = value ? value : "";
+    }
+  }
+  return out;
+}
+
+void TopicAdmin::set_overrides(const std::string& topic, const std::map<std::string, std::string>& configs) {
+  const std::string what = "changing the configuration of topic " + topic;
+  rd_kafka_ConfigResource_t* r = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
+  for (const auto& [k, v] : configs) rd_kafka_ConfigResource_set_config(r, k.c_str(), v.c_str());
+  Queue q(rd_kafka_queue_new(impl_->handle));
+  auto opts = impl_->options(RD_KAFKA_ADMIN_OP_ALTERCONFIGS);
+  rd_kafka_AlterConfigs(impl_->handle, &r, 1, opts.get(), q.get());
+  rd_kafka_ConfigResource_destroy(r);
+  Event ev = impl_->wait(q.get(), what);
+  size_t n = 0;
+  const rd_kafka_ConfigResource_t** resources = rd_kafka_AlterConfigs_result_resources(rd_kafka_event_AlterConfigs_result(ev.get()), &n);
+  for (size_t i = 0; i < n; ++i)
+    if (auto e = rd_kafka_ConfigResource_error(resources[i]); e != RD_KAFKA_RESP_ERR_NO_ERROR)
+      fail(e, what, rd_kafka_ConfigResource_error_string(resources[i]));
+}
+
+void TopicAdmin::remove(const std::string& topic) {
+  const std::string what = "deleting topic " + topic;
+  rd_kafka_DeleteTopic_t* t = rd_kafka_DeleteTopic_new(topic.c_str());
+  Queue q(rd_kafka_queue_new(impl_->handle));
+  auto opts = impl_->options(RD_KAFKA_ADMIN_OP_DELETETOPICS, true);
+  rd_kafka_DeleteTopics(impl_->handle, &t, 1, opts.get(), q.get());
+  rd_kafka_DeleteTopic_destroy(t);
+  Event ev = impl_->wait(q.get(), what);
+  size_t n = 0;
+  const rd_kafka_topic_result_t** results = rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(ev.get()), &n);
+  for (size_t i = 0; i < n; ++i) check(results[i], what, {RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART});
+}
+
+std::shared_ptr<TopicAdmin> TopicAdmins::get(const std::string& bootstrap) {
+  std::lock_guard<std::mutex> l(mu_);
+  const auto now = std::chrono::steady_clock::now();
+  for (auto it = admins_.begin(); it != admins_.end();) {
+    if (it->first != bootstrap && now - it->second.used > idle_) it = admins_.erase(it);
+    else ++it;
+  }
+  auto& e = admins_[bootstrap];
+  if (!e.admin) e.admin = std::make_shared<TopicAdmin>(bootstrap, timeout_);
+  e.used = now;
+  return e.admin;
+}
+
+}  // namespace capstan::kafka
