@@ -7,7 +7,7 @@
 // id the controller chose, and a producer/consumer round trip works through each listener with
 // every message replicated to all three brokers. Then the topic operator on those brokers:
 // KafkaTopics become topics, grow, keep their settings and go when deleted.
-#include "controllers/kafka/topic_admin.h"
+#include "controllers/kafka/cluster_admin.h"
 #include "testing/controller_fixture.h"
 #include "testing/kafka_broker.h"
 #include "testing/kafka_client.h"
@@ -15,12 +15,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
+#include <thread>
 
 namespace capstan::e2e {
 namespace {
 using namespace std::chrono_literals;
 
-const char* kCluster = R"(apiVersion: v1
+const std::string kCluster = R"(apiVersion: v1
 kind: Namespace
 metadata: {name: data}
 ---
@@ -67,12 +69,13 @@ class KafkaNodesFixture : public ControllerFixture {
     return n;
   }
 
-  // The Kafka of kCluster made and Ready; its three nodes' specs.
-  std::vector<KafkaNodeSpec> make_cluster() {
-    kubectl_->ok({"apply", "-f", "-"}, kCluster);
+  // The Kafka of kCluster (and `more` objects) made and Ready; the specs of its nodes `pods`.
+  std::vector<KafkaNodeSpec> make_cluster(const std::string& more = "",
+                                          const std::vector<std::string>& pods = {"events-dual-0", "events-dual-1", "events-dual-2"}) {
+    kubectl_->ok({"apply", "-f", "-"}, kCluster + more);
     if (!eventually([&] { return condition("kafka", "events", "data", "Ready") == "True"; }, 60s)) return {};
     std::vector<KafkaNodeSpec> nodes;
-    for (const char* pod : {"events-dual-0", "events-dual-1", "events-dual-2"}) nodes.push_back(node(pod));
+    for (const auto& pod : pods) nodes.push_back(node(pod));
     return nodes;
   }
 };
@@ -149,7 +152,7 @@ TEST_P(KafkaTopicE2E, KafkaTopicsBecomeTopicsThatFollowTheirSpecAndGoWithThem) {
   std::vector<KafkaNodeSpec> nodes = make_cluster();
   ASSERT_EQ(nodes.size(), 3u) << "the Kafka did not become Ready";
   KafkaBrokers brokers(*dir_, nodes, std::move(network_));
-  kafka::TopicAdmin kafka_admin(brokers.bootstrap_servers(9092), 30s);  // the test's own look at Kafka
+  kafka::ClusterAdmin kafka_admin(brokers.bootstrap_servers(9092), 30s);  // the test's own look at Kafka
 
   kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: kafka.capstan.dev/v1
 kind: KafkaTopic
@@ -212,6 +215,48 @@ spec: {topicName: orders, partitions: 1, config: {retention.ms: 1}}
   // Deleting the KafkaTopic deletes the topic first.
   kubectl_->ok({"delete", "kafkatopic", "orders", "-n", "data", "--wait=true", "--timeout=60s"});
   EXPECT_TRUE(eventually([&] { return !kafka_admin.describe("orders"); }, 30s)) << "the topic outlived its KafkaTopic";
+}
+
+
+
+// Strimzi's broker scale-down check on real brokers: a broker that still holds partition
+// replicas is not removed by a scale-down (its pool's is reverted, with a Warning on the Kafka)
+// until its replicas are gone.
+TEST_P(KafkaTopicE2E, AScaleDownThatWouldLoseDataIsRefusedUntilTheReplicasAreGone) {
+  std::vector<KafkaNodeSpec> nodes = make_cluster(R"(---
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaNodePool
+metadata: {name: extra, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {replicas: 1, roles: [broker], storage: {type: ephemeral}}
+)",
+                                                  {"events-dual-0", "events-dual-1", "events-dual-2", "events-extra-3"});
+  ASSERT_EQ(nodes.size(), 4u) << "the Kafka did not become Ready";
+  KafkaBrokers brokers(*dir_, nodes, std::move(network_));
+  kafka::ClusterAdmin kafka_admin(brokers.bootstrap_servers(9092), 30s);
+  // Eight single-replica partitions over four brokers: node 3 holds some of them.
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: kafka.capstan.dev/v1
+kind: KafkaTopic
+metadata: {name: spread, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {partitions: 8, replicas: 1}
+)");
+  ASSERT_TRUE(eventually([&] { return ready("spread") == "True"; }, 90s)) << brokers.logs();
+  ASSERT_EQ(kafka_admin.holding_replicas({3}), std::set<std::int32_t>{3});
+
+  kubectl_->ok({"scale", "knp", "extra", "-n", "data", "--replicas=0"});
+  auto warning = [&] { return jsonpath("kafka", "events", R"(.status.conditions[?(@.type=="Warning")].message)"); };
+  ASSERT_TRUE(eventually([&] { return !warning().empty(); }, 60s)) << "the scale-down was not refused";
+  EXPECT_EQ(warning(), "Reverting scale-down of KafkaNodePool extra by changing number of replicas to 1: brokers [3] still hold partition replicas");
+  EXPECT_EQ(jsonpath("kafka", "events", R"(.status.conditions[?(@.type=="Warning")].reason)"), "ScaleDownPreventionCheck");
+  std::this_thread::sleep_for(5s);  // more than one full reconciliation (3 s)
+  EXPECT_NE(get({"get", "pods", "-n", "data", "-o", "name"}).find("pod/events-extra-3"), std::string::npos)
+      << "a broker holding replicas was removed";
+  EXPECT_EQ(jsonpath("knp", "extra", ".status.nodeIds"), "[3]");
+
+  // With the topic gone the broker holds nothing, and the scale-down goes ahead.
+  kubectl_->ok({"delete", "kafkatopic", "spread", "-n", "data", "--wait=true", "--timeout=60s"});
+  EXPECT_TRUE(eventually([&] { return get({"get", "pods", "-n", "data", "-o", "name"}).find("events-extra-3") == std::string::npos; }, 60s))
+      << "the scale-down never went ahead";
+  EXPECT_TRUE(eventually([&] { return warning().empty(); }, 30s)) << warning();
 }
 
 CAPSTAN_E2E_BACKENDS(KafkaTopicE2E);

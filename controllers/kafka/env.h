@@ -3,10 +3,12 @@
 #pragma once
 
 #include "apis/kafka/v1/group.h"
+#include "controllers/kafka/cluster_admin.h"
 #include "runtime/controller/builder.h"
 #include "runtime/meta/core_types.h"
 
 #include <chrono>
+#include <memory>
 
 namespace capstan::client {
 class Client;
@@ -41,6 +43,8 @@ struct Env {
   cache::Informer& kafkas;
   cache::Informer& pools;
   cache::Informer& pods;
+  // The running clusters, for the broker scale-down check.
+  std::shared_ptr<ClusterAdmins> admins;
   KafkaOptions options;
 };
 

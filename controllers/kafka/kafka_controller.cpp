@@ -90,6 +90,7 @@ class Reconciler {
       wanted.push_back({std::string(p.object->name()), p.pool.spec.replicas, p.pool.status.node_ids, p.pool.spec.broker(),
                         p.pool.spec.controller()});
     auto ids = assign_node_ids(wanted);
+    keep_brokers_holding_replicas(wanted, ids);
     std::vector<Node> nodes;
     for (const auto& p : pools)
       for (auto id : ids[std::string(p.object->name())])
@@ -235,6 +236,55 @@ class Reconciler {
     status.cluster_id = cluster_id;
     status.label_selector = pool_selector(req_.name, p.object->name());
     controller::write_status(env_.client, kNodePoolType.gvr, before, status);
+  }
+
+  // Strimzi's broker scale-down check: brokers a scale-down would remove while they still hold
+  // partition replicas stay, their pools' scale-down reverted, with a Warning condition saying
+  // so, until the replicas are moved away (kafka.capstan.dev/skip-broker-scaledown-check: "true"
+  // skips it). When the cluster cannot be asked, the brokers stay too.
+  void keep_brokers_holding_replicas(std::vector<PoolNodes>& wanted, std::map<std::string, std::vector<std::int32_t>>& ids) {
+    auto& conditions = kafka_.status.conditions;
+    std::map<std::int32_t, std::string> removed;  // node ID -> its pool
+    for (const auto& w : wanted) {
+      if (!w.broker) continue;
+      const auto& keep = ids[w.name];
+      for (auto id : w.current)
+        if (std::find(keep.begin(), keep.end(), id) == keep.end()) removed[id] = w.name;
+    }
+    if (removed.empty() || meta::annotation(before_, v1::kSkipScaleDownCheckAnnotation) == "true") {
+      remove_condition(conditions, v1::condition::kWarning);
+      return;
+    }
+    std::set<std::int32_t> candidates, holding;
+    for (const auto& [id, pool] : removed) candidates.insert(id);
+    std::string why = "still hold partition replicas";
+    try {
+      holding = env_.admins->for_cluster(req_.name, req_.ns)->holding_replicas(candidates);
+    } catch (const AdminError& e) {
+      holding = candidates;
+      why = "cannot be checked for partition replicas (" + std::string(e.what()) + ")";
+    }
+    if (holding.empty()) {
+      remove_condition(conditions, v1::condition::kWarning);
+      return;
+    }
+    std::set<std::string> reverted;
+    std::string brokers;
+    for (auto id : holding) {
+      reverted.insert(removed[id]);
+      brokers += (brokers.empty() ? "" : ", ") + std::to_string(id);
+    }
+    std::string message;
+    for (auto& w : wanted)
+      if (reverted.count(w.name)) {
+        w.replicas = static_cast<std::int32_t>(w.current.size());
+        message += (message.empty() ? "" : "; ") + std::string("Reverting scale-down of KafkaNodePool ") + w.name +
+                   " by changing number of replicas to " + std::to_string(w.replicas);
+      }
+    ids = assign_node_ids(wanted);
+    message += ": brokers [" + brokers + "] " + why;
+    set_condition(conditions, v1::condition::kWarning, "True", v1::reason::kScaleDownPrevented, message, generation_);
+    ctx_.log.warn("broker scale-down prevented", {{"message", message}});
   }
 
   void not_ready(std::string_view reason, const std::string& message) {

@@ -16,12 +16,15 @@
 namespace capstan::kafka {
 namespace {
 
-// Spec changes and the pause annotation; not the controller's own status writes.
+// Spec changes and the pause and scale-down-check annotations; not the controller's own status writes.
 controller::Predicate spec_or_pause_changed() {
   controller::Predicate p;
   p.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
     if (a->generation() != b->generation()) return true;
-    return meta::annotation(a->value(), apis::kafka::v1::kPauseAnnotation) != meta::annotation(b->value(), apis::kafka::v1::kPauseAnnotation);
+    const json::Value va = a->value(), vb = b->value();
+    for (auto key : {apis::kafka::v1::kPauseAnnotation, apis::kafka::v1::kSkipScaleDownCheckAnnotation})
+      if (meta::annotation(va, key) != meta::annotation(vb, key)) return true;
+    return false;
   };
   return p;
 }
@@ -30,9 +33,9 @@ constexpr std::string_view kTopicClusterIndex = "cluster";
 
 }  // namespace
 
-std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, TopicOptions options) {
-  auto env = std::shared_ptr<TopicEnv>(new TopicEnv{mgr.client(), mgr.informer(apis::kafka::v1::kKafkaTopicType), mgr.informer(kKafkaType),
-                                                    TopicAdmins(options.admin_timeout, std::chrono::minutes(10)), std::move(options)});
+std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, std::shared_ptr<ClusterAdmins> admins, TopicOptions options) {
+  auto env = std::shared_ptr<TopicEnv>(
+      new TopicEnv{mgr.client(), mgr.informer(apis::kafka::v1::kKafkaTopicType), mgr.informer(kKafkaType), std::move(admins), std::move(options)});
   env->topics.ensure_index(std::string(kTopicClusterIndex), [](const cache::CachedObject& o) {
     std::string cluster(o.label(apis::kafka::v1::kClusterLabel));
     return cluster.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(o.ns()) + "/" + cluster};
@@ -59,9 +62,9 @@ std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, TopicOptions opt
   return env;
 }
 
-std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, KafkaOptions options) {
-  auto env = std::shared_ptr<Env>(
-      new Env{mgr.client(), mgr.informer(kKafkaType), mgr.informer(kNodePoolType), mgr.informer(kPodType, kPodSelector), options});
+std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<ClusterAdmins> admins, KafkaOptions options) {
+  auto env = std::shared_ptr<Env>(new Env{mgr.client(), mgr.informer(kKafkaType), mgr.informer(kNodePoolType),
+                                          mgr.informer(kPodType, kPodSelector), std::move(admins), options});
   cache::InformerOptions pods;
   pods.label_selector = std::string(kPodSelector);
   mgr.controller("kafka")
@@ -82,25 +85,25 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, KafkaOptions options) 
 }
 
 plugin::Plugin plugin() {
-  auto topic_options = std::make_shared<TopicOptions>();
   auto kafka_options = std::make_shared<KafkaOptions>();
+  auto address_map = std::make_shared<std::map<std::string, std::string>>();
   return plugin::Plugin("kafka")
       .alias("strimzi")
       .describe("Kafka clusters (Strimzi's Kafka, KafkaNodePool and KafkaTopic under kafka.capstan.dev, KRaft): node IDs, "
                 "per-node configuration, pods rolled one at a time, Services, a PodDisruptionBudget and status; topics through "
                 "Kafka's Admin API")
-      .flags([topic_options, kafka_options](flags::FlagSet& fs) {
+      .flags([kafka_options, address_map](flags::FlagSet& fs) {
         fs.add_custom(
             "kafka-address-map",
-            [topic_options](const std::string& v) {
+            [address_map](const std::string& v) {
               for (const auto& entry : flags::split_csv(v)) {
                 auto eq = entry.find('=');
                 if (eq == std::string::npos || eq == 0 || eq + 1 == entry.size())
                   throw flags::UsageError("--kafka-address-map: \"" + entry + "\" is not HOST:PORT=HOST:PORT");
-                topic_options->address_map[entry.substr(0, eq)] = entry.substr(eq + 1);
+                (*address_map)[entry.substr(0, eq)] = entry.substr(eq + 1);
               }
             },
-            "addresses the topic operator connects to in place of a cluster's own, comma-separated "
+            "addresses the operator connects to (Kafka's Admin API) in place of a cluster's own, comma-separated "
             "HOST:PORT=HOST:PORT (e.g. events-kafka-bootstrap.data.svc:9091=127.0.0.1:19091), for a manager running "
             "outside the cluster's network (through port-forwards); the brokers' advertised addresses must be reachable too",
             "");
@@ -119,11 +122,13 @@ plugin::Plugin plugin() {
       .permits({"policy"}, {"poddisruptionbudgets"}, {"get", "create", "update", "patch", "delete"})
       .webhooks({webhooks::kafka::configurations, [](plugin::Wiring& w) { webhooks::kafka::register_webhooks(w.webhooks); },
                  {{kKafkaType.gvr.resource + "." + kKafkaType.gvr.group, webhooks::kafka::conversion_path()}}})
-      .setup([topic_options, kafka_options](plugin::Wiring& w) {
+      .setup([kafka_options, address_map](plugin::Wiring& w) {
         kafka_options->full_reconciliation = std::max<std::chrono::milliseconds>(kafka_options->full_reconciliation, std::chrono::seconds(1));
-        topic_options->full_reconciliation = kafka_options->full_reconciliation;
-        wire_kafka(w.manager, *kafka_options);
-        wire_topics(w.manager, *topic_options);
+        auto admins = std::make_shared<ClusterAdmins>(std::chrono::seconds(30), std::chrono::minutes(10), *address_map);
+        wire_kafka(w.manager, admins, *kafka_options);
+        TopicOptions topics;
+        topics.full_reconciliation = kafka_options->full_reconciliation;
+        wire_topics(w.manager, admins, topics);
       });
 }
 

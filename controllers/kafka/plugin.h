@@ -19,8 +19,8 @@ namespace capstan::kafka {
 plugin::Plugin plugin();
 
 // Adds the "kafka" controller to `mgr`.
-std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, KafkaOptions options);
+std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<ClusterAdmins> admins, KafkaOptions options);
 // Adds the "kafkatopic" controller (the topic operator) to `mgr`.
-std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, TopicOptions options);
+std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, std::shared_ptr<ClusterAdmins> admins, TopicOptions options);
 
 }  // namespace capstan::kafka

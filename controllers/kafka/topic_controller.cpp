@@ -3,7 +3,6 @@
 #include "apis/kafka/v1/group.h"
 #include "apis/kafka/v1/types.h"
 #include "apis/kafka/v1/validation.h"
-#include "controllers/kafka/objects.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
 #include "runtime/controller/status.h"
@@ -19,7 +18,6 @@ namespace v1 = apis::kafka::v1;
 using controller::set_condition;
 using std::chrono::milliseconds;
 
-constexpr int kReplicationPort = 9091;
 constexpr milliseconds kRetry{10'000};
 
 // Writes metadata.finalizers with or without the topic operator's (optimistic: the patch
@@ -96,7 +94,7 @@ class TopicReconciler {
   }
 
  private:
-  std::shared_ptr<TopicAdmin> admin() { return env_.admins.get(operator_bootstrap(env_.options, cluster_, req_.ns)); }
+  std::shared_ptr<ClusterAdmin> admin() { return env_.admins->for_cluster(cluster_, req_.ns); }
 
   // Makes the topic what the spec says; returns what the spec asks that Kafka cannot do.
   std::string sync() {
@@ -191,12 +189,6 @@ class TopicReconciler {
 };
 
 }  // namespace
-
-std::string operator_bootstrap(const TopicOptions& options, std::string_view cluster, std::string_view ns) {
-  std::string address = bootstrap_service_name(cluster) + "." + std::string(ns) + ".svc:" + std::to_string(kReplicationPort);
-  auto it = options.address_map.find(address);
-  return it == options.address_map.end() ? address : it->second;
-}
 
 controller::Result reconcile_topic(TopicEnv& env, const controller::Request& request, controller::Context& ctx) {
   return TopicReconciler(env, request, ctx).run();

@@ -14,12 +14,11 @@
 // ResourceConflict), topicName and observedGeneration.
 #pragma once
 
-#include "controllers/kafka/topic_admin.h"
+#include "controllers/kafka/cluster_admin.h"
 #include "runtime/controller/reconcile.h"
 
 #include <chrono>
-#include <map>
-#include <string>
+#include <memory>
 
 namespace capstan::client {
 class Client;
@@ -33,23 +32,15 @@ namespace capstan::kafka {
 struct TopicOptions {
   // Each topic is compared with Kafka at least this often (Strimzi's fullReconciliationIntervalMs).
   std::chrono::milliseconds full_reconciliation{120'000};
-  // Bound of every Admin API call.
-  std::chrono::milliseconds admin_timeout{30'000};
-  // host:port -> host:port replacements for the addresses the operator connects to, for a
-  // manager running outside the cluster's network (--kafka-address-map).
-  std::map<std::string, std::string> address_map;
 };
 
 struct TopicEnv {
   client::Client& client;
   cache::Informer& topics;
   cache::Informer& kafkas;
-  TopicAdmins admins;
+  std::shared_ptr<ClusterAdmins> admins;
   TopicOptions options;
 };
-
-// The bootstrap address of `cluster` in `ns` the operator uses, after the address map.
-std::string operator_bootstrap(const TopicOptions& options, std::string_view cluster, std::string_view ns);
 
 controller::Result reconcile_topic(TopicEnv& env, const controller::Request& request, controller::Context& ctx);
 

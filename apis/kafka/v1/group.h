@@ -34,6 +34,9 @@ inline constexpr std::string_view kControllerRoleLabel = "kafka.capstan.dev/cont
 // Annotations (Strimzi's strimzi.io/*).
 inline constexpr std::string_view kPauseAnnotation = "kafka.capstan.dev/pause-reconciliation";
 inline constexpr std::string_view kRevisionAnnotation = "kafka.capstan.dev/revision";
+// A Kafka annotated "true" removes brokers on scale-down even while they hold partition
+// replicas (Strimzi's strimzi.io/skip-broker-scaledown-check).
+inline constexpr std::string_view kSkipScaleDownCheckAnnotation = "kafka.capstan.dev/skip-broker-scaledown-check";
 // A KafkaTopic annotated "false" is left alone (Strimzi's strimzi.io/managed): deleting it then
 // keeps the topic.
 inline constexpr std::string_view kManagedAnnotation = "kafka.capstan.dev/managed";
@@ -46,11 +49,13 @@ inline constexpr std::string_view kTopicFinalizer = "kafka.capstan.dev/topic-ope
 namespace condition {
 inline constexpr std::string_view kReady = "Ready";
 inline constexpr std::string_view kNotReady = "NotReady";
+inline constexpr std::string_view kWarning = "Warning";
 inline constexpr std::string_view kReconciliationPaused = "ReconciliationPaused";
 }  // namespace condition
 namespace reason {
 inline constexpr std::string_view kInvalidResource = "InvalidResourceException";
 inline constexpr std::string_view kCreating = "Creating";
+inline constexpr std::string_view kScaleDownPrevented = "ScaleDownPreventionCheck";
 // A KafkaTopic's (Strimzi's topic operator reasons).
 inline constexpr std::string_view kNotSupported = "NotSupported";
 inline constexpr std::string_view kKafkaError = "KafkaError";

@@ -1,5 +1,6 @@
-#include "controllers/kafka/topic_admin.h"
+#include "controllers/kafka/cluster_admin.h"
 
+#include "controllers/kafka/objects.h"
 #include "runtime/log/log.h"
 
 #include <librdkafka/rdkafka.h>
@@ -47,7 +48,7 @@ void check(const rd_kafka_topic_result_t* r, const std::string& what, std::initi
 
 }  // namespace
 
-struct TopicAdmin::Impl {
+struct ClusterAdmin::Impl {
   rd_kafka_t* handle = nullptr;
   milliseconds timeout;
   std::string bootstrap;
@@ -71,7 +72,7 @@ struct TopicAdmin::Impl {
   }
 };
 
-TopicAdmin::TopicAdmin(const std::string& bootstrap, milliseconds timeout) : impl_(std::make_unique<Impl>()) {
+ClusterAdmin::ClusterAdmin(const std::string& bootstrap, milliseconds timeout) : impl_(std::make_unique<Impl>()) {
   impl_->timeout = timeout;
   impl_->bootstrap = bootstrap;
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
@@ -91,11 +92,11 @@ TopicAdmin::TopicAdmin(const std::string& bootstrap, milliseconds timeout) : imp
   }
 }
 
-TopicAdmin::~TopicAdmin() {
+ClusterAdmin::~ClusterAdmin() {
   if (impl_->handle) rd_kafka_destroy(impl_->handle);
 }
 
-std::optional<TopicState> TopicAdmin::describe(const std::string& topic) {
+std::optional<TopicState> ClusterAdmin::describe(const std::string& topic) {
   const rd_kafka_metadata_t* md = nullptr;
   if (auto err = rd_kafka_metadata(impl_->handle, 1, nullptr, &md, ms(impl_->timeout)); err != RD_KAFKA_RESP_ERR_NO_ERROR)
     fail(err, "reading the metadata of topic " + topic + " from " + impl_->bootstrap, nullptr);
@@ -114,7 +115,7 @@ std::optional<TopicState> TopicAdmin::describe(const std::string& topic) {
   return out;
 }
 
-void TopicAdmin::create(const std::string& topic, int partitions, int replicas, const std::map<std::string, std::string>& configs) {
+void ClusterAdmin::create(const std::string& topic, int partitions, int replicas, const std::map<std::string, std::string>& configs) {
   const std::string what = "creating topic " + topic;
   char err[512];
   rd_kafka_NewTopic_t* t = rd_kafka_NewTopic_new(topic.c_str(), partitions, replicas, err, sizeof err);
@@ -130,7 +131,7 @@ void TopicAdmin::create(const std::string& topic, int partitions, int replicas, 
   for (size_t i = 0; i < n; ++i) check(results[i], what);
 }
 
-void TopicAdmin::create_partitions(const std::string& topic, int total) {
+void ClusterAdmin::create_partitions(const std::string& topic, int total) {
   const std::string what = "adding partitions to topic " + topic + " (to " + std::to_string(total) + ")";
   char err[512];
   rd_kafka_NewPartitions_t* p = rd_kafka_NewPartitions_new(topic.c_str(), static_cast<size_t>(total), err, sizeof err);
@@ -145,7 +146,7 @@ void TopicAdmin::create_partitions(const std::string& topic, int total) {
   for (size_t i = 0; i < n; ++i) check(results[i], what);
 }
 
-std::map<std::string, std::string> TopicAdmin::overrides(const std::string& topic) {
+std::map<std::string, std::string> ClusterAdmin::overrides(const std::string& topic) {
   const std::string what = "reading the configuration of topic " + topic;
   rd_kafka_ConfigResource_t* r = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
   Queue q(rd_kafka_queue_new(impl_->handle));
@@ -170,7 +171,7 @@ std::map<std::string, std::string> TopicAdmin::overrides(const std::string& topi
   return out;
 }
 
-void TopicAdmin::set_overrides(const std::string& topic, const std::map<std::string, std::string>& configs) {
+void ClusterAdmin::set_overrides(const std::string& topic, const std::map<std::string, std::string>& configs) {
   const std::string what = "changing the configuration of topic " + topic;
   rd_kafka_ConfigResource_t* r = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
   for (const auto& [k, v] : configs) rd_kafka_ConfigResource_set_config(r, k.c_str(), v.c_str());
@@ -186,7 +187,7 @@ void TopicAdmin::set_overrides(const std::string& topic, const std::map<std::str
       fail(e, what, rd_kafka_ConfigResource_error_string(resources[i]));
 }
 
-void TopicAdmin::remove(const std::string& topic) {
+void ClusterAdmin::remove(const std::string& topic) {
   const std::string what = "deleting topic " + topic;
   rd_kafka_DeleteTopic_t* t = rd_kafka_DeleteTopic_new(topic.c_str());
   Queue q(rd_kafka_queue_new(impl_->handle));
@@ -199,15 +200,37 @@ void TopicAdmin::remove(const std::string& topic) {
   for (size_t i = 0; i < n; ++i) check(results[i], what, {RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART});
 }
 
-std::shared_ptr<TopicAdmin> TopicAdmins::get(const std::string& bootstrap) {
+std::set<std::int32_t> ClusterAdmin::holding_replicas(const std::set<std::int32_t>& brokers) {
+  const rd_kafka_metadata_t* md = nullptr;
+  if (auto err = rd_kafka_metadata(impl_->handle, 1, nullptr, &md, ms(impl_->timeout)); err != RD_KAFKA_RESP_ERR_NO_ERROR)
+    fail(err, "reading the partition replicas from " + impl_->bootstrap, nullptr);
+  std::set<std::int32_t> out;
+  for (int t = 0; t < md->topic_cnt; ++t)
+    for (int p = 0; p < md->topics[t].partition_cnt; ++p) {
+      const auto& partition = md->topics[t].partitions[p];
+      for (int r = 0; r < partition.replica_cnt; ++r)
+        if (brokers.count(partition.replicas[r])) out.insert(partition.replicas[r]);
+    }
+  rd_kafka_metadata_destroy(md);
+  return out;
+}
+
+std::string ClusterAdmins::bootstrap(std::string_view cluster, std::string_view ns) const {
+  std::string address = bootstrap_service_name(cluster) + "." + std::string(ns) + ".svc:9091";
+  auto it = address_map_.find(address);
+  return it == address_map_.end() ? address : it->second;
+}
+
+std::shared_ptr<ClusterAdmin> ClusterAdmins::for_cluster(std::string_view cluster, std::string_view ns) {
+  const std::string address = bootstrap(cluster, ns);
   std::lock_guard<std::mutex> l(mu_);
   const auto now = std::chrono::steady_clock::now();
   for (auto it = admins_.begin(); it != admins_.end();) {
-    if (it->first != bootstrap && now - it->second.used > idle_) it = admins_.erase(it);
+    if (it->first != address && now - it->second.used > idle_) it = admins_.erase(it);
     else ++it;
   }
-  auto& e = admins_[bootstrap];
-  if (!e.admin) e.admin = std::make_shared<TopicAdmin>(bootstrap, timeout_);
+  auto& e = admins_[address];
+  if (!e.admin) e.admin = std::make_shared<ClusterAdmin>(address, timeout_);
   e.used = now;
   return e.admin;
 }
