@@ -34,6 +34,12 @@ struct CertificatesOptions {
   // Secrets read live (not ours, so not cached) are kept this long.
   std::chrono::milliseconds live_secret_ttl = 10s;
   bool enable_approver = true;  // the internal approver (disable to approve/deny by hand)
+  bool enable_ingress_shim = true;  // Certificates from annotated Ingresses (ingress_shim.h)
+  // The issuer of Ingresses annotated only kubernetes.io/tls-acme: "true" (cert-manager's
+  // --default-issuer-name/-kind/-group); no name: those Ingresses get a BadConfig event.
+  std::string default_issuer_name;
+  std::string default_issuer_kind = "Issuer";
+  std::string default_issuer_group = "certs.capstan.dev";
   bool record_events = true;
   // Where ClusterIssuers keep their Secrets (cert-manager's --cluster-resource-namespace).
   std::string cluster_resource_namespace = "capstan-system";

@@ -7,6 +7,7 @@
 #include "controllers/certificates/certificate_controller.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
+#include "controllers/certificates/ingress_shim.h"
 #include "controllers/certificates/issuers/issuer_controller.h"
 #include "controllers/certificates/metrics.h"
 #include "controllers/certificates/request_builder.h"
@@ -129,6 +130,18 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
       .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_issuer(*env, true, r, c); });
 
+  if (options.enable_ingress_shim) {
+    env->ingresses = &mgr.informer(meta::core::kIngressType);
+    DefaultIssuer default_issuer{options.default_issuer_name, options.default_issuer_kind, options.default_issuer_group};
+    mgr.controller("ingress-shim")
+        .for_(meta::core::kIngressType, {controller::any_of({controller::generation_changed(), controller::annotations_changed()})})
+        .owns(kCertificateType)
+        .with_max_concurrent(workers)
+        .complete([env, default_issuer](const controller::Request& r, controller::Context& c) {
+          return reconcile_ingress(*env, default_issuer, r, c);
+        });
+  }
+
   if (env->solver) {
     mgr.add_server("certificates-acme-http01-solver", [env] { env->solver->start(); }, [env] { env->solver->stop(); });
   }
@@ -146,6 +159,8 @@ plugin::Plugin plugin() {
     std::string cluster_resource_namespace;  // "" = the manager's namespace
     long long acme_port = 8089;
     std::string acme_service = "capstan-acme-solver";
+    std::string default_issuer_name, default_issuer_kind = "Issuer", default_issuer_group = "certs.capstan.dev";
+    bool ingress_shim = true;
   };
   auto settings = std::make_shared<Flags>();
   return plugin::Plugin("certificates")
@@ -159,6 +174,13 @@ plugin::Plugin plugin() {
                    65535);
         fs.add_string("acme-http01-solver-service", &settings->acme_service,
                       "the Service (in the cluster resource namespace) in front of the solver port, which challenge Ingresses reach");
+        fs.add_bool("ingress-shim", &settings->ingress_shim,
+                    "make Certificates for Ingresses annotated certs.capstan.dev/issuer, certs.capstan.dev/cluster-issuer or "
+                    "kubernetes.io/tls-acme (cert-manager's ingress-shim); --ingress-shim=false turns it off");
+        fs.add_string("default-issuer-name", &settings->default_issuer_name,
+                      "issuer of Ingresses annotated only kubernetes.io/tls-acme: \"true\" (empty: such Ingresses get a BadConfig event)");
+        fs.add_string("default-issuer-kind", &settings->default_issuer_kind, "kind of the default issuer (Issuer or ClusterIssuer)");
+        fs.add_string("default-issuer-group", &settings->default_issuer_group, "API group of the default issuer");
       })
       .dev_defaults([](flags::FlagSet& fs, const plugin::DevEnvironment& dev) {
         // The ACME solver on a loopback port kept across restarts.
@@ -171,6 +193,8 @@ plugin::Plugin plugin() {
       // Only the verbs the controllers use (cert-manager's controller ClusterRole holds every
       // verb on its kinds and `update` on Secrets; nothing here updates by PUT but status).
       .permits({"certs.capstan.dev"}, {"certificaterequests"}, {"create", "patch", "delete"})
+      // The ingress-shim's Certificates (server-side apply; deleted when an Ingress no longer asks).
+      .permits({"certs.capstan.dev"}, {"certificates"}, {"create", "patch", "delete"})
       .permits({"certs.capstan.dev"}, {"certificates/status", "certificaterequests/status", "issuers/status", "clusterissuers/status"},
                {"get", "update", "patch"})
       // The internal approver (cert-manager's approval plugin checks this verb on signers).
@@ -189,6 +213,10 @@ plugin::Plugin plugin() {
         o.acme_solver_service = settings->acme_service;
         o.acme_solver_port = static_cast<std::uint16_t>(settings->acme_port);
         o.acme_solver = settings->acme_port > 0;
+        o.enable_ingress_shim = settings->ingress_shim;
+        o.default_issuer_name = settings->default_issuer_name;
+        o.default_issuer_kind = settings->default_issuer_kind;
+        o.default_issuer_group = settings->default_issuer_group;
         wire_certificates(w.manager, o);
       });
 }

@@ -29,6 +29,17 @@ Predicate labels_changed() {
   return p;
 }
 
+Predicate annotations_changed() {
+  Predicate p;
+  p.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
+    const json::Value va = a->value(), vb = b->value();
+    const json::Value* x = json::find(va, {"metadata", "annotations"});
+    const json::Value* y = json::find(vb, {"metadata", "annotations"});
+    return (x ? *x : json::Value()) != (y ? *y : json::Value());
+  };
+  return p;
+}
+
 Predicate any_of(std::vector<Predicate> ps) {
   Predicate p;
   p.update = [ps](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {

@@ -26,6 +26,7 @@ Predicate resource_version_changed();
 Predicate label_selector(meta::LabelSelector selector);
 // Updates pass when the labels changed / the annotations changed.
 Predicate labels_changed();
+Predicate annotations_changed();  // controller-runtime's AnnotationChangedPredicate
 Predicate any_of(std::vector<Predicate> ps);  // update passes when one passes
 
 }  // namespace capstan::controller

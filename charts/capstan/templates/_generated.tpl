@@ -40,6 +40,7 @@
   - certs.capstan.dev
   resources:
   - certificaterequests
+  - certificates
   verbs:
   - get
   - list
@@ -61,7 +62,6 @@
 - apiGroups:
   - certs.capstan.dev
   resources:
-  - certificates
   - clusterissuers
   - issuers
   verbs:
@@ -81,6 +81,7 @@
   verbs:
   - get
   - list
+  - watch
   - create
   - delete
 {{- end }}

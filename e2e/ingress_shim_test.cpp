@@ -1,0 +1,85 @@
+// cert-manager's ingress-shim as users meet it, on both backends: an Ingress annotated with a
+// ClusterIssuer gets a Ready Certificate (and its Secret) per TLS secret, for the entry's hosts;
+// the Certificate follows the Ingress's hosts, goes when its entry goes, and a Certificate the
+// Ingress does not own is left alone with a BadConfig event on the Ingress.
+#include "testing/controller_fixture.h"
+
+#include <gtest/gtest.h>
+
+namespace capstan::e2e {
+namespace {
+using namespace std::chrono_literals;
+
+const char* kSetup = R"(apiVersion: v1
+kind: Namespace
+metadata: {name: shop}
+---
+apiVersion: certs.capstan.dev/v1
+kind: ClusterIssuer
+metadata: {name: selfsigned}
+spec: {selfSigned: {}}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: by-hand, namespace: shop}
+spec: {secretName: by-hand, dnsNames: [hand.example.com], issuerRef: {name: selfsigned, kind: ClusterIssuer}}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: web
+  namespace: shop
+  annotations: {certs.capstan.dev/cluster-issuer: selfsigned, certs.capstan.dev/duration: 2160h}
+spec:
+  rules:
+  - host: shop.example.com
+    http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}]}
+  tls:
+  - {hosts: [shop.example.com, www.shop.example.com], secretName: shop-tls}
+  - {hosts: [api.example.com], secretName: api-tls}
+)";
+
+class IngressShimE2E : public ControllerFixture {
+ protected:
+  IngressShimE2E() : ControllerFixture({"ingress-shim", false, "ingresses,certificates,events"}) {}
+  std::vector<std::string> manager_flags() override { return {"--controllers=certificates"}; }
+
+  std::string field(const std::string& name, const std::string& path) {
+    return get({"get", "certificate", name, "-n", "shop", "--ignore-not-found", "-o", "jsonpath={" + path + "}"});
+  }
+};
+
+TEST_P(IngressShimE2E, AnAnnotatedIngressGetsItsCertificatesAndKeepsThemInStep) {
+  kubectl_->ok({"apply", "-f", "-"}, kSetup);
+  ASSERT_TRUE(eventually([&] { return condition("certificate", "shop-tls", "shop", "Ready") == "True"; }, 60s)) << manager_->logs();
+  EXPECT_EQ(field("shop-tls", ".spec.dnsNames"), R"(["shop.example.com","www.shop.example.com"])");
+  EXPECT_EQ(field("shop-tls", ".spec.duration"), "2160h");
+  EXPECT_EQ(field("shop-tls", ".spec.issuerRef.kind"), "ClusterIssuer");
+  EXPECT_EQ(field("shop-tls", ".metadata.ownerReferences[0].kind") + "/" + field("shop-tls", ".metadata.ownerReferences[0].name"), "Ingress/web");
+  EXPECT_TRUE(eventually([&] { return condition("certificate", "api-tls", "shop", "Ready") == "True"; }, 60s));
+  EXPECT_NE(get({"get", "secret", "shop-tls", "-n", "shop", "-o", "jsonpath={.type}"}).find("kubernetes.io/tls"), std::string::npos);
+  EXPECT_NE(get({"get", "events", "-n", "shop", "--field-selector", "reason=CreateCertificate", "-o", "jsonpath={.items[*].message}"})
+                .find(R"(Successfully created Certificate "shop-tls")"),
+            std::string::npos);
+
+  // New hosts reach the Certificate (and a new certificate is issued for them).
+  kubectl_->ok({"patch", "ingress", "web", "-n", "shop", "--type=json", "-p",
+                R"([{"op":"add","path":"/spec/tls/0/hosts/-","value":"m.shop.example.com"}])"});
+  EXPECT_TRUE(eventually([&] { return field("shop-tls", ".spec.dnsNames").find("m.shop.example.com") != std::string::npos; }, 30s));
+
+  // An entry that goes takes its Certificate; one naming a Certificate made by hand leaves it alone.
+  kubectl_->ok({"patch", "ingress", "web", "-n", "shop", "--type=json", "-p",
+                R"([{"op":"replace","path":"/spec/tls/1","value":{"hosts":["hand.example.com","other.example.com"],"secretName":"by-hand"}}])"});
+  EXPECT_TRUE(eventually([&] { return field("api-tls", ".metadata.name").empty(); }, 30s)) << "the Certificate of the removed entry stayed";
+  EXPECT_TRUE(eventually([&] {
+    return get({"get", "events", "-n", "shop", "--field-selector", "reason=BadConfig", "-o", "jsonpath={.items[*].message}"})
+               .find("Certificate by-hand exists and is not owned by this Ingress") != std::string::npos;
+  }, 30s));
+  EXPECT_EQ(field("by-hand", ".spec.dnsNames"), R"(["hand.example.com"])");
+  EXPECT_EQ(field("by-hand", ".metadata.ownerReferences"), "");
+}
+
+CAPSTAN_E2E_BACKENDS(IngressShimE2E);
+
+}  // namespace
+}  // namespace capstan::e2e
