@@ -18,11 +18,12 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release \
 
 FROM debian:12-slim AS runtime
 # runtime packages: every library `ldd capstan` lists, libgit2 (the gitops controller loads
-# it with dlopen on first use) and the CA bundle for https Git remotes and ACME servers.
+# it with dlopen on first use), librdkafka (the Kafka Admin API) and the CA bundle for https Git
+# remotes and ACME servers.
 RUN apt-get update && apt-get install -y --no-install-recommends \
       ca-certificates libc6 libgcc-s1 libstdc++6 zlib1g libssl3 libsqlite3-0 libre2-9 \
       libboost-json1.81.0 libboost-url1.81.0 libspdlog1.10 libfmt9 libsimdjson14 libyaml-cpp0.7 \
-      libgit2-1.5 \
+      libgit2-1.5 librdkafka1 liblz4-1 libsasl2-2 libzstd1 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /build/bin/capstan /capstan
 # 65532: the "nonroot" UID distroless images use; the chart runs as it too.

@@ -138,6 +138,41 @@ TEST_P(GitopsE2E, AppliesARepositoryKeepsItAsInGitFollowsCommitsAndPrunes) {
   EXPECT_TRUE(eventually([&] { return missing({"get", "deployment", "web", "-n", "shop"}); }, 20s));
 }
 
+// kustomize's JSON 6902 patches and images, from the repository's kustomization.yaml and from
+// the Kustomization's own spec (applied on top, before its namePrefix).
+TEST_P(GitopsE2E, PatchesAndImagesFromTheRepositoryAndTheSpec) {
+  repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
+  repo_->write("deploy/web.yaml", kDeployment);
+  repo_->write("deploy/config.yaml", config_map("settings", "blue"));
+  repo_->write("deploy/replicas.yaml", "- {op: replace, path: /spec/replicas, value: 3}\n");
+  repo_->write("deploy/kustomization.yaml", R"(resources: [namespace.yaml, web.yaml, config.yaml]
+patches:
+- path: replicas.yaml
+  target: {group: apps, kind: Deployment, name: web}
+images:
+- {name: nginx, newTag: "1.28"}
+)");
+  repo_->commit("patched");
+  kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "main", "./deploy") + R"(  patches:
+  - patch: '[{"op": "replace", "path": "/data/color", "value": "teal"}]'
+    target: {kind: ConfigMap, name: settings}
+  images:
+  - {name: nginx, newName: mirror.example/nginx}
+)");
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization");
+  EXPECT_EQ(get({"get", "deployment", "web", "-n", "shop", "-o", "jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}"}),
+            "3 mirror.example/nginx:1.28");
+  EXPECT_EQ(color("settings"), "teal");
+
+  // A strategic-merge patch is refused with the entry named, and nothing half-applied.
+  kubectl_->ok({"patch", "ks", "app", "-n", "ops", "--type=merge", "-p",
+                R"({"spec":{"patches":[{"patch":"kind: ConfigMap\nmetadata: {name: settings}\ndata: {color: red}","target":{"kind":"ConfigMap"}}]}})"});
+  EXPECT_TRUE(eventually([&] { return ready("kustomization") == "False"; }, 30s));
+  EXPECT_NE(ready_message("kustomization").find("the Kustomization's spec: patches[0]: only JSON 6902 patches"), std::string::npos)
+      << ready_message("kustomization");
+  EXPECT_EQ(color("settings"), "teal");
+}
+
 TEST_P(GitopsE2E, FetchAndBuildErrorsAreReportedAndRecoverable) {
   repo_->write("deploy/bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [unclosed\n");
   repo_->commit("broken");

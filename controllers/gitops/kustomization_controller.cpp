@@ -8,6 +8,7 @@
 #include "controllers/gitops/status.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
+#include "runtime/controller/finalizer.h"
 #include "runtime/events/event.h"
 #include "runtime/meta/object.h"
 
@@ -19,18 +20,6 @@ namespace {
 
 namespace v1 = apis::gitops::v1;
 using std::chrono::milliseconds;
-
-// Writes metadata.finalizers (optimistic: the patch carries the cached resourceVersion).
-void write_finalizers(Env& env, const json::Value& obj, bool present) {
-  json::Value copy = obj;
-  bool changed = present ? meta::add_finalizer(copy, v1::kFinalizer) : meta::remove_finalizer(copy, v1::kFinalizer);
-  if (!changed) return;
-  const json::Value* finalizers = json::find(copy, {"metadata", "finalizers"});
-  json::Object metadata{{"resourceVersion", meta::resource_version_of(obj)},
-                        {"finalizers", finalizers ? *finalizers : json::Value(json::Array())}};
-  env.client.patch(kKustomizationType.gvr, meta::namespace_of(obj), meta::name_of(obj), client::PatchType::Merge,
-                   json::Value(json::Object{{"metadata", std::move(metadata)}}));
-}
 
 std::string join_errors(const std::vector<std::string>& errors) {
   std::string out;
@@ -76,7 +65,7 @@ class Reconciler {
     // spec.serviceAccountName), so it can change only what that account may.
     applier_ = env_.client.impersonating(env_.applier(request_.ns, spec_.service_account_name));
     if (meta::is_deleting(before_)) return finalize();
-    write_finalizers(env_, before_, spec_.prune);
+    controller::write_finalizer(env_.client, kKustomizationType.gvr, before_, v1::kFinalizer, spec_.prune);
     if (spec_.suspend) {
       ctx_.log.debug("suspended");
       return controller::Result::done();
@@ -152,6 +141,16 @@ class Reconciler {
       b.labels[std::string(v1::kNameLabel)] = request_.name;
       b.labels[std::string(v1::kNamespaceLabel)] = request_.ns;
       b.annotations = spec_.common_metadata.annotations;
+      if (!spec_.patches.empty()) {
+        json::Array patches;
+        for (const auto& p : spec_.patches) patches.push_back(p.to_json());
+        b.patches = std::move(patches);
+      }
+      if (!spec_.images.empty()) {
+        json::Array images;
+        for (const auto& i : spec_.images) images.push_back(i.to_json());
+        b.images = std::move(images);
+      }
       objects = build_manifests(files, b);
     } catch (const BuildError& e) {
       fail({v1::reason::kBuildFailed, e.what()});
@@ -247,7 +246,7 @@ class Reconciler {
       }
       ctx_.log.info("pruned on deletion", {{"deleted", std::to_string(pruned.deleted)}});
     }
-    write_finalizers(env_, before_, false);
+    controller::write_finalizer(env_.client, kKustomizationType.gvr, before_, v1::kFinalizer, false);
     return controller::Result::done();
   }
 

@@ -1,6 +1,7 @@
 #include "controllers/gitops/manifests.h"
 
 #include "apis/gitops/v1/repo_path.h"
+#include "controllers/gitops/kustomize_transforms.h"
 #include "runtime/json/yaml.h"
 
 #include <algorithm>
@@ -13,7 +14,7 @@ constexpr std::string_view kKustomizationFiles[] = {"kustomization.yaml", "kusto
 
 // Fields of kustomization.yaml we implement; anything else is refused.
 const std::set<std::string, std::less<>> kSupportedFields = {"apiVersion", "kind", "metadata", "resources", "namespace",
-                                                             "namePrefix", "nameSuffix", "labels", "commonLabels",
+                                                             "namePrefix", "nameSuffix", "labels", "commonLabels", "patches", "images",
                                                              "commonAnnotations"};
 
 std::string join(std::string_view dir, std::string_view name) {
@@ -154,7 +155,7 @@ class Builder {
     for (const auto& kv : k.get_object())
       if (!kSupportedFields.contains(kv.key()))
         throw BuildError(file + ": '" + std::string(kv.key()) + "' is not supported (Capstan implements resources, namespace, "
-                         "namePrefix, nameSuffix, labels, commonLabels, commonAnnotations)");
+                         "namePrefix, nameSuffix, labels, commonLabels, commonAnnotations, patches (JSON 6902), images)");
 
     std::vector<json::Value> out;
     if (const auto* resources = json::get_array(k, {"resources"})) {
@@ -184,6 +185,21 @@ class Builder {
       }
     }
 
+    // Patches select objects by their names before the namespace and prefixes change them, as
+    // kustomize orders its transformers; images come last.
+    if (const auto* patches = json::find(k, {"patches"})) {
+      apply_patches(out, *patches, file, [&](const std::string& path) {
+        std::string target;
+        try {
+          target = clean_path(join(dir, path));
+        } catch (const BuildError&) {
+          throw BuildError(file + ": patch " + path + " is outside the repository");
+        }
+        auto it = files_.find(target);
+        if (it == files_.end()) throw BuildError(file + ": patch " + path + " not found");
+        return it->second;
+      });
+    }
     std::string_view ns = json::get_string(k, {"namespace"});
     std::string_view prefix = json::get_string(k, {"namePrefix"});
     std::string_view suffix = json::get_string(k, {"nameSuffix"});
@@ -210,6 +226,7 @@ class Builder {
       add_all(o, {"metadata", "annotations"}, annotations);
       add_selector_labels(o, selector_labels);
     }
+    if (const auto* images = json::find(k, {"images"})) apply_images(out, *images, file);
     return out;
   }
 
@@ -233,6 +250,12 @@ std::string clean_path(std::string_view path) {
 
 std::vector<json::Value> build_manifests(const std::map<std::string, std::string>& files, const BuildOptions& options) {
   auto objects = Builder(files).directory(clean_path(options.path), 0);
+  const std::string spec = "the Kustomization's spec";
+  if (!options.patches.is_null())
+    apply_patches(objects, options.patches, spec, [&](const std::string&) -> std::string {
+      throw BuildError(spec + ": patches are inline (patch), not files");
+    });
+  if (!options.images.is_null()) apply_images(objects, options.images, spec);
   std::set<std::string> seen;
   for (auto& o : objects) {
     if (json::get_string(o, {"metadata", "name"}).empty()) throw BuildError(identity(o) + ": metadata.name is missing");

@@ -5,13 +5,14 @@
 //     (files and directories, each directory with its own kustomization.yaml or plain YAML) are
 //     gathered and transformed by `namespace`, `namePrefix`/`nameSuffix`, `labels`
 //     (includeSelectors), `commonLabels` (also added to selectors and pod templates, as kustomize
-//     does), `commonAnnotations`. Other kustomize fields (patches, images, generators,
-//     components, remote bases, ...) are refused with a BuildError naming the field: applying
-//     half of what the file says would be worse than not applying.
+//     does), `commonAnnotations`, JSON 6902 `patches` and `images` (kustomize_transforms.h).
+//     Other kustomize fields (strategic-merge patches, generators, components, remote bases,
+//     ...) are refused with a BuildError naming the field: applying half of what the file says
+//     would be worse than not applying.
 //   - `path` has none: every *.yaml / *.yml / *.json file below it (sorted, recursively) is read,
 //     and the documents that are Kubernetes objects (apiVersion and kind) are kept, as Flux's
 //     generated kustomization.yaml does.
-// Then the Kustomization's own transforms: namePrefix/nameSuffix, commonMetadata, and the
+// Then the Kustomization's own transforms: patches and images, namePrefix/nameSuffix, commonMetadata, and the
 // ownership labels gitops.capstan.dev/name and /namespace. The namespace (targetNamespace, or the
 // Kustomization's for namespaced objects with none) is set at apply time, where the REST mapping
 // tells namespaced from cluster-scoped kinds.
@@ -35,6 +36,9 @@ struct BuildOptions {
   std::string path;  // directory in the repository ("", "." and "./x/" forms accepted)
   std::string name_prefix, name_suffix;
   std::map<std::string, std::string> labels, annotations;  // commonMetadata; ownership labels go in labels
+  // The Kustomization's own spec.patches ([{patch, target}], inline JSON 6902) and spec.images,
+  // applied to what `path` built, before namePrefix/nameSuffix; null: none.
+  json::Value patches, images;
 };
 
 // `files`: repository-relative path -> content (the whole revision). Throws BuildError with the

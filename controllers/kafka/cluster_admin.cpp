@@ -62,9 +62,14 @@ struct ClusterAdmin::Impl {
     return o;
   }
 
-  // Waits for the one result on `q`; throws on a request-level error or the timeout.
-  Event wait(rd_kafka_queue_t* q, const std::string& what) {
-    rd_kafka_event_t* ev = rd_kafka_queue_poll(q, ms(timeout) + 5000);
+  // Sends one Admin API request (`send` with the handle, options and a reply queue) and waits
+  // for its result; throws on a request-level error or the timeout.
+  template <class Send>
+  Event call(rd_kafka_admin_op_t op, bool operation_timeout, const std::string& what, Send&& send) {
+    Queue q(rd_kafka_queue_new(handle));
+    auto opts = options(op, operation_timeout);
+    send(handle, opts.get(), q.get());
+    rd_kafka_event_t* ev = rd_kafka_queue_poll(q.get(), ms(timeout) + 5000);
     if (!ev) throw AdminError("_TIMED_OUT", what + ": no answer from " + bootstrap + " within " + std::to_string(timeout.count()) + " ms");
     Event e(ev);
     if (rd_kafka_event_error(ev) != RD_KAFKA_RESP_ERR_NO_ERROR) fail(rd_kafka_event_error(ev), what, rd_kafka_event_error_string(ev));
@@ -121,11 +126,9 @@ void ClusterAdmin::create(const std::string& topic, int partitions, int replicas
   rd_kafka_NewTopic_t* t = rd_kafka_NewTopic_new(topic.c_str(), partitions, replicas, err, sizeof err);
   if (!t) throw AdminError("_INVALID_ARG", what + ": " + err);
   for (const auto& [k, v] : configs) rd_kafka_NewTopic_set_config(t, k.c_str(), v.c_str());
-  Queue q(rd_kafka_queue_new(impl_->handle));
-  auto opts = impl_->options(RD_KAFKA_ADMIN_OP_CREATETOPICS, true);
-  rd_kafka_CreateTopics(impl_->handle, &t, 1, opts.get(), q.get());
-  rd_kafka_NewTopic_destroy(t);
-  Event ev = impl_->wait(q.get(), what);
+  Event ev = impl_->call(RD_KAFKA_ADMIN_OP_CREATETOPICS, true, what, [&](auto* h, auto* o, auto* q) { rd_kafka_CreateTopics(h, &t, 1, o, q);
+    rd_kafka_NewTopic_destroy(t);  // copied by the call
+  });
   size_t n = 0;
   const rd_kafka_topic_result_t** results = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev.get()), &n);
   for (size_t i = 0; i < n; ++i) check(results[i], what);
@@ -136,30 +139,38 @@ void ClusterAdmin::create_partitions(const std::string& topic, int total) {
   char err[512];
   rd_kafka_NewPartitions_t* p = rd_kafka_NewPartitions_new(topic.c_str(), static_cast<size_t>(total), err, sizeof err);
   if (!p) throw AdminError("_INVALID_ARG", what + ": " + err);
-  Queue q(rd_kafka_queue_new(impl_->handle));
-  auto opts = impl_->options(RD_KAFKA_ADMIN_OP_CREATEPARTITIONS, true);
-  rd_kafka_CreatePartitions(impl_->handle, &p, 1, opts.get(), q.get());
-  rd_kafka_NewPartitions_destroy(p);
-  Event ev = impl_->wait(q.get(), what);
+  Event ev = impl_->call(RD_KAFKA_ADMIN_OP_CREATEPARTITIONS, true, what,
+                         [&](auto* h, auto* o, auto* q) { rd_kafka_CreatePartitions(h, &p, 1, o, q);
+    rd_kafka_NewPartitions_destroy(p);
+  });
   size_t n = 0;
   const rd_kafka_topic_result_t** results = rd_kafka_CreatePartitions_result_topics(rd_kafka_event_CreatePartitions_result(ev.get()), &n);
   for (size_t i = 0; i < n; ++i) check(results[i], what);
 }
 
+namespace {
+
+// The config resources of a DescribeConfigs or AlterConfigs result, each error thrown.
+void check(const rd_kafka_ConfigResource_t** resources, size_t n, const std::string& what) {
+  for (size_t i = 0; i < n; ++i)
+    if (auto e = rd_kafka_ConfigResource_error(resources[i]); e != RD_KAFKA_RESP_ERR_NO_ERROR)
+      fail(e, what, rd_kafka_ConfigResource_error_string(resources[i]));
+}
+
+}  // namespace
+
 std::map<std::string, std::string> ClusterAdmin::overrides(const std::string& topic) {
   const std::string what = "reading the configuration of topic " + topic;
   rd_kafka_ConfigResource_t* r = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
-  Queue q(rd_kafka_queue_new(impl_->handle));
-  auto opts = impl_->options(RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS);
-  rd_kafka_DescribeConfigs(impl_->handle, &r, 1, opts.get(), q.get());
-  rd_kafka_ConfigResource_destroy(r);
-  Event ev = impl_->wait(q.get(), what);
+  Event ev = impl_->call(RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, false, what,
+                         [&](auto* h, auto* o, auto* q) { rd_kafka_DescribeConfigs(h, &r, 1, o, q);
+    rd_kafka_ConfigResource_destroy(r);
+  });
   size_t n = 0;
   const rd_kafka_ConfigResource_t** resources = rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev.get()), &n);
+  check(resources, n, what);
   std::map<std::string, std::string> out;
   for (size_t i = 0; i < n; ++i) {
-    if (auto e = rd_kafka_ConfigResource_error(resources[i]); e != RD_KAFKA_RESP_ERR_NO_ERROR)
-      fail(e, what, rd_kafka_ConfigResource_error_string(resources[i]));
     size_t m = 0;
     const rd_kafka_ConfigEntry_t** entries = rd_kafka_ConfigResource_configs(resources[i], &m);
     for (size_t j = 0; j < m; ++j) {
@@ -175,26 +186,19 @@ void ClusterAdmin::set_overrides(const std::string& topic, const std::map<std::s
   const std::string what = "changing the configuration of topic " + topic;
   rd_kafka_ConfigResource_t* r = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
   for (const auto& [k, v] : configs) rd_kafka_ConfigResource_set_config(r, k.c_str(), v.c_str());
-  Queue q(rd_kafka_queue_new(impl_->handle));
-  auto opts = impl_->options(RD_KAFKA_ADMIN_OP_ALTERCONFIGS);
-  rd_kafka_AlterConfigs(impl_->handle, &r, 1, opts.get(), q.get());
-  rd_kafka_ConfigResource_destroy(r);
-  Event ev = impl_->wait(q.get(), what);
+  Event ev = impl_->call(RD_KAFKA_ADMIN_OP_ALTERCONFIGS, false, what, [&](auto* h, auto* o, auto* q) { rd_kafka_AlterConfigs(h, &r, 1, o, q);
+    rd_kafka_ConfigResource_destroy(r);
+  });
   size_t n = 0;
-  const rd_kafka_ConfigResource_t** resources = rd_kafka_AlterConfigs_result_resources(rd_kafka_event_AlterConfigs_result(ev.get()), &n);
-  for (size_t i = 0; i < n; ++i)
-    if (auto e = rd_kafka_ConfigResource_error(resources[i]); e != RD_KAFKA_RESP_ERR_NO_ERROR)
-      fail(e, what, rd_kafka_ConfigResource_error_string(resources[i]));
+  check(rd_kafka_AlterConfigs_result_resources(rd_kafka_event_AlterConfigs_result(ev.get()), &n), n, what);
 }
 
 void ClusterAdmin::remove(const std::string& topic) {
   const std::string what = "deleting topic " + topic;
   rd_kafka_DeleteTopic_t* t = rd_kafka_DeleteTopic_new(topic.c_str());
-  Queue q(rd_kafka_queue_new(impl_->handle));
-  auto opts = impl_->options(RD_KAFKA_ADMIN_OP_DELETETOPICS, true);
-  rd_kafka_DeleteTopics(impl_->handle, &t, 1, opts.get(), q.get());
-  rd_kafka_DeleteTopic_destroy(t);
-  Event ev = impl_->wait(q.get(), what);
+  Event ev = impl_->call(RD_KAFKA_ADMIN_OP_DELETETOPICS, true, what, [&](auto* h, auto* o, auto* q) { rd_kafka_DeleteTopics(h, &t, 1, o, q);
+    rd_kafka_DeleteTopic_destroy(t);
+  });
   size_t n = 0;
   const rd_kafka_topic_result_t** results = rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(ev.get()), &n);
   for (size_t i = 0; i < n; ++i) check(results[i], what, {RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART});

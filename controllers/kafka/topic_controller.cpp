@@ -5,6 +5,7 @@
 #include "apis/kafka/v1/validation.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
+#include "runtime/controller/finalizer.h"
 #include "runtime/controller/status.h"
 #include "runtime/meta/object.h"
 
@@ -20,17 +21,8 @@ using std::chrono::milliseconds;
 
 constexpr milliseconds kRetry{10'000};
 
-// Writes metadata.finalizers with or without the topic operator's (optimistic: the patch
-// carries the cached resourceVersion).
 void write_finalizer(client::Client& c, const json::Value& obj, bool present) {
-  json::Value copy = obj;
-  bool changed = present ? meta::add_finalizer(copy, v1::kTopicFinalizer) : meta::remove_finalizer(copy, v1::kTopicFinalizer);
-  if (!changed) return;
-  const json::Value* finalizers = json::find(copy, {"metadata", "finalizers"});
-  json::Object metadata{{"resourceVersion", meta::resource_version_of(obj)},
-                        {"finalizers", finalizers ? *finalizers : json::Value(json::Array())}};
-  c.patch(v1::kKafkaTopicType.gvr, meta::namespace_of(obj), meta::name_of(obj), client::PatchType::Merge,
-          json::Value(json::Object{{"metadata", std::move(metadata)}}));
+  controller::write_finalizer(c, v1::kKafkaTopicType.gvr, obj, v1::kTopicFinalizer, present);
 }
 
 std::string topic_name_of(const json::Value& obj) {

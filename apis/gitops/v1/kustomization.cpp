@@ -37,6 +37,38 @@ const auto& common_metadata_fields() {
   return table;
 }
 
+const auto& image_fields() {
+  static const auto table = codec::table<Image>(
+      "An image override: containers whose image is `name` get the new name, tag or digest.",
+      field("name", &Image::name, Schema::string("Image name to match, without tag or digest.").max_length(1024)).required(),
+      field("newName", &Image::new_name, Schema::string("New image name.").max_length(1024)),
+      field("newTag", &Image::new_tag, Schema::string("New tag.").max_length(128)),
+      field("digest", &Image::digest, Schema::string("New digest (wins over newTag).").max_length(256)));
+  return table;
+}
+
+const auto& selector_fields() {
+  static const auto table = codec::table<PatchSelector>(
+      "The objects a patch applies to: regular expressions each matched against the whole value, and label and "
+      "annotation selectors.",
+      field("group", &PatchSelector::group, Schema::string("API group.").max_length(253)),
+      field("version", &PatchSelector::version, Schema::string("API version.").max_length(64)),
+      field("kind", &PatchSelector::kind, Schema::string("Kind.").max_length(253)),
+      field("name", &PatchSelector::name, Schema::string("Name.").max_length(253)),
+      field("namespace", &PatchSelector::ns, Schema::string("Namespace.").max_length(253)),
+      field("labelSelector", &PatchSelector::label_selector, Schema::string("Label selector.").max_length(4096)),
+      field("annotationSelector", &PatchSelector::annotation_selector, Schema::string("Annotation selector.").max_length(4096)));
+  return table;
+}
+
+const auto& patch_fields() {
+  static const auto table = codec::table<Patch>(
+      "A JSON 6902 patch (a list of operations, in YAML or JSON) and the objects it applies to.",
+      field("patch", &Patch::patch, Schema::string("The operations.").max_length(256 * 1024)).required(),
+      field("target", &Patch::target, PatchSelector::schema()));
+  return table;
+}
+
 const auto& spec_fields() {
   static const auto table = codec::table<KustomizationSpec>(
       "What to apply from which source, and how.",
@@ -60,6 +92,11 @@ const auto& spec_fields() {
       field("commonMetadata", &KustomizationSpec::common_metadata, CommonMetadata::schema()),
       field("namePrefix", &KustomizationSpec::name_prefix, Schema::string("Prefix added to every object's name.").min_length(1).max_length(200)),
       field("nameSuffix", &KustomizationSpec::name_suffix, Schema::string("Suffix added to every object's name.").min_length(1).max_length(200)),
+      field("patches", &KustomizationSpec::patches,
+            Schema::array(Patch::schema(), "JSON 6902 patches applied to the built objects (before namePrefix and nameSuffix).")
+                .max_items(256)),
+      field("images", &KustomizationSpec::images,
+            Schema::array(Image::schema(), "Image overrides applied to the built objects' containers.").max_items(256)),
       field("serviceAccountName", &KustomizationSpec::service_account_name,
             openapi::object_name("ServiceAccount of this namespace that applies and prunes (by impersonation), so "
                                  "what Git may change is what that account may. Default: the manager's "
@@ -98,6 +135,9 @@ const auto& status_fields() {
 CAPSTAN_CODEC_FROM(CrossNamespaceSourceReference, source_ref_fields)
 CAPSTAN_CODEC_FROM(DependencyReference, dependency_fields)
 CAPSTAN_CODEC_FROM(CommonMetadata, common_metadata_fields)
+CAPSTAN_CODEC_FROM(Image, image_fields)
+CAPSTAN_CODEC_FROM(PatchSelector, selector_fields)
+CAPSTAN_CODEC_FROM(Patch, patch_fields)
 CAPSTAN_CODEC_FROM(KustomizationSpec, spec_fields)
 CAPSTAN_CODEC_FROM(ResourceRef, resource_ref_fields)
 CAPSTAN_CODEC_FROM(ResourceInventory, inventory_fields)

@@ -84,6 +84,26 @@ struct CommonMetadata {
   CAPSTAN_CODEC(CommonMetadata);
 };
 
+// kustomize's image override (Flux's spec.images).
+struct Image {
+  std::string name, new_name, new_tag, digest;
+  CAPSTAN_CODEC(Image);
+};
+
+// Which objects a patch applies to (kustomize's Selector: regular expressions matched whole).
+struct PatchSelector {
+  std::string group, version, kind, name, ns, label_selector, annotation_selector;
+  CAPSTAN_CODEC(PatchSelector);
+};
+
+// A JSON 6902 patch and its target (Flux's spec.patches; strategic-merge patches are refused
+// when the Kustomization is built).
+struct Patch {
+  std::string patch;
+  std::optional<PatchSelector> target;
+  CAPSTAN_CODEC(Patch);
+};
+
 struct KustomizationSpec {
   CrossNamespaceSourceReference source_ref;
   Duration interval{};
@@ -96,6 +116,8 @@ struct KustomizationSpec {
   std::vector<DependencyReference> depends_on;
   CommonMetadata common_metadata;
   std::string name_prefix, name_suffix;
+  std::vector<Patch> patches;
+  std::vector<Image> images;
   std::string service_account_name;  // "" = the controller's default (--gitops-default-service-account)
 
   Duration effective_retry_interval() const { return retry_interval.count() > 0 ? retry_interval : interval; }

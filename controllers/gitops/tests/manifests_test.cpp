@@ -107,7 +107,7 @@ TEST(GitopsManifests, NamespacesAndCrdsKeepTheirNames) {
 TEST(GitopsManifests, ErrorsNameTheFileAndTheReason) {
   BuildOptions o;
   o.path = "k";
-  EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [a.yaml]\npatches: []\n"}}, o).find("k/kustomization.yaml: 'patches' is not supported"),
+  EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [a.yaml]\nconfigMapGenerator: []\n"}}, o).find("k/kustomization.yaml: 'configMapGenerator' is not supported"),
             std::string::npos);
   EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [missing.yaml]\n"}}, o).find("resource missing.yaml not found"),
             std::string::npos);
@@ -127,6 +127,84 @@ TEST(GitopsManifests, CleanPath) {
   EXPECT_EQ(clean_path(""), "");
   EXPECT_EQ(clean_path("a/../b//c"), "b/c");
   EXPECT_THROW(clean_path("a/../../b"), BuildError);
+}
+
+}  // namespace
+}  // namespace capstan::gitops
+
+namespace capstan::gitops {
+namespace {
+
+const char* kDeployment = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, labels: {tier: front}}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      initContainers: [{name: init, image: "busybox:1.36"}]
+      containers:
+      - {name: web, image: "registry.example:5000/shop/web:1.0"}
+      - {name: sidecar, image: "envoyproxy/envoy@sha256:aaaa"}
+)";
+
+TEST(GitopsManifests, Json6902PatchesAndImagesAsKustomizeAppliesThem) {
+  std::map<std::string, std::string> files{
+      {"app/deploy.yaml", std::string(kDeployment) + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-config}\ndata: {a: b}\n"},
+      {"app/replicas.yaml", "- {op: replace, path: /spec/replicas, value: 3}\n"},
+      {"app/kustomization.yaml", R"(resources: [deploy.yaml]
+namePrefix: prod-
+patches:
+- path: replicas.yaml
+  target: {kind: Deployment, name: web}
+- patch: '[{"op": "add", "path": "/data/c", "value": "d"}]'
+  target: {version: v1, kind: ConfigMap, name: "web-.*"}
+- patch: '[{"op": "add", "path": "/metadata/annotations", "value": {"front": "yes"}}]'
+  target: {labelSelector: tier=front}
+images:
+- {name: registry.example:5000/shop/web, newTag: "1.1"}
+- {name: busybox, newName: mirror.example/busybox}
+- {name: envoyproxy/envoy, digest: "sha256:bbbb"}
+)"}};
+  BuildOptions o;
+  o.path = "app";
+  auto objects = build_manifests(files, o);
+  ASSERT_EQ(objects.size(), 2u);
+  const json::Value& d = objects[0];
+  EXPECT_EQ(json::get_string(d, {"metadata", "name"}), "prod-web") << "patches select the names before the prefix";
+  EXPECT_EQ(json::serialize(*json::find(d, {"spec", "replicas"})), "3");
+  EXPECT_EQ(json::get_string(d, {"metadata", "annotations", "front"}), "yes");
+  const auto& containers = *json::get_array(d, {"spec", "template", "spec", "containers"});
+  EXPECT_EQ(json::get_string(containers[0], {"image"}), "registry.example:5000/shop/web:1.1");
+  EXPECT_EQ(json::get_string(containers[1], {"image"}), "envoyproxy/envoy@sha256:bbbb");
+  EXPECT_EQ(json::get_string((*json::get_array(d, {"spec", "template", "spec", "initContainers"}))[0], {"image"}), "mirror.example/busybox:1.36");
+  EXPECT_EQ(json::get_string(objects[1], {"data", "c"}), "d");
+  EXPECT_EQ(json::get_string(objects[1], {"metadata", "annotations", "front"}), "") << "the label selector kept the patch off it";
+}
+
+TEST(GitopsManifests, PatchErrorsNameTheEntry) {
+  auto error = [](const std::string& kustomization, std::map<std::string, std::string> more = {}) {
+    more["app/deploy.yaml"] = kDeployment;
+    more["app/kustomization.yaml"] = "resources: [deploy.yaml]\n" + kustomization;
+    BuildOptions o;
+    o.path = "app";
+    try {
+      build_manifests(more, o);
+    } catch (const BuildError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error("patches: [{patch: 'apiVersion: apps/v1\n\nkind: Deployment\n\nmetadata: {name: web}', target: {kind: Deployment}}]\n"),
+            "app/kustomization.yaml: patches[0]: only JSON 6902 patches (a list of operations) are supported; strategic-merge patches are not");
+  EXPECT_EQ(error("patches: [{path: ../../etc/passwd, target: {kind: Deployment}}]\n"),
+            "app/kustomization.yaml: patch ../../etc/passwd is outside the repository");
+  EXPECT_EQ(error("patches: [{patch: '[{op: remove, path: /spec/nothing}]', target: {kind: Deployment}}]\n").find(
+                "app/kustomization.yaml: patches[0]: patching Deployment web: "),
+            0u);
+  EXPECT_EQ(error("patches: [{patch: '[]', target: {name: '(web'}}]\n").find("app/kustomization.yaml: patches[0].target.name: invalid regular expression"), 0u);
+  EXPECT_EQ(error("images: [{newTag: '2'}]\n"), "app/kustomization.yaml: images[0]: name is required");
 }
 
 }  // namespace

@@ -1,0 +1,176 @@
+#include "controllers/gitops/kustomize_transforms.h"
+
+#include "controllers/gitops/manifests.h"
+#include "runtime/json/patch.h"
+#include "runtime/json/yaml.h"
+#include "runtime/meta/selector.h"
+
+#include <re2/re2.h>
+
+#include <memory>
+
+namespace capstan::gitops {
+namespace {
+
+constexpr std::size_t kMaxEntries = 1000;
+
+std::string entry_name(const std::string& file, std::string_view field, std::size_t i) {
+  return file + ": " + std::string(field) + "[" + std::to_string(i) + "]";
+}
+
+// A target field: a regular expression the whole value must match ("" matches anything).
+class Pattern {
+ public:
+  Pattern(std::string_view expr, const std::string& where) {
+    if (expr.empty()) return;
+    re_ = std::make_unique<RE2>(std::string(expr), RE2::Quiet);
+    if (!re_->ok()) throw BuildError(where + ": invalid regular expression \"" + std::string(expr) + "\": " + re_->error());
+  }
+  bool matches(std::string_view value) const { return !re_ || RE2::FullMatch(value, *re_); }
+
+ private:
+  std::unique_ptr<RE2> re_;
+};
+
+meta::LabelSelector selector(std::string_view text, const std::string& where) {
+  try {
+    return meta::LabelSelector::parse(text);
+  } catch (const std::exception& e) {
+    throw BuildError(where + ": " + e.what());
+  }
+}
+
+meta::Labels string_map_at(const json::Value& o, std::initializer_list<std::string_view> path) {
+  meta::Labels out;
+  if (const auto* m = json::get_object(o, path))
+    for (const auto& kv : *m)
+      if (kv.value().is_string()) out[std::string(kv.key())] = std::string(kv.value().get_string());
+  return out;
+}
+
+struct Target {
+  Pattern group, version, kind, name, ns;
+  std::optional<meta::LabelSelector> labels, annotations;
+
+  Target(const json::Value* t, const std::string& where)
+      : group(t ? json::get_string(*t, {"group"}) : "", where + ".target.group"),
+        version(t ? json::get_string(*t, {"version"}) : "", where + ".target.version"),
+        kind(t ? json::get_string(*t, {"kind"}) : "", where + ".target.kind"),
+        name(t ? json::get_string(*t, {"name"}) : "", where + ".target.name"),
+        ns(t ? json::get_string(*t, {"namespace"}) : "", where + ".target.namespace") {
+    if (!t) return;
+    if (auto s = json::get_string(*t, {"labelSelector"}); !s.empty()) labels = selector(s, where + ".target.labelSelector");
+    if (auto s = json::get_string(*t, {"annotationSelector"}); !s.empty()) annotations = selector(s, where + ".target.annotationSelector");
+  }
+
+  bool matches(const json::Value& o) const {
+    std::string_view api_version = json::get_string(o, {"apiVersion"});
+    auto slash = api_version.find('/');
+    std::string_view g = slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
+    std::string_view v = slash == std::string_view::npos ? api_version : api_version.substr(slash + 1);
+    return group.matches(g) && version.matches(v) && kind.matches(json::get_string(o, {"kind"})) &&
+           name.matches(json::get_string(o, {"metadata", "name"})) && ns.matches(json::get_string(o, {"metadata", "namespace"})) &&
+           (!labels || labels->matches(string_map_at(o, {"metadata", "labels"}))) &&
+           (!annotations || annotations->matches(string_map_at(o, {"metadata", "annotations"})));
+  }
+};
+
+// image reference -> (name, the tag or digest part with its ':' or '@').
+std::pair<std::string, std::string> split_image(std::string_view image) {
+  auto at = image.find('@');
+  if (at != std::string_view::npos) {
+    auto name = image.substr(0, at);
+    auto colon = name.rfind(':');
+    if (colon != std::string_view::npos && name.find('/', colon) == std::string_view::npos) name = name.substr(0, colon);
+    return {std::string(name), std::string(image.substr(at))};
+  }
+  auto colon = image.rfind(':');
+  if (colon != std::string_view::npos && image.find('/', colon) == std::string_view::npos)
+    return {std::string(image.substr(0, colon)), std::string(image.substr(colon))};
+  return {std::string(image), ""};
+}
+
+struct ImageRule {
+  std::string name, new_name, new_tag, digest;
+};
+
+void rewrite_images(json::Value& v, const std::vector<ImageRule>& rules) {
+  if (v.is_array()) {
+    for (auto& e : v.as_array()) rewrite_images(e, rules);
+    return;
+  }
+  if (!v.is_object()) return;
+  for (auto& kv : v.as_object()) {
+    const std::string_view key = kv.key();
+    if ((key == "containers" || key == "initContainers" || key == "ephemeralContainers") && kv.value().is_array()) {
+      for (auto& c : kv.value().as_array()) {
+        json::Value* image = c.is_object() ? c.as_object().if_contains("image") : nullptr;
+        if (!image || !image->is_string()) continue;
+        auto [name, rest] = split_image(image->get_string());
+        for (const auto& r : rules) {
+          if (r.name != name) continue;
+          std::string out = r.new_name.empty() ? name : r.new_name;
+          if (!r.digest.empty()) out += "@" + r.digest;
+          else if (!r.new_tag.empty()) out += ":" + r.new_tag;
+          else out += rest;
+          *image = out;
+          break;
+        }
+      }
+    }
+    rewrite_images(kv.value(), rules);
+  }
+}
+
+}  // namespace
+
+void apply_patches(std::vector<json::Value>& objects, const json::Value& patches, const std::string& file,
+                   const std::function<std::string(const std::string&)>& read) {
+  if (!patches.is_array()) throw BuildError(file + ": patches must be a list");
+  if (patches.get_array().size() > kMaxEntries) throw BuildError(file + ": more than 1000 patches");
+  for (std::size_t i = 0; i < patches.get_array().size(); ++i) {
+    const json::Value& entry = patches.get_array()[i];
+    const std::string where = entry_name(file, "patches", i);
+    std::string_view inline_patch = json::get_string(entry, {"patch"});
+    std::string_view path = json::get_string(entry, {"path"});
+    if (inline_patch.empty() == path.empty()) throw BuildError(where + ": set exactly one of patch and path");
+    std::string text = path.empty() ? std::string(inline_patch) : read(std::string(path));
+    json::Value ops;
+    try {
+      ops = json::from_yaml(text, where);
+    } catch (const std::exception& e) {
+      throw BuildError(where + ": " + e.what());
+    }
+    if (!ops.is_array())
+      throw BuildError(where + ": only JSON 6902 patches (a list of operations) are supported; strategic-merge patches are not");
+    Target target(json::find(entry, {"target"}), where);
+    if (!json::find(entry, {"target"})) throw BuildError(where + ": a JSON 6902 patch needs a target");
+    // A patch that selects nothing is no error (as kustomize).
+    for (auto& o : objects) {
+      if (!target.matches(o)) continue;
+      try {
+        o = json::apply_json_patch(o, ops);
+      } catch (const std::exception& e) {
+        throw BuildError(where + ": patching " + std::string(json::get_string(o, {"kind"})) + " " +
+                         std::string(json::get_string(o, {"metadata", "name"})) + ": " + e.what());
+      }
+    }
+  }
+}
+
+void apply_images(std::vector<json::Value>& objects, const json::Value& images, const std::string& file) {
+  if (!images.is_array()) throw BuildError(file + ": images must be a list");
+  if (images.get_array().size() > kMaxEntries) throw BuildError(file + ": more than 1000 images");
+  std::vector<ImageRule> rules;
+  for (std::size_t i = 0; i < images.get_array().size(); ++i) {
+    const json::Value& e = images.get_array()[i];
+    ImageRule r{std::string(json::get_string(e, {"name"})), std::string(json::get_string(e, {"newName"})),
+                std::string(json::get_string(e, {"newTag"})), std::string(json::get_string(e, {"digest"}))};
+    if (const auto* tag = json::find(e, {"newTag"}); tag && tag->is_number()) r.new_tag = json::serialize(*tag);  // newTag: 1.21
+    if (r.name.empty()) throw BuildError(entry_name(file, "images", i) + ": name is required");
+    rules.push_back(std::move(r));
+  }
+  for (auto& o : objects) rewrite_images(o, rules);
+}
+
+}  // namespace capstan::gitops
