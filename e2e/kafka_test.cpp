@@ -105,6 +105,35 @@ TEST_P(KafkaE2E, AKraftClusterComesUpScalesAndRollsUnderStrimzisNames) {
   kubectl_->ok({"scale", "knp", "brokers", "-n", "data", "--replicas=3"}, "");
   EXPECT_TRUE(eventually([&] { return pods().find("events-brokers-6") == std::string::npos; }, 20s)) << pods();
   EXPECT_TRUE(eventually([&] { return get({"get", "pvc", "-n", "data", "-o", "name"}).find("data-events-brokers-6") == std::string::npos; }, 20s));
+
+  // A manual rolling update (`kubectl annotate`): of one pod, then of every pod of a pool; the
+  // annotation goes with the replaced pods and from the pool.
+  auto uids = [&] {
+    std::istringstream in(get({"get", "pods", "-n", "data", "-l", "kafka.capstan.dev/cluster=events", "-o",
+                               R"(jsonpath={range .items[*]}{.metadata.name}{" "}{.metadata.uid}{"\n"}{end})"}));
+    std::map<std::string, std::string> out;
+    for (std::string pod, uid; in >> pod >> uid;) out[pod] = uid;
+    return out;
+  };
+  auto first = uids();
+  kubectl_->ok({"annotate", "pod", "events-brokers-1", "-n", "data", "kafka.capstan.dev/manual-rolling-update=true"});
+  EXPECT_TRUE(eventually([&] {
+    auto now = uids();
+    return now.count("events-brokers-1") && now["events-brokers-1"] != first["events-brokers-1"];
+  }, 30s)) << "the annotated pod was not rolled";
+  EXPECT_TRUE(eventually([&] { return ready() == "True"; }, 20s));
+  auto second = uids();
+  EXPECT_EQ(second["events-brokers-0"], first["events-brokers-0"]) << "only the annotated pod rolls";
+  EXPECT_EQ(get({"get", "pod", "events-brokers-1", "-n", "data", "-o", R"(jsonpath={.metadata.annotations.kafka\.capstan\.dev/manual-rolling-update})"}), "");
+  kubectl_->ok({"annotate", "knp", "controllers", "-n", "data", "kafka.capstan.dev/manual-rolling-update=true"});
+  EXPECT_TRUE(eventually([&] {
+    auto now = uids();
+    for (const char* pod : {"events-controllers-3", "events-controllers-4", "events-controllers-5"})
+      if (!now.count(pod) || now[pod] == second[pod]) return false;
+    return true;
+  }, 60s)) << "the pool's pods were not all rolled";
+  EXPECT_EQ(get({"get", "knp", "controllers", "-n", "data", "-o", R"(jsonpath={.metadata.annotations.kafka\.capstan\.dev/manual-rolling-update})"}), "");
+  EXPECT_EQ(uids()["events-brokers-2"], second["events-brokers-2"]) << "the other pool's pods stay";
 }
 
 TEST_P(KafkaE2E, AnInvalidClusterIsNotReadyNamingTheField) {

@@ -112,6 +112,7 @@ class Reconciler {
         env_.client.apply(kClaimType.gvr, req_.ns, node_claim(before_, n, pool.storage), fm, true);
       desired_pods[n.pod_name(req_.name)] = node_pod(before_, spec, pool, n, config);
     }
+    hand_pool_rolls_to_pods(pools);
     bool settled = manage_pods(desired_pods, nodes, pools);
 
     for (const auto& p : pools) write_pool_status(p, ids[std::string(p.object->name())], status.cluster_id);
@@ -138,6 +139,27 @@ class Reconciler {
   }
 
  private:
+  // A pool annotated for a manual rolling update: the annotation moves onto each of its Pods
+  // (which then roll one at a time, as for any change) and leaves the pool.
+  void hand_pool_rolls_to_pods(const std::vector<Pool>& pools) {
+    for (const auto& p : pools) {
+      const json::Value pool = p.object->value();
+      if (meta::annotation(pool, v1::kManualRollingUpdateAnnotation) != "true") continue;
+      auto annotation_patch = [](json::Value value) {
+        json::Object annotations;
+        annotations[v1::kManualRollingUpdateAnnotation] = std::move(value);
+        return json::Value(json::Object{{"metadata", json::Object{{"annotations", std::move(annotations)}}}});
+      };
+      const json::Value mark = annotation_patch("true");
+      for (const auto& pod : env_.pods.list(req_.ns))
+        if (pod->label(v1::kClusterLabel) == req_.name && pod->label(v1::kPoolNameLabel) == p.object->name())
+          env_.client.patch(kPodType.gvr, req_.ns, pod->name(), client::PatchType::Merge, mark);
+      env_.client.patch(kNodePoolType.gvr, req_.ns, p.object->name(), client::PatchType::Merge,
+                        annotation_patch(nullptr));
+      ctx_.log.info("manual rolling update of a node pool", {{"pool", std::string(p.object->name())}});
+    }
+  }
+
   std::vector<Pool> pools_of_cluster() {
     std::vector<Pool> out;
     for (const auto& p : env_.pools.list(req_.ns))
@@ -207,7 +229,8 @@ class Reconciler {
         env_.client.apply(kPodType.gvr, req_.ns, want, kFieldManager, true);
         continue;
       }
-      if (meta::annotation(it->second, v1::kRevisionAnnotation) != meta::annotation(want, v1::kRevisionAnnotation)) {
+      if (meta::annotation(it->second, v1::kRevisionAnnotation) != meta::annotation(want, v1::kRevisionAnnotation) ||
+          meta::annotation(it->second, v1::kManualRollingUpdateAnnotation) == "true") {
         if (n.controller) stale.insert(stale.begin(), name);
         else stale.push_back(name);
       } else if (meta::pod_ready(it->second)) {

@@ -77,7 +77,7 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<Cluste
                  if (cluster.empty()) return std::vector<controller::Request>{};
                  return std::vector<controller::Request>{{std::string(o->ns()), cluster}};
                },
-               {controller::any_of({controller::generation_changed(), controller::labels_changed()})})
+               {controller::any_of({controller::generation_changed(), controller::labels_changed(), controller::annotations_changed()})})
       .with_max_concurrent(options.max_concurrent_reconciles)
       .records_faults("Ready")
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_kafka(*env, r, c); });
@@ -115,8 +115,8 @@ plugin::Plugin plugin() {
       })
       .crds(apis::kafka::v1::crds)
       .permits({"kafka.capstan.dev"}, {"kafkas/status", "kafkanodepools/status", "kafkatopics/status"}, {"get", "update", "patch"})
-      // The topic operator's finalizer.
-      .permits({"kafka.capstan.dev"}, {"kafkatopics"}, {"update", "patch"})
+      // The topic operator's finalizer; a pool's manual-rolling-update annotation, removed once handed to its pods.
+      .permits({"kafka.capstan.dev"}, {"kafkatopics", "kafkanodepools"}, {"update", "patch"})
       .permits({""}, {"pods"}, {"create", "update", "patch", "delete"})
       .permits({""}, {"services", "configmaps", "persistentvolumeclaims"}, {"get", "create", "update", "patch", "delete"})
       .permits({"policy"}, {"poddisruptionbudgets"}, {"get", "create", "update", "patch", "delete"})

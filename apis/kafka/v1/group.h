@@ -37,6 +37,11 @@ inline constexpr std::string_view kRevisionAnnotation = "kafka.capstan.dev/revis
 // A Kafka annotated "true" removes brokers on scale-down even while they hold partition
 // replicas (Strimzi's strimzi.io/skip-broker-scaledown-check).
 inline constexpr std::string_view kSkipScaleDownCheckAnnotation = "kafka.capstan.dev/skip-broker-scaledown-check";
+// "true" on a node's Pod rolls that node in the next reconcile; on a KafkaNodePool, every node
+// of the pool (Strimzi's strimzi.io/manual-rolling-update, which Strimzi reads from the Pod or
+// its StrimziPodSet). Nodes roll one at a time as for any other change; the annotation goes
+// with the replaced Pod, and from the pool once its Pods carry it.
+inline constexpr std::string_view kManualRollingUpdateAnnotation = "kafka.capstan.dev/manual-rolling-update";
 // A KafkaTopic annotated "false" is left alone (Strimzi's strimzi.io/managed): deleting it then
 // keeps the topic.
 inline constexpr std::string_view kManagedAnnotation = "kafka.capstan.dev/managed";

@@ -472,12 +472,13 @@ webhooks:
   - kafka.capstan.dev
   resources:
   - kafkanodepools
-  - kafkas
+  - kafkatopics
   verbs:
   - get
   - list
   - watch
   - update
+  - patch
 - apiGroups:
   - kafka.capstan.dev
   resources:
@@ -491,13 +492,12 @@ webhooks:
 - apiGroups:
   - kafka.capstan.dev
   resources:
-  - kafkatopics
+  - kafkas
   verbs:
   - get
   - list
   - watch
   - update
-  - patch
 - apiGroups:
   - policy
   resources:
