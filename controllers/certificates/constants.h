@@ -78,6 +78,7 @@ inline constexpr std::string_view kRequestChanged = "RequestChanged";
 inline constexpr std::string_view kRenewing = "Renewing";
 inline constexpr std::string_view kExpired = "Expired";
 inline constexpr std::string_view kSecretTemplateMismatch = "SecretTemplateMismatch";
+inline constexpr std::string_view kAdditionalOutputFormatsMismatch = "AdditionalOutputFormatsMismatch";
 inline constexpr std::string_view kSecretManagedMetadataMismatch = "SecretManagedMetadataMismatch";
 inline constexpr std::string_view kReady = "Ready";
 inline constexpr std::string_view kIssued = "Issued";

@@ -4,6 +4,7 @@
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/secret_view.h"
 #include "runtime/meta/base64.h"
+#include "runtime/pki/error.h"
 
 namespace capstan::certificates {
 
@@ -83,6 +84,23 @@ std::string encode_private_key(const pki::PrivateKey& key, const v1::Certificate
   return key.to_pem(v1::effective_key_encoding(spec));
 }
 
+std::map<std::string, std::string> additional_outputs(const v1::CertificateSpec& spec, const std::string& private_key_pem,
+                                                      const std::string& certificate_pem) {
+  std::map<std::string, std::string> out;
+  for (const auto& f : spec.additional_output_formats) {
+    if (f.type == "CombinedPEM") {
+      out[std::string(kCombinedPem)] = private_key_pem + (private_key_pem.empty() || private_key_pem.back() == '\n' ? "" : "\n") + certificate_pem;
+    } else if (f.type == "DER") {
+      try {
+        out[std::string(kKeyDer)] = pki::PrivateKey::from_pem(private_key_pem).to_pkcs8_der();
+      } catch (const pki::PkiError&) {
+        // tls.key itself is judged (and reissued) by the policies.
+      }
+    }
+  }
+  return out;
+}
+
 json::Value desired_secret(const v1::Certificate& crt, const IssuedData& data, std::string_view existing_type) {
   pki::Certificate leaf;
   try {
@@ -97,6 +115,7 @@ json::Value desired_secret(const v1::Certificate& crt, const IssuedData& data, s
   d[kTlsCrt] = meta::base64_encode(data.certificate_pem);
   d[kTlsKey] = meta::base64_encode(data.private_key_pem);
   if (!data.ca_pem.empty()) d[kCaCrt] = meta::base64_encode(data.ca_pem);
+  for (const auto& [key, value] : additional_outputs(crt.spec, data.private_key_pem, data.certificate_pem)) d[key] = meta::base64_encode(value);
   return json::Object{
       {"apiVersion", "v1"},
       {"kind", "Secret"},

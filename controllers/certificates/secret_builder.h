@@ -31,6 +31,12 @@ std::map<std::string, std::string> desired_secret_labels(const v1::Certificate& 
 // tls.key as the spec asks (PKCS1 default; Ed25519 is always PKCS#8).
 std::string encode_private_key(const pki::PrivateKey& key, const v1::CertificateSpec& spec);
 
+// The additionalOutputFormats entries of the Secret (key -> decoded value) for `data`:
+// key.der for DER, tls-combined.pem for CombinedPEM; none when the spec asks for none or the
+// key does not parse.
+std::map<std::string, std::string> additional_outputs(const v1::CertificateSpec& spec, const std::string& private_key_pem,
+                                                      const std::string& certificate_pem);
+
 struct IssuedData {
   std::string certificate_pem;  // leaf then chain
   std::string ca_pem;           // may be empty (ACME)

@@ -30,6 +30,9 @@ struct SecretView {
 inline constexpr std::string_view kTlsCrt = "tls.crt";
 inline constexpr std::string_view kTlsKey = "tls.key";
 inline constexpr std::string_view kCaCrt = "ca.crt";
+// additionalOutputFormats (cert-manager's pkg/apis/certmanager/v1 keys).
+inline constexpr std::string_view kKeyDer = "key.der";
+inline constexpr std::string_view kCombinedPem = "tls-combined.pem";
 inline constexpr std::string_view kTlsSecretType = "kubernetes.io/tls";
 
 }  // namespace capstan::certificates

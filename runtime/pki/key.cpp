@@ -190,6 +190,14 @@ std::string PrivateKey::to_pem(KeyEncoding encoding) const {
   return detail::bio_contents(bio.get());
 }
 
+std::string PrivateKey::to_pkcs8_der() const {
+  EVP_PKEY* key = detail::Access::pkey(*this);
+  detail::ErrorScope scope;
+  auto bio = detail::write_bio(true);
+  if (i2d_PKCS8PrivateKey_bio(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr) != 1) detail::fail("writing private key DER");
+  return detail::bio_contents(bio.get());
+}
+
 PublicKey PrivateKey::public_key() const { return PublicKey::from_der(public_key_der()); }
 
 std::string PrivateKey::public_key_der() const {

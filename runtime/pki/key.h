@@ -65,6 +65,8 @@ class PrivateKey {
   KeyAlgorithm algorithm() const;
   int size() const;  // as PublicKey::size()
   std::string to_pem(KeyEncoding encoding = KeyEncoding::PKCS1) const;
+  // PKCS#8 PrivateKeyInfo, DER (unencrypted).
+  std::string to_pkcs8_der() const;
 
   PublicKey public_key() const;
   std::string public_key_der() const;  // DER SubjectPublicKeyInfo

@@ -33,6 +33,17 @@ const auto& secret_template_fields() {
   return table;
 }
 
+const auto& output_format_fields() {
+  using S = AdditionalOutputFormat;
+  static const auto table = codec::table<S>(
+      "An additional encoding of the key and certificate written to the Secret.",
+      codec::field("type", &S::type,
+                   Schema::string_enum({"DER", "CombinedPEM"}, "DER: key.der (the private key, PKCS#8 DER). CombinedPEM: "
+                                                               "tls-combined.pem (the private key, then the certificate chain)."))
+          .required());
+  return table;
+}
+
 const auto& private_key_fields() {
   using S = CertificatePrivateKey;
   static const auto table = codec::table<S>(
@@ -62,6 +73,10 @@ const auto& spec_fields() {
                        .max_length(253))
           .required(),
       codec::field("secretTemplate", &S::secret_template, SecretTemplate::schema()),
+      codec::field("additionalOutputFormats", &S::additional_output_formats,
+                   Schema::array(AdditionalOutputFormat::schema(), "More encodings of the key and certificate in the Secret.")
+                       .list_map({"type"})
+                       .max_items(2)),
       codec::field("commonName", &S::common_name,
                    Schema::string("Subject common name (at most 64 characters). TLS clients ignore it when any subject "
                                   "alternative name is set.")),
@@ -127,6 +142,7 @@ const auto& status_fields() {
 
 CAPSTAN_CODEC_FROM(X509Subject, subject_fields)
 CAPSTAN_CODEC_FROM(SecretTemplate, secret_template_fields)
+CAPSTAN_CODEC_FROM(AdditionalOutputFormat, output_format_fields)
 CAPSTAN_CODEC_FROM(CertificatePrivateKey, private_key_fields)
 CAPSTAN_CODEC_FROM(CertificateSpec, spec_fields)
 CAPSTAN_CODEC_FROM(CertificateStatus, status_fields)

@@ -71,6 +71,18 @@ struct CertificatePrivateKey {
   bool operator==(const CertificatePrivateKey&) const = default;
 };
 
+// CertificateAdditionalOutputFormat: more encodings of the key and certificate in the Secret,
+// beside tls.crt and tls.key: DER (key.der, the private key as PKCS#8 DER) and CombinedPEM
+// (tls-combined.pem, the private key then the certificate chain).
+struct AdditionalOutputFormat {
+  std::string type;  // DER | CombinedPEM
+
+  static AdditionalOutputFormat from_json(const json::Value& v, std::string_view path);
+  json::Value to_json() const;
+  static openapi::Schema schema();
+  bool operator==(const AdditionalOutputFormat&) const = default;
+};
+
 struct CertificateSpec {
   std::optional<X509Subject> subject;
   std::string common_name;
@@ -83,6 +95,7 @@ struct CertificateSpec {
   std::vector<std::string> email_addresses;
   std::string secret_name;
   std::optional<SecretTemplate> secret_template;
+  std::vector<AdditionalOutputFormat> additional_output_formats;
   IssuerReference issuer_ref;
   bool is_ca = false;
   std::vector<std::string> usages;

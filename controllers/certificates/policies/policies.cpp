@@ -226,6 +226,14 @@ std::optional<Violation> secret_metadata_mismatch(const Input& in) {
         return v(reason::kSecretTemplateMismatch, "Certificate's SecretTemplate Labels missing or incorrect value on Secret");
     }
   }
+  // additionalOutputFormats: each asked for is there and current, none other is.
+  const auto outputs = additional_outputs(crt.spec, in.secret->get(kTlsKey), in.secret->get(kTlsCrt));
+  for (auto key : {kKeyDer, kCombinedPem}) {
+    auto want = outputs.find(std::string(key));
+    auto have = in.secret->data.find(std::string(key));
+    if ((want == outputs.end()) != (have == in.secret->data.end()) || (want != outputs.end() && want->second != have->second))
+      return v(reason::kAdditionalOutputFormatsMismatch, "Certificate's AdditionalOutputFormats doesn't match Secret Data");
+  }
   if (!in.secret->has_label(kFaoLabel, "true"))
     return v(reason::kSecretManagedMetadataMismatch, "Secret is missing the " + std::string(kFaoLabel) + " label");
   for (const auto& [k, val] : secret_annotations(crt, &leaf)) {

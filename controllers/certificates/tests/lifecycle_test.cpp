@@ -177,6 +177,34 @@ TEST(Lifecycle, SecretMetadataIsKeptWithoutReissuing) {
   EXPECT_EQ(revision_of(*crt), 1);
 }
 
+TEST(Lifecycle, AdditionalOutputFormatsFollowTheSpecWithoutReissuing) {
+  Harness h;
+  h.apply(kSelfSignedIssuer);
+  h.apply(certificate("formats", R"(,"dnsNames":["f.example"],"additionalOutputFormats":[{"type":"DER"},{"type":"CombinedPEM"}])"));
+  h.wait_ready("shop", "formats", 1);
+  auto d = h.secret_data("shop", "formats-tls");
+  ASSERT_TRUE(d.count("key.der") && d.count("tls-combined.pem")) << "keys: " << d.size();
+  EXPECT_EQ(d["tls-combined.pem"], d["tls.key"] + d["tls.crt"]) << "the key, then the chain";
+  auto key = pki::PrivateKey::from_pem(d["tls.key"]);
+  EXPECT_EQ(d["key.der"], key.to_pkcs8_der());
+  EXPECT_TRUE(key.matches(pki::Certificate::parse_pem(d["tls.crt"])));
+
+  // Only DER now: the combined PEM leaves the Secret, with no new certificate.
+  const std::string before = serial(h, "formats-tls");
+  h.client().patch(kCertificateType.gvr, "shop", "formats", client::PatchType::Merge,
+                   std::string(R"({"spec":{"additionalOutputFormats":[{"type":"DER"}]}})"));
+  auto s = h.wait_for(kSecretType.gvr, "shop", "formats-tls",
+                      [](const json::Value& o) { return !json::find(o, {"data", "tls-combined.pem"}) && json::find(o, {"data", "key.der"}); });
+  EXPECT_TRUE(s);
+  // A key.der edited by hand is set back.
+  h.client().patch(kSecretType.gvr, "shop", "formats-tls", client::PatchType::Merge, std::string(R"({"data":{"key.der":"AAAA"}})"));
+  s = h.wait_for(kSecretType.gvr, "shop", "formats-tls",
+                 [](const json::Value& o) { return json::get_string(o, {"data", "key.der"}) != "AAAA"; });
+  EXPECT_TRUE(s);
+  EXPECT_EQ(serial(h, "formats-tls"), before);
+  EXPECT_EQ(revision_of(*h.get(kCertificateType.gvr, "shop", "formats")), 1);
+}
+
 TEST(Lifecycle, FailedIssuanceIsVisibleAndBacksOff) {
   TestClock clock;
   HarnessOptions o;
