@@ -9,11 +9,8 @@
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
 #include "runtime/controller/status.h"
-#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 #include "runtime/meta/pod.h"
-
-#include <openssl/rand.h>
 
 #include <algorithm>
 #include <map>
@@ -33,12 +30,6 @@ struct Pool {
   v1::KafkaNodePool pool;
   std::string decode_error;
 };
-
-std::string new_cluster_id() {
-  unsigned char bytes[16];
-  RAND_bytes(bytes, sizeof bytes);
-  return meta::base64url_encode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
-}
 
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
   std::string out;

@@ -1,8 +1,13 @@
 #include "controllers/kafka/nodes.h"
 
+#include "runtime/meta/base64.h"
+
+#include <openssl/rand.h>
+
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <stdexcept>
 
 namespace capstan::kafka {
 namespace {
@@ -40,6 +45,16 @@ std::map<std::string, std::vector<std::int32_t>> assign_node_ids(const std::vect
 }
 
 std::string Node::pod_name(std::string_view cluster) const { return std::string(cluster) + "-" + pool + "-" + std::to_string(id); }
+
+std::string new_cluster_id() {
+  for (;;) {
+    unsigned char bytes[16];
+    if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("new KRaft cluster ID: no random bytes from OpenSSL");
+    const bool reserved = std::all_of(bytes, bytes + 15, [](unsigned char b) { return b == 0; }) && bytes[15] <= 1;
+    std::string id = meta::base64url_encode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
+    if (!reserved && id.front() != '-') return id;
+  }
+}
 
 std::string node_host(std::string_view cluster, std::string_view ns, const Node& node) {
   return node.pod_name(cluster) + "." + std::string(cluster) + "-kafka-brokers." + std::string(ns) + ".svc";

@@ -32,6 +32,11 @@ struct Node {
   std::string pod_name(std::string_view cluster) const;
 };
 
+// A new KRaft cluster ID as Kafka's Uuid.randomUuid() makes it: 16 random bytes in unpadded
+// base64url (22 characters), never the reserved zero or metadata-topic IDs, and never starting
+// with '-' (kafka-storage's --cluster-id would read such an ID as an option).
+std::string new_cluster_id();
+
 // "<cluster>-<pool>-<id>.<cluster>-kafka-brokers.<ns>.svc": the node's stable DNS name.
 std::string node_host(std::string_view cluster, std::string_view ns, const Node& node);
 

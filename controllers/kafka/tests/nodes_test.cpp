@@ -2,6 +2,9 @@
 #include "controllers/kafka/objects.h"
 
 #include "runtime/json/yaml.h"
+#include "runtime/meta/base64.h"
+
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -71,6 +74,20 @@ metadata: {name: events, namespace: data, uid: 6c1c8a7e-0000-4000-8000-000000000
   EXPECT_EQ(pdb.at("spec").at("minAvailable").as_int64(), 5);
   EXPECT_EQ(pdb.at("spec").at("selector").at("matchLabels").at("kafka.capstan.dev/cluster").as_string(), "events");
   EXPECT_EQ(disruption_budget(kafka, 0).at("spec").at("minAvailable").as_int64(), 0);
+}
+
+TEST(KafkaClusterId, TwentyTwoBase64UrlCharactersOfSixteenBytesNeverStartingWithADash) {
+  // One random ID in 64 would start with '-' (kafka-storage format would then fail on it).
+  std::set<std::string> seen;
+  for (int i = 0; i < 5000; ++i) {
+    const std::string id = new_cluster_id();
+    ASSERT_EQ(id.size(), 22u) << id;
+    ASSERT_NE(id.front(), '-') << id;
+    auto bytes = meta::base64url_decode(id);
+    ASSERT_TRUE(bytes && bytes->size() == 16) << id;
+    seen.insert(id);
+  }
+  EXPECT_EQ(seen.size(), 5000u);
 }
 
 }  // namespace
