@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 
 namespace capstan::e2e {
 namespace {
@@ -138,20 +139,27 @@ TEST_P(GitopsE2E, AppliesARepositoryKeepsItAsInGitFollowsCommitsAndPrunes) {
   EXPECT_TRUE(eventually([&] { return missing({"get", "deployment", "web", "-n", "shop"}); }, 20s));
 }
 
-// kustomize's JSON 6902 patches and images, from the repository's kustomization.yaml and from
-// the Kustomization's own spec (applied on top, before its namePrefix).
+// kustomize's JSON 6902 patches, images and generators, from the repository's kustomization.yaml
+// and from the Kustomization's own spec (applied on top, before its namePrefix).
 TEST_P(GitopsE2E, PatchesAndImagesFromTheRepositoryAndTheSpec) {
   repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
   repo_->write("deploy/web.yaml", kDeployment);
   repo_->write("deploy/config.yaml", config_map("settings", "blue"));
-  repo_->write("deploy/replicas.yaml", "- {op: replace, path: /spec/replicas, value: 3}\n");
-  repo_->write("deploy/kustomization.yaml", R"(resources: [namespace.yaml, web.yaml, config.yaml]
+  repo_->write("deploy/replicas.yaml", "- {op: replace, path: /spec/replicas, value: 3}\n"
+                                      "- {op: add, path: /spec/template/spec/containers/0/envFrom, value: [{configMapRef: {name: web-env}}]}\n");
+  const auto kustomization = [](const std::string& mode) {
+    return R"(resources: [namespace.yaml, web.yaml, config.yaml]
+namespace: shop
 patches:
 - path: replicas.yaml
   target: {group: apps, kind: Deployment, name: web}
 images:
 - {name: nginx, newTag: "1.28"}
-)");
+configMapGenerator:
+- name: web-env
+  literals: [MODE=)" + mode + "]\n";
+  };
+  repo_->write("deploy/kustomization.yaml", kustomization("blue"));
   repo_->commit("patched");
   kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "main", "./deploy") + R"(  patches:
   - patch: '[{"op": "replace", "path": "/data/color", "value": "teal"}]'
@@ -163,6 +171,17 @@ images:
   EXPECT_EQ(get({"get", "deployment", "web", "-n", "shop", "-o", "jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image}"}),
             "3 mirror.example/nginx:1.28");
   EXPECT_EQ(color("settings"), "teal");
+  // The generated ConfigMap has kustomize's hash suffix, and the Deployment refers to it by it.
+  const auto env_config_map = [&] { return get({"get", "deployment", "web", "-n", "shop", "-o", "jsonpath={.spec.template.spec.containers[0].envFrom[0].configMapRef.name}"}); };
+  const std::string blue = env_config_map();
+  EXPECT_TRUE(std::regex_match(blue, std::regex("web-env-[a-z0-9]{10}"))) << blue;
+  EXPECT_EQ(get({"get", "configmap", blue, "-n", "shop", "-o", "jsonpath={.data.MODE}"}), "blue");
+  // A changed literal is a new ConfigMap (which rolls the Deployment), and the old one is pruned.
+  repo_->write("deploy/kustomization.yaml", kustomization("green"));
+  repo_->commit("green");
+  ASSERT_TRUE(eventually([&] { return env_config_map() != blue; }, 30s)) << ready_message("kustomization");
+  EXPECT_EQ(get({"get", "configmap", env_config_map(), "-n", "shop", "-o", "jsonpath={.data.MODE}"}), "green");
+  EXPECT_TRUE(eventually([&] { return (*kubectl_)({"get", "configmap", blue, "-n", "shop"}).code != 0; }, 30s));
 
   // A strategic-merge patch is refused with the entry named, and nothing half-applied.
   kubectl_->ok({"patch", "ks", "app", "-n", "ops", "--type=merge", "-p",

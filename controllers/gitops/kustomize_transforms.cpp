@@ -1,5 +1,6 @@
 #include "controllers/gitops/kustomize_transforms.h"
 
+#include "controllers/gitops/kustomize_names.h"
 #include "controllers/gitops/manifests.h"
 #include "runtime/json/patch.h"
 #include "runtime/json/yaml.h"
@@ -7,6 +8,7 @@
 
 #include <re2/re2.h>
 
+#include <limits>
 #include <memory>
 
 namespace capstan::gitops {
@@ -68,8 +70,11 @@ struct Target {
     auto slash = api_version.find('/');
     std::string_view g = slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
     std::string_view v = slash == std::string_view::npos ? api_version : api_version.substr(slash + 1);
+    // kustomize selects by the original name and namespace, or the current ones.
+    const auto [first_ns, first_name] = kustomize::original_id(o);
     return group.matches(g) && version.matches(v) && kind.matches(json::get_string(o, {"kind"})) &&
-           name.matches(json::get_string(o, {"metadata", "name"})) && ns.matches(json::get_string(o, {"metadata", "namespace"})) &&
+           (name.matches(first_name) || name.matches(json::get_string(o, {"metadata", "name"}))) &&
+           (ns.matches(first_ns) || ns.matches(json::get_string(o, {"metadata", "namespace"}))) &&
            (!labels || labels->matches(string_map_at(o, {"metadata", "labels"}))) &&
            (!annotations || annotations->matches(string_map_at(o, {"metadata", "annotations"})));
   }
@@ -154,6 +159,28 @@ void apply_patches(std::vector<json::Value>& objects, const json::Value& patches
         throw BuildError(where + ": patching " + std::string(json::get_string(o, {"kind"})) + " " +
                          std::string(json::get_string(o, {"metadata", "name"})) + ": " + e.what());
       }
+    }
+  }
+}
+
+void apply_replicas(std::vector<json::Value>& objects, const json::Value& replicas, const std::string& file) {
+  if (!replicas.is_array()) throw BuildError(file + ": replicas must be a list");
+  if (replicas.get_array().size() > kMaxEntries) throw BuildError(file + ": more than 1000 replicas");
+  for (std::size_t i = 0; i < replicas.get_array().size(); ++i) {
+    const json::Value& e = replicas.get_array()[i];
+    const std::string where = entry_name(file, "replicas", i);
+    std::string_view name = json::get_string(e, {"name"});
+    if (name.empty()) throw BuildError(where + ": name is required");
+    const auto* count = json::find(e, {"count"});
+    if (!count || !count->is_int64() || count->get_int64() < 0 || count->get_int64() > std::numeric_limits<std::int32_t>::max())
+      throw BuildError(where + ": count must be an integer from 0 to 2147483647");
+    for (auto& o : objects) {
+      std::string_view kind = json::get_string(o, {"kind"});
+      if (kind != "Deployment" && kind != "ReplicaSet" && kind != "ReplicationController" && kind != "StatefulSet") continue;
+      if (!kustomize::had_name(o, name)) continue;
+      auto& spec = o.as_object()["spec"];
+      if (!spec.is_object()) spec = json::Object();
+      spec.as_object()["replicas"] = count->get_int64();
     }
   }
 }

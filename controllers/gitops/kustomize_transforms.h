@@ -7,6 +7,8 @@
 //   images    {name, newName, newTag, digest}: every container image (containers,
 //             initContainers, ephemeralContainers, at any depth: pod templates of any kind)
 //             whose name is `name` gets the new name, tag or digest.
+//   replicas  {name, count}: spec.replicas of the Deployment, ReplicaSet, ReplicationController or
+//             StatefulSet that is or was named `name`.
 // Each throws BuildError naming the file and the entry.
 #pragma once
 
@@ -22,6 +24,7 @@ namespace capstan::gitops {
 // BuildError when it does not exist or leaves the repository).
 void apply_patches(std::vector<json::Value>& objects, const json::Value& patches, const std::string& file,
                    const std::function<std::string(const std::string&)>& read);
+void apply_replicas(std::vector<json::Value>& objects, const json::Value& replicas, const std::string& file);
 void apply_images(std::vector<json::Value>& objects, const json::Value& images, const std::string& file);
 
 }  // namespace capstan::gitops

@@ -1,6 +1,9 @@
 #include "controllers/gitops/manifests.h"
 
 #include "apis/gitops/v1/repo_path.h"
+#include "controllers/gitops/kustomize_generators.h"
+#include "controllers/gitops/kustomize_metadata.h"
+#include "controllers/gitops/kustomize_names.h"
 #include "controllers/gitops/kustomize_transforms.h"
 #include "runtime/json/yaml.h"
 
@@ -13,9 +16,18 @@ namespace {
 constexpr std::string_view kKustomizationFiles[] = {"kustomization.yaml", "kustomization.yml", "Kustomization"};
 
 // Fields of kustomization.yaml we implement; anything else is refused.
-const std::set<std::string, std::less<>> kSupportedFields = {"apiVersion", "kind", "metadata", "resources", "namespace",
-                                                             "namePrefix", "nameSuffix", "labels", "commonLabels", "patches", "images",
-                                                             "commonAnnotations"};
+const std::set<std::string, std::less<>> kSupportedFields = {
+    "apiVersion",        "kind",            "metadata",           "resources",        "bases",  "components",
+    "namespace",         "namePrefix",      "nameSuffix",         "labels",           "commonLabels", "commonAnnotations",
+    "configMapGenerator", "secretGenerator", "generatorOptions",  "patches",          "patchesJson6902", "replicas",
+    "images"};
+
+std::string supported_fields() {
+  std::string out;
+  for (const auto& f : kSupportedFields)
+    if (f != "apiVersion" && f != "kind" && f != "metadata") out += (out.empty() ? "" : ", ") + f;
+  return out + "; patches are JSON 6902";
+}
 
 std::string join(std::string_view dir, std::string_view name) {
   if (dir.empty()) return std::string(name);
@@ -63,24 +75,10 @@ bool keeps_name(std::string_view kind) { return kind == "CustomResourceDefinitio
 void rename(json::Value& obj, std::string_view prefix, std::string_view suffix) {
   if (prefix.empty() && suffix.empty()) return;
   if (keeps_name(json::get_string(obj, {"kind"}))) return;
+  kustomize::remember_affixes(obj, prefix, suffix);
   auto& meta = object_at(obj, {"metadata"});
   std::string name(json::get_string(obj, {"metadata", "name"}));
   meta["name"] = std::string(prefix) + name + std::string(suffix);
-}
-
-// commonLabels / labels with includeSelectors: also the selectors and pod templates of the
-// workload kinds and Services, so they keep selecting what they own.
-void add_selector_labels(json::Value& obj, const std::map<std::string, std::string>& labels) {
-  std::string_view kind = json::get_string(obj, {"kind"});
-  if (kind == "Service") {
-    add_all(obj, {"spec", "selector"}, labels);
-    return;
-  }
-  if (json::find(obj, {"spec", "template"})) {
-    add_all(obj, {"spec", "template", "metadata", "labels"}, labels);
-    if (kind != "Job") add_all(obj, {"spec", "selector", "matchLabels"}, labels);
-  }
-  if (kind == "CronJob") add_all(obj, {"spec", "jobTemplate", "spec", "template", "metadata", "labels"}, labels);
 }
 
 class Builder {
@@ -144,7 +142,7 @@ class Builder {
     return it != files_.end() && it->first.compare(0, prefix.size(), prefix) == 0;
   }
 
-  std::vector<json::Value> kustomization(const std::string& dir, const std::string& file, const std::string& text, int depth) {
+  json::Value parse_kustomization(const std::string& file, const std::string& text) {
     json::Value k;
     try {
       k = json::from_yaml(text, file);
@@ -154,80 +152,136 @@ class Builder {
     if (!k.is_object()) throw BuildError(file + ": not a kustomization (expected a map)");
     for (const auto& kv : k.get_object())
       if (!kSupportedFields.contains(kv.key()))
-        throw BuildError(file + ": '" + std::string(kv.key()) + "' is not supported (Capstan implements resources, namespace, "
-                         "namePrefix, nameSuffix, labels, commonLabels, commonAnnotations, patches (JSON 6902), images)");
+        throw BuildError(file + ": '" + std::string(kv.key()) + "' is not supported (Capstan implements " + supported_fields() + ")");
+    return k;
+  }
 
+  std::vector<json::Value> kustomization(const std::string& dir, const std::string& file, const std::string& text, int depth) {
+    json::Value k = parse_kustomization(file, text);
+    if (json::get_string(k, {"kind"}) == "Component")
+      throw BuildError(file + ": a Component is listed under components, not resources nor as the path");
     std::vector<json::Value> out;
-    if (const auto* resources = json::get_array(k, {"resources"})) {
-      for (const auto& r : *resources) {
-        if (!r.is_string()) throw BuildError(file + ": resources must be a list of paths");
-        std::string_view entry = r.get_string();
-        if (entry.find("://") != std::string_view::npos || entry.starts_with("github.com/"))
-          throw BuildError(file + ": remote resource " + std::string(entry) + " is not supported");
-        std::string target;
-        try {
-          target = clean_path(join(dir, entry));
-        } catch (const BuildError&) {
-          throw BuildError(file + ": resource " + std::string(entry) + " is outside the repository");
-        }
-        if (auto it = files_.find(target); it != files_.end()) {
-          for (auto& doc : documents(target, it->second)) {
-            if (doc.is_null()) continue;
-            if (!is_object(doc)) throw BuildError(target + ": a document without apiVersion and kind");
-            out.push_back(std::move(doc));
-          }
-        } else if (is_directory(target)) {
-          auto sub = directory(target, depth + 1);
-          for (auto& o : sub) out.push_back(std::move(o));
-        } else {
-          throw BuildError(file + ": resource " + std::string(entry) + " not found");
-        }
+    accumulate(dir, file, k, out, depth);
+    return out;
+  }
+
+  // A file of the repository named relative to `dir` by a field of `file`.
+  kustomize::ReadFile reader(const std::string& dir, const std::string& file, std::string_view what) const {
+    return [this, dir, file, what = std::string(what)](const std::string& path) {
+      std::string target;
+      try {
+        target = clean_path(join(dir, path));
+      } catch (const BuildError&) {
+        throw BuildError(file + ": " + what + " " + path + " is outside the repository");
       }
+      auto it = files_.find(target);
+      if (it == files_.end()) throw BuildError(file + ": " + what + " " + path + " not found");
+      return it->second;
+    };
+  }
+
+  void add_resources(const std::string& dir, const std::string& file, const json::Array& resources, std::vector<json::Value>& out, int depth) {
+    for (const auto& r : resources) {
+      if (!r.is_string()) throw BuildError(file + ": resources must be a list of paths");
+      std::string_view entry = r.get_string();
+      if (entry.find("://") != std::string_view::npos || entry.starts_with("github.com/"))
+        throw BuildError(file + ": remote resource " + std::string(entry) + " is not supported");
+      std::string target;
+      try {
+        target = clean_path(join(dir, entry));
+      } catch (const BuildError&) {
+        throw BuildError(file + ": resource " + std::string(entry) + " is outside the repository");
+      }
+      if (auto it = files_.find(target); it != files_.end()) {
+        for (auto& doc : documents(target, it->second)) {
+          if (doc.is_null()) continue;
+          if (!is_object(doc)) throw BuildError(target + ": a document without apiVersion and kind");
+          out.push_back(std::move(doc));
+        }
+      } else if (is_directory(target)) {
+        for (auto& o : directory(target, depth + 1)) out.push_back(std::move(o));
+      } else {
+        throw BuildError(file + ": resource " + std::string(entry) + " not found");
+      }
+    }
+  }
+
+  void add_components(const std::string& dir, const std::string& file, const json::Array& components, std::vector<json::Value>& out, int depth) {
+    if (depth > 32) throw BuildError(file + ": components nest more than 32 levels (a cycle?)");
+    for (const auto& c : components) {
+      if (!c.is_string()) throw BuildError(file + ": components must be a list of paths");
+      std::string target;
+      try {
+        target = clean_path(join(dir, c.get_string()));
+      } catch (const BuildError&) {
+        throw BuildError(file + ": component " + std::string(c.get_string()) + " is outside the repository");
+      }
+      std::string component_file;
+      for (auto name : kKustomizationFiles)
+        if (files_.contains(join(target, name))) component_file = join(target, name);
+      if (component_file.empty()) throw BuildError(file + ": component " + std::string(c.get_string()) + " has no kustomization.yaml");
+      json::Value k = parse_kustomization(component_file, files_.at(component_file));
+      if (json::get_string(k, {"kind"}) != "Component")
+        throw BuildError(file + ": component " + std::string(c.get_string()) + " is not a Component (kind: " +
+                         std::string(json::get_string(k, {"kind"}, "Kustomization")) + ")");
+      accumulate(target, component_file, k, out, depth + 1);
+    }
+  }
+
+  // kustomize's order: resources, generators, components, then the transformers over all of
+  // them (patches, namespace, prefix and suffix, labels, annotations, replicas, images).
+  void accumulate(const std::string& dir, const std::string& file, const json::Value& k, std::vector<json::Value>& out, int depth) {
+    for (std::string_view field : {"resources", "bases"}) {
+      const auto* list = json::find(k, {field});
+      if (!list || list->is_null()) continue;
+      if (!list->is_array()) throw BuildError(file + ": " + std::string(field) + " must be a list of paths");
+      add_resources(dir, file, list->get_array(), out, depth);
+    }
+    kustomize::run_generators(out, k, file, reader(dir, file, "generator source"));
+    if (const auto* components = json::find(k, {"components"}); components && !components->is_null()) {
+      if (!components->is_array()) throw BuildError(file + ": components must be a list of paths");
+      add_components(dir, file, components->get_array(), out, depth);
     }
 
     // Patches select objects by their names before the namespace and prefixes change them, as
-    // kustomize orders its transformers; images come last.
-    if (const auto* patches = json::find(k, {"patches"})) {
-      apply_patches(out, *patches, file, [&](const std::string& path) {
-        std::string target;
-        try {
-          target = clean_path(join(dir, path));
-        } catch (const BuildError&) {
-          throw BuildError(file + ": patch " + path + " is outside the repository");
-        }
-        auto it = files_.find(target);
-        if (it == files_.end()) throw BuildError(file + ": patch " + path + " not found");
-        return it->second;
-      });
-    }
+    // kustomize orders its transformers.
+    kustomize::remember_ids(out);
+    if (const auto* patches = json::find(k, {"patches"})) apply_patches(out, *patches, file, reader(dir, file, "patch"));
+    if (const auto* patches = json::find(k, {"patchesJson6902"})) apply_patches(out, *patches, file, reader(dir, file, "patch"));
+    kustomize::remember_ids(out);
     std::string_view ns = json::get_string(k, {"namespace"});
     std::string_view prefix = json::get_string(k, {"namePrefix"});
     std::string_view suffix = json::get_string(k, {"nameSuffix"});
     auto common_labels = string_map(json::find(k, {"commonLabels"}) ? *json::find(k, {"commonLabels"}) : json::Value(), file, "commonLabels");
     auto annotations =
         string_map(json::find(k, {"commonAnnotations"}) ? *json::find(k, {"commonAnnotations"}) : json::Value(), file, "commonAnnotations");
-    std::map<std::string, std::string> meta_labels, selector_labels = common_labels;
-    for (const auto& [key, value] : common_labels) meta_labels[key] = value;
-    if (const auto* labels = json::get_array(k, {"labels"})) {
-      for (const auto& l : *labels) {
+    std::vector<std::pair<std::map<std::string, std::string>, kustomize::LabelReach>> labels{{common_labels, kustomize::LabelReach::kSelectors}};
+    if (const auto* list = json::find(k, {"labels"}); list && !list->is_null()) {
+      if (!list->is_array()) throw BuildError(file + ": labels must be a list");
+      for (std::size_t i = 0; i < list->get_array().size(); ++i) {
+        const auto& l = list->get_array()[i];
+        const std::string where = "labels[" + std::to_string(i) + "]";
+        if (!l.is_object()) throw BuildError(file + ": " + where + " must be a map");
+        for (const auto& kv : l.get_object())
+          if (kv.key() != "pairs" && kv.key() != "includeSelectors" && kv.key() != "includeTemplates")
+            throw BuildError(file + ": " + where + "." + std::string(kv.key()) + " is not supported (pairs, includeSelectors, includeTemplates)");
         const json::Value* pairs = json::find(l, {"pairs"});
-        auto m = string_map(pairs ? *pairs : json::Value(), file, "labels[].pairs");
-        bool selectors = json::get_bool(l, {"includeSelectors"});
-        for (const auto& [key, value] : m) {
-          meta_labels[key] = value;
-          if (selectors) selector_labels[key] = value;
-        }
+        labels.emplace_back(string_map(pairs ? *pairs : json::Value(), file, where + ".pairs"),
+                            json::get_bool(l, {"includeSelectors"})   ? kustomize::LabelReach::kSelectors
+                            : json::get_bool(l, {"includeTemplates"}) ? kustomize::LabelReach::kTemplates
+                                                                      : kustomize::LabelReach::kMetadata);
       }
     }
     for (auto& o : out) {
-      if (!ns.empty() && json::get_string(o, {"kind"}) != "Namespace") object_at(o, {"metadata"})["namespace"] = ns;
+      std::string_view kind = json::get_string(o, {"kind"});
+      if (!ns.empty() && kind == "Namespace") object_at(o, {"metadata"})["name"] = ns;  // kustomize renames Namespaces too
+      else if (!ns.empty() && !kustomize::cluster_scoped(kind)) object_at(o, {"metadata"})["namespace"] = ns;
       rename(o, prefix, suffix);
-      add_all(o, {"metadata", "labels"}, meta_labels);
-      add_all(o, {"metadata", "annotations"}, annotations);
-      add_selector_labels(o, selector_labels);
+      for (const auto& [pairs, reach] : labels) kustomize::add_labels(o, pairs, reach);
+      kustomize::add_annotations(o, annotations);
     }
+    if (const auto* replicas = json::find(k, {"replicas"})) apply_replicas(out, *replicas, file);
     if (const auto* images = json::find(k, {"images"})) apply_images(out, *images, file);
-    return out;
   }
 
   const std::map<std::string, std::string>& files_;
@@ -251,15 +305,25 @@ std::string clean_path(std::string_view path) {
 std::vector<json::Value> build_manifests(const std::map<std::string, std::string>& files, const BuildOptions& options) {
   auto objects = Builder(files).directory(clean_path(options.path), 0);
   const std::string spec = "the Kustomization's spec";
+  kustomize::remember_ids(objects);
   if (!options.patches.is_null())
     apply_patches(objects, options.patches, spec, [&](const std::string&) -> std::string {
       throw BuildError(spec + ": patches are inline (patch), not files");
     });
   if (!options.images.is_null()) apply_images(objects, options.images, spec);
-  std::set<std::string> seen;
+  kustomize::remember_ids(objects);
   for (auto& o : objects) {
     if (json::get_string(o, {"metadata", "name"}).empty()) throw BuildError(identity(o) + ": metadata.name is missing");
     rename(o, options.name_prefix, options.name_suffix);
+  }
+  // As kustomize ends a build: the generated objects' hash suffixes, then the references to
+  // every renamed object.
+  kustomize::remember_ids(objects);
+  kustomize::add_name_hashes(objects);
+  kustomize::fix_name_references(objects);
+  std::set<std::string> seen;
+  for (auto& o : objects) {
+    kustomize::drop_internal_annotations(o);
     add_all(o, {"metadata", "labels"}, options.labels);
     add_all(o, {"metadata", "annotations"}, options.annotations);
     if (!seen.insert(identity(o)).second) throw BuildError("two objects are " + identity(o));

@@ -1,21 +1,23 @@
 // Builds the objects a Kustomization applies from the files of a source revision, as Flux's
 // kustomize-controller does with kustomize (in-process, no binary):
 //
-//   - `path` holds a kustomization.yaml (kustomize.config.k8s.io/v1beta1): its `resources`
-//     (files and directories, each directory with its own kustomization.yaml or plain YAML) are
-//     gathered and transformed by `namespace`, `namePrefix`/`nameSuffix`, `labels`
-//     (includeSelectors), `commonLabels` (also added to selectors and pod templates, as kustomize
-//     does), `commonAnnotations`, JSON 6902 `patches` and `images` (kustomize_transforms.h).
-//     Other kustomize fields (strategic-merge patches, generators, components, remote bases,
-//     ...) are refused with a BuildError naming the field: applying half of what the file says
-//     would be worse than not applying.
+//   - `path` holds a kustomization.yaml (kustomize.config.k8s.io/v1beta1), built in kustomize
+//     v5's order: `resources`/`bases` (files and directories, each directory with its own
+//     kustomization.yaml or plain YAML), the generators (kustomize_generators.h), `components`,
+//     then the transformers: JSON 6902 `patches`, `namespace`, `namePrefix`/`nameSuffix`,
+//     labels and annotations (kustomize_metadata.h), `replicas` and `images`
+//     (kustomize_transforms.h). Other kustomize fields (strategic-merge patches, crds,
+//     replacements, plugins, remote bases, ...) are refused with a BuildError naming the field:
+//     applying half of what the file says would be worse than not applying.
 //   - `path` has none: every *.yaml / *.yml / *.json file below it (sorted, recursively) is read,
 //     and the documents that are Kubernetes objects (apiVersion and kind) are kept, as Flux's
 //     generated kustomization.yaml does.
-// Then the Kustomization's own transforms: patches and images, namePrefix/nameSuffix, commonMetadata, and the
-// ownership labels gitops.capstan.dev/name and /namespace. The namespace (targetNamespace, or the
-// Kustomization's for namespaced objects with none) is set at apply time, where the REST mapping
-// tells namespaced from cluster-scoped kinds.
+// Then the Kustomization's own transforms: patches and images, namePrefix/nameSuffix; and, as
+// kustomize ends a build, the generated objects' hash suffixes and the references between objects
+// rewritten to their new names (kustomize_names.h); then commonMetadata and the ownership labels
+// gitops.capstan.dev/name and /namespace. The namespace (targetNamespace, or the Kustomization's
+// for namespaced objects with none) is set at apply time, where the REST mapping tells namespaced
+// from cluster-scoped kinds.
 #pragma once
 
 #include "runtime/json/json.h"

@@ -2,6 +2,7 @@
 // timestamp(), type(). Failures are error values with cel-go's wording where it matters.
 #include "runtime/cel/functions.h"
 #include "runtime/cel/time.h"
+#include "runtime/json/utf8.h"
 
 #include <charconv>
 #include <cmath>
@@ -13,19 +14,6 @@ namespace capstan::cel {
 namespace {
 
 constexpr std::int64_t kNanosPerSecond = 1'000'000'000;
-
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    auto c = static_cast<unsigned char>(s[i]);
-    int n = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
-    if (n < 0 || i + static_cast<std::size_t>(n) >= s.size() + (n == 0 ? 1 : 0)) return false;
-    for (int k = 1; k <= n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
-    i += static_cast<std::size_t>(n) + 1;
-  }
-  return true;
-}
 
 // Go's strconv.FormatFloat(f, 'g', -1, 64): shortest digits, exponent form when exp < -4 || exp >= 21.
 std::string format_double(double d) {
@@ -143,7 +131,7 @@ Value to_string(const Value& v) {
     case Kind::Double: return Value::string(format_double(v.as_double()));
     case Kind::Bool: return Value::string(v.as_bool() ? "true" : "false");
     case Kind::Bytes:
-      if (!valid_utf8(v.as_bytes())) return Value::error("invalid UTF-8 in bytes, cannot convert to string");
+      if (!json::valid_utf8(v.as_bytes())) return Value::error("invalid UTF-8 in bytes, cannot convert to string");
       return Value::string(v.as_bytes());
     case Kind::Duration: return Value::string(format_duration(v.as_duration()));
     case Kind::Timestamp: return Value::string(format_timestamp(v.as_timestamp()));

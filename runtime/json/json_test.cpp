@@ -1,4 +1,5 @@
 #include "runtime/json/json.h"
+#include "runtime/json/utf8.h"
 
 #include <gtest/gtest.h>
 
@@ -106,6 +107,20 @@ TEST(Json, GetIntOnlyReturnsWhatFits) {
   EXPECT_EQ(get_int(v, {"f"}), std::nullopt);
   EXPECT_EQ(get_int(v, {"g"}), 1000);
   EXPECT_EQ(get_int(v.as_object(), {"h"}), -1);
+}
+
+TEST(Utf8, ValidAsGoSeesIt) {
+  EXPECT_TRUE(valid_utf8(""));
+  EXPECT_TRUE(valid_utf8("plain ascii"));
+  EXPECT_TRUE(valid_utf8("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"));  // é € 😀
+  EXPECT_FALSE(valid_utf8("\xC3"));                                            // truncated
+  EXPECT_FALSE(valid_utf8("\xC0\xAF"));                                        // overlong '/'
+  EXPECT_FALSE(valid_utf8("\xED\xA0\x80"));                                   // a surrogate
+  EXPECT_FALSE(valid_utf8("\xF4\x90\x80\x80"));                               // above U+10FFFF
+  EXPECT_FALSE(valid_utf8("\x89PNG"));                                         // binary
+  std::string all;
+  for (char32_t cp : {0x24u, 0x7FFu, 0xFFFFu, 0x10FFFFu}) append_utf8(all, cp);
+  EXPECT_TRUE(valid_utf8(all));
 }
 
 }  // namespace

@@ -107,7 +107,7 @@ TEST(GitopsManifests, NamespacesAndCrdsKeepTheirNames) {
 TEST(GitopsManifests, ErrorsNameTheFileAndTheReason) {
   BuildOptions o;
   o.path = "k";
-  EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [a.yaml]\nconfigMapGenerator: []\n"}}, o).find("k/kustomization.yaml: 'configMapGenerator' is not supported"),
+  EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [a.yaml]\ncrds: [c.yaml]\n"}}, o).find("k/kustomization.yaml: 'crds' is not supported"),
             std::string::npos);
   EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [missing.yaml]\n"}}, o).find("resource missing.yaml not found"),
             std::string::npos);
