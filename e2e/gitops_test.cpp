@@ -183,13 +183,16 @@ configMapGenerator:
   EXPECT_EQ(get({"get", "configmap", env_config_map(), "-n", "shop", "-o", "jsonpath={.data.MODE}"}), "green");
   EXPECT_TRUE(eventually([&] { return (*kubectl_)({"get", "configmap", blue, "-n", "shop"}).code != 0; }, 30s));
 
-  // A strategic-merge patch is refused with the entry named, and nothing half-applied.
+  // A strategic-merge patch in the spec, and then one that is neither kind of patch: refused with
+  // the entry named, and nothing half-applied.
   kubectl_->ok({"patch", "ks", "app", "-n", "ops", "--type=merge", "-p",
-                R"({"spec":{"patches":[{"patch":"kind: ConfigMap\nmetadata: {name: settings}\ndata: {color: red}","target":{"kind":"ConfigMap"}}]}})"});
+                R"({"spec":{"patches":[{"patch":"kind: ConfigMap\nmetadata: {name: settings}\ndata: {color: red}","target":{"kind":"ConfigMap","name":"settings"}}]}})"});
+  EXPECT_TRUE(eventually([&] { return color("settings") == "red"; }, 30s)) << ready_message("kustomization");
+  kubectl_->ok({"patch", "ks", "app", "-n", "ops", "--type=merge", "-p", R"({"spec":{"patches":[{"patch":"just words","target":{"kind":"ConfigMap"}}]}})"});
   EXPECT_TRUE(eventually([&] { return ready("kustomization") == "False"; }, 30s));
-  EXPECT_NE(ready_message("kustomization").find("the Kustomization's spec: patches[0]: only JSON 6902 patches"), std::string::npos)
+  EXPECT_NE(ready_message("kustomization").find("the Kustomization's spec: patches[0]: neither a JSON 6902 patch"), std::string::npos)
       << ready_message("kustomization");
-  EXPECT_EQ(color("settings"), "teal");
+  EXPECT_EQ(color("settings"), "red");
 }
 
 TEST_P(GitopsE2E, FetchAndBuildErrorsAreReportedAndRecoverable) {

@@ -2,6 +2,7 @@
 
 #include "controllers/gitops/kustomize_names.h"
 #include "controllers/gitops/manifests.h"
+#include "controllers/gitops/strategic_merge.h"
 #include "runtime/json/patch.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/selector.h"
@@ -129,6 +130,57 @@ void rewrite_images(json::Value& v, const std::vector<ImageRule>& rules) {
 
 }  // namespace
 
+namespace {
+
+std::vector<json::Value> patch_documents(const std::string& text, const std::string& where) {
+  std::vector<json::Value> docs;
+  try {
+    for (auto& d : json::from_yaml_documents(text, where))
+      if (!d.is_null()) docs.push_back(std::move(d));
+  } catch (const std::exception& e) {
+    throw BuildError(where + ": " + e.what());
+  }
+  if (docs.empty()) throw BuildError(where + ": the patch is empty");
+  return docs;
+}
+
+std::string describe(const json::Value& o) {
+  return std::string(json::get_string(o, {"kind"})) + " " + std::string(json::get_string(o, {"metadata", "name"}));
+}
+
+// One strategic-merge patch: on every object `target` selects, or, without a target, on the one
+// object the patch names (kind, name and namespace as they are or were).
+void apply_strategic(std::vector<json::Value>& objects, const json::Value& patch, const Target* target, const std::string& where) {
+  if (!patch.is_object()) throw BuildError(where + ": neither a JSON 6902 patch (a list of operations) nor a strategic-merge patch (a map)");
+  std::vector<std::size_t> chosen;
+  if (target) {
+    for (std::size_t i = 0; i < objects.size(); ++i)
+      if (target->matches(objects[i])) chosen.push_back(i);
+  } else {
+    std::string_view kind = json::get_string(patch, {"kind"}), name = json::get_string(patch, {"metadata", "name"});
+    std::string_view api_version = json::get_string(patch, {"apiVersion"});
+    if (kind.empty() || name.empty() || api_version.empty())
+      throw BuildError(where + ": a strategic-merge patch without a target names its object (apiVersion, kind and metadata.name)");
+    const auto* ns = json::find(patch, {"metadata", "namespace"});
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+      const auto& o = objects[i];
+      if (json::get_string(o, {"kind"}) != kind || json::get_string(o, {"apiVersion"}) != api_version) continue;
+      if (ns && ns->is_string() ? kustomize::had_id(o, ns->get_string(), name) : kustomize::had_name(o, name)) chosen.push_back(i);
+    }
+    if (chosen.empty()) throw BuildError(where + ": no object of the build is the patch's " + std::string(kind) + " " + std::string(name));
+    if (chosen.size() > 1) throw BuildError(where + ": the patch's " + std::string(kind) + " " + std::string(name) + " is " +
+                                            std::to_string(chosen.size()) + " objects of the build (set metadata.namespace)");
+  }
+  // Backwards, so that deleting one keeps the other indexes.
+  for (auto it = chosen.rbegin(); it != chosen.rend(); ++it) {
+    auto merged = strategic_merge(objects[*it], patch, where + " on " + describe(objects[*it]));
+    if (merged) objects[*it] = std::move(*merged);
+    else objects.erase(objects.begin() + static_cast<std::ptrdiff_t>(*it));
+  }
+}
+
+}  // namespace
+
 void apply_patches(std::vector<json::Value>& objects, const json::Value& patches, const std::string& file,
                    const std::function<std::string(const std::string&)>& read) {
   if (!patches.is_array()) throw BuildError(file + ": patches must be a list");
@@ -139,27 +191,39 @@ void apply_patches(std::vector<json::Value>& objects, const json::Value& patches
     std::string_view inline_patch = json::get_string(entry, {"patch"});
     std::string_view path = json::get_string(entry, {"path"});
     if (inline_patch.empty() == path.empty()) throw BuildError(where + ": set exactly one of patch and path");
-    std::string text = path.empty() ? std::string(inline_patch) : read(std::string(path));
-    json::Value ops;
-    try {
-      ops = json::from_yaml(text, where);
-    } catch (const std::exception& e) {
-      throw BuildError(where + ": " + e.what());
+    auto docs = patch_documents(path.empty() ? std::string(inline_patch) : read(std::string(path)), where);
+    const json::Value* target_spec = json::find(entry, {"target"});
+    Target target(target_spec, where);
+    if (docs.size() > 1 || !docs.front().is_array()) {
+      for (const auto& doc : docs) apply_strategic(objects, doc, target_spec ? &target : nullptr, where);
+      continue;
     }
-    if (!ops.is_array())
-      throw BuildError(where + ": only JSON 6902 patches (a list of operations) are supported; strategic-merge patches are not");
-    Target target(json::find(entry, {"target"}), where);
-    if (!json::find(entry, {"target"})) throw BuildError(where + ": a JSON 6902 patch needs a target");
+    if (!target_spec) throw BuildError(where + ": a JSON 6902 patch needs a target");
     // A patch that selects nothing is no error (as kustomize).
     for (auto& o : objects) {
       if (!target.matches(o)) continue;
       try {
-        o = json::apply_json_patch(o, ops);
+        o = json::apply_json_patch(o, docs.front());
       } catch (const std::exception& e) {
-        throw BuildError(where + ": patching " + std::string(json::get_string(o, {"kind"})) + " " +
-                         std::string(json::get_string(o, {"metadata", "name"})) + ": " + e.what());
+        throw BuildError(where + ": patching " + describe(o) + ": " + e.what());
       }
     }
+  }
+}
+
+void apply_strategic_merge_patches(std::vector<json::Value>& objects, const json::Value& patches, const std::string& file,
+                                   const std::function<std::string(const std::string&)>& read) {
+  if (!patches.is_array()) throw BuildError(file + ": patchesStrategicMerge must be a list");
+  if (patches.get_array().size() > kMaxEntries) throw BuildError(file + ": more than 1000 patchesStrategicMerge");
+  for (std::size_t i = 0; i < patches.get_array().size(); ++i) {
+    const json::Value& entry = patches.get_array()[i];
+    const std::string where = entry_name(file, "patchesStrategicMerge", i);
+    if (!entry.is_string()) throw BuildError(where + ": a file name or an inline patch");
+    std::string_view text = entry.get_string();
+    // kustomize reads a file when the entry names one, else the entry is the patch itself.
+    const bool inline_patch = text.find('\n') != std::string_view::npos || text.find(':') != std::string_view::npos;
+    for (const auto& doc : patch_documents(inline_patch ? std::string(text) : read(std::string(text)), where))
+      apply_strategic(objects, doc, nullptr, where);
   }
 }
 

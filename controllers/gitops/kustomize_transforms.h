@@ -24,6 +24,8 @@ namespace capstan::gitops {
 // BuildError when it does not exist or leaves the repository).
 void apply_patches(std::vector<json::Value>& objects, const json::Value& patches, const std::string& file,
                    const std::function<std::string(const std::string&)>& read);
+void apply_strategic_merge_patches(std::vector<json::Value>& objects, const json::Value& patches, const std::string& file,
+                                   const std::function<std::string(const std::string&)>& read);
 void apply_replicas(std::vector<json::Value>& objects, const json::Value& replicas, const std::string& file);
 void apply_images(std::vector<json::Value>& objects, const json::Value& images, const std::string& file);
 

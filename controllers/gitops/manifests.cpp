@@ -19,14 +19,14 @@ constexpr std::string_view kKustomizationFiles[] = {"kustomization.yaml", "kusto
 const std::set<std::string, std::less<>> kSupportedFields = {
     "apiVersion",        "kind",            "metadata",           "resources",        "bases",  "components",
     "namespace",         "namePrefix",      "nameSuffix",         "labels",           "commonLabels", "commonAnnotations",
-    "configMapGenerator", "secretGenerator", "generatorOptions",  "patches",          "patchesJson6902", "replicas",
+    "configMapGenerator", "secretGenerator", "generatorOptions",  "patches",          "patchesJson6902", "patchesStrategicMerge", "replicas",
     "images"};
 
 std::string supported_fields() {
   std::string out;
   for (const auto& f : kSupportedFields)
     if (f != "apiVersion" && f != "kind" && f != "metadata") out += (out.empty() ? "" : ", ") + f;
-  return out + "; patches are JSON 6902";
+  return out;
 }
 
 std::string join(std::string_view dir, std::string_view name) {
@@ -243,11 +243,11 @@ class Builder {
       add_components(dir, file, components->get_array(), out, depth);
     }
 
-    // Patches select objects by their names before the namespace and prefixes change them, as
-    // kustomize orders its transformers.
+    // kustomize's order of transformers: strategic-merge patches and patches, namespace, prefix
+    // and suffix, labels, annotations, JSON 6902 patches (the older field), replicas, images.
     kustomize::remember_ids(out);
+    if (const auto* patches = json::find(k, {"patchesStrategicMerge"})) apply_strategic_merge_patches(out, *patches, file, reader(dir, file, "patch"));
     if (const auto* patches = json::find(k, {"patches"})) apply_patches(out, *patches, file, reader(dir, file, "patch"));
-    if (const auto* patches = json::find(k, {"patchesJson6902"})) apply_patches(out, *patches, file, reader(dir, file, "patch"));
     kustomize::remember_ids(out);
     std::string_view ns = json::get_string(k, {"namespace"});
     std::string_view prefix = json::get_string(k, {"namePrefix"});
@@ -280,6 +280,7 @@ class Builder {
       for (const auto& [pairs, reach] : labels) kustomize::add_labels(o, pairs, reach);
       kustomize::add_annotations(o, annotations);
     }
+    if (const auto* patches = json::find(k, {"patchesJson6902"})) apply_patches(out, *patches, file, reader(dir, file, "patch"));
     if (const auto* replicas = json::find(k, {"replicas"})) apply_replicas(out, *replicas, file);
     if (const auto* images = json::find(k, {"images"})) apply_images(out, *images, file);
   }

@@ -4,10 +4,11 @@
 //   - `path` holds a kustomization.yaml (kustomize.config.k8s.io/v1beta1), built in kustomize
 //     v5's order: `resources`/`bases` (files and directories, each directory with its own
 //     kustomization.yaml or plain YAML), the generators (kustomize_generators.h), `components`,
-//     then the transformers: JSON 6902 `patches`, `namespace`, `namePrefix`/`nameSuffix`,
-//     labels and annotations (kustomize_metadata.h), `replicas` and `images`
-//     (kustomize_transforms.h). Other kustomize fields (strategic-merge patches, crds,
-//     replacements, plugins, remote bases, ...) are refused with a BuildError naming the field:
+//     then the transformers: `patchesStrategicMerge` and `patches` (JSON 6902 and strategic
+//     merge), `namespace`, `namePrefix`/`nameSuffix`, labels and annotations
+//     (kustomize_metadata.h), `patchesJson6902`, `replicas` and `images`
+//     (kustomize_transforms.h). Other kustomize fields (crds, replacements, vars, plugins,
+//     remote bases, ...) are refused with a BuildError naming the field:
 //     applying half of what the file says would be worse than not applying.
 //   - `path` has none: every *.yaml / *.yml / *.json file below it (sorted, recursively) is read,
 //     and the documents that are Kubernetes objects (apiVersion and kind) are kept, as Flux's

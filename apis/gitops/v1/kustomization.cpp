@@ -63,8 +63,8 @@ const auto& selector_fields() {
 
 const auto& patch_fields() {
   static const auto table = codec::table<Patch>(
-      "A JSON 6902 patch (a list of operations, in YAML or JSON) and the objects it applies to.",
-      field("patch", &Patch::patch, Schema::string("The operations.").max_length(256 * 1024)).required(),
+      "A patch and the objects it applies to: JSON 6902 (a list of operations, in YAML or JSON) or strategic merge (a map).",
+      field("patch", &Patch::patch, Schema::string("The operations, or the strategic-merge patch.").max_length(256 * 1024)).required(),
       field("target", &Patch::target, PatchSelector::schema()));
   return table;
 }
@@ -93,7 +93,7 @@ const auto& spec_fields() {
       field("namePrefix", &KustomizationSpec::name_prefix, Schema::string("Prefix added to every object's name.").min_length(1).max_length(200)),
       field("nameSuffix", &KustomizationSpec::name_suffix, Schema::string("Suffix added to every object's name.").min_length(1).max_length(200)),
       field("patches", &KustomizationSpec::patches,
-            Schema::array(Patch::schema(), "JSON 6902 patches applied to the built objects (before namePrefix and nameSuffix).")
+            Schema::array(Patch::schema(), "Patches (JSON 6902 or strategic merge) applied to the built objects (before namePrefix and nameSuffix).")
                 .max_items(256)),
       field("images", &KustomizationSpec::images,
             Schema::array(Image::schema(), "Image overrides applied to the built objects' containers.").max_items(256)),

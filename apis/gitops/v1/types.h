@@ -96,8 +96,8 @@ struct PatchSelector {
   CAPSTAN_CODEC(PatchSelector);
 };
 
-// A JSON 6902 patch and its target (Flux's spec.patches; strategic-merge patches are refused
-// when the Kustomization is built).
+// A patch and its target (Flux's spec.patches): JSON 6902 or strategic merge; without a target, a
+// strategic-merge patch applies to the object it names.
 struct Patch {
   std::string patch;
   std::optional<PatchSelector> target;

@@ -150,7 +150,9 @@ class TreeGenerator {
                                                        {"minReplicas", 1}, {"maxReplicas", 4}}}});
     if (coin(20)) out.push_back(json::Object{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", meta("team")}});
     if (coin(20))
-      out.push_back(json::Object{{"apiVersion", "example.com/v1"}, {"kind", "Widget"}, {"metadata", meta("gadget")}, {"spec", json::Object{{"size", 3}}}});
+      out.push_back(json::Object{{"apiVersion", "example.com/v1"}, {"kind", "Widget"}, {"metadata", meta("gadget")},
+                                 {"spec", json::Object{{"size", 3}, {"tags", json::Array{"old"}},
+                                                       {"items", json::Array{json::Object{{"name", "a"}, {"weight", 1}}, json::Object{{"name", "b"}, {"weight", 2}}}}}}});
     if (coin(20))
       out.push_back(json::Object{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", meta("extra")}, {"data", json::Object{{"mode", "fast"}}}});
     return out;
@@ -205,9 +207,48 @@ class TreeGenerator {
     if (coin(30)) k["commonAnnotations"] = json::Object{{"owner", "platform"}};
     if (coin(30)) k["images"] = json::Array{json::Object{{"name", "nginx"}, {"newTag", "1.27"}}};
     if (coin(25)) k["replicas"] = json::Array{json::Object{{"name", "web"}, {"count", pick(2, 5)}}};
+    json::Array patches;
     if (coin(20))
-      k["patches"] = json::Array{json::Object{{"target", json::Object{{"kind", "Deployment"}, {"name", "web"}}},
-                                              {"patch", "- op: add\n  path: /metadata/annotations/patched\n  value: \"yes\"\n"}}};
+      patches.push_back(json::Object{{"target", json::Object{{"kind", "Deployment"}, {"name", "web"}}},
+                                     {"patch", "- op: add\n  path: /metadata/annotations/patched\n  value: \"yes\"\n"}});
+    if (coin(30))  // strategic merge, naming its object: lists merged by their keys
+      patches.push_back(json::Object{{"patch", R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  template:
+    metadata:
+      annotations: {rollout: "2"}
+    spec:
+      containers:
+      - name: app
+        env:
+        - {name: EXTRA, value: "1"}
+        - {name: PASSWORD, $patch: delete}
+        ports:
+        - {containerPort: 8080, name: http}
+      - name: sidecar
+        image: busybox
+      volumes:
+      - name: cache
+        emptyDir: {}
+      - name: conf
+        configMap: {name: files, defaultMode: 420}
+)"}});
+    if (coin(20))  // strategic merge on every object of a target; a map replaced; a field removed
+      patches.push_back(json::Object{{"target", json::Object{{"kind", "StatefulSet|Deployment"}}},
+                                     {"patch", "kind: Any\nmetadata: {name: any, labels: {patched: \"yes\"}}\nspec:\n  selector: null\n"
+                                               "  template:\n    metadata:\n      labels: {$patch: replace, app: replaced}\n"}});
+    if (coin(15))  // custom resources: maps merged, lists replaced (no schema)
+      patches.push_back(json::Object{{"target", json::Object{{"kind", "Widget"}}},
+                                     {"patch", "kind: Widget\nmetadata: {name: any}\nspec:\n  items:\n  - {name: b, weight: 5}\n  - {name: c}\n  tags: [new]\n"}});
+    if (coin(10))  // deleting objects
+      patches.push_back(json::Object{{"target", json::Object{{"kind", "HorizontalPodAutoscaler"}}},
+                                     {"patch", "$patch: delete\nkind: HorizontalPodAutoscaler\nmetadata: {name: any}\n"}});
+    if (!patches.empty()) k["patches"] = patches;
+    if (coin(10) && level == 0)
+      k["patchesStrategicMerge"] = json::Array{"apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: runner}\nimagePullSecrets:\n- name: pull\n"};
   }
 
   void base(Files& files) {

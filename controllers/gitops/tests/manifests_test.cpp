@@ -196,8 +196,13 @@ TEST(GitopsManifests, PatchErrorsNameTheEntry) {
     }
     return std::string();
   };
-  EXPECT_EQ(error("patches: [{patch: 'apiVersion: apps/v1\n\nkind: Deployment\n\nmetadata: {name: web}', target: {kind: Deployment}}]\n"),
-            "app/kustomization.yaml: patches[0]: only JSON 6902 patches (a list of operations) are supported; strategic-merge patches are not");
+  EXPECT_EQ(error("patches: [{patch: 'just words'}]\n"),
+            "app/kustomization.yaml: patches[0]: neither a JSON 6902 patch (a list of operations) nor a strategic-merge patch (a map)");
+  EXPECT_EQ(error("patches: [{patch: 'apiVersion: apps/v1\n\nkind: Deployment\n\nmetadata: {name: api}'}]\n"),
+            "app/kustomization.yaml: patches[0]: no object of the build is the patch's Deployment api");
+  EXPECT_EQ(error("patchesStrategicMerge: ['apiVersion: apps/v1\n\nkind: Deployment\n\nmetadata: {name: web}\n\nspec: {template: {spec: {containers: [{image: x}]}}}']\n"),
+            "app/kustomization.yaml: patchesStrategicMerge[0] on Deployment web.spec.template.spec.containers[0]: an item of containers without "
+            "its merge key name");
   EXPECT_EQ(error("patches: [{path: ../../etc/passwd, target: {kind: Deployment}}]\n"),
             "app/kustomization.yaml: patch ../../etc/passwd is outside the repository");
   EXPECT_EQ(error("patches: [{patch: '[{op: remove, path: /spec/nothing}]', target: {kind: Deployment}}]\n").find(
@@ -205,6 +210,39 @@ TEST(GitopsManifests, PatchErrorsNameTheEntry) {
             0u);
   EXPECT_EQ(error("patches: [{patch: '[]', target: {name: '(web'}}]\n").find("app/kustomization.yaml: patches[0].target.name: invalid regular expression"), 0u);
   EXPECT_EQ(error("images: [{newTag: '2'}]\n"), "app/kustomization.yaml: images[0]: name is required");
+}
+
+TEST(GitopsManifests, GeneratorErrorsNameTheEntry) {
+  auto error = [](const std::string& kustomization, Files more = {}) {
+    more["app/kustomization.yaml"] = kustomization;
+    BuildOptions o;
+    o.path = "app";
+    try {
+      build_manifests(more, o);
+    } catch (const BuildError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // kustomize would read TOKEN from its own environment: a controller's is not the repository's.
+  EXPECT_EQ(error("configMapGenerator: [{name: c, envs: [app.env]}]\n", {{"app/app.env", "A=1\nTOKEN\n"}}),
+            "app/kustomization.yaml: configMapGenerator[0]: envs app.env line 2: TOKEN has no '=value' (kustomize would read it "
+            "from its own environment; Capstan refuses)");
+  EXPECT_EQ(error("configMapGenerator: [{name: c, literals: [a=1, a=2]}]\n"),
+            "app/kustomization.yaml: configMapGenerator[0]: literal a: key \"a\" is there twice");
+  EXPECT_EQ(error("configMapGenerator: [{name: c, literals: [\"a b=1\"]}]\n"),
+            "app/kustomization.yaml: configMapGenerator[0]: literal a b: \"a b\" is not a valid key (letters, digits, '-', '_', '.')");
+  EXPECT_EQ(error("secretGenerator: [{name: s, behavior: merge, literals: [a=1]}]\n"),
+            "app/kustomization.yaml: secretGenerator[0]: behavior merge needs a Secret s in the resources, and there is none");
+  EXPECT_EQ(error("configMapGenerator: [{name: c, files: [../../etc/passwd]}]\n"),
+            "app/kustomization.yaml: generator source ../../etc/passwd is outside the repository");
+  EXPECT_EQ(error("configMapGenerator: [{name: c, literals: [a=1], options: {prune: true}}]\n"),
+            "app/kustomization.yaml: configMapGenerator[0].options.prune is not supported (labels, annotations, disableNameSuffixHash, immutable)");
+  EXPECT_EQ(error("components: [.]\nresources: []\n"),
+            "app/kustomization.yaml: component . is not a Component (kind: Kustomization)");
+  const std::string big(700 * 1024, 'x');
+  EXPECT_EQ(error("configMapGenerator: [{name: c, files: [a.txt, b.txt]}]\n", {{"app/a.txt", big}, {"app/b.txt", big}}),
+            "app/kustomization.yaml: configMapGenerator[0]: the data exceeds 1 MiB");
 }
 
 }  // namespace
