@@ -60,10 +60,12 @@ spec:
 class GitopsE2E : public ControllerFixture {
  protected:
   GitopsE2E() : ControllerFixture({"gitops", /*simulate_workloads=*/false, "kustomizations,gitrepositories"}) {}
+  GitopsE2E(Setup setup, std::string controllers) : ControllerFixture(std::move(setup)), controllers_(std::move(controllers)) {}
   std::vector<std::string> manager_flags() override {
-    return {"--controllers=gitops", "--gitops-storage-path=" + dir_->file("mirrors"),
+    return {"--controllers=" + controllers_, "--gitops-storage-path=" + dir_->file("mirrors"),
             "--gitops-default-service-account=capstan-system/capstan-gitops"};
   }
+  std::string controllers_ = "gitops";
   void before_cluster() override {
     std::filesystem::create_directories(dir_->file("git"));
     repo_ = std::make_unique<GitRepo>(dir_->file("git"), "app");
@@ -194,6 +196,60 @@ configMapGenerator:
       << ready_message("kustomization");
   EXPECT_EQ(color("settings"), "red");
 }
+
+// Health checks (Flux's wait and healthChecks, kstatus): pods of workloads turn Ready (the workload
+// simulator), and Capstan's Certificates are issued by the certificates controller beside.
+class GitopsHealthE2E : public GitopsE2E {
+ protected:
+  GitopsHealthE2E() : GitopsE2E({"gitops-health", /*simulate_workloads=*/true, "kustomizations,deployments,certificates"}, "gitops,certificates") {}
+};
+
+TEST_P(GitopsHealthE2E, ReadyWaitsForTheHealthOfWhatWasAppliedAndNamesWhatFailed) {
+  repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
+  repo_->write("deploy/web.yaml", kDeployment);
+  repo_->write("deploy/tls.yaml", R"(apiVersion: certs.capstan.dev/v1
+kind: Issuer
+metadata: {name: selfsigned, namespace: shop}
+spec: {selfSigned: {}}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: web-tls, namespace: shop}
+spec: {secretName: web-tls, dnsNames: [web.shop.example], issuerRef: {name: selfsigned}}
+)");
+  repo_->commit("a Deployment and its certificate");
+  kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "main", "./deploy") + R"(  wait: true
+  timeout: 2m
+)");
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 90s)) << ready_message("kustomization");
+  EXPECT_EQ(condition("ks", "app", "ops", "Healthy"), "True");
+  EXPECT_NE(condition("ks", "app", "ops", "Healthy", "message").find("Health check passed in "), std::string::npos);
+  // Ready only once they were: the Deployment is available and the Certificate issued.
+  EXPECT_EQ(get({"get", "deployment", "web", "-n", "shop", "-o", "jsonpath={.status.availableReplicas}"}), "1");
+  EXPECT_EQ(condition("certificate", "web-tls", "shop", "Ready"), "True");
+  EXPECT_EQ(get({"get", "ks", "app", "-n", "ops", "-o", "jsonpath={.status.lastAppliedRevision}"}).rfind("main@sha1:", 0), 0u);
+
+  // A Certificate whose issuer does not exist never becomes Ready: after timeout the
+  // Kustomization fails, naming it, and is not Ready; lastAppliedRevision stays the healthy one.
+  const std::string healthy = get({"get", "ks", "app", "-n", "ops", "-o", "jsonpath={.status.lastAppliedRevision}"});
+  repo_->write("deploy/broken.yaml", R"(apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: orphan, namespace: shop}
+spec: {secretName: orphan, dnsNames: [orphan.shop.example], issuerRef: {name: missing}}
+)");
+  repo_->commit("a certificate nobody issues");
+  kubectl_->ok({"patch", "ks", "app", "-n", "ops", "--type=merge", "-p", R"({"spec":{"timeout":"5s","retryInterval":"1m"}})"});
+  ASSERT_TRUE(eventually([&] { return condition("ks", "app", "ops", "Ready", "reason") == "HealthCheckFailed"; }, 60s))
+      << ready_message("kustomization");
+  EXPECT_EQ(ready("kustomization"), "False");
+  EXPECT_EQ(condition("ks", "app", "ops", "Healthy"), "False");
+  EXPECT_NE(ready_message("kustomization").find("timeout waiting for: Certificate/shop/orphan status: 'InProgress'"), std::string::npos)
+      << ready_message("kustomization");
+  EXPECT_EQ(ready_message("kustomization").find("Deployment/shop/web"), std::string::npos) << ready_message("kustomization");
+  EXPECT_EQ(get({"get", "ks", "app", "-n", "ops", "-o", "jsonpath={.status.lastAppliedRevision}"}), healthy);
+}
+
+CAPSTAN_E2E_BACKENDS(GitopsHealthE2E);
 
 TEST_P(GitopsE2E, FetchAndBuildErrorsAreReportedAndRecoverable) {
   repo_->write("deploy/bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [unclosed\n");

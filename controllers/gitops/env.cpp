@@ -43,4 +43,17 @@ void Env::event(const json::Value& target, std::string_view type, std::string_vi
   if (recorder) recorder->event(target, type, reason, message);
 }
 
+std::optional<HealthWait> Env::health_wait(const std::string& key) const {
+  std::lock_guard lock(health_mutex_);
+  auto it = health_waits_.find(key);
+  if (it == health_waits_.end()) return std::nullopt;
+  return it->second;
+}
+
+void Env::set_health_wait(const std::string& key, std::optional<HealthWait> wait) {
+  std::lock_guard lock(health_mutex_);
+  if (wait) health_waits_[key] = std::move(*wait);
+  else health_waits_.erase(key);
+}
+
 }  // namespace capstan::gitops

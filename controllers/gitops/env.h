@@ -1,18 +1,22 @@
-// What the gitops reconcilers share: the client, the two shared informers, the Git mirrors and
-// the event recorder. Built once by wire_gitops(); reconcilers keep no state of their own across
-// calls (the revision to apply is read from the GitRepository's status, the inventory from the
-// Kustomization's).
+// What the gitops reconcilers share: the client, the two shared informers, the Git mirrors, the
+// event recorder and the health waits in progress. Built once by wire_gitops(); reconcilers keep
+// no other state across calls (the revision to apply is read from the GitRepository's status, the
+// inventory from the Kustomization's).
 #pragma once
 
 #include "apis/gitops/v1/group.h"
 #include "controllers/gitops/git/mirrors.h"
+#include "controllers/gitops/inventory.h"
 #include "runtime/client/config.h"
 #include "runtime/controller/builder.h"
 #include "runtime/meta/gvk.h"
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -57,6 +61,18 @@ struct GitopsOptions {
   // the webhook, which leaves the manager's own namespace out; empty = the default ones.
   std::vector<std::string> url_schemes;
   bool record_events = true;
+  // How often a Kustomization with wait or healthChecks looks at the objects' health again while
+  // it waits (its spec.timeout bounds the wait).
+  std::chrono::milliseconds health_poll{2'000};
+};
+
+// A Kustomization waiting, after an apply, until the objects it checks are ready: for which
+// generation and source revision, which objects, since when.
+struct HealthWait {
+  std::int64_t generation = 0;
+  std::string revision;
+  std::vector<InventoryEntry> objects;
+  std::chrono::steady_clock::time_point since;
 };
 
 struct Env {
@@ -74,6 +90,15 @@ struct Env {
   // Whom a Kustomization of namespace `ns` naming `service_account` (may be empty) applies and
   // prunes as; empty = the manager itself.
   client::Impersonation applier(std::string_view ns, std::string_view service_account) const;
+
+  // Health waits by Kustomization key ("ns/name"); in memory: after a restart the Kustomization
+  // applies again and waits anew.
+  std::optional<HealthWait> health_wait(const std::string& key) const;
+  void set_health_wait(const std::string& key, std::optional<HealthWait> wait);
+
+ private:
+  mutable std::mutex health_mutex_;
+  std::map<std::string, HealthWait> health_waits_;
 };
 
 }  // namespace capstan::gitops

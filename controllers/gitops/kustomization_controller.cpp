@@ -4,10 +4,12 @@
 #include "apis/gitops/v1/types.h"
 #include "controllers/gitops/applier.h"
 #include "controllers/gitops/env.h"
+#include "controllers/gitops/health.h"
 #include "controllers/gitops/manifests.h"
 #include "controllers/gitops/status.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
+#include "runtime/client/errors.h"
 #include "runtime/controller/finalizer.h"
 #include "runtime/events/event.h"
 #include "runtime/meta/object.h"
@@ -49,7 +51,10 @@ class Reconciler {
 
   controller::Result run() {
     auto cached = env_.kustomizations.get(request_.ns, request_.name);
-    if (!cached) return controller::Result::done();
+    if (!cached) {
+      env_.set_health_wait(request_.key(), std::nullopt);
+      return controller::Result::done();
+    }
     before_ = cached->value();
     generation_ = meta::generation_of(before_);
     try {
@@ -80,6 +85,13 @@ class Reconciler {
       fail({v1::reason::kDependencyNotReady, "dependency '" + waiting + "' is not ready"});
       return controller::Result::after(env_.options.dependency_requeue);
     }
+    // Waiting for the health of what this generation applied from this revision: look again
+    // without building and applying again.
+    if (auto wait = env_.health_wait(request_.key()); wait && wait->generation == generation_) {
+      std::string error;
+      if (artifact_revision(error) == wait->revision) return check_health(*wait);
+    }
+    env_.set_health_wait(request_.key(), std::nullopt);
     return reconcile();
   }
 
@@ -186,6 +198,22 @@ class Reconciler {
       }
     }
 
+    const auto checks = health_targets(applied.inventory);
+    if (!checks.empty()) {
+      HealthWait wait{generation_, revision, checks, std::chrono::steady_clock::now()};
+      changes_ = applied.summary() + (pruned.deleted ? ", " + std::to_string(pruned.deleted) + " pruned" : "");
+      changed_ = applied.created || applied.configured || pruned.deleted;
+      env_.set_health_wait(request_.key(), wait);
+      return check_health(wait);
+    }
+    changes_ = applied.summary() + (pruned.deleted ? ", " + std::to_string(pruned.deleted) + " pruned" : "");
+    changed_ = applied.created || applied.configured || pruned.deleted;
+    remove_condition(status.conditions, v1::condition::kHealthy);  // nothing is checked any more
+    return succeed(revision);
+  }
+
+  controller::Result succeed(const std::string& revision) {
+    auto& status = k_.status;
     std::string message = "Applied revision: " + revision;
     const bool new_revision = status.last_applied_revision != revision;
     status.last_applied_revision = revision;
@@ -193,50 +221,125 @@ class Reconciler {
     remove_condition(status.conditions, v1::condition::kStalled);
     condition(v1::condition::kReady, "True", v1::reason::kReconciliationSucceeded, message);
     write_status(env_.client, kKustomizationType, before_, status);
-    std::string changes = applied.summary() + (pruned.deleted ? ", " + std::to_string(pruned.deleted) + " pruned" : "");
-    if (new_revision || applied.created || applied.configured || pruned.deleted) {
-      ctx_.log.info("applied", {{"revision", revision}, {"changes", changes}});
-      env_.event(before_, events::kNormal, v1::reason::kReconciliationSucceeded, message + " (" + changes + ")");
+    if (new_revision || changed_) {
+      ctx_.log.info("applied", {{"revision", revision}, {"changes", changes_}});
+      env_.event(before_, events::kNormal, v1::reason::kReconciliationSucceeded, message + (changes_.empty() ? "" : " (" + changes_ + ")"));
     }
     return controller::Result::after(interval());
   }
 
-  // The source revision and the files of that commit, or nullopt after recording why not.
-  std::optional<std::pair<std::string, std::map<std::string, std::string>>> source_files() {
-    const auto& source = spec_.source_ref;
-    std::string ns = source.ns.empty() ? request_.ns : source.ns;
-    std::string ref = source.kind + " '" + ns + "/" + source.name + "'";
-    auto cached = env_.repositories.get(ns, source.name);
+  // What wait (every applied object) or healthChecks names.
+  std::vector<InventoryEntry> health_targets(const std::vector<InventoryEntry>& applied) const {
+    if (spec_.wait) return applied;
+    std::vector<InventoryEntry> out;
+    for (const auto& h : spec_.health_checks) {
+      InventoryEntry e;
+      auto slash = h.api_version.find('/');
+      e.group = slash == std::string::npos ? "" : h.api_version.substr(0, slash);
+      e.version = slash == std::string::npos ? h.api_version : h.api_version.substr(slash + 1);
+      e.kind = h.kind;
+      e.name = h.name;
+      e.ns = h.ns.empty() ? request_.ns : h.ns;
+      out.push_back(std::move(e));
+    }
+    return out;
+  }
+
+  // Reads the checked objects once: ready, still waiting (look again after health_poll), or failed
+  // (one failed, or timeout passed since the apply).
+  controller::Result check_health(const HealthWait& wait) {
+    std::vector<std::string> waiting;
+    bool failed = false;
+    for (const auto& e : wait.objects) {
+      Health h;
+      try {
+        h = assess_health(applier_->get(e.gvk(), e.ns, e.name));
+      } catch (const std::exception& ex) {
+        h = {HealthStatus::kInProgress, client::is_not_found(ex) ? "not found" : ex.what()};
+      }
+      if (h.status == HealthStatus::kCurrent) continue;
+      failed = failed || h.status == HealthStatus::kFailed;
+      waiting.push_back(e.display() + " status: '" + std::string(to_string(h.status)) + "'" + (h.message.empty() ? "" : ": " + h.message));
+    }
+    const auto elapsed = std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - wait.since);
+    const std::string seconds = std::to_string(elapsed.count() / 1000) + "." + std::to_string(elapsed.count() % 1000 / 100) + "s";
+    if (waiting.empty()) {
+      env_.set_health_wait(request_.key(), std::nullopt);
+      condition(v1::condition::kHealthy, "True", v1::reason::kSucceeded, "Health check passed in " + seconds);
+      return succeed(wait.revision);
+    }
+    if (failed || elapsed >= spec_.effective_timeout()) {
+      env_.set_health_wait(request_.key(), std::nullopt);
+      const std::string message = "health check failed after " + seconds + ": " + (failed ? "" : "timeout waiting for: ") + join_errors(waiting);
+      condition(v1::condition::kHealthy, "False", v1::reason::kHealthCheckFailed, message);
+      fail({v1::reason::kHealthCheckFailed, message});
+      return controller::Result::after(retry_interval());
+    }
+    const std::string message = "Health check in progress: waiting for " + join_errors(waiting);
+    condition(v1::condition::kHealthy, "Unknown", v1::reason::kProgressing, "Health check in progress");
+    condition(v1::condition::kReconciling, "True", v1::reason::kProgressing, message);
+    condition(v1::condition::kReady, "Unknown", v1::reason::kProgressing, message);
+    write_status(env_.client, kKustomizationType, before_, k_.status);
+    return controller::Result::after(std::min(env_.options.health_poll, retry_interval()));
+  }
+
+  // The source, with an artifact, or nullopt with `error` set.
+  std::optional<v1::GitRepository> source(std::string& error) const {
+    const auto& ref = spec_.source_ref;
+    std::string ns = ref.ns.empty() ? request_.ns : ref.ns;
+    std::string name = ref.kind + " '" + ns + "/" + ref.name + "'";
+    auto cached = env_.repositories.get(ns, ref.name);
     if (!cached) {
-      fail({v1::reason::kArtifactFailed, ref + " not found"});
+      error = name + " not found";
       return std::nullopt;
     }
     v1::GitRepository repo;
     try {
       repo = v1::GitRepository::from_json(cached->value());
     } catch (const apis::codec::DecodeError& e) {
-      fail({v1::reason::kArtifactFailed, ref + ": " + e.what()});
+      error = name + ": " + e.what();
       return std::nullopt;
     }
     const std::string revision = repo.status.artifact ? repo.status.artifact->revision : "";
-    auto at = revision.rfind("sha1:");
-    if (revision.empty() || at == std::string::npos) {
-      fail({v1::reason::kArtifactFailed, ref + " has no artifact yet"});
+    if (revision.empty() || revision.rfind("sha1:") == std::string::npos) {
+      error = name + " has no artifact yet";
       return std::nullopt;
     }
+    return repo;
+  }
+
+  // The revision of the source's artifact, or "" with `error` set.
+  std::string artifact_revision(std::string& error) const {
+    auto repo = source(error);
+    return repo ? repo->status.artifact->revision : "";
+  }
+
+  // The source revision and the files of that commit, or nullopt after recording why not.
+  std::optional<std::pair<std::string, std::map<std::string, std::string>>> source_files() {
+    std::string error;
+    const auto repo = source(error);
+    if (!repo) {
+      fail({v1::reason::kArtifactFailed, error});
+      return std::nullopt;
+    }
+    const std::string revision = repo->status.artifact->revision;
+    const auto& ref = spec_.source_ref;
+    const std::string name = ref.kind + " '" + (ref.ns.empty() ? request_.ns : ref.ns) + "/" + ref.name + "'";
+    auto at = revision.rfind("sha1:");
     std::string commit = revision.substr(at + 5);
-    const std::string& url = repo.spec.url;
+    const std::string& url = repo->spec.url;
     try {
       // After a restart with an empty storage path the mirror may lack the commit.
-      if (!env_.mirrors.has_commit(url, commit)) env_.mirrors.sync(url, git::Ref{"", "", commit, ""}, repo.spec.timeout);
+      if (!env_.mirrors.has_commit(url, commit)) env_.mirrors.sync(url, git::Ref{"", "", commit, ""}, repo->spec.timeout);
       return std::make_pair(revision, env_.mirrors.files(url, commit, ""));
     } catch (const std::exception& e) {
-      fail({v1::reason::kArtifactFailed, "reading revision " + revision + " of " + ref + ": " + e.what()});
+      fail({v1::reason::kArtifactFailed, "reading revision " + revision + " of " + name + ": " + e.what()});
       return std::nullopt;
     }
   }
 
   controller::Result finalize() {
+    env_.set_health_wait(request_.key(), std::nullopt);
     if (!meta::has_finalizer(before_, v1::kFinalizer)) return controller::Result::done();
     if (spec_.prune && !spec_.suspend) {
       auto pruned = prune(*applier_, read_inventory(k_.status.inventory), {request_.name, request_.ns});
@@ -258,6 +361,8 @@ class Reconciler {
   const v1::KustomizationSpec& spec_ = k_.spec;
   std::int64_t generation_ = 0;
   std::unique_ptr<client::Client> applier_;  // env_.client acting as the Kustomization's ServiceAccount
+  std::string changes_;                      // "2 created, 1 configured, 5 unchanged" of this apply
+  bool changed_ = false;
 };
 
 }  // namespace

@@ -44,6 +44,7 @@ inline constexpr std::string_view kReady = "Ready";
 inline constexpr std::string_view kReconciling = "Reconciling";
 inline constexpr std::string_view kStalled = "Stalled";
 inline constexpr std::string_view kArtifactInStorage = "ArtifactInStorage";  // GitRepository
+inline constexpr std::string_view kHealthy = "Healthy";                      // Kustomization with wait or healthChecks
 }  // namespace condition
 
 namespace reason {
@@ -58,6 +59,7 @@ inline constexpr std::string_view kPruneFailed = "PruneFailed";
 inline constexpr std::string_view kDependencyNotReady = "DependencyNotReady";
 inline constexpr std::string_view kAccessDenied = "AccessDenied";  // a cross-namespace reference, refused by flag
 inline constexpr std::string_view kSuspended = "Suspended";
+inline constexpr std::string_view kHealthCheckFailed = "HealthCheckFailed";
 }  // namespace reason
 
 }  // namespace capstan::apis::gitops::v1

@@ -69,6 +69,16 @@ const auto& patch_fields() {
   return table;
 }
 
+const auto& health_check_fields() {
+  static const auto table = codec::table<HealthCheckReference>(
+      "An object whose health the Kustomization waits for.",
+      field("apiVersion", &HealthCheckReference::api_version, Schema::string("API version of the object, e.g. apps/v1.").max_length(317)),
+      field("kind", &HealthCheckReference::kind, Schema::string("Kind of the object.").min_length(1).max_length(63)).required(),
+      field("name", &HealthCheckReference::name, openapi::object_name("Name of the object.")).required(),
+      field("namespace", &HealthCheckReference::ns, openapi::namespace_name("Namespace of the object; defaults to the Kustomization's.")));
+  return table;
+}
+
 const auto& spec_fields() {
   static const auto table = codec::table<KustomizationSpec>(
       "What to apply from which source, and how.",
@@ -100,7 +110,13 @@ const auto& spec_fields() {
       field("serviceAccountName", &KustomizationSpec::service_account_name,
             openapi::object_name("ServiceAccount of this namespace that applies and prunes (by impersonation), so "
                                  "what Git may change is what that account may. Default: the manager's "
-                                 "--gitops-default-service-account, or the manager itself when that is empty.")));
+                                 "--gitops-default-service-account, or the manager itself when that is empty.")),
+      field("wait", &KustomizationSpec::wait,
+            Schema::boolean("Wait, up to timeout, until every applied object is ready (kstatus) before the Kustomization is "
+                            "Ready; healthChecks is then ignored.")),
+      field("healthChecks", &KustomizationSpec::health_checks,
+            Schema::array(HealthCheckReference::schema(), "Objects to wait for, up to timeout, before the Kustomization is Ready.")
+                .max_items(256)));
   return table;
 }
 
@@ -122,7 +138,7 @@ const auto& status_fields() {
   static const auto table = codec::table<KustomizationStatus>(
       "What was last applied.", field("observedGeneration", &KustomizationStatus::observed_generation, openapi::observed_generation()),
       field("conditions", &KustomizationStatus::conditions,
-            openapi::conditions("Conditions: Ready, Reconciling, Stalled.", "Ready, Reconciling, Stalled", true)),
+            openapi::conditions("Conditions: Ready, Reconciling, Stalled, Healthy.", "Ready, Reconciling, Stalled, Healthy", true)),
       field("lastAppliedRevision", &KustomizationStatus::last_applied_revision, Schema::string("The source revision last applied successfully.")),
       field("lastAttemptedRevision", &KustomizationStatus::last_attempted_revision, Schema::string("The source revision last tried.")),
       field("inventory", &KustomizationStatus::inventory, ResourceInventory::schema()),
@@ -138,6 +154,7 @@ CAPSTAN_CODEC_FROM(CommonMetadata, common_metadata_fields)
 CAPSTAN_CODEC_FROM(Image, image_fields)
 CAPSTAN_CODEC_FROM(PatchSelector, selector_fields)
 CAPSTAN_CODEC_FROM(Patch, patch_fields)
+CAPSTAN_CODEC_FROM(HealthCheckReference, health_check_fields)
 CAPSTAN_CODEC_FROM(KustomizationSpec, spec_fields)
 CAPSTAN_CODEC_FROM(ResourceRef, resource_ref_fields)
 CAPSTAN_CODEC_FROM(ResourceInventory, inventory_fields)

@@ -59,7 +59,7 @@ struct Artifact {
 
 struct GitRepositoryStatus {
   std::int64_t observed_generation = 0;
-  std::vector<meta::Condition> conditions;  // Ready, Reconciling, Stalled, ArtifactInStorage
+  std::vector<meta::Condition> conditions;  // Ready, Reconciling, Stalled, Healthy, ArtifactInStorage
   std::optional<Artifact> artifact;
   std::string last_handled_reconcile_at;
   CAPSTAN_CODEC(GitRepositoryStatus);
@@ -104,6 +104,12 @@ struct Patch {
   CAPSTAN_CODEC(Patch);
 };
 
+// An object whose health a Kustomization waits for (Flux's NamespacedObjectKindReference).
+struct HealthCheckReference {
+  std::string api_version, kind, name, ns;  // ns "": the Kustomization's (for namespaced kinds)
+  CAPSTAN_CODEC(HealthCheckReference);
+};
+
 struct KustomizationSpec {
   CrossNamespaceSourceReference source_ref;
   Duration interval{};
@@ -119,6 +125,8 @@ struct KustomizationSpec {
   std::vector<Patch> patches;
   std::vector<Image> images;
   std::string service_account_name;  // "" = the controller's default (--gitops-default-service-account)
+  bool wait = false;                  // every applied object must become ready (kstatus)
+  std::vector<HealthCheckReference> health_checks;
 
   Duration effective_retry_interval() const { return retry_interval.count() > 0 ? retry_interval : interval; }
   Duration effective_timeout() const { return timeout.count() > 0 ? timeout : interval; }
@@ -139,7 +147,7 @@ struct ResourceInventory {
 
 struct KustomizationStatus {
   std::int64_t observed_generation = 0;
-  std::vector<meta::Condition> conditions;  // Ready, Reconciling, Stalled
+  std::vector<meta::Condition> conditions;  // Ready, Reconciling, Stalled, Healthy
   std::string last_applied_revision;
   std::string last_attempted_revision;
   std::optional<ResourceInventory> inventory;
