@@ -206,7 +206,26 @@ class GitopsHealthE2E : public GitopsE2E {
 
 TEST_P(GitopsHealthE2E, ReadyWaitsForTheHealthOfWhatWasAppliedAndNamesWhatFailed) {
   repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
-  repo_->write("deploy/web.yaml", kDeployment);
+  // Post-build variables: from a ConfigMap of the Kustomization's namespace and the spec.
+  repo_->write("deploy/web.yaml", R"(apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: ${REPLICAS}
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx:${TAG:=1.27}
+        env:
+        - {name: PORT, value: "${PORT}"}
+)");
+  kubectl_->ok({"create", "configmap", "vars", "-n", "ops", "--from-literal=REPLICAS=2", "--from-literal=PORT=8080"});
   repo_->write("deploy/tls.yaml", R"(apiVersion: certs.capstan.dev/v1
 kind: Issuer
 metadata: {name: selfsigned, namespace: shop}
@@ -220,12 +239,20 @@ spec: {secretName: web-tls, dnsNames: [web.shop.example], issuerRef: {name: self
   repo_->commit("a Deployment and its certificate");
   kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "main", "./deploy") + R"(  wait: true
   timeout: 2m
+  postBuild:
+    substitute: {PORT: "9090"}
+    substituteFrom:
+    - {kind: ConfigMap, name: vars}
+    - {kind: Secret, name: not-there, optional: true}
 )");
   ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 90s)) << ready_message("kustomization");
+  EXPECT_EQ(get({"get", "deployment", "web", "-n", "shop", "-o",
+                 "jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].env[0].value}"}),
+            "2 nginx:1.27 9090");
   EXPECT_EQ(condition("ks", "app", "ops", "Healthy"), "True");
   EXPECT_NE(condition("ks", "app", "ops", "Healthy", "message").find("Health check passed in "), std::string::npos);
   // Ready only once they were: the Deployment is available and the Certificate issued.
-  EXPECT_EQ(get({"get", "deployment", "web", "-n", "shop", "-o", "jsonpath={.status.availableReplicas}"}), "1");
+  EXPECT_EQ(get({"get", "deployment", "web", "-n", "shop", "-o", "jsonpath={.status.availableReplicas}"}), "2");
   EXPECT_EQ(condition("certificate", "web-tls", "shop", "Ready"), "True");
   EXPECT_EQ(get({"get", "ks", "app", "-n", "ops", "-o", "jsonpath={.status.lastAppliedRevision}"}).rfind("main@sha1:", 0), 0u);
 

@@ -2,16 +2,19 @@
 
 #include "apis/gitops/v1/group.h"
 #include "apis/gitops/v1/types.h"
+#include "apis/gitops/v1/variable_name.h"
 #include "controllers/gitops/applier.h"
 #include "controllers/gitops/env.h"
 #include "controllers/gitops/health.h"
 #include "controllers/gitops/manifests.h"
+#include "controllers/gitops/substitute.h"
 #include "controllers/gitops/status.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
 #include "runtime/client/errors.h"
 #include "runtime/controller/finalizer.h"
 #include "runtime/events/event.h"
+#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 
 #include <memory>
@@ -163,6 +166,7 @@ class Reconciler {
         for (const auto& i : spec_.images) images.push_back(i.to_json());
         b.images = std::move(images);
       }
+      if (spec_.post_build) b.variables = post_build_variables();
       objects = build_manifests(files, b);
     } catch (const BuildError& e) {
       fail({v1::reason::kBuildFailed, e.what()});
@@ -226,6 +230,36 @@ class Reconciler {
       env_.event(before_, events::kNormal, v1::reason::kReconciliationSucceeded, message + (changes_.empty() ? "" : " (" + changes_ + ")"));
     }
     return controller::Result::after(interval());
+  }
+
+  // spec.postBuild's variables: substituteFrom in order, then substitute, later ones winning. Read
+  // as the Kustomization's ServiceAccount, so a tenant substitutes only what it may read. Keys of
+  // a ConfigMap or Secret that cannot be variable names are skipped.
+  Variables post_build_variables() const {
+    Variables vars;
+    for (const auto& ref : spec_.post_build->substitute_from) {
+      const std::string name = "postBuild.substituteFrom " + ref.kind + "/" + request_.ns + "/" + ref.name;
+      json::Value obj;
+      try {
+        obj = applier_->get(meta::GroupVersionKind{"", "v1", ref.kind}, request_.ns, ref.name);
+      } catch (const std::exception& e) {
+        if (client::is_not_found(e) && ref.optional) continue;
+        throw BuildError(name + ": " + (client::is_not_found(e) ? std::string("not found") : std::string(e.what())));
+      }
+      if (const auto* data = json::get_object(obj, {"data"}))
+        for (const auto& kv : *data) {
+          if (!kv.value().is_string() || !apis::gitops::v1::valid_variable_name(kv.key())) continue;
+          if (ref.kind != "Secret") {
+            vars[std::string(kv.key())] = std::string(kv.value().get_string());
+            continue;
+          }
+          auto decoded = meta::base64_decode(kv.value().get_string());
+          if (!decoded) throw BuildError(name + ": data." + std::string(kv.key()) + " is not base64");
+          vars[std::string(kv.key())] = std::move(*decoded);
+        }
+    }
+    for (const auto& [k, v] : spec_.post_build->substitute) vars[k] = v;
+    return vars;
   }
 
   // What wait (every applied object) or healthChecks names.

@@ -5,6 +5,7 @@
 #include "controllers/gitops/kustomize_metadata.h"
 #include "controllers/gitops/kustomize_names.h"
 #include "controllers/gitops/kustomize_transforms.h"
+#include "controllers/gitops/substitute.h"
 #include "runtime/json/yaml.h"
 
 #include <algorithm>
@@ -83,7 +84,8 @@ void rename(json::Value& obj, std::string_view prefix, std::string_view suffix) 
 
 class Builder {
  public:
-  explicit Builder(const std::map<std::string, std::string>& files) : files_(files) {}
+  // `mark_quoted`: quoted scalars holding "${" are marked for the substitution (substitute.h).
+  Builder(const std::map<std::string, std::string>& files, bool mark_quoted) : files_(files), mark_quoted_(mark_quoted) {}
 
   std::vector<json::Value> directory(const std::string& dir, int depth) {
     if (depth > 32) throw BuildError(dir + ": resources nest more than 32 levels (a cycle?)");
@@ -114,7 +116,7 @@ class Builder {
  private:
   std::vector<json::Value> documents(const std::string& file, const std::string& text) {
     try {
-      return json::from_yaml_documents(text, file);
+      return mark_quoted_ ? json::from_yaml_documents(text, file, mark_quoted) : json::from_yaml_documents(text, file);
     } catch (const std::exception& e) {
       throw BuildError(std::string(e.what()));
     }
@@ -286,6 +288,7 @@ class Builder {
   }
 
   const std::map<std::string, std::string>& files_;
+  bool mark_quoted_;
 };
 
 std::string identity(const json::Value& o) {
@@ -304,7 +307,7 @@ std::string clean_path(std::string_view path) {
 }
 
 std::vector<json::Value> build_manifests(const std::map<std::string, std::string>& files, const BuildOptions& options) {
-  auto objects = Builder(files).directory(clean_path(options.path), 0);
+  auto objects = Builder(files, options.variables.has_value()).directory(clean_path(options.path), 0);
   const std::string spec = "the Kustomization's spec";
   kustomize::remember_ids(objects);
   if (!options.patches.is_null())
@@ -329,6 +332,8 @@ std::vector<json::Value> build_manifests(const std::map<std::string, std::string
     add_all(o, {"metadata", "annotations"}, options.annotations);
     if (!seen.insert(identity(o)).second) throw BuildError("two objects are " + identity(o));
   }
+  if (options.variables)
+    for (auto& o : objects) substitute_variables(o, *options.variables, "postBuild");
   return objects;
 }
 

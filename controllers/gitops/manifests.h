@@ -16,7 +16,7 @@
 // Then the Kustomization's own transforms: patches and images, namePrefix/nameSuffix; and, as
 // kustomize ends a build, the generated objects' hash suffixes and the references between objects
 // rewritten to their new names (kustomize_names.h); then commonMetadata and the ownership labels
-// gitops.capstan.dev/name and /namespace. The namespace (targetNamespace, or the Kustomization's
+// gitops.capstan.dev/name and /namespace, and Flux's post-build variable substitution. The namespace (targetNamespace, or the Kustomization's
 // for namespaced objects with none) is set at apply time, where the REST mapping tells namespaced
 // from cluster-scoped kinds.
 #pragma once
@@ -24,6 +24,7 @@
 #include "runtime/json/json.h"
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ struct BuildOptions {
   // The Kustomization's own spec.patches ([{patch, target}], inline JSON 6902) and spec.images,
   // applied to what `path` built, before namePrefix/nameSuffix; null: none.
   json::Value patches, images;
+  // spec.postBuild's variables, substituted into every built object last (substitute.h); nullopt:
+  // no substitution.
+  std::optional<std::map<std::string, std::string>> variables;
 };
 
 // `files`: repository-relative path -> content (the whole revision). Throws BuildError with the

@@ -59,8 +59,9 @@ std::optional<Value> as_yaml_number(const std::string& s) {
 // multiple of the input's size, with a floor for small documents and a ceiling for all.
 class Budget {
  public:
-  Budget(std::string_view what, std::size_t input_bytes)
-      : what_(what),
+  Budget(std::string_view what, std::size_t input_bytes, const QuotedStringHook* quoted = nullptr)
+      : quoted(quoted),
+        what_(what),
         max_values_(std::min(kMaxYamlValues, std::max<std::size_t>(10'000, 4 * input_bytes))),
         max_bytes_(std::min(kMaxYamlExpandedBytes, std::max<std::size_t>(1 << 20, 4 * input_bytes))),
         values_left_(max_values_),
@@ -76,6 +77,7 @@ class Budget {
     bytes_left_ -= scalar_bytes;
   }
   const std::string& what() const { return what_; }
+  const QuotedStringHook* quoted;
 
  private:
   std::string what_;
@@ -93,7 +95,12 @@ Value convert(const YAML::Node& n, Budget& budget, std::size_t depth) {
       return nullptr;
     case YAML::NodeType::Scalar: {
       const std::string& s = n.Scalar();
-      if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str") return Value(String(s));
+      if (n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str") {
+        if (!budget.quoted || !*budget.quoted) return Value(String(s));
+        std::string copy = s;
+        (*budget.quoted)(copy);
+        return Value(String(copy));
+      }
       if (n.Tag() == "?" || n.Tag().empty()) {
         if (is_null_word(s)) return nullptr;
         if (is_true_word(s)) return true;
@@ -396,14 +403,16 @@ void check_progress(const std::string& text, std::string_view what) {
 
 }  // namespace
 
-std::vector<Value> from_yaml_documents(std::string_view text, std::string_view what) {
+std::vector<Value> from_yaml_documents(std::string_view text, std::string_view what) { return from_yaml_documents(text, what, nullptr); }
+
+std::vector<Value> from_yaml_documents(std::string_view text, std::string_view what, const QuotedStringHook& quoted) {
   check_size(text, what);
   std::vector<Value> docs;
   try {
     check_progress(std::string(text), what);
     // One budget for the stream: aliases cannot cross documents, but many small documents
     // are bounded by the stream's size all the same.
-    Budget budget(what, text.size());
+    Budget budget(what, text.size(), &quoted);
     for (const auto& node : YAML::LoadAll(std::string(text))) {
       Value v = convert(node, budget, 0);
       if (v.is_null()) continue;

@@ -6,6 +6,7 @@
 #include "runtime/json/json.h"
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,12 @@ inline constexpr std::size_t kMaxYamlExpandedBytes = 256 * 1024 * 1024;
 Value from_yaml(std::string_view text, std::string_view what = "YAML document");
 // Parses a multi-document stream ("---" separated); empty documents are skipped.
 std::vector<Value> from_yaml_documents(std::string_view text, std::string_view what = "YAML stream");
+// The same, calling `quoted` on every string scalar that was not plain (quoted, or a block
+// scalar: YAML keeps those strings whatever they hold), which may rewrite it. For readers that
+// later turn values back into text and must still tell `"3"` from `3` (gitops' post-build
+// variable substitution, as Flux does it on YAML that keeps its quotes).
+using QuotedStringHook = std::function<void(std::string&)>;
+std::vector<Value> from_yaml_documents(std::string_view text, std::string_view what, const QuotedStringHook& quoted);
 // Emits block-style YAML (the shape kubectl prints).
 std::string to_yaml(const Value& v);
 

@@ -172,5 +172,16 @@ TEST(Yaml, DocumentMarkersAreQuoted) {
   }
 }
 
+TEST(Yaml, QuotedStringHookSeesQuotedAndBlockScalarsOnly) {
+  std::vector<std::string> seen;
+  auto docs = from_yaml_documents("a: \"3\"\nb: 3\nc: '${x}'\nd: ${x}\ne: |\n  text\n", "hook test", [&](std::string& s) {
+    seen.push_back(s);
+    s = "<" + s + ">";
+  });
+  ASSERT_EQ(docs.size(), 1u);
+  EXPECT_EQ(seen, (std::vector<std::string>{"3", "${x}", "text\n"}));
+  EXPECT_EQ(serialize(docs[0]), R"({"a":"<3>","b":3,"c":"<${x}>","d":"${x}","e":"<text\n>"})");
+}
+
 }  // namespace
 }  // namespace capstan::json

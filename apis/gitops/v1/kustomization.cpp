@@ -79,6 +79,24 @@ const auto& health_check_fields() {
   return table;
 }
 
+const auto& substitute_reference_fields() {
+  static const auto table = codec::table<SubstituteReference>(
+      "A ConfigMap or Secret of the Kustomization's namespace whose keys are variables.",
+      field("kind", &SubstituteReference::kind, Schema::string_enum({"ConfigMap", "Secret"}, "ConfigMap or Secret.")).required(),
+      field("name", &SubstituteReference::name, openapi::object_name("Its name.")).required(),
+      field("optional", &SubstituteReference::optional, Schema::boolean("When it does not exist, go on without its variables.")));
+  return table;
+}
+
+const auto& post_build_fields() {
+  static const auto table = codec::table<PostBuild>(
+      "Variables substituted into the built objects: ${VAR}, ${VAR:=default}; quoted values stay strings.",
+      field("substitute", &PostBuild::substitute, Schema::string_map("Variables by name (they win over substituteFrom).").max_properties(1000)),
+      field("substituteFrom", &PostBuild::substitute_from,
+            Schema::array(SubstituteReference::schema(), "ConfigMaps and Secrets holding variables, later ones winning.").max_items(64)));
+  return table;
+}
+
 const auto& spec_fields() {
   static const auto table = codec::table<KustomizationSpec>(
       "What to apply from which source, and how.",
@@ -111,6 +129,7 @@ const auto& spec_fields() {
             openapi::object_name("ServiceAccount of this namespace that applies and prunes (by impersonation), so "
                                  "what Git may change is what that account may. Default: the manager's "
                                  "--gitops-default-service-account, or the manager itself when that is empty.")),
+      field("postBuild", &KustomizationSpec::post_build, PostBuild::schema()),
       field("wait", &KustomizationSpec::wait,
             Schema::boolean("Wait, up to timeout, until every applied object is ready (kstatus) before the Kustomization is "
                             "Ready; healthChecks is then ignored.")),
@@ -155,6 +174,8 @@ CAPSTAN_CODEC_FROM(Image, image_fields)
 CAPSTAN_CODEC_FROM(PatchSelector, selector_fields)
 CAPSTAN_CODEC_FROM(Patch, patch_fields)
 CAPSTAN_CODEC_FROM(HealthCheckReference, health_check_fields)
+CAPSTAN_CODEC_FROM(SubstituteReference, substitute_reference_fields)
+CAPSTAN_CODEC_FROM(PostBuild, post_build_fields)
 CAPSTAN_CODEC_FROM(KustomizationSpec, spec_fields)
 CAPSTAN_CODEC_FROM(ResourceRef, resource_ref_fields)
 CAPSTAN_CODEC_FROM(ResourceInventory, inventory_fields)

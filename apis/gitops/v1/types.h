@@ -110,6 +110,23 @@ struct HealthCheckReference {
   CAPSTAN_CODEC(HealthCheckReference);
 };
 
+// Where post-build variables come from (Flux's SubstituteReference): a ConfigMap or Secret of the
+// Kustomization's namespace, its keys the variables' names.
+struct SubstituteReference {
+  std::string kind;  // ConfigMap or Secret
+  std::string name;
+  bool optional = false;  // missing: no variables from it (else the build fails)
+  CAPSTAN_CODEC(SubstituteReference);
+};
+
+// Variables substituted into the built objects (Flux's spec.postBuild): substituteFrom in order,
+// then substitute, each later one winning.
+struct PostBuild {
+  std::map<std::string, std::string> substitute;
+  std::vector<SubstituteReference> substitute_from;
+  CAPSTAN_CODEC(PostBuild);
+};
+
 struct KustomizationSpec {
   CrossNamespaceSourceReference source_ref;
   Duration interval{};
@@ -125,6 +142,7 @@ struct KustomizationSpec {
   std::vector<Patch> patches;
   std::vector<Image> images;
   std::string service_account_name;  // "" = the controller's default (--gitops-default-service-account)
+  std::optional<PostBuild> post_build;
   bool wait = false;                  // every applied object must become ready (kstatus)
   std::vector<HealthCheckReference> health_checks;
 

@@ -1,6 +1,7 @@
 #include "apis/gitops/v1/validation.h"
 
 #include "apis/gitops/v1/repo_path.h"
+#include "apis/gitops/v1/variable_name.h"
 #include "runtime/meta/time.h"
 
 #include <algorithm>
@@ -131,6 +132,11 @@ std::vector<Cause> validate_kustomization(const json::Value& obj, const DependsO
     std::string_view path = json::get_string(*spec, {"path"});
     if (!clean_repo_path(path)) out.push_back(validation::field_invalid(sp.child("path"), jstr(path), "must not climb out of the repository root"));
     if (json::get_string(*spec, {"sourceRef", "name"}).empty()) out.push_back(validation::field_required(sp.child("sourceRef").child("name"), ""));
+    if (const auto* vars = json::get_object(*spec, {"postBuild", "substitute"}))
+      for (const auto& kv : *vars)
+        if (!valid_variable_name(kv.key()))
+          out.push_back(validation::field_invalid(sp.child("postBuild").child("substitute").key(kv.key()), jstr(kv.key()),
+                                                  "a variable name must match [_a-zA-Z][_a-zA-Z0-9]*"));
   } else {
     out.push_back(validation::field_required(sp, ""));
   }

@@ -72,6 +72,10 @@ TEST(KustomizationValidation, PathsDurationsAndDependsOn) {
                      "spec.path: Invalid value: \"deploy/../../etc\": must not climb out of the repository root",
                      "spec.dependsOn[0]: Invalid value: \"apps/a\": a Kustomization cannot depend on itself",
                      "spec.dependsOn[2]: Duplicate value: \"apps/b\""}));
+  EXPECT_EQ(errors(validate_kustomization(ks("a", "{sourceRef: {kind: GitRepository, name: app}, interval: 10m, prune: true, "
+                                                  "postBuild: {substitute: {GOOD_1: x, 1bad: y, with-dash: z}}}"))),
+            (Strings{"spec.postBuild.substitute[1bad]: Invalid value: \"1bad\": a variable name must match [_a-zA-Z][_a-zA-Z0-9]*",
+                     "spec.postBuild.substitute[with-dash]: Invalid value: \"with-dash\": a variable name must match [_a-zA-Z][_a-zA-Z0-9]*"}));
 }
 
 TEST(KustomizationValidation, DependsOnCyclesThroughTheStoredObjects) {

@@ -1,4 +1,5 @@
 #include "controllers/gitops/manifests.h"
+#include "controllers/gitops/substitute.h"
 
 #include "runtime/json/yaml.h"
 
@@ -243,6 +244,54 @@ TEST(GitopsManifests, GeneratorErrorsNameTheEntry) {
   const std::string big(700 * 1024, 'x');
   EXPECT_EQ(error("configMapGenerator: [{name: c, files: [a.txt, b.txt]}]\n", {{"app/a.txt", big}, {"app/b.txt", big}}),
             "app/kustomization.yaml: configMapGenerator[0]: the data exceeds 1 MiB");
+}
+
+TEST(GitopsManifests, PostBuildSubstitutionAsFlux) {
+  Files files{{"app/web.yaml", R"(apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    env: ${ENV}
+    team: '${TEAM:=platform}'
+spec:
+  replicas: ${REPLICAS}
+  paused: ${PAUSED:-false}
+  template:
+    spec:
+      containers:
+      - name: web
+        image: nginx:${TAG}
+        env:
+        - {name: PORT, value: "${PORT}"}
+        - {name: SCRIPT, value: 'echo $HOME and $${HOME}'}
+        - {name: EMPTY, value: "${UNSET}"}
+)"},
+              {"app/skip.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: skip\n  annotations: {gitops.capstan.dev/substitute: disabled}\n"
+                                "data: {a: \"${ENV}\"}\n"}};
+  BuildOptions o;
+  o.path = "app";
+  o.variables = Variables{{"ENV", "prod"}, {"REPLICAS", "3"}, {"TAG", "1.27"}, {"PORT", "8080"}};
+  auto objects = build_manifests(files, o);
+  ASSERT_EQ(objects.size(), 2u);
+  const auto& web = json::get_string(objects[1], {"kind"}) == "Deployment" ? objects[1] : objects[0];
+  const auto& skip = &web == &objects[0] ? objects[1] : objects[0];
+  EXPECT_EQ(json::serialize(*json::find(web, {"metadata", "labels"})), R"({"env":"prod","team":"platform"})");
+  EXPECT_EQ(json::serialize(*json::find(web, {"spec", "replicas"})), "3");        // a plain ${} reads back as a number
+  EXPECT_EQ(json::serialize(*json::find(web, {"spec", "paused"})), "false");      // and a boolean
+  const auto& c = json::find(web, {"spec", "template", "spec", "containers"})->as_array()[0];
+  EXPECT_EQ(json::get_string(c, {"image"}), "nginx:1.27");
+  EXPECT_EQ(json::serialize(c.at("env")),
+            R"([{"name":"PORT","value":"8080"},{"name":"SCRIPT","value":"echo $HOME and ${HOME}"},{"name":"EMPTY","value":""}])");
+  EXPECT_EQ(json::get_string(skip, {"data", "a"}), "${ENV}");  // substitution disabled: as in Git, without marks
+
+  // Without postBuild nothing is touched; bad forms name the object and the field.
+  o.variables.reset();
+  EXPECT_EQ(json::get_string(build_manifests(files, o)[1], {"spec", "replicas"}), "${REPLICAS}");
+  o.variables = Variables{};
+  files["app/web.yaml"] = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bad}\ndata: {a: '${A^^}'}\n";
+  EXPECT_EQ(build_error(files, o), "postBuild: ConfigMap/bad .data.a: ${A^^}: this form of substitution is not supported (${VAR}, "
+                                   "${VAR:=default}, ${VAR:-default})");
 }
 
 }  // namespace
