@@ -278,6 +278,32 @@ spec: {secretName: orphan, dnsNames: [orphan.shop.example], issuerRef: {name: mi
 
 CAPSTAN_E2E_BACKENDS(GitopsHealthE2E);
 
+// A change the API server refuses as immutable fails the apply, naming the field; with force the
+// object is deleted and created again (Flux's spec.force).
+TEST_P(GitopsE2E, ForceRecreatesWhatCannotChange) {
+  repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
+  repo_->write("deploy/web.yaml", kDeployment);
+  repo_->commit("web");
+  kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "main", "./deploy"));
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization");
+  const std::string uid = get({"get", "deployment", "web", "-n", "shop", "-o", "jsonpath={.metadata.uid}"});
+
+  std::string moved = kDeployment;
+  for (auto at = moved.find("app: web"); at != std::string::npos; at = moved.find("app: web", at + 1)) moved.replace(at, 8, "app: www");
+  repo_->write("deploy/web.yaml", moved);
+  repo_->commit("a new selector");
+  ASSERT_TRUE(eventually([&] { return condition("ks", "app", "ops", "Ready", "reason") == "ReconciliationFailed"; }, 30s))
+      << ready_message("kustomization");
+  EXPECT_NE(ready_message("kustomization").find("Deployment/shop/web"), std::string::npos) << ready_message("kustomization");
+  EXPECT_NE(ready_message("kustomization").find("field is immutable"), std::string::npos) << ready_message("kustomization");
+  EXPECT_EQ(get({"get", "deployment", "web", "-n", "shop", "-o", "jsonpath={.metadata.uid}"}), uid);
+
+  kubectl_->ok({"patch", "ks", "app", "-n", "ops", "--type=merge", "-p", R"({"spec":{"force":true}})"});
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization");
+  EXPECT_NE(get({"get", "deployment", "web", "-n", "shop", "-o", "jsonpath={.metadata.uid}"}), uid);
+  EXPECT_EQ(get({"get", "deployment", "web", "-n", "shop", "-o", "jsonpath={.spec.selector.matchLabels.app}"}), "www");
+}
+
 TEST_P(GitopsE2E, FetchAndBuildErrorsAreReportedAndRecoverable) {
   repo_->write("deploy/bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [unclosed\n");
   repo_->commit("broken");

@@ -25,6 +25,37 @@ client::RestMapping mapping_of(client::Client& c, const meta::GroupVersionKind& 
   }
 }
 
+// A change the API server refuses because the field cannot change once set (a Deployment's
+// selector, a Job's template, a Service's clusterIP, ...): what spec.force recreates for.
+bool immutable_change(const client::ApiError& e) {
+  if (e.code() != 422) return false;
+  const std::string& m = e.message();
+  return m.find("immutable") != std::string::npos || m.find("may not change once set") != std::string::npos ||
+         m.find("cannot be changed") != std::string::npos;
+}
+
+// Deletes `live` (this very object: a UID precondition) and waits, bounded, until it is gone.
+void delete_and_wait(client::Client& c, const meta::GroupVersionResource& gvr, const InventoryEntry& entry, const json::Value& live,
+                     const ApplyOptions& options) {
+  client::DeleteOptions d;
+  d.precondition_uid = std::string(meta::uid_of(live));
+  d.propagation = client::Propagation::Background;
+  d.ignore_not_found = true;
+  c.remove(gvr, entry.ns, entry.name, d);
+  const auto deadline = std::min(options.deadline, std::chrono::steady_clock::now() + options.recreate_wait);
+  for (;;) {
+    try {
+      if (meta::uid_of(c.get(gvr, entry.ns, entry.name)) != meta::uid_of(live)) return;
+    } catch (const client::ApiError& e) {
+      if (client::is_not_found(e)) return;
+      throw;
+    }
+    if (std::chrono::steady_clock::now() >= deadline || options.stop.stop_requested())
+      throw std::runtime_error("deleted to recreate it (force), but it is still there (finalizers?)");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
 void apply_one(client::Client& c, json::Value& obj, const ApplyOptions& options, ApplyOutcome& out) {
   auto gvk = meta::GroupVersionKind::from(json::get_string(obj, {"apiVersion"}), json::get_string(obj, {"kind"}));
   InventoryEntry entry{"", std::string(meta::name_of(obj)), gvk.group, gvk.kind, gvk.version};
@@ -51,7 +82,16 @@ void apply_one(client::Client& c, json::Value& obj, const ApplyOptions& options,
       ++out.skipped;
       return;
     }
-    auto applied = c.apply(mapping.gvr, entry.ns, obj, v1::kFieldManager, /*force=*/true);
+    json::Value applied;
+    try {
+      applied = c.apply(mapping.gvr, entry.ns, obj, v1::kFieldManager, /*force=*/true);
+    } catch (const client::ApiError& e) {
+      if (!options.force || !live || !immutable_change(e)) throw;
+      delete_and_wait(c, mapping.gvr, entry, *live, options);
+      c.apply(mapping.gvr, entry.ns, obj, v1::kFieldManager, /*force=*/true);
+      ++out.recreated;
+      return;
+    }
     if (!live) ++out.created;
     else if (meta::resource_version_of(applied) != meta::resource_version_of(*live)) ++out.configured;
     else ++out.unchanged;
@@ -66,6 +106,7 @@ void apply_one(client::Client& c, json::Value& obj, const ApplyOptions& options,
 std::string ApplyOutcome::summary() const {
   std::string s = std::to_string(created) + " created, " + std::to_string(configured) + " configured, " +
                   std::to_string(unchanged) + " unchanged";
+  if (recreated) s += ", " + std::to_string(recreated) + " recreated (force)";
   if (skipped) s += ", " + std::to_string(skipped) + " skipped (reconcile disabled)";
   return s;
 }

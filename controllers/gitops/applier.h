@@ -8,6 +8,8 @@
 //     was just applied is waited for, up to ApplyOptions::crd_wait).
 //   - server-side apply, field manager capstan-gitops, force: fields someone changed by hand are
 //     set back every interval (drift correction), fields nobody in Git sets are left alone.
+//   - force (spec.force): an object whose change the API server refuses as immutable (a
+//     Deployment's selector, a Job's template, ...) is deleted and created again.
 //   - an object annotated gitops.capstan.dev/reconcile: disabled is created when missing and
 //     otherwise left as it is.
 //   - prune deletes (background propagation, with a UID precondition) only objects still labelled
@@ -33,12 +35,14 @@ struct ApplyOptions {
   std::string target_namespace;   // spec.targetNamespace
   std::chrono::milliseconds crd_wait{10'000};
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();  // spec.timeout
+  bool force = false;                              // spec.force: recreate on immutable-field changes
+  std::chrono::milliseconds recreate_wait{30'000};  // how long a deleted object may take to go
   std::stop_token stop;
 };
 
 struct ApplyOutcome {
   std::vector<InventoryEntry> inventory;  // every object of the build, applied or not
-  int created = 0, configured = 0, unchanged = 0, skipped = 0;
+  int created = 0, configured = 0, unchanged = 0, skipped = 0, recreated = 0;
   std::vector<std::string> errors;  // "Deployment/shop/web: <why>"
 
   // "2 created, 1 configured, 5 unchanged".

@@ -177,6 +177,7 @@ class Reconciler {
     a.default_namespace = request_.ns;
     a.target_namespace = spec_.target_namespace;
     a.stop = ctx_.stop;
+    a.force = spec_.force;
     if (spec_.effective_timeout() > milliseconds::zero()) a.deadline = std::chrono::steady_clock::now() + spec_.effective_timeout();
     const auto old_inventory = read_inventory(status.inventory);
     ApplyOutcome applied;
@@ -206,12 +207,12 @@ class Reconciler {
     if (!checks.empty()) {
       HealthWait wait{generation_, revision, checks, std::chrono::steady_clock::now()};
       changes_ = applied.summary() + (pruned.deleted ? ", " + std::to_string(pruned.deleted) + " pruned" : "");
-      changed_ = applied.created || applied.configured || pruned.deleted;
+      changed_ = applied.created || applied.configured || applied.recreated || pruned.deleted;
       env_.set_health_wait(request_.key(), wait);
       return check_health(wait);
     }
     changes_ = applied.summary() + (pruned.deleted ? ", " + std::to_string(pruned.deleted) + " pruned" : "");
-    changed_ = applied.created || applied.configured || pruned.deleted;
+    changed_ = applied.created || applied.configured || applied.recreated || pruned.deleted;
     remove_condition(status.conditions, v1::condition::kHealthy);  // nothing is checked any more
     return succeed(revision);
   }

@@ -130,6 +130,9 @@ const auto& spec_fields() {
                                  "what Git may change is what that account may. Default: the manager's "
                                  "--gitops-default-service-account, or the manager itself when that is empty.")),
       field("postBuild", &KustomizationSpec::post_build, PostBuild::schema()),
+      field("force", &KustomizationSpec::force,
+            Schema::boolean("Recreate objects whose changes the API server refuses as immutable (a Deployment's selector, a "
+                            "Job's template, ...).")),
       field("wait", &KustomizationSpec::wait,
             Schema::boolean("Wait, up to timeout, until every applied object is ready (kstatus) before the Kustomization is "
                             "Ready; healthChecks is then ignored.")),

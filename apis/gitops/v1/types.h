@@ -143,6 +143,7 @@ struct KustomizationSpec {
   std::vector<Image> images;
   std::string service_account_name;  // "" = the controller's default (--gitops-default-service-account)
   std::optional<PostBuild> post_build;
+  bool force = false;                 // recreate objects whose changes are refused as immutable
   bool wait = false;                  // every applied object must become ready (kstatus)
   std::vector<HealthCheckReference> health_checks;
 
