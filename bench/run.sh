@@ -20,3 +20,6 @@ echo "== admission webhooks: capstan vs controller-runtime"
 echo
 echo "== monitoring: 1,000 ServiceMonitors, 500 PodMonitors, 2,000 PrometheusRules over 50 namespaces"
 "$build/bin/monitoring_bench" "$bin"
+echo
+echo "== the kustomize build: capstan vs kubectl kustomize (kustomize v5)"
+"$build/bin/kustomize_bench"

@@ -6,6 +6,7 @@
 #include <array>
 #include <functional>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 namespace capstan::gitops::kustomize {
@@ -157,7 +158,19 @@ std::string describe(const json::Value& o) {
 
 class Fixer {
  public:
-  explicit Fixer(std::vector<json::Value>& objects) : objects_(objects) {}
+  // Indexes the objects that references may mean by every name they had (their metadata does not
+  // change while references are fixed).
+  explicit Fixer(std::vector<json::Value>& objects) : objects_(objects) {
+    std::set<std::string_view> referents;
+    for (const auto& ref : references()) referents.insert(ref.referent);
+    for (const auto& o : objects_) {
+      if (!referents.contains(json::get_string(o, {"kind"}))) continue;
+      auto& entry = entries_.emplace_back(Entry{&o, ids(o)});
+      std::set<std::string> names;
+      for (const auto& [ns, name] : entry.history) names.insert(name);
+      for (const auto& name : names) by_name_[name].push_back(entries_.size() - 1);
+    }
+  }
 
   void run() {
     for (auto& referrer : objects_) {
@@ -181,10 +194,16 @@ class Fixer {
     std::string_view beside = ref.namespace_beside ? json::get_string(parent, {"namespace"}) : std::string_view();
 
     std::vector<const json::Value*> candidates;
-    for (const auto& o : objects_) {
-      if (json::get_string(o, {"kind"}) != ref.referent || group_of(o) != ref.group) continue;
-      if (ref.namespace_beside ? had_id(o, beside, wanted) : had_name(o, wanted)) candidates.push_back(&o);
-    }
+    if (auto it = by_name_.find(wanted); it != by_name_.end())
+      for (std::size_t i : it->second) {
+        const Entry& e = entries_[i];
+        if (json::get_string(*e.object, {"kind"}) != ref.referent || group_of(*e.object) != ref.group) continue;
+        if (ref.namespace_beside && std::none_of(e.history.begin(), e.history.end(), [&](const auto& id) {
+              return id.second == wanted && normal_namespace(id.first) == normal_namespace(beside);
+            }))
+          continue;
+        candidates.push_back(e.object);
+      }
     if (!ref.namespace_beside && !cluster_scoped(json::get_string(referrer, {"kind"}))) {
       std::string_view ns = json::get_string(referrer, {"metadata", "namespace"});
       sieve(candidates, [&](const json::Value& o) {
@@ -215,7 +234,14 @@ class Fixer {
     std::erase_if(candidates, [&](const json::Value* o) { return !keep(*o); });
   }
 
+  struct Entry {
+    const json::Value* object;
+    std::vector<std::pair<std::string, std::string>> history;  // (namespace, name), current last
+  };
+
   std::vector<json::Value>& objects_;
+  std::vector<Entry> entries_;
+  std::unordered_map<std::string, std::vector<std::size_t>> by_name_;  // any name -> entries_
 };
 
 }  // namespace

@@ -251,6 +251,9 @@ class Builder {
     if (const auto* patches = json::find(k, {"patchesStrategicMerge"})) apply_strategic_merge_patches(out, *patches, file, reader(dir, file, "patch"));
     if (const auto* patches = json::find(k, {"patches"})) apply_patches(out, *patches, file, reader(dir, file, "patch"));
     kustomize::remember_ids(out);
+    for (std::string_view field : {"namespace", "namePrefix", "nameSuffix"})
+      if (const auto* v = json::find(k, {field}); v && !v->is_null() && !v->is_string())
+        throw BuildError(file + ": " + std::string(field) + " must be a string (quote it: \"" + json::serialize(*v) + "\")");
     std::string_view ns = json::get_string(k, {"namespace"});
     std::string_view prefix = json::get_string(k, {"namePrefix"});
     std::string_view suffix = json::get_string(k, {"nameSuffix"});
