@@ -3,6 +3,7 @@
 // Kustomization apply the repository, set back a hand edit, follow a new commit (pruning what
 // left Git), report build and fetch errors in their Ready condition, and prune everything when
 // the Kustomization is deleted.
+#include "runtime/json/json.h"
 #include "testing/controller_fixture.h"
 #include "testing/git.h"
 
@@ -364,6 +365,64 @@ spec: {url: "file:///etc", interval: 1m}
 }
 
 CAPSTAN_E2E_BACKENDS(GitopsE2E);
+
+// A private repository over SSH (Flux's secretRef with identity and known_hosts): a real sshd on
+// loopback serves the test's bare repository to the key in the Secret; a host key that is not in
+// known_hosts is refused, and so is SSH without known_hosts.
+class GitopsSshE2E : public GitopsE2E {
+ protected:
+  void before_cluster() override {
+    GitopsE2E::before_cluster();
+    if (!SshServer::available()) throw std::runtime_error("/usr/sbin/sshd is missing (scripts/deps.sh installs openssh-server)");
+    sshd_ = std::make_unique<SshServer>(dir_->file("sshd"));
+    sshd_->start();
+  }
+  void TearDown() override {
+    GitopsE2E::TearDown();
+    sshd_.reset();
+  }
+  std::string secret(const std::string& name, const std::string& known_hosts) {
+    return "apiVersion: v1\nkind: Secret\nmetadata: {name: " + name + ", namespace: ops}\nstringData:\n  identity: " +
+           json::serialize(json::Value(sshd_->client_key())) + "\n  known_hosts: " + json::serialize(json::Value(known_hosts)) + "\n";
+  }
+  std::unique_ptr<SshServer> sshd_;
+};
+
+TEST_P(GitopsSshE2E, APrivateRepositoryOverSshWithItsHostKeyChecked) {
+  repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
+  repo_->write("deploy/config.yaml", config_map("settings", "over-ssh"));
+  repo_->commit("over ssh");
+  kubectl_->ok({"apply", "-f", "-"}, secret("git-ssh", sshd_->known_hosts()));
+  std::string manifests = sources(sshd_->url(dir_->file("git") + "/app.git"), "main", "./deploy");
+  manifests.replace(manifests.find("  interval: 1s"), 0, "  secretRef: {name: git-ssh}\n");
+  kubectl_->ok({"apply", "-f", "-"}, manifests);
+  ASSERT_TRUE(eventually([&] { return ready("gitrepository") == "True"; }, 30s)) << ready_message("gitrepository");
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization");
+  EXPECT_EQ(color("settings"), "over-ssh");
+
+  // known_hosts with another key for this host: the server is refused, naming why.
+  auto other = run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", dir_->file("other_key")});
+  ASSERT_EQ(other.code, 0) << other.err;
+  std::string other_pub = read_file(dir_->file("other_key.pub"));
+  other_pub = other_pub.substr(0, other_pub.rfind(' '));
+  kubectl_->ok({"apply", "-f", "-"}, secret("git-ssh", "[127.0.0.1]:" + std::to_string(sshd_->port()) + " " + other_pub + "\n"));
+  ASSERT_TRUE(eventually([&] { return ready("gitrepository") == "False"; }, 30s)) << ready_message("gitrepository");
+  EXPECT_NE(ready_message("gitrepository").find("unknown host key"), std::string::npos) << ready_message("gitrepository");
+  EXPECT_EQ(ready_message("gitrepository").find("PRIVATE KEY"), std::string::npos);
+
+  // No secretRef at all: SSH without known_hosts is refused too.
+  kubectl_->ok({"patch", "gitrepository", "app", "-n", "ops", "--type=json", "-p", R"([{"op":"remove","path":"/spec/secretRef"}])"});
+  ASSERT_TRUE(eventually([&] { return ready_message("gitrepository").find("no known_hosts") != std::string::npos; }, 30s))
+      << ready_message("gitrepository");
+
+  // A secretRef that does not exist: AuthenticationFailed, naming it.
+  kubectl_->ok({"patch", "gitrepository", "app", "-n", "ops", "--type=merge", "-p", R"({"spec":{"secretRef":{"name":"missing"}}})"});
+  ASSERT_TRUE(eventually([&] { return condition("gitrepository", "app", "ops", "Ready", "reason") == "AuthenticationFailed"; }, 30s))
+      << ready_message("gitrepository");
+  EXPECT_NE(ready_message("gitrepository").find("secretRef ops/missing: not found"), std::string::npos) << ready_message("gitrepository");
+}
+
+CAPSTAN_E2E_BACKENDS(GitopsSshE2E);
 
 // --gitops-no-cross-namespace-refs, as Flux's multi-tenancy lockdown: references within a
 // namespace work; a sourceRef or dependsOn into another namespace stalls the Kustomization.

@@ -23,6 +23,8 @@ PACKAGES=(
 # the peers tests and benchmarks run (not with --system-only)
 TEST_PACKAGES=(
   openssl curl pebble prometheus wrk hyperfine
+  # the gitops tests' SSH Git server (sshd on loopback, as the test user)
+  openssh-server openssh-client
   # the Kafka tests' broker runs on Java 17 and is fetched from Maven Central by Maven
   openjdk-17-jre-headless maven
 )

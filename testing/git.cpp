@@ -3,6 +3,8 @@
 #include "testing/cluster.h"
 #include "testing/ports.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <stdexcept>
 
@@ -44,6 +46,64 @@ void GitDaemon::start() {
 }
 
 void GitDaemon::stop() {
+  if (proc_) proc_->stop(std::chrono::seconds(5));
+  proc_.reset();
+}
+
+bool SshServer::available() { return std::filesystem::exists("/usr/sbin/sshd"); }
+
+SshServer::SshServer(std::string dir) : dir_(std::move(dir)) {}
+
+SshServer::~SshServer() { stop(); }
+
+std::string SshServer::url(const std::string& repository_path) const {
+  return "ssh://" + user_ + "@127.0.0.1:" + std::to_string(port_) + repository_path;
+}
+
+void SshServer::start() {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir_);
+  const std::string host_key = dir_ + "/host_key", client = dir_ + "/client_key";
+  for (const auto& key : {host_key, client}) {
+    fs::remove(key);
+    fs::remove(key + ".pub");
+    auto r = run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "capstan-e2e", "-f", key});
+    if (r.code != 0) throw std::runtime_error("ssh-keygen failed: " + r.err);
+  }
+  client_key_ = read_file(client);
+  write_file(dir_ + "/authorized_keys", read_file(client + ".pub"));
+  fs::permissions(dir_ + "/authorized_keys", fs::perms::owner_read | fs::perms::owner_write);
+  user_ = run({"id", "-un"}).out;
+  while (!user_.empty() && (user_.back() == '\n' || user_.back() == '\r')) user_.pop_back();
+  // sshd run by root needs its privilege-separation directory.
+  if (::geteuid() == 0) fs::create_directories("/run/sshd");
+  std::string host_pub = read_file(host_key + ".pub");
+  host_pub = host_pub.substr(0, host_pub.rfind(' '));  // "ssh-ed25519 AAAA..." without the comment
+
+  std::string output;
+  for (int attempt = 0; attempt < 3; ++attempt) {  // a free port may be taken between probe and bind
+    port_ = free_port();
+    write_file(dir_ + "/sshd_config",
+               "Port " + std::to_string(port_) + "\nListenAddress 127.0.0.1\nHostKey " + host_key + "\nAuthorizedKeysFile " + dir_ +
+                   "/authorized_keys\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nPubkeyAuthentication yes\n"
+                   "UsePAM no\nStrictModes no\nPermitRootLogin prohibit-password\nAllowUsers " + user_ + "\nPidFile " + dir_ +
+                   "/sshd.pid\nLogLevel VERBOSE\nMaxStartups 50\n");
+    Process::Options o;
+    o.args = {"/usr/sbin/sshd", "-D", "-e", "-f", dir_ + "/sshd_config"};
+    o.stderr_path = dir_ + "/sshd.log";
+    proc_ = std::make_unique<Process>(o);
+    if (eventually([&] { return !proc_->running() || accepts_connections(port_); }, std::chrono::seconds(10)) && proc_->running()) {
+      known_hosts_ = "[127.0.0.1]:" + std::to_string(port_) + " " + host_pub + "\n";
+      return;
+    }
+    output = proc_->err();
+    proc_->stop();
+    proc_.reset();
+  }
+  throw std::runtime_error("sshd did not start: " + output);
+}
+
+void SshServer::stop() {
   if (proc_) proc_->stop(std::chrono::seconds(5));
   proc_.reset();
 }

@@ -1,5 +1,6 @@
-// Git peers for the gitops tests: a real `git daemon` on a free loopback port and a working
-// tree that commits and pushes to a bare repository it serves.
+// Git peers for the gitops tests: a real `git daemon` on a free loopback port, a real `sshd`
+// (Debian's openssh-server) serving the same repositories over SSH with a key of its own, and a
+// working tree that commits and pushes to a bare repository they serve.
 #pragma once
 
 #include "testing/process.h"
@@ -24,6 +25,29 @@ class GitDaemon {
 
  private:
   std::string base_;
+  std::uint16_t port_ = 0;
+  std::unique_ptr<Process> proc_;
+};
+
+// /usr/sbin/sshd on a free loopback port, with a host key and one authorized client key made for
+// it under `dir`, logging in as the user running the tests (git-upload-pack then reads the bare
+// repositories by their absolute paths); stopped by its own PID.
+class SshServer {
+ public:
+  explicit SshServer(std::string dir);
+  ~SshServer();
+  static bool available();  // whether /usr/sbin/sshd is installed
+  void start();             // waits until it accepts connections (bounded); throws with its log if not
+  void stop();
+  std::uint16_t port() const { return port_; }
+  // ssh://<user>@127.0.0.1:<port><absolute path of the repository>
+  std::string url(const std::string& repository_path) const;
+  const std::string& client_key() const { return client_key_; }  // OpenSSH private key text
+  // The known_hosts line for this server ("[127.0.0.1]:<port> ssh-ed25519 AAAA...").
+  const std::string& known_hosts() const { return known_hosts_; }
+
+ private:
+  std::string dir_, user_, client_key_, known_hosts_;
   std::uint16_t port_ = 0;
   std::unique_ptr<Process> proc_;
 };

@@ -1,6 +1,10 @@
 #include "controllers/gitops/env.h"
 
 #include "runtime/events/recorder.h"
+#include "runtime/client/client.h"
+#include "runtime/client/errors.h"
+#include "runtime/meta/base64.h"
+#include "runtime/meta/core_types.h"
 #include "runtime/meta/names.h"
 
 #include <stdexcept>
@@ -54,6 +58,29 @@ void Env::set_health_wait(const std::string& key, std::optional<HealthWait> wait
   std::lock_guard lock(health_mutex_);
   if (wait) health_waits_[key] = std::move(*wait);
   else health_waits_.erase(key);
+}
+
+std::optional<git::Credentials> Env::credentials(std::string_view ns, const std::optional<apis::gitops::v1::SecretReference>& ref) const {
+  if (!ref) return std::nullopt;
+  const std::string what = "secretRef " + std::string(ns) + "/" + ref->name;
+  json::Value secret;
+  try {
+    secret = client.get(meta::core::kSecretType.gvr, ns, ref->name);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(what + ": " + (client::is_not_found(e) ? std::string("not found") : std::string(e.what())));
+  }
+  git::Credentials c;
+  const std::pair<std::string_view, std::string*> keys[] = {{"username", &c.username},     {"password", &c.password},
+                                                            {"bearerToken", &c.bearer_token}, {"identity", &c.identity},
+                                                            {"known_hosts", &c.known_hosts}};
+  for (const auto& [key, into] : keys) {
+    std::string_view encoded = json::get_string(secret, {"data", key});
+    if (encoded.empty()) continue;
+    auto decoded = meta::base64_decode(encoded);
+    if (!decoded) throw std::runtime_error(what + ": data." + std::string(key) + " is not base64");
+    *into = std::move(*decoded);
+  }
+  return c;
 }
 
 }  // namespace capstan::gitops

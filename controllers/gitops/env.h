@@ -5,6 +5,7 @@
 #pragma once
 
 #include "apis/gitops/v1/group.h"
+#include "apis/gitops/v1/types.h"
 #include "controllers/gitops/git/mirrors.h"
 #include "controllers/gitops/inventory.h"
 #include "runtime/client/config.h"
@@ -90,6 +91,10 @@ struct Env {
   // Whom a Kustomization of namespace `ns` naming `service_account` (may be empty) applies and
   // prunes as; empty = the manager itself.
   client::Impersonation applier(std::string_view ns, std::string_view service_account) const;
+
+  // The credentials of a GitRepository's spec.secretRef (a Secret of its namespace `ns`, read with
+  // the manager's client); nullopt without one. Throws naming the Secret when it cannot be read.
+  std::optional<git::Credentials> credentials(std::string_view ns, const std::optional<apis::gitops::v1::SecretReference>& ref) const;
 
   // Health waits by Kustomization key ("ns/name"); in memory: after a restart the Kustomization
   // applies again and waits anew.

@@ -365,7 +365,10 @@ class Reconciler {
     const std::string& url = repo->spec.url;
     try {
       // After a restart with an empty storage path the mirror may lack the commit.
-      if (!env_.mirrors.has_commit(url, commit)) env_.mirrors.sync(url, git::Ref{"", "", commit, ""}, repo->spec.timeout);
+      if (!env_.mirrors.has_commit(url, commit)) {
+        auto credentials = env_.credentials(ref.ns.empty() ? request_.ns : ref.ns, repo->spec.secret_ref);
+        env_.mirrors.sync(url, git::Ref{"", "", commit, ""}, repo->spec.timeout, credentials ? &*credentials : nullptr);
+      }
       return std::make_pair(revision, env_.mirrors.files(url, commit, ""));
     } catch (const std::exception& e) {
       fail({v1::reason::kArtifactFailed, "reading revision " + revision + " of " + name + ": " + e.what()});

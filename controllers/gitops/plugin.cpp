@@ -133,13 +133,13 @@ plugin::Plugin plugin() {
               const auto& known = v1::known_url_schemes();
               for (const auto& scheme : schemes)
                 if (std::find(known.begin(), known.end(), scheme) == known.end())
-                  throw flags::UsageError("unknown scheme \"" + scheme + "\" in --gitops-url-schemes (known: http, https, git, file)");
+                  throw flags::UsageError("unknown scheme \"" + scheme + "\" in --gitops-url-schemes (known: http, https, git, ssh, file)");
               if (schemes.empty()) throw flags::UsageError("--gitops-url-schemes needs at least one scheme");
               options->url_schemes = std::move(schemes);
             },
-            "URL schemes GitRepositories may use, comma-separated, of http, https, git and file (file:// reads the "
+            "URL schemes GitRepositories may use, comma-separated, of http, https, git, ssh and file (file:// reads the "
             "manager's own file system: add it only where that is intended); the gitops webhook refuses the others",
-            "http,https,git");
+            "http,https,git,ssh");
       })
       .dev_defaults([](flags::FlagSet& fs, const plugin::DevEnvironment& dev) {
         // The Git mirrors in the dev data directory.
@@ -150,6 +150,8 @@ plugin::Plugin plugin() {
       .permits({"gitops.capstan.dev"}, {"gitrepositories", "kustomizations"}, {"update", "patch"})
       .permits({"gitops.capstan.dev"}, {"gitrepositories/status", "kustomizations/status"}, {"get", "update", "patch"})
       .permits({""}, {"events"}, {"create", "patch"})
+      // A GitRepository's spec.secretRef (credentials and known_hosts), in its own namespace.
+      .permits({""}, {"secrets"}, {"get"})
       // What a repository holds is applied as the Kustomization's ServiceAccount (or the
       // --gitops-default-service-account), never with the manager's own rights.
       .permits({""}, {"serviceaccounts"}, {"impersonate"})

@@ -57,8 +57,19 @@ controller::Result reconcile_git_repository(Env& env, const controller::Request&
   const auto wanted = spec.effective_ref();
   git::Ref ref{wanted.branch, wanted.tag, wanted.commit, wanted.name};
   git::Resolved resolved;
+  std::optional<git::Credentials> credentials;
   try {
-    resolved = env.mirrors.sync(spec.url, ref, spec.timeout);
+    credentials = env.credentials(request.ns, spec.secret_ref);
+  } catch (const std::exception& e) {
+    const std::string message = std::string("failed to read the credentials: ") + e.what();
+    remove_condition(status.conditions, v1::condition::kReconciling);
+    set_condition(status.conditions, v1::condition::kReady, "False", v1::reason::kAuthenticationFailed, message, generation);
+    if (write_status(env.client, kGitRepositoryType, before, status))
+      env.event(before, events::kWarning, v1::reason::kAuthenticationFailed, message);
+    return controller::Result::after(std::min(interval, env.options.fetch_retry));
+  }
+  try {
+    resolved = env.mirrors.sync(spec.url, ref, spec.timeout, credentials ? &*credentials : nullptr);
   } catch (const std::exception& e) {
     std::string message = std::string("failed to fetch from ") + git::redact_url(spec.url) + ": " + e.what();
     ctx.log.warn("fetch failed", {{"url", git::redact_url(spec.url)}, {"error", e.what()}});

@@ -64,7 +64,7 @@ spec:
 }
 
 TEST(GitopsCrds, RequiredMembersAndDurationsAsFlux) {
-  auto repo = json::from_yaml("{apiVersion: gitops.capstan.dev/v1, kind: GitRepository, spec: {url: 'ssh://git@x/r', interval: 1d}}");
+  auto repo = json::from_yaml("{apiVersion: gitops.capstan.dev/v1, kind: GitRepository, spec: {url: 'ftp://git@x/r', interval: 1d}}");
   auto errs = errors(git_repository_crd(), repo);
   ASSERT_EQ(errs.size(), 2u);
   EXPECT_NE(errs[0].find("spec.interval"), std::string::npos) << errs[0];

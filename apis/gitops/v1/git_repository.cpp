@@ -21,12 +21,22 @@ const auto& ref_fields() {
   return table;
 }
 
+const auto& secret_ref_fields() {
+  static const auto table = codec::table<SecretReference>(
+      "A Secret of the GitRepository's namespace.", field("name", &SecretReference::name, openapi::object_name("Its name.")).required());
+  return table;
+}
+
 const auto& spec_fields() {
   static const auto table = codec::table<GitRepositorySpec>(
       "What to fetch and how often.",
       field("url", &GitRepositorySpec::url,
-            Schema::string("The repository URL: http(s)://, git:// or file://.").pattern(R"(^(http|https|git|file)://.*$)").max_length(2048))
+            Schema::string("The repository URL: http(s)://, ssh://, git:// or file://.").pattern(R"(^(http|https|git|ssh|file)://.*$)").max_length(2048))
           .required(),
+      field("secretRef", &GitRepositorySpec::secret_ref,
+            SecretReference::schema().description(
+                "Secret with the credentials: username and password (http(s) basic), bearerToken (http(s)), identity (SSH "
+                "private key; password is its passphrase) and known_hosts (required for ssh://: an unknown host key is refused).")),
       field("interval", &GitRepositorySpec::interval, duration("How often to look for new commits on the ref, e.g. 1m.")).required(),
       field("timeout", &GitRepositorySpec::timeout, duration("Bound of one Git operation (ls-remote, fetch). Default 60s.")),
       field("ref", &GitRepositorySpec::ref, GitRepositoryRef::schema()),
@@ -58,6 +68,7 @@ const auto& status_fields() {
 
 }  // namespace
 
+CAPSTAN_CODEC_FROM(SecretReference, secret_ref_fields)
 CAPSTAN_CODEC_FROM(GitRepositoryRef, ref_fields)
 CAPSTAN_CODEC_FROM(GitRepositorySpec, spec_fields)
 CAPSTAN_CODEC_FROM(Artifact, artifact_fields)

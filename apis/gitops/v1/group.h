@@ -51,6 +51,7 @@ namespace reason {
 inline constexpr std::string_view kProgressing = "Progressing";
 inline constexpr std::string_view kSucceeded = "Succeeded";                              // GitRepository Ready
 inline constexpr std::string_view kGitOperationFailed = "GitOperationFailed";            // GitRepository
+inline constexpr std::string_view kAuthenticationFailed = "AuthenticationFailed";        // GitRepository: its secretRef
 inline constexpr std::string_view kReconciliationSucceeded = "ReconciliationSucceeded";  // Kustomization Ready
 inline constexpr std::string_view kArtifactFailed = "ArtifactFailed";
 inline constexpr std::string_view kBuildFailed = "BuildFailed";

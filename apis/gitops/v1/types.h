@@ -35,8 +35,16 @@ struct GitRepositoryRef {
   CAPSTAN_CODEC(GitRepositoryRef);
 };
 
+// A Secret of the same namespace (Flux's LocalObjectReference).
+struct SecretReference {
+  std::string name;
+  CAPSTAN_CODEC(SecretReference);
+};
+
 struct GitRepositorySpec {
   std::string url;
+  // Credentials (username/password, bearerToken, identity + known_hosts), as Flux's secretRef.
+  std::optional<SecretReference> secret_ref;
   Duration interval{};
   Duration timeout = kDefaultGitTimeout;
   GitRepositoryRef ref;

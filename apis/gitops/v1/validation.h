@@ -24,12 +24,12 @@ namespace capstan::apis::gitops::v1 {
 // The URL schemes a GitRepository may use when nothing else is configured. file:// reads the
 // manager's own file system, so it is allowed only when the manager is started with it.
 inline const std::vector<std::string>& default_url_schemes() {
-  static const std::vector<std::string> s = {"http", "https", "git"};
+  static const std::vector<std::string> s = {"http", "https", "git", "ssh"};
   return s;
 }
 // Every scheme the Git client implements.
 inline const std::vector<std::string>& known_url_schemes() {
-  static const std::vector<std::string> s = {"http", "https", "git", "file"};
+  static const std::vector<std::string> s = {"http", "https", "git", "ssh", "file"};
   return s;
 }
 

@@ -33,7 +33,7 @@ TEST(GitRepositoryValidation, SchemesAreConfigured) {
   EXPECT_EQ(errors(validate_git_repository(repo("{url: 'https://example.com/org/app.git', interval: 1m}"))), Strings{});
   EXPECT_EQ(errors(validate_git_repository(repo("{url: 'git://127.0.0.1:9418/app.git', interval: 1s, timeout: 30s}"))), Strings{});
   EXPECT_EQ(errors(validate_git_repository(repo("{url: 'file:///srv/git/app', interval: 1m}"))),
-            Strings{"spec.url: Invalid value: \"file:///srv/git/app\": supported schemes: http://, https://, git:// (file:// reads the "
+            Strings{"spec.url: Invalid value: \"file:///srv/git/app\": supported schemes: http://, https://, git://, ssh:// (file:// reads the "
                     "manager's file system; the manager allows it with --gitops-url-schemes)"});
   ValidationOptions with_file;
   with_file.url_schemes = known_url_schemes();
@@ -45,9 +45,9 @@ TEST(GitRepositoryValidation, SchemesAreConfigured) {
 }
 
 TEST(GitRepositoryValidation, BoundsAndRefsEveryErrorAtOnce) {
-  EXPECT_EQ(errors(validate_git_repository(repo("{url: 'ssh://git@example.com/app', interval: 0s, timeout: 2h, "
+  EXPECT_EQ(errors(validate_git_repository(repo("{url: 'ftp://git@example.com/app', interval: 0s, timeout: 2h, "
                                                 "ref: {branch: 'a..b', tag: 'v1.lock', name: heads/main}}"))),
-            (Strings{"spec.url: Invalid value: \"ssh://git@example.com/app\": supported schemes: http://, https://, git://",
+            (Strings{"spec.url: Invalid value: \"ftp://git@example.com/app\": supported schemes: http://, https://, git://, ssh://",
                      "spec.interval: Invalid value: \"0s\": must be between 1s and 720h0m0s",
                      "spec.timeout: Invalid value: \"2h\": must be between 1s and 1h0m0s",
                      "spec.ref.branch: Invalid value: \"a..b\": not a valid Git reference name: must not contain \"..\"",

@@ -21,6 +21,9 @@ namespace capstan::gitops::git {
   X(git_commit_lookup) \
   X(git_commit_message) \
   X(git_commit_tree) \
+  X(git_credential_ssh_key_memory_new) \
+  X(git_credential_userpass_plaintext_new) \
+  X(git_credential_username_new) \
   X(git_error_last) \
   X(git_error_set_oom) \
   X(git_error_set_str) \

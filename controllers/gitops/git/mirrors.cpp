@@ -1,6 +1,7 @@
 #include "controllers/gitops/git/mirrors.h"
 
 #include "apis/gitops/v1/repo_path.h"
+#include "controllers/gitops/git/known_hosts.h"
 #include "controllers/gitops/git/libgit2.h"
 #include "runtime/log/log.h"
 #include "runtime/pki/digest.h"
@@ -13,11 +14,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <climits>
 #include <cstring>
 #include <new>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -72,11 +75,21 @@ class DeadlineScope {
   const Deadline* saved_;
 };
 
+// What the remote callbacks of one sync() see (their payload): its deadline, the credentials of
+// the GitRepository's secretRef, and the remote's host and port for the host key check.
+struct Session {
+  const Deadline* deadline = nullptr;
+  const Credentials* credentials = nullptr;
+  std::string host;
+  int port = 22;
+  int attempts = 0;  // credentials handed out: libgit2 asks again after a refusal
+};
+
 // Returning non-zero from a progress callback makes libgit2 abandon the transfer: this catches a
 // server that keeps sending (progress or pack data) past the deadline, and a repository bigger
 // than a mirror may grow by in one fetch (the disk of the manager is shared by every source).
 int cancel_after_deadline(void* payload) {
-  if (!static_cast<const Deadline*>(payload)->passed()) return 0;
+  if (!static_cast<const Session*>(payload)->deadline->passed()) return 0;
   libgit2().git_error_set_str(GIT_ERROR_NET, "transfer cancelled at the deadline");
   return GIT_EUSER;
 }
@@ -103,8 +116,14 @@ struct StreamState {
   std::optional<Deadline> deadline;  // copied from the creating thread
 };
 
+// Laid out as libgit2's own git_socket_stream {parent, host, port, s}: its SSH transport reads
+// the socket (`s`) of the standard stream to hand it to libssh2, which then does its own reads
+// and writes on it (bounded by libssh2, not by the deadline).
 struct DeadlineStream {
   git_stream parent;  // first member: libgit2 hands us back &parent
+  char* host;
+  char* port;
+  int s;
   StreamState* state;
 };
 
@@ -134,6 +153,14 @@ bool wait_ready(StreamState& st, short events, const char* doing) {
   }
 }
 
+// The connected socket, where libgit2's SSH transport looks for it (libssh2 waits on EAGAIN
+// itself, so the non-blocking socket serves it as it is).
+int connected(git_stream* s) {
+  auto* ds = reinterpret_cast<DeadlineStream*>(s);
+  ds->s = ds->state->fd;
+  return 0;
+}
+
 int stream_connect(git_stream* s) {
   StreamState& st = state_of(s);
   addrinfo hints{};
@@ -153,7 +180,7 @@ int stream_connect(git_stream* s) {
       continue;
     }
     int rc = ::connect(st.fd, ai->ai_addr, ai->ai_addrlen);
-    if (rc == 0) return 0;
+    if (rc == 0) return connected(s);
     if (errno == EINPROGRESS) {
       if (!wait_ready(st, POLLOUT, "connecting to")) {
         ::close(st.fd);
@@ -162,7 +189,7 @@ int stream_connect(git_stream* s) {
       }
       int err = 0;
       socklen_t len = sizeof err;
-      if (::getsockopt(st.fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0) return 0;
+      if (::getsockopt(st.fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0) return connected(s);
       last = std::strerror(err ? err : errno);
     } else {
       last = std::strerror(errno);
@@ -210,6 +237,7 @@ int stream_close(git_stream* s) {
   StreamState& st = state_of(s);
   if (st.fd >= 0) ::close(st.fd);
   st.fd = -1;
+  reinterpret_cast<DeadlineStream*>(s)->s = -1;
   return 0;
 }
 
@@ -233,6 +261,9 @@ int stream_new(git_stream** out, const char* host, const char* port) {
     ds->parent.write = stream_write;
     ds->parent.close = stream_close;
     ds->parent.free = stream_free;
+    ds->host = state->host.data();
+    ds->port = state->port.data();
+    ds->s = -1;
     ds->state = state.release();
     *out = &ds->parent;
     return 0;
@@ -388,17 +419,109 @@ std::string valid_ref(const std::string& refname, std::string_view kind, const s
   return refname;
 }
 
-git_remote_callbacks callbacks_for(Deadline& deadline) {
+// The host and port of a URL ("ssh://git@host:2222/x" -> host, 2222; ssh's default 22).
+std::pair<std::string, int> host_and_port(std::string_view url) {
+  auto scheme = url.find("://");
+  if (scheme == std::string_view::npos) return {"", 22};
+  std::string_view authority = url.substr(scheme + 3);
+  authority = authority.substr(0, authority.find('/'));
+  if (auto at = authority.rfind('@'); at != std::string_view::npos) authority.remove_prefix(at + 1);
+  std::string_view host = authority, port;
+  if (authority.starts_with("[")) {
+    auto close = authority.find(']');
+    host = authority.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1);
+    if (close != std::string_view::npos && authority.substr(close + 1).starts_with(":")) port = authority.substr(close + 2);
+  } else if (auto colon = authority.rfind(':'); colon != std::string_view::npos) {
+    host = authority.substr(0, colon);
+    port = authority.substr(colon + 1);
+  }
+  int p = 22;
+  if (!port.empty()) std::from_chars(port.data(), port.data() + port.size(), p);
+  return {std::string(host), p};
+}
+
+// libgit2 asks for credentials when the server wants them: the SSH key for ssh://, the username
+// and password for http(s) basic authentication (a bearer token goes in a header instead). Once
+// each: a second request means the server refused them. Nothing of them reaches a log or an error.
+int on_credentials(git_credential** out, const char* /*url*/, const char* username_from_url, unsigned int allowed, void* payload) {
+  auto* session = static_cast<Session*>(payload);
+  const Credentials* c = session->credentials;
+  if ((allowed & GIT_CREDENTIAL_USERNAME) && c) {  // ssh:// without a user: the secretRef's, else git
+    return libgit2().git_credential_username_new(out, c->username.empty() ? "git" : c->username.c_str());
+  }
+  if (!c || session->attempts++ > 0) {
+    libgit2().git_error_set_str(GIT_ERROR_NET, c ? "the server refused the credentials of the secretRef"
+                                                 : "the server asks for credentials and the GitRepository has no secretRef");
+    return GIT_EAUTH;
+  }
+  if ((allowed & GIT_CREDENTIAL_SSH_KEY) && !c->identity.empty()) {
+    const char* user = username_from_url && *username_from_url ? username_from_url : (c->username.empty() ? "git" : c->username.c_str());
+    return libgit2().git_credential_ssh_key_memory_new(out, user, nullptr, c->identity.c_str(), c->password.empty() ? nullptr : c->password.c_str());
+  }
+  if ((allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT) && !c->username.empty())
+    return libgit2().git_credential_userpass_plaintext_new(out, c->username.c_str(), c->password.c_str());
+  libgit2().git_error_set_str(GIT_ERROR_NET, (allowed & GIT_CREDENTIAL_SSH_KEY) ? "the server wants an SSH key: the secretRef has no identity"
+                                                                                 : "the server wants a username and password: the secretRef has none");
+  return GIT_EAUTH;
+}
+
+const char* raw_type_name(git_cert_ssh_raw_type_t t) {
+  switch (t) {
+    case GIT_CERT_SSH_RAW_TYPE_RSA: return "ssh-rsa";
+    case GIT_CERT_SSH_RAW_TYPE_DSS: return "ssh-dss";
+    case GIT_CERT_SSH_RAW_TYPE_KEY_ECDSA_256: return "ecdsa-sha2-nistp256";
+    case GIT_CERT_SSH_RAW_TYPE_KEY_ECDSA_384: return "ecdsa-sha2-nistp384";
+    case GIT_CERT_SSH_RAW_TYPE_KEY_ECDSA_521: return "ecdsa-sha2-nistp521";
+    case GIT_CERT_SSH_RAW_TYPE_KEY_ED25519: return "ssh-ed25519";
+    default: return "unknown";
+  }
+}
+
+// SSH host keys must be in the secretRef's known_hosts (an unknown host is refused, as Flux's);
+// TLS certificates keep libgit2's own verification.
+int on_certificate(git_cert* cert, int /*valid*/, const char* host, void* payload) {
+  if (cert->cert_type != GIT_CERT_HOSTKEY_LIBSSH2) return GIT_PASSTHROUGH;
+  const auto* session = static_cast<const Session*>(payload);
+  const auto* key = reinterpret_cast<const git_cert_hostkey*>(cert);
+  const std::string name = host ? host : session->host;
+  if (!session->credentials || session->credentials->known_hosts.empty()) {
+    libgit2().git_error_set_str(GIT_ERROR_SSH, ("refusing the host key of " + name + ": no known_hosts in the GitRepository's secretRef").c_str());
+    return GIT_ECERTIFICATE;
+  }
+  if (!(key->type & GIT_CERT_SSH_RAW)) {
+    libgit2().git_error_set_str(GIT_ERROR_SSH, "the SSH transport did not give the server's host key");
+    return GIT_ECERTIFICATE;
+  }
+  if (known_host(session->credentials->known_hosts, name, session->port, std::string_view(key->hostkey, key->hostkey_len))) return 0;
+  libgit2().git_error_set_str(GIT_ERROR_SSH, ("unknown host key: the " + std::string(raw_type_name(key->raw_type)) + " key of " + name + ":" +
+                                              std::to_string(session->port) + " is not in the secretRef's known_hosts")
+                                                 .c_str());
+  return GIT_ECERTIFICATE;
+}
+
+git_remote_callbacks callbacks_for(Session& session) {
   git_remote_callbacks cbs;
   libgit2().git_remote_init_callbacks(&cbs, GIT_REMOTE_CALLBACKS_VERSION);
   cbs.sideband_progress = on_sideband;
   cbs.transfer_progress = on_transfer;
-  cbs.payload = &deadline;
-  // Credentials go here: a GitRepository's spec.secretRef (username/password or bearer token for
-  // http(s), an SSH key) becomes cbs.credentials, answering with git_credential_userpass_plaintext_new
-  // or git_credential_ssh_key_memory_new. The secret must never reach a log line or a GitError.
+  cbs.credentials = on_credentials;
+  cbs.certificate_check = on_certificate;
+  cbs.payload = &session;
   return cbs;
 }
+
+// "Authorization: Bearer <token>" for http(s) when the secretRef has a bearerToken.
+struct Headers {
+  std::vector<std::string> lines;
+  std::vector<char*> pointers;
+  git_strarray array{nullptr, 0};
+
+  explicit Headers(const Credentials* c) {
+    if (c && !c->bearer_token.empty()) lines.push_back("Authorization: Bearer " + c->bearer_token);
+    for (auto& l : lines) pointers.push_back(l.data());
+    array = {pointers.data(), pointers.size()};
+  }
+};
 
 git_proxy_options proxy_options() {
   git_proxy_options proxy;
@@ -430,7 +553,7 @@ RemotePtr anonymous_remote(git_repository* repo, const Context& c) {
 
 // Fetches `refspecs` (each writing into the mirror's ref of the same name) over `remote`,
 // reusing its connection when it has one.
-void fetch(git_remote* remote, const std::vector<std::string>& refspecs, const git_remote_callbacks& cbs,
+void fetch(git_remote* remote, const std::vector<std::string>& refspecs, const git_remote_callbacks& cbs, const Headers& headers,
            const Context& c) {
   std::vector<char*> specs;
   for (const auto& s : refspecs) specs.push_back(const_cast<char*>(s.c_str()));
@@ -442,6 +565,7 @@ void fetch(git_remote* remote, const std::vector<std::string>& refspecs, const g
   opts.update_fetchhead = 0;
   opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
   opts.proxy_opts = proxy_options();
+  opts.custom_headers = headers.array;
   if (int rc = libgit2().git_remote_fetch(remote, &array, &opts, "capstan: fetch"); rc < 0) fail(c, "fetch", rc);
 }
 
@@ -477,11 +601,14 @@ std::shared_ptr<std::timed_mutex> Mirrors::lock_for(const std::string& url) cons
   return slot;
 }
 
-Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::milliseconds timeout) {
+Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::milliseconds timeout, const Credentials* credentials) {
   ensure_libgit2();
   auto started = Clock::now();
   Deadline deadline{timeout.count() > 0, started + timeout, timeout};
   DeadlineScope scope(deadline);
+  Session session{&deadline, credentials};
+  std::tie(session.host, session.port) = host_and_port(url);
+  const Headers headers(credentials);
 
   Context c{url, redact_url(url), "", &deadline};
   std::string label;    // the revision's "<label>@" part
@@ -520,7 +647,7 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
   fs::create_directories(root_, ec);
   if (ec) throw GitError("creating the Git mirror root " + root_.string() + ": " + ec.message());
   RepoPtr repo = open_mirror(mirror_path(url), c, /*create=*/true);
-  git_remote_callbacks cbs = callbacks_for(deadline);
+  git_remote_callbacks cbs = callbacks_for(session);
   auto done = [&](CommitPtr commit, bool fetched) {
     Resolved r = make_resolved(commit.get(), label, fetched);
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count();
@@ -535,7 +662,7 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
     RemotePtr remote = anonymous_remote(repo.get(), c);
     std::vector<std::string> specs{"+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"};
     if (!refname.empty()) specs = {"+" + refname + ":" + refname};
-    fetch(remote.get(), specs, cbs, c);
+    fetch(remote.get(), specs, cbs, headers, c);
     CommitPtr commit = lookup_commit(repo.get(), commit_id, c);
     if (!commit)
       throw GitError("commit " + commit_hex + " not found in " + c.url +
@@ -546,7 +673,7 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
   // ls-remote: which object does the remote's ref point at?
   RemotePtr remote = anonymous_remote(repo.get(), c);
   git_proxy_options proxy = proxy_options();
-  if (int rc = libgit2().git_remote_connect(remote.get(), GIT_DIRECTION_FETCH, &cbs, &proxy, nullptr); rc < 0)
+  if (int rc = libgit2().git_remote_connect(remote.get(), GIT_DIRECTION_FETCH, &cbs, &proxy, &headers.array); rc < 0)
     fail(c, "ls-remote", rc);
   const git_remote_head** heads = nullptr;
   size_t count = 0;
@@ -565,7 +692,7 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
     return done(std::move(commit), false);
   }
   if (deadline.passed()) timed_out(c, "before fetching");
-  fetch(remote.get(), {"+" + refname + ":" + refname}, cbs, c);
+  fetch(remote.get(), {"+" + refname + ":" + refname}, cbs, headers, c);
   CommitPtr commit = peel_to_commit(repo.get(), target, c);
   if (!commit)
     throw GitError("git fetch " + c.url + " (" + refname + "): commit " + oid_hex(target) +

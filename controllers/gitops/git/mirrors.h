@@ -3,7 +3,9 @@
 // when the commit is not local yet; the Kustomization controller then reads the files of one
 // directory of that commit straight from the object database (no checkout, no working tree).
 //
-// URLs: git://, http(s)://, file:// and plain local paths. No credentials yet.
+// URLs: git://, http(s)://, ssh://, file:// and plain local paths. Credentials (Credentials)
+// for http(s) basic and bearer authentication and SSH keys; SSH host keys are checked against the
+// credentials' known_hosts (known_hosts.h), an unknown one refused.
 // Thread-safe: calls for the same URL are serialized, different URLs run in parallel.
 // Process-wide effects of the first sync(), files() or has_commit(): libgit2 is loaded
 // (libgit2.h) and initialised (never shut down) and its plain socket stream is replaced by one
@@ -29,6 +31,13 @@ namespace capstan::gitops::git {
 // is then fetched to find it and named in the revision.
 struct Ref {
   std::string branch, tag, commit, name;  // name = a full ref, e.g. "refs/pull/420/head"
+};
+
+// A GitRepository's spec.secretRef, with Flux's keys: username and password (http(s) basic
+// authentication), bearerToken (http(s)), identity (an SSH private key, PEM or OpenSSH; password
+// is then its passphrase) and known_hosts (required for ssh://). Never logged nor put in errors.
+struct Credentials {
+  std::string username, password, bearer_token, identity, known_hosts;
 };
 
 struct Resolved {
@@ -76,7 +85,7 @@ class Mirrors {
   // already local, otherwise fetches just that ref into the mirror's refs of the same name.
   // A commit ref is looked up locally first and, when missing, fetched with all branches and
   // tags (or just spec.ref.branch when set). `timeout` bounds the whole call (<= 0: unbounded).
-  Resolved sync(const std::string& url, const Ref& ref, std::chrono::milliseconds timeout);
+  Resolved sync(const std::string& url, const Ref& ref, std::chrono::milliseconds timeout, const Credentials* credentials = nullptr);
 
   // The regular files (no symlinks, no submodules) under directory `path` of `commit`, keyed by
   // their '/'-separated path relative to it. "", "." and "./" are the root; a leading "./" and
