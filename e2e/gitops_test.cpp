@@ -208,24 +208,10 @@ class GitopsHealthE2E : public GitopsE2E {
 TEST_P(GitopsHealthE2E, ReadyWaitsForTheHealthOfWhatWasAppliedAndNamesWhatFailed) {
   repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
   // Post-build variables: from a ConfigMap of the Kustomization's namespace and the spec.
-  repo_->write("deploy/web.yaml", R"(apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: ${REPLICAS}
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: nginx:${TAG:=1.27}
-        env:
-        - {name: PORT, value: "${PORT}"}
-)");
+  std::string web = kDeployment;
+  web.replace(web.find("replicas: 1"), 11, "replicas: ${REPLICAS}");
+  web.replace(web.find("image: nginx:1.27"), 17, "image: nginx:${TAG:=1.27}\n        env:\n        - {name: PORT, value: \"${PORT}\"}");
+  repo_->write("deploy/web.yaml", web);
   kubectl_->ok({"create", "configmap", "vars", "-n", "ops", "--from-literal=REPLICAS=2", "--from-literal=PORT=8080"});
   repo_->write("deploy/tls.yaml", R"(apiVersion: certs.capstan.dev/v1
 kind: Issuer

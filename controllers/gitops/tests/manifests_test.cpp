@@ -184,18 +184,17 @@ images:
   EXPECT_EQ(json::get_string(objects[1], {"metadata", "annotations", "front"}), "") << "the label selector kept the patch off it";
 }
 
+// The build error of app/kustomization.yaml (with `more` files beside it), "" when it builds.
+std::string app_error(const std::string& kustomization, Files more = {}) {
+  more["app/kustomization.yaml"] = kustomization;
+  BuildOptions o;
+  o.path = "app";
+  return build_error(more, o);
+}
+
 TEST(GitopsManifests, PatchErrorsNameTheEntry) {
-  auto error = [](const std::string& kustomization, std::map<std::string, std::string> more = {}) {
-    more["app/deploy.yaml"] = kDeployment;
-    more["app/kustomization.yaml"] = "resources: [deploy.yaml]\n" + kustomization;
-    BuildOptions o;
-    o.path = "app";
-    try {
-      build_manifests(more, o);
-    } catch (const BuildError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+  auto error = [](const std::string& kustomization) {
+    return app_error("resources: [deploy.yaml]\n" + kustomization, {{"app/deploy.yaml", kDeployment}});
   };
   EXPECT_EQ(error("patches: [{patch: 'just words'}]\n"),
             "app/kustomization.yaml: patches[0]: neither a JSON 6902 patch (a list of operations) nor a strategic-merge patch (a map)");
@@ -214,17 +213,7 @@ TEST(GitopsManifests, PatchErrorsNameTheEntry) {
 }
 
 TEST(GitopsManifests, GeneratorErrorsNameTheEntry) {
-  auto error = [](const std::string& kustomization, Files more = {}) {
-    more["app/kustomization.yaml"] = kustomization;
-    BuildOptions o;
-    o.path = "app";
-    try {
-      build_manifests(more, o);
-    } catch (const BuildError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
+  auto error = [](const std::string& kustomization, Files more = {}) { return app_error(kustomization, std::move(more)); };
   // kustomize would read TOKEN from its own environment: a controller's is not the repository's.
   EXPECT_EQ(error("configMapGenerator: [{name: c, envs: [app.env]}]\n", {{"app/app.env", "A=1\nTOKEN\n"}}),
             "app/kustomization.yaml: configMapGenerator[0]: envs app.env line 2: TOKEN has no '=value' (kustomize would read it "
