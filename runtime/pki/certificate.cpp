@@ -151,6 +151,49 @@ std::string Certificate::subject_key_id() const {
   return detail::hex(reinterpret_cast<const unsigned char*>(id.data()), id.size());
 }
 
+namespace {
+
+std::string uri_of(const GENERAL_NAME* gn) {
+  if (!gn || gn->type != GEN_URI) return "";
+  const ASN1_IA5STRING* s = gn->d.uniformResourceIdentifier;
+  return std::string(reinterpret_cast<const char*>(ASN1_STRING_get0_data(s)), static_cast<std::size_t>(ASN1_STRING_length(s)));
+}
+
+std::vector<std::string> access_uris(X509* x, int method) {
+  std::vector<std::string> out;
+  auto* aia = static_cast<AUTHORITY_INFO_ACCESS*>(X509_get_ext_d2i(x, NID_info_access, nullptr, nullptr));
+  if (!aia) return out;
+  for (int i = 0; i < sk_ACCESS_DESCRIPTION_num(aia); ++i) {
+    const ACCESS_DESCRIPTION* ad = sk_ACCESS_DESCRIPTION_value(aia, i);
+    if (OBJ_obj2nid(ad->method) == method)
+      if (auto uri = uri_of(ad->location); !uri.empty()) out.push_back(std::move(uri));
+  }
+  AUTHORITY_INFO_ACCESS_free(aia);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> Certificate::crl_distribution_points() const {
+  std::vector<std::string> out;
+  auto* points = static_cast<CRL_DIST_POINTS*>(X509_get_ext_d2i(detail::Access::x509(*this), NID_crl_distribution_points, nullptr, nullptr));
+  if (!points) return out;
+  for (int i = 0; i < sk_DIST_POINT_num(points); ++i) {
+    const DIST_POINT* p = sk_DIST_POINT_value(points, i);
+    if (!p->distpoint || p->distpoint->type != 0) continue;
+    for (int j = 0; j < sk_GENERAL_NAME_num(p->distpoint->name.fullname); ++j)
+      if (auto uri = uri_of(sk_GENERAL_NAME_value(p->distpoint->name.fullname, j)); !uri.empty()) out.push_back(std::move(uri));
+  }
+  CRL_DIST_POINTS_free(points);
+  return out;
+}
+
+std::vector<std::string> Certificate::ocsp_servers() const { return access_uris(detail::Access::x509(*this), NID_ad_OCSP); }
+
+std::vector<std::string> Certificate::issuing_certificate_urls() const {
+  return access_uris(detail::Access::x509(*this), NID_ad_ca_issuers);
+}
+
 std::string Certificate::authority_key_id() const {
   const std::string& id = get().ext.authority_key_id;
   return detail::hex(reinterpret_cast<const unsigned char*>(id.data()), id.size());

@@ -53,6 +53,10 @@ class Certificate {
   bool is_ca() const;  // basicConstraints CA:TRUE
 
   std::string subject_key_id() const;    // lower-case hex; empty if absent
+  // The URIs of crlDistributionPoints (full names) and of authorityInfoAccess (OCSP, caIssuers).
+  std::vector<std::string> crl_distribution_points() const;
+  std::vector<std::string> ocsp_servers() const;
+  std::vector<std::string> issuing_certificate_urls() const;
   std::string authority_key_id() const;  // lower-case hex; empty if absent
   // OpenSSL's long name: "ecdsa-with-SHA256", "sha256WithRSAEncryption", "ED25519".
   std::string signature_algorithm() const;

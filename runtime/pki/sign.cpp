@@ -28,6 +28,62 @@ void set_random_serial(X509* x) {
   if (!BN_to_ASN1_INTEGER(bn.get(), X509_get_serialNumber(x))) detail::fail(kSign, "setting serial number");
 }
 
+// A URI GeneralName (owned by the caller).
+GENERAL_NAME* uri_name(const std::string& url) {
+  GENERAL_NAME* gn = GENERAL_NAME_new();
+  ASN1_IA5STRING* text = ASN1_IA5STRING_new();
+  if (!gn || !text || ASN1_STRING_set(text, url.data(), static_cast<int>(url.size())) != 1) {
+    GENERAL_NAME_free(gn);
+    ASN1_IA5STRING_free(text);
+    detail::fail(kSign, "building a URI name");
+  }
+  GENERAL_NAME_set0_value(gn, GEN_URI, text);
+  return gn;
+}
+
+// crlDistributionPoints and authorityInfoAccess from what the issuer publishes.
+void add_issuer_urls(X509* x, const SignOptions& o) {
+  if (!o.crl_distribution_points.empty()) {
+    std::unique_ptr<CRL_DIST_POINTS, decltype(&CRL_DIST_POINTS_free)> points(sk_DIST_POINT_new_null(), CRL_DIST_POINTS_free);
+    for (const auto& url : o.crl_distribution_points) {
+      DIST_POINT* point = DIST_POINT_new();
+      if (!point || sk_DIST_POINT_push(points.get(), point) == 0) {
+        DIST_POINT_free(point);
+        detail::fail(kSign, "building crlDistributionPoints");
+      }
+      point->distpoint = DIST_POINT_NAME_new();
+      if (!point->distpoint) detail::fail(kSign, "building crlDistributionPoints");
+      point->distpoint->type = 0;  // fullName
+      point->distpoint->name.fullname = sk_GENERAL_NAME_new_null();
+      if (!point->distpoint->name.fullname) detail::fail(kSign, "building crlDistributionPoints");
+      GENERAL_NAME* name = uri_name(url);
+      if (sk_GENERAL_NAME_push(point->distpoint->name.fullname, name) == 0) {
+        GENERAL_NAME_free(name);
+        detail::fail(kSign, "building crlDistributionPoints");
+      }
+    }
+    if (X509_add1_ext_i2d(x, NID_crl_distribution_points, points.get(), 0, X509V3_ADD_DEFAULT) != 1)
+      detail::fail(kSign, "adding crlDistributionPoints");
+  }
+  if (o.ocsp_servers.empty() && o.issuing_certificate_urls.empty()) return;
+  std::unique_ptr<AUTHORITY_INFO_ACCESS, decltype(&AUTHORITY_INFO_ACCESS_free)> access(sk_ACCESS_DESCRIPTION_new_null(),
+                                                                                     AUTHORITY_INFO_ACCESS_free);
+  auto add = [&](int method, const std::string& url) {
+    ACCESS_DESCRIPTION* ad = ACCESS_DESCRIPTION_new();
+    if (!ad || sk_ACCESS_DESCRIPTION_push(access.get(), ad) == 0) {
+      ACCESS_DESCRIPTION_free(ad);
+      detail::fail(kSign, "building authorityInfoAccess");
+    }
+    ASN1_OBJECT_free(ad->method);
+    ad->method = OBJ_nid2obj(method);
+    GENERAL_NAME_free(ad->location);
+    ad->location = uri_name(url);
+  };
+  for (const auto& url : o.ocsp_servers) add(NID_ad_OCSP, url);
+  for (const auto& url : o.issuing_certificate_urls) add(NID_ad_ca_issuers, url);
+  if (X509_add1_ext_i2d(x, NID_info_access, access.get(), 0, X509V3_ADD_DEFAULT) != 1) detail::fail(kSign, "adding authorityInfoAccess");
+}
+
 }  // namespace
 
 Certificate sign(const CertificateTemplate& tmpl, const PublicKey& subject_key, const Certificate* issuer,
@@ -84,6 +140,7 @@ Certificate sign(const CertificateTemplate& tmpl, const PublicKey& subject_key, 
   for (int i = 0; i < sk_X509_EXTENSION_num(exts.get()); ++i)
     if (X509_add_ext(x.get(), sk_X509_EXTENSION_value(exts.get(), i), -1) != 1)
       detail::fail(kSign, "adding extension");
+  add_issuer_urls(x.get(), options);
 
   const EVP_MD* md = detail::choose_digest(signer, options.hash, kSign);
   if (X509_sign(x.get(), signer, md) <= 0) detail::fail(kSign);

@@ -23,6 +23,10 @@ struct SignOptions {
   // Default not_before = now - backdate, to tolerate clock skew between peers (cert-manager
   // uses 0; not_after still = not_before + duration).
   std::chrono::seconds backdate{0};
+  // What the issuer publishes (cert-manager's SelfSigned crlDistributionPoints and CA
+  // crlDistributionPoints, ocspServers and issuingCertificateURLs): one crlDistributionPoints
+  // DistributionPoint per URL, and authorityInfoAccess with OCSP and caIssuers URIs.
+  std::vector<std::string> crl_distribution_points, ocsp_servers, issuing_certificate_urls;
 };
 
 // Signs a v3 certificate for `subject_key` with the template's subject and SANs:

@@ -178,5 +178,25 @@ TEST(PkiSign, ConcurrentUseFromManyThreads) {
   EXPECT_EQ(ok.load(), 60);
 }
 
+TEST(PkiSign, IssuerUrlsAreEmbeddedAsOpenSslReadsThem) {
+  auto ca = testing::make_ca();
+  CertificateTemplate t;
+  t.dns_names = {"web.example.com"};
+  PrivateKey key = PrivateKey::generate(KeyAlgorithm::ECDSA);
+  SignOptions o;
+  o.crl_distribution_points = {"http://crl.example.com/root.crl", "http://crl2.example.com/root.crl"};
+  o.ocsp_servers = {"http://ocsp.example.com"};
+  o.issuing_certificate_urls = {"http://ca.example.com/root.crt"};
+  Certificate leaf = sign(t, key.public_key(), &ca.cert, ca.key, hours(1), o);
+  EXPECT_EQ(leaf.crl_distribution_points(), o.crl_distribution_points);
+  EXPECT_EQ(leaf.ocsp_servers(), o.ocsp_servers);
+  EXPECT_EQ(leaf.issuing_certificate_urls(), o.issuing_certificate_urls);
+  EXPECT_TRUE(verify_chain(leaf, {}, {ca.cert}));
+  // Without them: no such extensions.
+  Certificate plain = sign(t, key.public_key(), &ca.cert, ca.key, hours(1));
+  EXPECT_TRUE(plain.crl_distribution_points().empty());
+  EXPECT_TRUE(plain.ocsp_servers().empty());
+}
+
 }  // namespace
 }  // namespace capstan::pki

@@ -63,7 +63,11 @@ SignOutcome sign_ca(Env& env, const v1::CertificateRequest& cr, const v1::Issuer
                                 env.options.issuer_retry_interval);
   }
   try {
-    auto leaf = sign_request(cr, &kp.chain.front(), kp.key, env.now());
+    pki::SignOptions published;
+    published.crl_distribution_points = issuer.spec.ca->crl_distribution_points;
+    published.ocsp_servers = issuer.spec.ca->ocsp_servers;
+    published.issuing_certificate_urls = issuer.spec.ca->issuing_certificate_urls;
+    auto leaf = sign_request(cr, &kp.chain.front(), kp.key, env.now(), published);
     auto b = bundle(leaf, kp.chain);
     return SignOutcome::issued(b.chain_pem, b.ca_pem);
   } catch (const pki::PkiError& e) {

@@ -14,7 +14,7 @@ IssuerCondition setup_self_signed(const v1::Issuer&) {
   return {"True", std::string(v1::issuer_reason::kIsReady), "", std::nullopt};
 }
 
-SignOutcome sign_self_signed(Env& env, const v1::CertificateRequest& cr, const json::Value& cr_obj) {
+SignOutcome sign_self_signed(Env& env, const v1::CertificateRequest& cr, const json::Value& cr_obj, const v1::Issuer& issuer) {
   std::string secret_name(meta::annotation(cr_obj, annotation::kPrivateKeySecretName));
   if (secret_name.empty())
     return SignOutcome::failed("MissingAnnotation", "Annotation \"" + std::string(annotation::kPrivateKeySecretName) +
@@ -40,7 +40,9 @@ SignOutcome sign_self_signed(Env& env, const v1::CertificateRequest& cr, const j
   if (!key.matches(csr.public_key()))
     return SignOutcome::failed("ErrorKeyMatch", "Error generating certificate template: CSR not signed by referenced private key");
   try {
-    auto cert = sign_request(cr, nullptr, key, env.now());
+    pki::SignOptions published;
+    if (issuer.spec.self_signed) published.crl_distribution_points = issuer.spec.self_signed->crl_distribution_points;
+    auto cert = sign_request(cr, nullptr, key, env.now(), published);
     std::string pem = cert.to_pem();
     return SignOutcome::issued(pem, pem);
   } catch (const pki::PkiError& e) {

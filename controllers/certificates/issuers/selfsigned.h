@@ -15,6 +15,6 @@ namespace capstan::certificates {
 struct Env;
 
 IssuerCondition setup_self_signed(const v1::Issuer& issuer);
-SignOutcome sign_self_signed(Env& env, const v1::CertificateRequest& cr, const json::Value& cr_obj);
+SignOutcome sign_self_signed(Env& env, const v1::CertificateRequest& cr, const json::Value& cr_obj, const v1::Issuer& issuer);
 
 }  // namespace capstan::certificates

@@ -8,7 +8,7 @@
 namespace capstan::certificates {
 
 pki::Certificate sign_request(const v1::CertificateRequest& cr, const pki::Certificate* issuer, const pki::PrivateKey& issuer_key,
-                              meta::TimePoint now) {
+                              meta::TimePoint now, const pki::SignOptions& published) {
   auto csr = pki::CertificateRequest::parse(cr.spec.request);
   if (!csr.verify_signature()) throw pki::PkiError("the CSR's signature does not verify");
   pki::CsrSigningSpec spec;
@@ -18,6 +18,9 @@ pki::Certificate sign_request(const v1::CertificateRequest& cr, const pki::Certi
   spec.duration = std::chrono::duration_cast<std::chrono::seconds>(duration);
   pki::SignOptions o;
   o.now = std::chrono::floor<std::chrono::seconds>(now);
+  o.crl_distribution_points = published.crl_distribution_points;
+  o.ocsp_servers = published.ocsp_servers;
+  o.issuing_certificate_urls = published.issuing_certificate_urls;
   return pki::sign_csr(csr, spec, issuer, issuer_key, o);
 }
 

@@ -5,6 +5,7 @@
 #include "apis/certs/v1/certificate_request.h"
 #include "runtime/pki/certificate.h"
 #include "runtime/pki/key.h"
+#include "runtime/pki/sign.h"
 #include "runtime/meta/time.h"
 
 #include <string>
@@ -16,8 +17,10 @@ namespace v1 = apis::certs::v1;
 
 // Signs with `issuer_key`; `issuer` null = self-signed (then issuer_key must be the CSR's
 // key). Throws pki::PkiError (bad CSR, key mismatch).
+// `published`: the issuer's crlDistributionPoints, ocspServers and issuingCertificateURLs, put
+// in the certificate (only these fields of it are read).
 pki::Certificate sign_request(const v1::CertificateRequest& cr, const pki::Certificate* issuer, const pki::PrivateKey& issuer_key,
-                              meta::TimePoint now);
+                              meta::TimePoint now, const pki::SignOptions& published = {});
 
 // cert-manager's ParseSingleCertificateChain for leaf + the CA's chain: the chain (tls.crt)
 // is leaf then intermediates, without a self-signed root; ca.crt is the top of the chain

@@ -71,7 +71,7 @@ Result reconcile_signing(Env& env, const controller::Request& req, controller::C
   } else {
     std::string type = issuer_type(issuer->issuer.spec);
     if (type == "selfSigned") {
-      outcome = sign_self_signed(env, cr, obj);
+      outcome = sign_self_signed(env, cr, obj, issuer->issuer);
     } else if (type == "ca") {
       outcome = sign_ca(env, cr, issuer->issuer);
     } else if (type == "acme") {

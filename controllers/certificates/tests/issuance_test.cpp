@@ -166,6 +166,35 @@ TEST_F(IssuanceTest, CaChainIssuesLeavesOfEveryKeyAlgorithm) {
                                        {"ecdsa-leaf", "shop", "shop-ca", "Issuer", "certs.capstan.dev"}));
 }
 
+// The URLs an issuer publishes reach its certificates (cert-manager's CA crlDistributionPoints,
+// ocspServers, issuingCertificateURLs and SelfSigned crlDistributionPoints), as openssl prints them.
+TEST_F(IssuanceTest, IssuerUrlsAreEmbeddedInTheCertificates) {
+  h.apply(R"({"apiVersion":"certs.capstan.dev/v1","kind":"ClusterIssuer","metadata":{"name":"selfsigned-crl"},
+      "spec":{"selfSigned":{"crlDistributionPoints":["http://crl.example.com/self.crl"]}}})");
+  h.apply(certificate("root-ca", R"({"secretName":"root-ca","isCA":true,"commonName":"Shop Root CA",
+      "privateKey":{"algorithm":"ECDSA"},"issuerRef":{"name":"selfsigned-crl","kind":"ClusterIssuer"}})"));
+  h.wait_ready("shop", "root-ca");
+  h.apply(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Issuer","metadata":{"name":"shop-ca","namespace":"shop"},
+      "spec":{"ca":{"secretName":"root-ca","crlDistributionPoints":["http://crl.example.com/root.crl"],
+      "ocspServers":["http://ocsp.example.com"],"issuingCertificateURLs":["http://ca.example.com/root.crt"]}}})");
+  ASSERT_TRUE(h.wait_for(kIssuerType.gvr, "shop", "shop-ca", [](const json::Value& o) { return condition_status(o, "Ready") == "True"; }));
+  h.apply(certificate("web", R"({"secretName":"web-tls","dnsNames":["web.shop.example"],"issuerRef":{"name":"shop-ca"}})"));
+  h.wait_ready("shop", "web");
+
+  auto text = [&](const std::string& secret) {
+    std::string path = dir.path().string() + "/" + secret + ".crt";
+    std::ofstream(path) << h.secret_data("shop", secret)["tls.crt"];
+    return run("openssl x509 -noout -text -in " + path);
+  };
+  const std::string root = text("root-ca");
+  EXPECT_NE(root.find("X509v3 CRL Distribution Points"), std::string::npos) << root;
+  EXPECT_NE(root.find("URI:http://crl.example.com/self.crl"), std::string::npos) << root;
+  const std::string leaf = text("web-tls");
+  EXPECT_NE(leaf.find("URI:http://crl.example.com/root.crl"), std::string::npos) << leaf;
+  EXPECT_NE(leaf.find("OCSP - URI:http://ocsp.example.com"), std::string::npos) << leaf;
+  EXPECT_NE(leaf.find("CA Issuers - URI:http://ca.example.com/root.crt"), std::string::npos) << leaf;
+}
+
 TEST_F(IssuanceTest, IntermediateCaChainsTheIntermediate) {
   make_root_ca();
   h.apply(certificate("intermediate", R"({"secretName":"intermediate-ca","isCA":true,"commonName":"Shop Intermediate",
