@@ -203,16 +203,13 @@ class Reconciler {
       }
     }
 
-    const auto checks = health_targets(applied.inventory);
-    if (!checks.empty()) {
+    changes_ = applied.summary() + (pruned.deleted ? ", " + std::to_string(pruned.deleted) + " pruned" : "");
+    changed_ = applied.created || applied.configured || applied.recreated || pruned.deleted;
+    if (const auto checks = health_targets(applied.inventory); !checks.empty()) {
       HealthWait wait{generation_, revision, checks, std::chrono::steady_clock::now()};
-      changes_ = applied.summary() + (pruned.deleted ? ", " + std::to_string(pruned.deleted) + " pruned" : "");
-      changed_ = applied.created || applied.configured || applied.recreated || pruned.deleted;
       env_.set_health_wait(request_.key(), wait);
       return check_health(wait);
     }
-    changes_ = applied.summary() + (pruned.deleted ? ", " + std::to_string(pruned.deleted) + " pruned" : "");
-    changed_ = applied.created || applied.configured || applied.recreated || pruned.deleted;
     remove_condition(status.conditions, v1::condition::kHealthy);  // nothing is checked any more
     return succeed(revision);
   }

@@ -521,6 +521,8 @@ struct Headers {
     for (auto& l : lines) pointers.push_back(l.data());
     array = {pointers.data(), pointers.size()};
   }
+  Headers(const Headers&) = delete;  // `array` points into this object
+  Headers& operator=(const Headers&) = delete;
 };
 
 git_proxy_options proxy_options() {
