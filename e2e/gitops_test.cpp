@@ -410,6 +410,39 @@ TEST_P(GitopsSshE2E, APrivateRepositoryOverSshWithItsHostKeyChecked) {
 
 CAPSTAN_E2E_BACKENDS(GitopsSshE2E);
 
+// A private repository over HTTP (git-http-backend behind Basic and Bearer authentication): the
+// secretRef's username and password, or its bearerToken; wrong ones fail the GitRepository.
+TEST_P(GitopsE2E, APrivateRepositoryOverHttpWithAPasswordOrAToken) {
+  GitHttpServer server(dir_->file("git"), "alice", "s3cret", "t0ken");
+  server.start();
+  repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
+  repo_->write("deploy/config.yaml", config_map("settings", "over-http"));
+  repo_->commit("over http");
+  auto secret = [&](const std::string& data) {
+    kubectl_->ok({"apply", "-f", "-"}, "apiVersion: v1\nkind: Secret\nmetadata: {name: git-http, namespace: ops}\ntype: Opaque\nstringData: " + data + "\n");
+  };
+  secret("{username: alice, password: s3cret}");
+  std::string manifests = sources(server.url("app"), "main", "./deploy");
+  manifests.replace(manifests.find("  interval: 1s"), 0, "  secretRef: {name: git-http}\n");
+  kubectl_->ok({"apply", "-f", "-"}, manifests);
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("gitrepository") << ready_message("kustomization");
+  EXPECT_EQ(color("settings"), "over-http");
+  EXPECT_GT(server.refused(), 0);  // libgit2 asked without credentials first, as git does
+
+  // A wrong password: refused, and the password appears nowhere.
+  kubectl_->ok({"delete", "secret", "git-http", "-n", "ops"});
+  secret("{username: alice, password: wrong-pass}");
+  repo_->write("deploy/config.yaml", config_map("settings", "second"));
+  repo_->commit("second");
+  ASSERT_TRUE(eventually([&] { return ready("gitrepository") == "False"; }, 30s)) << ready_message("gitrepository");
+  EXPECT_EQ(ready_message("gitrepository").find("wrong-pass"), std::string::npos) << ready_message("gitrepository");
+
+  // A bearer token instead.
+  kubectl_->ok({"delete", "secret", "git-http", "-n", "ops"});
+  secret("{bearerToken: t0ken}");
+  ASSERT_TRUE(eventually([&] { return color("settings") == "second"; }, 30s)) << ready_message("gitrepository");
+}
+
 // --gitops-no-cross-namespace-refs, as Flux's multi-tenancy lockdown: references within a
 // namespace work; a sourceRef or dependsOn into another namespace stalls the Kustomization.
 class GitopsTenancyE2E : public GitopsE2E {

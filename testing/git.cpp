@@ -1,5 +1,7 @@
 #include "testing/git.h"
 
+#include "runtime/http/server.h"
+#include "runtime/meta/base64.h"
 #include "testing/cluster.h"
 #include "testing/ports.h"
 
@@ -106,6 +108,75 @@ void SshServer::start() {
 void SshServer::stop() {
   if (proc_) proc_->stop(std::chrono::seconds(5));
   proc_.reset();
+}
+
+struct GitHttpServer::Impl {
+  std::unique_ptr<http::Server> server;
+};
+
+GitHttpServer::GitHttpServer(std::string base, std::string username, std::string password, std::string token)
+    : base_(std::move(base)), username_(std::move(username)), password_(std::move(password)), token_(std::move(token)) {}
+
+GitHttpServer::~GitHttpServer() { stop(); }
+
+std::string GitHttpServer::url(const std::string& repo) const {
+  return "http://127.0.0.1:" + std::to_string(impl_ ? impl_->server->port() : 0) + "/" + repo + ".git";
+}
+
+void GitHttpServer::start() {
+  impl_ = std::make_unique<Impl>();
+  http::ServerOptions o;
+  o.name = "git-http";
+  o.address = "127.0.0.1";
+  impl_->server = std::make_unique<http::Server>(o, [this](http::Request& req, http::Reply& reply) {
+    const std::string_view auth = req.headers.get_or("Authorization", "");
+    const bool basic = !username_.empty() && auth == "Basic " + meta::base64_encode(username_ + ":" + password_);
+    const bool bearer = !token_.empty() && auth == "Bearer " + token_;
+    if (!basic && !bearer) {
+      ++refused_;
+      http::Response r(401, "authentication required\n", "text/plain");
+      r.headers.set("WWW-Authenticate", "Basic realm=\"git\"");
+      return reply.send(std::move(r));
+    }
+    std::map<std::string, std::string> env{{"GIT_PROJECT_ROOT", base_},
+                                           {"GIT_HTTP_EXPORT_ALL", "1"},
+                                           {"REQUEST_METHOD", req.method},
+                                           {"PATH_INFO", std::string(req.path())},
+                                           {"QUERY_STRING", std::string(req.raw_query())},
+                                           {"CONTENT_TYPE", std::string(req.headers.get_or("Content-Type", ""))},
+                                           {"CONTENT_LENGTH", std::to_string(req.body.size())},
+                                           {"HTTP_CONTENT_ENCODING", std::string(req.headers.get_or("Content-Encoding", ""))},
+                                           {"GIT_PROTOCOL", std::string(req.headers.get_or("Git-Protocol", ""))},
+                                           {"REMOTE_USER", basic ? username_ : "token"},
+                                           {"REMOTE_ADDR", "127.0.0.1"}};
+    auto r = run({"/usr/lib/git-core/git-http-backend"}, env, req.body, std::chrono::seconds(60));
+    // CGI output: header lines, a blank line, the body.
+    auto end = r.out.find("\r\n\r\n");
+    std::size_t skip = 4;
+    if (end == std::string::npos) end = r.out.find("\n\n"), skip = 2;
+    if (r.code != 0 || end == std::string::npos) return reply.send(http::Response(500, "git-http-backend: " + r.err, "text/plain"));
+    http::Response resp(200, r.out.substr(end + skip), "application/octet-stream");
+    std::string_view head(r.out.data(), end);
+    while (!head.empty()) {
+      auto eol = head.find('\n');
+      std::string_view line = head.substr(0, eol);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      head = eol == std::string_view::npos ? std::string_view() : head.substr(eol + 1);
+      auto colon = line.find(':');
+      if (colon == std::string_view::npos) continue;
+      std::string_view name = line.substr(0, colon), value = line.substr(colon + 1);
+      while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+      if (http::iequals(name, "Status")) resp.status = std::atoi(std::string(value).c_str());
+      else resp.headers.set(name, value);
+    }
+    reply.send(std::move(resp));
+  });
+  impl_->server->start();
+}
+
+void GitHttpServer::stop() {
+  if (impl_ && impl_->server) impl_->server->stop();
+  impl_.reset();
 }
 
 GitRepo::GitRepo(const std::string& base, const std::string& name)

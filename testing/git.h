@@ -5,6 +5,7 @@
 
 #include "testing/process.h"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -50,6 +51,25 @@ class SshServer {
   std::string dir_, user_, client_key_, known_hosts_;
   std::uint16_t port_ = 0;
   std::unique_ptr<Process> proc_;
+};
+
+// Git's smart HTTP (git-http-backend run per request, as a CGI) on a free loopback port, serving
+// every repository under `base` (http://127.0.0.1:<port>/<name>.git) only to requests with
+// `username`/`password` (Basic) or `token` (Bearer); others get 401 with a Basic challenge.
+class GitHttpServer {
+ public:
+  GitHttpServer(std::string base, std::string username, std::string password, std::string token);
+  ~GitHttpServer();
+  void start();
+  void stop();
+  std::string url(const std::string& repo) const;
+  int refused() const { return refused_; }  // requests answered 401
+
+ private:
+  struct Impl;
+  std::string base_, username_, password_, token_;
+  std::unique_ptr<Impl> impl_;
+  std::atomic<int> refused_{0};
 };
 
 // A bare repository `<base>/<name>.git` (branch main) and a working tree beside it.

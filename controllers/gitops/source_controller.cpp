@@ -55,7 +55,7 @@ controller::Result reconcile_git_repository(Env& env, const controller::Request&
   const milliseconds interval = spec.interval > milliseconds::zero() ? spec.interval : milliseconds(60'000);
 
   const auto wanted = spec.effective_ref();
-  git::Ref ref{wanted.branch, wanted.tag, wanted.commit, wanted.name};
+  git::Ref ref{wanted.branch, wanted.tag, wanted.commit, wanted.name, wanted.semver};
   git::Resolved resolved;
   std::optional<git::Credentials> credentials;
   try {

@@ -17,7 +17,9 @@ const auto& ref_fields() {
       field("branch", &GitRepositoryRef::branch, Schema::string("Branch to follow.").max_length(255)),
       field("tag", &GitRepositoryRef::tag, Schema::string("Tag to check out.").max_length(255)),
       field("commit", &GitRepositoryRef::commit, Schema::string("Commit SHA-1 to check out (40 hex digits).").pattern("^[0-9a-f]{40}$")),
-      field("name", &GitRepositoryRef::name, Schema::string("Full reference name to follow, e.g. refs/pull/420/head.").max_length(255)));
+      field("name", &GitRepositoryRef::name, Schema::string("Full reference name to follow, e.g. refs/pull/420/head.").max_length(255)),
+      field("semver", &GitRepositoryRef::semver,
+            Schema::string("A semver range, e.g. \">=1.0.0 <2.0.0\" or ^1.2: the highest tag whose name is a version in it.").max_length(1024)));
   return table;
 }
 
@@ -75,7 +77,7 @@ CAPSTAN_CODEC_FROM(Artifact, artifact_fields)
 CAPSTAN_CODEC_FROM(GitRepositoryStatus, status_fields)
 
 GitRepositoryRef GitRepositorySpec::effective_ref() const {
-  if (!ref.branch.empty() || !ref.tag.empty() || !ref.commit.empty() || !ref.name.empty()) return ref;
+  if (!ref.branch.empty() || !ref.tag.empty() || !ref.commit.empty() || !ref.name.empty() || !ref.semver.empty()) return ref;
   GitRepositoryRef r;
   r.branch = std::string(kDefaultBranch);
   return r;
@@ -84,6 +86,7 @@ GitRepositoryRef GitRepositorySpec::effective_ref() const {
 std::string ref_label(const GitRepositoryRef& ref) {
   if (!ref.commit.empty()) return "";
   if (!ref.name.empty()) return ref.name;
+  if (!ref.semver.empty()) return "";  // the tag the range resolves to, known only from the remote
   if (!ref.tag.empty()) return ref.tag;
   return ref.branch.empty() ? std::string(kDefaultBranch) : ref.branch;
 }

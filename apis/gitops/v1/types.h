@@ -31,7 +31,8 @@ inline constexpr Duration kDefaultGitTimeout{60'000};
 inline constexpr std::string_view kDefaultBranch = "master";
 
 struct GitRepositoryRef {
-  std::string branch, tag, commit, name;  // precedence: commit > name > tag > branch; all empty = branch master
+  std::string branch, tag, commit, name;  // precedence: commit > name > semver > tag > branch; all empty = branch master
+  std::string semver;                     // a range: the highest tag in it (semver.h)
   CAPSTAN_CODEC(GitRepositoryRef);
 };
 

@@ -1,6 +1,7 @@
 #include "apis/gitops/v1/validation.h"
 
 #include "apis/gitops/v1/repo_path.h"
+#include "apis/gitops/v1/semver.h"
 #include "apis/gitops/v1/variable_name.h"
 #include "runtime/meta/time.h"
 
@@ -105,6 +106,13 @@ std::vector<Cause> validate_git_repository(const json::Value& obj, const Validat
     if (auto e = ref_format_error(v)) out.push_back(validation::field_invalid(ref.child(key), jstr(v), "not a valid Git reference name: " + *e));
     else if (key == "name" && !v.empty() && v.substr(0, 5) != "refs/")
       out.push_back(validation::field_invalid(ref.child(key), jstr(v), "must be a full reference name under refs/, e.g. refs/heads/main"));
+  }
+  if (std::string_view range = spec ? json::get_string(*spec, {"ref", "semver"}) : std::string_view(); !range.empty()) {
+    try {
+      SemverConstraint::parse(range);
+    } catch (const std::invalid_argument& e) {
+      out.push_back(validation::field_invalid(ref.child("semver"), jstr(range), std::string("not a semver range: ") + e.what()));
+    }
   }
   return out;
 }

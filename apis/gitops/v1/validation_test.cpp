@@ -60,6 +60,13 @@ TEST(GitRepositoryValidation, BoundsAndRefsEveryErrorAtOnce) {
   EXPECT_TRUE(git_repository_warnings(repo("{url: 'https://u@example.com/app'}")).empty());
 }
 
+TEST(GitRepositoryValidation, SemverRanges) {
+  EXPECT_EQ(errors(validate_git_repository(repo("{url: 'https://example.com/app', interval: 1m, ref: {semver: '>=1.0.0 <2.0.0'}}"))),
+            Strings{});
+  EXPECT_EQ(errors(validate_git_repository(repo("{url: 'https://example.com/app', interval: 1m, ref: {semver: '>=one'}}"))),
+            Strings{"spec.ref.semver: Invalid value: \">=one\": not a semver range: \"one\" in \">=one\" is not a version"});
+}
+
 TEST(KustomizationValidation, PathsDurationsAndDependsOn) {
   EXPECT_EQ(errors(validate_kustomization(ks("a", "{sourceRef: {kind: GitRepository, name: app}, interval: 10m, prune: true, path: ./deploy/../base}"))),
             Strings{});

@@ -1,6 +1,7 @@
 #include "controllers/gitops/git/mirrors.h"
 
 #include "apis/gitops/v1/repo_path.h"
+#include "apis/gitops/v1/semver.h"
 #include "controllers/gitops/git/known_hosts.h"
 #include "controllers/gitops/git/libgit2.h"
 #include "runtime/log/log.h"
@@ -617,6 +618,7 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
   std::string refname;  // the ref asked of the remote; empty for a commit ref
   std::string commit_hex;
   git_oid commit_id{};
+  std::optional<apis::gitops::v1::SemverConstraint> semver;
   if (!ref.commit.empty()) {
     c.subject = "commit " + ref.commit;
     commit_id = parse_commit(ref.commit, commit_hex, c);
@@ -629,6 +631,13 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
     if (!ref.name.starts_with("refs/"))
       throw GitError("invalid ref name \"" + ref.name + "\" for " + c.url + ": want refs/...");
     refname = valid_ref(ref.name, "ref name", ref.name, c);
+  } else if (!ref.semver.empty()) {
+    try {
+      semver = apis::gitops::v1::SemverConstraint::parse(ref.semver);
+    } catch (const std::invalid_argument& e) {
+      throw GitError("invalid semver range \"" + ref.semver + "\" for " + c.url + ": " + e.what());
+    }
+    c.subject = "semver " + ref.semver;  // refname: the highest matching tag, from the remote
   } else if (!ref.tag.empty()) {
     label = ref.tag;
     refname = valid_ref("refs/tags/" + ref.tag, "tag", ref.tag, c);
@@ -680,6 +689,22 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
   const git_remote_head** heads = nullptr;
   size_t count = 0;
   if (int rc = libgit2().git_remote_ls(&heads, &count, remote.get()); rc < 0) fail(c, "ls-remote", rc);
+  if (semver) {
+    // The highest tag whose name is a version in the range (Flux's semver ref).
+    std::optional<apis::gitops::v1::Version> best;
+    std::string best_tag;
+    for (size_t i = 0; i < count; ++i) {
+      std::string_view name = heads[i]->name;
+      if (!name.starts_with("refs/tags/") || name.ends_with("^{}")) continue;
+      auto version = apis::gitops::v1::Version::parse(name.substr(10));
+      if (!version || !semver->matches(*version) || (best && version->compare(*best) <= 0)) continue;
+      best = version;
+      best_tag = std::string(name.substr(10));
+    }
+    if (!best) throw GitError("no tag of " + c.url + " matches semver range \"" + ref.semver + "\"");
+    label = best_tag;
+    refname = "refs/tags/" + best_tag;
+  }
   std::optional<git_oid> direct, peeled;
   const std::string peeled_name = refname + "^{}";
   for (size_t i = 0; i < count; ++i) {

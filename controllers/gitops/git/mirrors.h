@@ -26,11 +26,13 @@
 
 namespace capstan::gitops::git {
 
-// GitRepository.spec.ref (Flux source-controller semantics). Precedence: commit > name > tag >
-// branch; all empty = branch "master" (Flux's default). A commit may come with a branch, which
-// is then fetched to find it and named in the revision.
+// GitRepository.spec.ref (Flux source-controller semantics). Precedence: commit > name > semver
+// > tag > branch; all empty = branch "master" (Flux's default). A commit may come with a branch,
+// which is then fetched to find it and named in the revision. semver is a range
+// (apis/gitops/v1/semver.h): the highest tag of the remote whose name is a version in it.
 struct Ref {
   std::string branch, tag, commit, name;  // name = a full ref, e.g. "refs/pull/420/head"
+  std::string semver;
 };
 
 // A GitRepository's spec.secretRef, with Flux's keys: username and password (http(s) basic

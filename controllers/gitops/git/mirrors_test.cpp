@@ -214,6 +214,26 @@ TEST_F(MirrorsTest, TagRefs) {
   EXPECT_THROW(m.sync(url(src), Ref{.tag = "v9"}, 5s), GitError);
 }
 
+TEST_F(MirrorsTest, SemverRefsTakeTheHighestTagInTheRange) {
+  Source src = make_source();
+  src.git("tag -a v1.0.0 -m release " + c1_);  // annotated
+  src.git("tag v1.2.0 " + c2_);
+  src.git("tag v2.0.0-rc.1 " + c1_);
+  src.git("tag not-a-version " + c2_);
+  Mirrors m(tmp_ / "cache");
+  Resolved one = m.sync(url(src), Ref{.tag = "ignored", .semver = ">=1.0.0 <2.0.0"}, 5s);  // semver beats tag
+  EXPECT_EQ(one.revision, "v1.2.0@sha1:" + c2_);
+  EXPECT_EQ(m.sync(url(src), Ref{.semver = "~1.0"}, 5s).revision, "v1.0.0@sha1:" + c1_);
+  EXPECT_EQ(m.sync(url(src), Ref{.semver = ">=2.0.0-0"}, 5s).revision, "v2.0.0-rc.1@sha1:" + c1_);  // pre-releases when asked
+  try {
+    m.sync(url(src), Ref{.semver = ">=3"}, 5s);
+    FAIL();
+  } catch (const GitError& e) {
+    EXPECT_NE(std::string(e.what()).find("matches semver range \">=3\""), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(m.sync(url(src), Ref{.semver = ">=x.y"}, 5s), GitError);
+}
+
 TEST_F(MirrorsTest, CommitRef) {
   Source src = make_source();
   src.git("checkout -q -b side " + c1_);
