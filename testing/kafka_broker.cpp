@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace capstan::e2e {
 namespace {
@@ -78,9 +79,19 @@ KafkaBrokers::KafkaBrokers(const TempDir& dir, std::vector<KafkaNodeSpec> nodes,
   for (const auto& n : nodes_) format(n);
   const auto started = Clock::now();
   for (auto& n : nodes_) start(n);
+  // A listen port picked free may be taken by another process's outgoing connection before the
+  // node binds it: such a node is started again on the same ports, a few times, after a pause.
+  int restarts = 0;
   const bool up = eventually(
       [&] {
         for (auto& n : nodes_) {
+          if (!n.proc->running() && restarts < 5 && (n.proc->out() + n.proc->err()).find("Address already in use") != std::string::npos) {
+            ++restarts;
+            n.proc.reset();  // before the new one: its destructor removes the log files they share
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+            start(n);
+            return false;
+          }
           if (!n.proc->running()) return true;  // reported below
           for (auto port : n.listen_ports)
             if (!accepts_connections(port)) return false;
