@@ -128,11 +128,6 @@ void walk(json::Value& node, std::string_view path, const Visit& visit) {
     for (auto& item : next->as_array()) walk(item, rest, visit);
 }
 
-std::string_view group_of(const json::Value& o) {
-  std::string_view api_version = json::get_string(o, {"apiVersion"});
-  auto slash = api_version.find('/');
-  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
-}
 
 std::string_view normal_namespace(std::string_view ns) { return ns.empty() ? std::string_view("default") : ns; }
 
@@ -288,6 +283,12 @@ void remember_affixes(json::Value& obj, std::string_view prefix, std::string_vie
     std::string list(json::get_string(annotations, {key}));
     annotations.as_object()[key] = list + (list.empty() ? "" : ",") + std::string(affix);
   }
+}
+
+std::string_view group_of(const json::Value& o) {
+  std::string_view api_version = json::get_string(o, {"apiVersion"});
+  auto slash = api_version.find('/');
+  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
 }
 
 std::pair<std::string, std::string> original_id(const json::Value& obj) { return ids(obj).front(); }

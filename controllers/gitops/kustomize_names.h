@@ -39,6 +39,9 @@ void remember_affixes(json::Value& obj, std::string_view prefix, std::string_vie
 bool had_name(const json::Value& obj, std::string_view name);
 bool had_id(const json::Value& obj, std::string_view ns, std::string_view name);
 
+// The API group of the object's apiVersion ("" for the core group).
+std::string_view group_of(const json::Value& obj);
+
 // The namespace and name the object had first (in the file it came from).
 std::pair<std::string, std::string> original_id(const json::Value& obj);
 

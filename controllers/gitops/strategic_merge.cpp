@@ -1,5 +1,6 @@
 #include "controllers/gitops/strategic_merge.h"
 
+#include "controllers/gitops/kustomize_names.h"
 #include "controllers/gitops/manifests.h"
 
 #include <algorithm>
@@ -186,11 +187,6 @@ std::optional<json::Value> merge_map(const json::Value& dst, const json::Object&
   return out;
 }
 
-std::string_view group_of(const json::Value& o) {
-  std::string_view api_version = json::get_string(o, {"apiVersion"});
-  auto slash = api_version.find('/');
-  return slash == std::string_view::npos ? std::string_view() : api_version.substr(0, slash);
-}
 
 }  // namespace
 
@@ -205,7 +201,7 @@ std::optional<json::Value> strategic_merge(const json::Value& target, const json
     meta->as_object().erase("name");
     meta->as_object().erase("namespace");
   }
-  const bool builtin = std::find(kBuiltinGroups.begin(), kBuiltinGroups.end(), group_of(target)) != kBuiltinGroups.end();
+  const bool builtin = std::find(kBuiltinGroups.begin(), kBuiltinGroups.end(), kustomize::group_of(target)) != kBuiltinGroups.end();
   std::string_view type = builtin ? root_type(json::get_string(target, {"kind"})) : std::string_view();
   if (builtin && type.empty()) type = "Object";
   auto merged = merge_map(target, body, Context{type, builtin, where});
