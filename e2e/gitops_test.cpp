@@ -1,11 +1,12 @@
 // The gitops controller against real peers: `git daemon` serving a repository, `capstan
 // apiserver`, `capstan manager --controllers=gitops` and kubectl. A Flux-style GitRepository and
 // Kustomization apply the repository, set back a hand edit, follow a new commit (pruning what
-// left Git), report build and fetch errors in their Ready condition, and prune everything when
-// the Kustomization is deleted.
+// left Git), report build and fetch errors in their Ready condition, decrypt SOPS-encrypted
+// Secrets with an age key, and prune everything when the Kustomization is deleted.
 #include "runtime/json/json.h"
 #include "testing/controller_fixture.h"
 #include "testing/git.h"
+#include "testing/sops.h"
 
 #include <gtest/gtest.h>
 
@@ -348,6 +349,65 @@ spec: {url: "file:///etc", interval: 1m}
   EXPECT_NE(condition("gitrepository", "local", "ops", "Ready", "message").find("spec.url"), std::string::npos)
       << condition("gitrepository", "local", "ops", "Ready", "message");
   EXPECT_EQ(condition("gitrepository", "local", "ops", "Stalled"), "True");
+}
+
+// SOPS with age, as Flux users encrypt Secrets: a Secret encrypted whole (only data and
+// stringData, as Flux's guide has it) and a secretGenerator env file encrypted by the real
+// `sops`, decrypted with the *.agekey entry of the decryption Secret. A commit encrypted for
+// another key fails the build, naming the object and the recipients, and leaves what was applied.
+TEST_P(GitopsE2E, SopsEncryptedSecretsAreAppliedDecryptedWithTheAgeKeyOfTheDecryptionSecret) {
+  AgeKey key = age_keygen(*dir_);
+  const std::vector<std::string> data_only = {"--encrypted-regex", "^(data|stringData)$"};
+  auto db_secret = [](const std::string& password) {
+    return "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\nstringData:\n  password: " + password + "\n";
+  };
+  repo_->write("deploy/kustomization.yaml", R"(resources: [namespace.yaml, db.yaml]
+secretGenerator:
+- name: api
+  envs: [api.env]
+generatorOptions: {disableNameSuffixHash: true}
+)");
+  repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
+  std::string sealed = sops_encrypt(*dir_, {key.recipient}, "db.yaml", db_secret("hunter2"), data_only);
+  ASSERT_EQ(sealed.find("hunter2"), std::string::npos) << sealed;
+  repo_->write("deploy/db.yaml", sealed);
+  repo_->write("deploy/api.env", sops_encrypt(*dir_, {key.recipient}, "api.env", "TOKEN=t0ken\nMODE=live\n"));
+  repo_->commit("encrypted");
+  kubectl_->ok({"create", "secret", "generic", "sops-age", "-n", "ops", "--from-literal=age.agekey=" + key.identity});
+  kubectl_->ok({"apply", "-f", "-"},
+               sources(daemon_->url("app"), "main", "deploy") + "  decryption: {provider: sops, secretRef: {name: sops-age}}\n");
+
+  auto secret_value = [&](const std::string& name, const std::string& key_name) {
+    std::string b64 = get({"get", "secret", name, "-n", "shop", "-o", "jsonpath={.data." + key_name + "}"});
+    return run({"base64", "-d"}, {}, b64).out;
+  };
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization");
+  EXPECT_EQ(secret_value("db", "password"), "hunter2");
+  EXPECT_EQ(secret_value("api", "TOKEN"), "t0ken");
+  EXPECT_EQ(secret_value("api", "MODE"), "live");
+  // What reaches the cluster carries no SOPS metadata.
+  EXPECT_EQ(get({"get", "secret", "db", "-n", "shop", "-o", "jsonpath={.metadata.annotations}"}).find("sops"), std::string::npos);
+
+  // Encrypted for a key the decryption Secret does not hold: BuildFailed, naming the object and
+  // the file's recipient; the applied Secret keeps its value and no secret reaches the message.
+  AgeKey stranger = age_keygen(*dir_);
+  repo_->write("deploy/db.yaml", sops_encrypt(*dir_, {stranger.recipient}, "db.yaml", db_secret("rotated"), data_only));
+  repo_->commit("another key");
+  ASSERT_TRUE(eventually([&] { return condition("ks", "app", "ops", "Ready", "reason") == "BuildFailed"; }, 30s))
+      << ready_message("kustomization");
+  std::string message = ready_message("kustomization");
+  EXPECT_NE(message.find("Secret/db: "), std::string::npos) << message;
+  EXPECT_NE(message.find(stranger.recipient), std::string::npos) << message;
+  EXPECT_EQ(message.find("rotated"), std::string::npos) << message;
+  EXPECT_EQ(secret_value("db", "password"), "hunter2");
+
+  // The key added to the decryption Secret: the new value is applied.
+  kubectl_->ok({"delete", "secret", "sops-age", "-n", "ops"});
+  kubectl_->ok({"create", "secret", "generic", "sops-age", "-n", "ops", "--from-literal=age.agekey=" + key.identity,
+                "--from-literal=stranger.agekey=" + stranger.identity});
+  kubectl_->ok({"annotate", "--overwrite", "ks", "app", "-n", "ops", "reconcile.gitops.capstan.dev/requestedAt=2"});
+  EXPECT_TRUE(eventually([&] { return secret_value("db", "password") == "rotated"; }, 30s)) << ready_message("kustomization");
+  EXPECT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 10s)) << ready_message("kustomization");
 }
 
 CAPSTAN_E2E_BACKENDS(GitopsE2E);

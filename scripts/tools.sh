@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds Capstan's pinned test tools (tools/go.mod is the one place their versions live, but
-# for Helm's in tools/helm/go.mod, a module of its own: see the comment there) from
+# for Helm's in tools/helm/go.mod and SOPS's and age's in tools/sops/go.mod, modules of their
+# own: see the comments there) from
 # the Go module proxy into .tools/bin, reusing Go's module and build caches. A tool is rebuilt
 # only when the pins (tools/go.mod, go.sum), its own sources in tools/ or the Go version changed
 # since it was last built (a stamp per tool).
 #
 #   scripts/tools.sh            build what is missing or stale
-#   scripts/tools.sh NAME...    only these (kube-apiserver, etcd, helm, informer-peer-client-go, ...)
+#   scripts/tools.sh NAME...    only these (kube-apiserver, etcd, helm, sops, informer-peer-client-go, ...)
 #   CAPSTAN_TOOLS_DIR=DIR       build into DIR/bin instead of .tools/bin
 #
 # A tool that fails to build stops the run with the Go compiler's own output and the
@@ -42,6 +43,9 @@ declare -A PKG=(
   [informer-peer-controller-runtime]="./informer-peers/controllerruntime"
   [webhook-peer-controller-runtime]="./webhook-peer"
   [helm]="helm.sh/helm/v4/cmd/helm"
+  [sops]="github.com/getsops/sops/v3/cmd/sops"
+  [age]="filippo.io/age/cmd/age"
+  [age-keygen]="filippo.io/age/cmd/age-keygen"
 )
 helm_version="$(module_version helm.sh/helm/v4 helm)"
 declare -A LDFLAGS=(
@@ -52,10 +56,13 @@ declare -A LDFLAGS=(
   [informer-peer-controller-runtime]=""
   [webhook-peer-controller-runtime]=""
   [helm]="-X helm.sh/helm/v4/internal/version.version=$helm_version -X helm.sh/helm/v4/internal/version.gitTreeState=clean"
+  [sops]=""
+  [age]="-X main.Version=$(module_version filippo.io/age sops)"
+  [age-keygen]="-X main.Version=$(module_version filippo.io/age sops)"
 )
-declare -A MODULE=([helm]="helm")
+declare -A MODULE=([helm]="helm" [sops]="sops" [age]="sops" [age-keygen]="sops")
 ORDER=(etcd kube-apiserver kube-controller-manager informer-peer-client-go informer-peer-controller-runtime
-       webhook-peer-controller-runtime helm)
+       webhook-peer-controller-runtime helm sops age age-keygen)
 
 wanted=("$@")
 ((${#wanted[@]})) || wanted=("${ORDER[@]}")

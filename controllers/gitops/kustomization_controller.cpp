@@ -4,6 +4,7 @@
 #include "apis/gitops/v1/types.h"
 #include "apis/gitops/v1/variable_name.h"
 #include "controllers/gitops/applier.h"
+#include "controllers/gitops/decryption.h"
 #include "controllers/gitops/env.h"
 #include "controllers/gitops/health.h"
 #include "controllers/gitops/manifests.h"
@@ -167,6 +168,8 @@ class Reconciler {
         b.images = std::move(images);
       }
       if (spec_.post_build) b.variables = post_build_variables();
+      std::optional<sops::Keys> keys;
+      if (spec_.decryption) b.decryption = &keys.emplace(decryption_keys());
       objects = build_manifests(files, b);
     } catch (const BuildError& e) {
       fail({v1::reason::kBuildFailed, e.what()});
@@ -258,6 +261,20 @@ class Reconciler {
     }
     for (const auto& [k, v] : spec_.post_build->substitute) vars[k] = v;
     return vars;
+  }
+
+  // spec.decryption's age keys, read as the Kustomization's ServiceAccount (as substituteFrom is).
+  sops::Keys decryption_keys() const {
+    const auto& ref = spec_.decryption->secret_ref;
+    if (!ref) return {};
+    const std::string name = "decryption.secretRef Secret/" + request_.ns + "/" + ref->name;
+    json::Value secret;
+    try {
+      secret = applier_->get(meta::GroupVersionKind{"", "v1", "Secret"}, request_.ns, ref->name);
+    } catch (const std::exception& e) {
+      throw BuildError(name + ": " + (client::is_not_found(e) ? std::string("not found") : std::string(e.what())));
+    }
+    return gitops::decryption_keys(secret, name);
   }
 
   // What wait (every applied object) or healthChecks names.
@@ -366,7 +383,7 @@ class Reconciler {
         auto credentials = env_.credentials(ref.ns.empty() ? request_.ns : ref.ns, repo->spec.secret_ref);
         env_.mirrors.sync(url, git::Ref{"", "", commit, ""}, repo->spec.timeout, credentials ? &*credentials : nullptr);
       }
-      return std::make_pair(revision, env_.mirrors.files(url, commit, ""));
+      return std::make_pair(revision, env_.mirrors.files(url, commit, "", {}, repo->spec.ignore));
     } catch (const std::exception& e) {
       fail({v1::reason::kArtifactFailed, "reading revision " + revision + " of " + name + ": " + e.what()});
       return std::nullopt;

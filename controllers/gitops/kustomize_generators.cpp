@@ -280,10 +280,11 @@ void run(std::vector<json::Value>& objects, const json::Value& entries, bool sec
 
 }  // namespace
 
-void run_generators(std::vector<json::Value>& objects, const json::Value& kustomization, const std::string& file, const ReadFile& read) {
+void run_generators(std::vector<json::Value>& objects, const json::Value& kustomization, const std::string& file, const ReadFile& read,
+                    const ReadFile& read_secret_source) {
   Options global = read_options(json::find(kustomization, {"generatorOptions"}), file + ": generatorOptions");
   if (const auto* c = json::find(kustomization, {"configMapGenerator"}); c && !c->is_null()) run(objects, *c, false, global, file, read);
-  if (const auto* s = json::find(kustomization, {"secretGenerator"}); s && !s->is_null()) run(objects, *s, true, global, file, read);
+  if (const auto* s = json::find(kustomization, {"secretGenerator"}); s && !s->is_null()) run(objects, *s, true, global, file, read_secret_source);
 }
 
 std::string content_hash(const json::Value& obj) {

@@ -26,7 +26,9 @@ using ReadFile = std::function<std::string(const std::string&)>;
 
 // Runs the generators of `kustomization` (read from `file`) over `objects`: new objects are
 // appended, merge/replace change the ones there. Throws BuildError naming the entry.
-void run_generators(std::vector<json::Value>& objects, const json::Value& kustomization, const std::string& file, const ReadFile& read);
+// `read_secret_source` reads secretGenerator's files and env files (the build decrypts those).
+void run_generators(std::vector<json::Value>& objects, const json::Value& kustomization, const std::string& file, const ReadFile& read,
+                    const ReadFile& read_secret_source);
 
 // kustomize's content hash of a ConfigMap or Secret: ten characters from SHA-256 over kind, type,
 // data and binaryData as Go's encoding/json writes them.

@@ -1,6 +1,7 @@
 #include "controllers/gitops/manifests.h"
 
 #include "apis/gitops/v1/repo_path.h"
+#include "controllers/gitops/decryption.h"
 #include "controllers/gitops/kustomize_generators.h"
 #include "controllers/gitops/kustomize_metadata.h"
 #include "controllers/gitops/kustomize_names.h"
@@ -85,7 +86,8 @@ void rename(json::Value& obj, std::string_view prefix, std::string_view suffix) 
 class Builder {
  public:
   // `mark_quoted`: quoted scalars holding "${" are marked for the substitution (substitute.h).
-  Builder(const std::map<std::string, std::string>& files, bool mark_quoted) : files_(files), mark_quoted_(mark_quoted) {}
+  Builder(const std::map<std::string, std::string>& files, bool mark_quoted, const sops::Keys* keys)
+      : files_(files), mark_quoted_(mark_quoted), keys_(keys) {}
 
   std::vector<json::Value> directory(const std::string& dir, int depth) {
     if (depth > 32) throw BuildError(dir + ": resources nest more than 32 levels (a cycle?)");
@@ -168,8 +170,9 @@ class Builder {
   }
 
   // A file of the repository named relative to `dir` by a field of `file`.
-  kustomize::ReadFile reader(const std::string& dir, const std::string& file, std::string_view what) const {
-    return [this, dir, file, what = std::string(what)](const std::string& path) {
+  // `decrypt`: a secretGenerator source or a patch, which may be SOPS-encrypted (decryption.h).
+  kustomize::ReadFile reader(const std::string& dir, const std::string& file, std::string_view what, bool decrypt = false) const {
+    return [this, dir, file, what = std::string(what), decrypt](const std::string& path) {
       std::string target;
       try {
         target = clean_path(join(dir, path));
@@ -178,7 +181,7 @@ class Builder {
       }
       auto it = files_.find(target);
       if (it == files_.end()) throw BuildError(file + ": " + what + " " + path + " not found");
-      return it->second;
+      return decrypt ? decrypt_source(target, it->second, keys_) : it->second;
     };
   }
 
@@ -239,7 +242,7 @@ class Builder {
       if (!list->is_array()) throw BuildError(file + ": " + std::string(field) + " must be a list of paths");
       add_resources(dir, file, list->get_array(), out, depth);
     }
-    kustomize::run_generators(out, k, file, reader(dir, file, "generator source"));
+    kustomize::run_generators(out, k, file, reader(dir, file, "generator source"), reader(dir, file, "generator source", true));
     if (const auto* components = json::find(k, {"components"}); components && !components->is_null()) {
       if (!components->is_array()) throw BuildError(file + ": components must be a list of paths");
       add_components(dir, file, components->get_array(), out, depth);
@@ -248,8 +251,8 @@ class Builder {
     // kustomize's order of transformers: strategic-merge patches and patches, namespace, prefix
     // and suffix, labels, annotations, JSON 6902 patches (the older field), replicas, images.
     kustomize::remember_ids(out);
-    if (const auto* patches = json::find(k, {"patchesStrategicMerge"})) apply_strategic_merge_patches(out, *patches, file, reader(dir, file, "patch"));
-    if (const auto* patches = json::find(k, {"patches"})) apply_patches(out, *patches, file, reader(dir, file, "patch"));
+    if (const auto* patches = json::find(k, {"patchesStrategicMerge"})) apply_strategic_merge_patches(out, *patches, file, reader(dir, file, "patch", true));
+    if (const auto* patches = json::find(k, {"patches"})) apply_patches(out, *patches, file, reader(dir, file, "patch", true));
     kustomize::remember_ids(out);
     for (std::string_view field : {"namespace", "namePrefix", "nameSuffix"})
       if (const auto* v = json::find(k, {field}); v && !v->is_null() && !v->is_string())
@@ -285,13 +288,14 @@ class Builder {
       for (const auto& [pairs, reach] : labels) kustomize::add_labels(o, pairs, reach);
       kustomize::add_annotations(o, annotations);
     }
-    if (const auto* patches = json::find(k, {"patchesJson6902"})) apply_patches(out, *patches, file, reader(dir, file, "patch"));
+    if (const auto* patches = json::find(k, {"patchesJson6902"})) apply_patches(out, *patches, file, reader(dir, file, "patch", true));
     if (const auto* replicas = json::find(k, {"replicas"})) apply_replicas(out, *replicas, file);
     if (const auto* images = json::find(k, {"images"})) apply_images(out, *images, file);
   }
 
   const std::map<std::string, std::string>& files_;
   bool mark_quoted_;
+  const sops::Keys* keys_;
 };
 
 std::string identity(const json::Value& o) {
@@ -299,6 +303,17 @@ std::string identity(const json::Value& o) {
   std::string group = api_version.find('/') == std::string::npos ? "" : api_version.substr(0, api_version.find('/'));
   return std::string(json::get_string(o, {"kind"})) + "." + group + " " + std::string(json::get_string(o, {"metadata", "namespace"})) +
          "/" + std::string(json::get_string(o, {"metadata", "name"}));
+}
+
+// "Secret/db", "Deployment.apps/shop/web": an object as messages name it.
+std::string display_name(const json::Value& o) {
+  std::string_view api_version = json::get_string(o, {"apiVersion"});
+  std::string_view ns = json::get_string(o, {"metadata", "namespace"});
+  std::string out(json::get_string(o, {"kind"}));
+  if (auto slash = api_version.find('/'); slash != std::string_view::npos) out += "." + std::string(api_version.substr(0, slash));
+  out += "/";
+  if (!ns.empty()) out += std::string(ns) + "/";
+  return out + std::string(json::get_string(o, {"metadata", "name"}));
 }
 
 }  // namespace
@@ -310,7 +325,7 @@ std::string clean_path(std::string_view path) {
 }
 
 std::vector<json::Value> build_manifests(const std::map<std::string, std::string>& files, const BuildOptions& options) {
-  auto objects = Builder(files, options.variables.has_value()).directory(clean_path(options.path), 0);
+  auto objects = Builder(files, options.variables.has_value(), options.decryption).directory(clean_path(options.path), 0);
   const std::string spec = "the Kustomization's spec";
   kustomize::remember_ids(objects);
   if (!options.patches.is_null())
@@ -335,6 +350,8 @@ std::vector<json::Value> build_manifests(const std::map<std::string, std::string
     add_all(o, {"metadata", "annotations"}, options.annotations);
     if (!seen.insert(identity(o)).second) throw BuildError("two objects are " + identity(o));
   }
+  // As Flux: decrypted after the build, then substituted.
+  for (auto& o : objects) decrypt_object(o, options.decryption, display_name(o));
   if (options.variables)
     for (auto& o : objects) substitute_variables(o, *options.variables, "postBuild");
   return objects;

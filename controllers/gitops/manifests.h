@@ -16,11 +16,13 @@
 // Then the Kustomization's own transforms: patches and images, namePrefix/nameSuffix; and, as
 // kustomize ends a build, the generated objects' hash suffixes and the references between objects
 // rewritten to their new names (kustomize_names.h); then commonMetadata and the ownership labels
-// gitops.capstan.dev/name and /namespace, and Flux's post-build variable substitution. The namespace (targetNamespace, or the Kustomization's
+// gitops.capstan.dev/name and /namespace, SOPS decryption (decryption.h) and Flux's post-build
+// variable substitution. The namespace (targetNamespace, or the Kustomization's
 // for namespaced objects with none) is set at apply time, where the REST mapping tells namespaced
 // from cluster-scoped kinds.
 #pragma once
 
+#include "controllers/gitops/sops/sops.h"
 #include "runtime/json/json.h"
 
 #include <map>
@@ -46,6 +48,9 @@ struct BuildOptions {
   // spec.postBuild's variables, substituted into every built object last (substitute.h); nullopt:
   // no substitution.
   std::optional<std::map<std::string, std::string>> variables;
+  // spec.decryption's age keys (decryption.h), used before substitution; null: not configured, and
+  // an object with SOPS metadata fails the build.
+  const sops::Keys* decryption = nullptr;
 };
 
 // `files`: repository-relative path -> content (the whole revision). Throws BuildError with the

@@ -42,7 +42,11 @@ const auto& spec_fields() {
       field("interval", &GitRepositorySpec::interval, duration("How often to look for new commits on the ref, e.g. 1m.")).required(),
       field("timeout", &GitRepositorySpec::timeout, duration("Bound of one Git operation (ls-remote, fetch). Default 60s.")),
       field("ref", &GitRepositorySpec::ref, GitRepositoryRef::schema()),
-      field("suspend", &GitRepositorySpec::suspend, Schema::boolean("Stop reconciling this repository (the last artifact stays available).")));
+      field("suspend", &GitRepositorySpec::suspend, Schema::boolean("Stop reconciling this repository (the last artifact stays available).")),
+      field("ignore", &GitRepositorySpec::ignore,
+            Schema::string("Files to leave out, in .gitignore syntax, after the defaults (.git/, CI configs, images, archives) and the "
+                           "repository's .sourceignore files; '!pattern' brings a file back.")
+                .max_length(65536)));
   return table;
 }
 

@@ -97,6 +97,17 @@ const auto& post_build_fields() {
   return table;
 }
 
+const auto& decryption_fields() {
+  static const auto table = codec::table<Decryption>(
+      "Decrypt SOPS-encrypted objects, Secret values and secretGenerator sources before applying them.",
+      field("provider", &Decryption::provider, Schema::string_enum({"sops"}, "The decryption provider: sops.")).required(),
+      field("secretRef", &Decryption::secret_ref,
+            SecretReference::schema().description(
+                "A Secret of the Kustomization's namespace whose *.agekey entries hold age identities "
+                "(AGE-SECRET-KEY-1...), read as the Kustomization's ServiceAccount.")));
+  return table;
+}
+
 const auto& spec_fields() {
   static const auto table = codec::table<KustomizationSpec>(
       "What to apply from which source, and how.",
@@ -138,7 +149,8 @@ const auto& spec_fields() {
                             "Ready; healthChecks is then ignored.")),
       field("healthChecks", &KustomizationSpec::health_checks,
             Schema::array(HealthCheckReference::schema(), "Objects to wait for, up to timeout, before the Kustomization is Ready.")
-                .max_items(256)));
+                .max_items(256)),
+      field("decryption", &KustomizationSpec::decryption, Decryption::schema()));
   return table;
 }
 
@@ -179,6 +191,7 @@ CAPSTAN_CODEC_FROM(Patch, patch_fields)
 CAPSTAN_CODEC_FROM(HealthCheckReference, health_check_fields)
 CAPSTAN_CODEC_FROM(SubstituteReference, substitute_reference_fields)
 CAPSTAN_CODEC_FROM(PostBuild, post_build_fields)
+CAPSTAN_CODEC_FROM(Decryption, decryption_fields)
 CAPSTAN_CODEC_FROM(KustomizationSpec, spec_fields)
 CAPSTAN_CODEC_FROM(ResourceRef, resource_ref_fields)
 CAPSTAN_CODEC_FROM(ResourceInventory, inventory_fields)

@@ -4,13 +4,14 @@
 //
 // Implemented from Flux (the rest of Flux's spec is not in the CRD schema, so `kubectl apply`,
 // which asks for strict field validation, refuses a manifest using it instead of half-applying it):
-//   GitRepository  url, interval, timeout (60s), ref{branch|tag|commit|name} (default branch
-//                  master), suspend
+//   GitRepository  url, interval, timeout (60s), ref{branch|tag|commit|name|semver} (default
+//                  branch master), suspend, secretRef, ignore
 //   Kustomization  sourceRef{kind: GitRepository, name, namespace}, interval, retryInterval
 //                  (= interval), path (repository root), prune, targetNamespace, suspend,
 //                  timeout (= interval), dependsOn[{name, namespace}], commonMetadata{labels,
 //                  annotations}, namePrefix, nameSuffix, serviceAccountName (applied and pruned
-//                  as that ServiceAccount of the Kustomization's namespace, by impersonation)
+//                  as that ServiceAccount of the Kustomization's namespace, by impersonation),
+//                  decryption{provider: sops, secretRef} (SOPS with age keys)
 // The CRD schema checks types, required members and duration syntax; decoding throws
 // codec::DecodeError naming the field for what it cannot check (durations that overflow).
 #pragma once
@@ -50,6 +51,9 @@ struct GitRepositorySpec {
   Duration timeout = kDefaultGitTimeout;
   GitRepositoryRef ref;
   bool suspend = false;
+  // Files left out of what the Kustomizations read (.gitignore syntax, after the defaults and
+  // the repository's .sourceignore files: controllers/gitops/git/source_ignore.h).
+  std::optional<std::string> ignore;
 
   // ref, or branch master when it names nothing.
   GitRepositoryRef effective_ref() const;
@@ -136,6 +140,14 @@ struct PostBuild {
   CAPSTAN_CODEC(PostBuild);
 };
 
+// How to decrypt SOPS-encrypted manifests (Flux's spec.decryption): the age identities are the
+// `*.agekey` entries of a Secret of the Kustomization's namespace.
+struct Decryption {
+  std::string provider = "sops";  // the only provider
+  std::optional<SecretReference> secret_ref;
+  CAPSTAN_CODEC(Decryption);
+};
+
 struct KustomizationSpec {
   CrossNamespaceSourceReference source_ref;
   Duration interval{};
@@ -155,6 +167,7 @@ struct KustomizationSpec {
   bool force = false;                 // recreate objects whose changes are refused as immutable
   bool wait = false;                  // every applied object must become ready (kstatus)
   std::vector<HealthCheckReference> health_checks;
+  std::optional<Decryption> decryption;
 
   Duration effective_retry_interval() const { return retry_interval.count() > 0 ? retry_interval : interval; }
   Duration effective_timeout() const { return timeout.count() > 0 ? timeout : interval; }

@@ -54,6 +54,7 @@ namespace capstan::gitops::git {
   X(git_repository_open_bare) \
   X(git_stream_register) \
   X(git_tree_entry_byindex) \
+  X(git_tree_entry_byname) \
   X(git_tree_entry_bypath) \
   X(git_tree_entry_filemode) \
   X(git_tree_entry_free) \

@@ -1,5 +1,7 @@
 #include "controllers/gitops/git/mirrors.h"
 
+#include "controllers/gitops/git/source_ignore.h"
+
 #include "apis/gitops/v1/repo_path.h"
 #include "apis/gitops/v1/semver.h"
 #include "controllers/gitops/git/known_hosts.h"
@@ -728,7 +730,8 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
 }
 
 std::map<std::string, std::string> Mirrors::files(const std::string& url, const std::string& commit,
-                                                  const std::string& path, const Limits& limits) const {
+                                                  const std::string& path, const Limits& limits,
+                                                  const std::optional<std::string>& ignore) const {
   ensure_libgit2();
   Context c{url, redact_url(url), "commit " + commit, nullptr};
   std::string hex;
@@ -747,6 +750,45 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
   git_tree* raw = nullptr;
   if (int rc = libgit2().git_commit_tree(&raw, head.get()); rc < 0) fail(c, "read tree", rc);
   TreePtr tree(raw);
+
+  // The ignore rules: the defaults and spec.ignore, then the .sourceignore files of the
+  // directories above `path` (root first) and, during the walk, of each directory below it.
+  git_odb* odb_raw = nullptr;
+  if (int rc = libgit2().git_repository_odb(&odb_raw, repo.get()); rc < 0) fail(c, "open object database", rc);
+  OdbPtr odb(odb_raw);
+  SourceIgnore rules(ignore);
+  auto read_small_blob = [&](const git_tree_entry* e, const std::string& name) {
+    size_t size = 0;
+    git_object_t type = GIT_OBJECT_INVALID;
+    if (int rc = libgit2().git_odb_read_header(&size, &type, odb.get(), libgit2().git_tree_entry_id(e)); rc < 0) fail(c, "read " + name, rc);
+    if (size > limits.max_file_bytes)
+      throw GitError(name + " in " + revision + " is " + std::to_string(size) + " bytes, over the max_file_bytes limit");
+    git_blob* blob_raw = nullptr;
+    if (int rc = libgit2().git_blob_lookup(&blob_raw, repo.get(), libgit2().git_tree_entry_id(e)); rc < 0) fail(c, "read " + name, rc);
+    BlobPtr blob(blob_raw);
+    return std::string(static_cast<const char*>(libgit2().git_blob_rawcontent(blob.get())),
+                       static_cast<size_t>(libgit2().git_blob_rawsize(blob.get())));
+  };
+  auto add_ignore_file = [&](const git_tree* t, const std::string& at) {
+    const git_tree_entry* e = libgit2().git_tree_entry_byname(t, std::string(kSourceIgnoreFile).c_str());
+    if (!e || libgit2().git_tree_entry_type(e) != GIT_OBJECT_BLOB) return;
+    rules.add_file(read_small_blob(e, at.empty() ? std::string(kSourceIgnoreFile) : at + "/" + std::string(kSourceIgnoreFile)), at);
+  };
+  for (std::size_t slash = 0; !dir.empty() && slash != std::string::npos; slash = dir.find('/', slash + 1)) {
+    const std::string above = dir.substr(0, slash);
+    if (above.empty()) {
+      add_ignore_file(tree.get(), "");
+      continue;
+    }
+    git_tree_entry* entry_raw = nullptr;
+    if (libgit2().git_tree_entry_bypath(&entry_raw, tree.get(), above.c_str()) < 0) break;
+    TreeEntryPtr entry(entry_raw);
+    if (libgit2().git_tree_entry_type(entry.get()) != GIT_OBJECT_TREE) break;
+    git_tree* above_raw = nullptr;
+    if (int rc = libgit2().git_tree_lookup(&above_raw, repo.get(), libgit2().git_tree_entry_id(entry.get())); rc < 0) fail(c, "read tree", rc);
+    TreePtr above_tree(above_raw);
+    add_ignore_file(above_tree.get(), above);
+  }
   if (!dir.empty()) {
     git_tree_entry* entry_raw = nullptr;
     int rc = libgit2().git_tree_entry_bypath(&entry_raw, tree.get(), dir.c_str());
@@ -759,10 +801,6 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
     tree.reset(raw);
   }
 
-  git_odb* odb_raw = nullptr;
-  if (int rc = libgit2().git_repository_odb(&odb_raw, repo.get()); rc < 0) fail(c, "open object database", rc);
-  OdbPtr odb(odb_raw);
-
   auto over = [&](const std::string& what) {
     return GitError("files of " + revision + " at path " + (path.empty() ? "." : path) + " in " + c.url + ": " + what);
   };
@@ -773,10 +811,14 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
   while (!pending.empty()) {
     auto [t, prefix] = std::move(pending.back());
     pending.pop_back();
+    const std::string here = dir.empty() ? prefix : dir + (prefix.empty() ? "" : "/" + prefix);
+    add_ignore_file(t.get(), here.ends_with('/') ? here.substr(0, here.size() - 1) : here);
     for (size_t i = 0, n = libgit2().git_tree_entrycount(t.get()); i < n; ++i) {
       const git_tree_entry* e = libgit2().git_tree_entry_byindex(t.get(), i);
       const std::string name = prefix + libgit2().git_tree_entry_name(e);
-      switch (libgit2().git_tree_entry_filemode(e)) {
+      const auto mode = libgit2().git_tree_entry_filemode(e);
+      if (rules.excluded(dir.empty() ? name : dir + "/" + name, mode == GIT_FILEMODE_TREE)) continue;
+      switch (mode) {
         case GIT_FILEMODE_TREE: {
           if (int rc = libgit2().git_tree_lookup(&raw, repo.get(), libgit2().git_tree_entry_id(e)); rc < 0)
             fail(c, "read tree " + name, rc);

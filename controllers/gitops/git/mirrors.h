@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -90,11 +91,13 @@ class Mirrors {
   Resolved sync(const std::string& url, const Ref& ref, std::chrono::milliseconds timeout, const Credentials* credentials = nullptr);
 
   // The regular files (no symlinks, no submodules) under directory `path` of `commit`, keyed by
-  // their '/'-separated path relative to it. "", "." and "./" are the root; a leading "./" and
-  // a trailing "/" are accepted. Throws when the commit is not local, when `path` is missing or
-  // not a directory, and when a limit is exceeded.
+  // their '/'-separated path relative to it, but for those the ignore rules exclude
+  // (source_ignore.h: the defaults, .sourceignore files, then `ignore`, GitRepository.spec.ignore).
+  // "", "." and "./" are the root; a leading "./" and a trailing "/" are accepted. Throws when the
+  // commit is not local, when `path` is missing or not a directory, and when a limit is exceeded.
   std::map<std::string, std::string> files(const std::string& url, const std::string& commit,
-                                           const std::string& path, const Limits& limits = {}) const;
+                                           const std::string& path, const Limits& limits = {},
+                                           const std::optional<std::string>& ignore = std::nullopt) const;
 
   // Whether `commit` (40 hex) is a commit in url's mirror.
   bool has_commit(const std::string& url, const std::string& commit) const;

@@ -321,6 +321,38 @@ TEST_F(MirrorsTest, FileUrl) {
   EXPECT_NE(m.mirror_path(file_url), m.mirror_path(url(src)));  // one mirror per URL spelling
 }
 
+// What the ignore rules leave out is not read: the defaults, the .sourceignore files above and
+// below the path, and spec.ignore (which can bring a file back).
+TEST_F(MirrorsTest, FilesLeaveOutWhatTheIgnoreRulesExclude) {
+  Source src(tmp_ / "ignored");
+  src.write(".sourceignore", "*.md\n");
+  src.write("README.md", "docs\n");
+  src.write(".github/workflows/ci.yaml", "on: push\n");
+  src.write("apps/.sourceignore", "drafts/\n");
+  src.write("apps/web.yaml", "web: 1\n");
+  src.write("apps/NOTES.md", "root rules apply below\n");
+  src.write("apps/drafts/wip.yaml", "wip: 1\n");
+  src.write("apps/logo.png", "png\n");
+  const std::string c = src.commit("ignored files");
+  Mirrors m(tmp_ / "cache");
+  m.sync(url(src), kMain, 5s);
+
+  EXPECT_EQ(m.files(url(src), c, ""), (std::map<std::string, std::string>{
+                                           {".sourceignore", "*.md\n"}, {"apps/.sourceignore", "drafts/\n"}, {"apps/web.yaml", "web: 1\n"}}));
+  EXPECT_EQ(m.files(url(src), c, "apps"),
+            (std::map<std::string, std::string>{{".sourceignore", "drafts/\n"}, {"web.yaml", "web: 1\n"}}));
+  EXPECT_EQ(m.files(url(src), c, "apps", {}, std::string("!drafts/\n!*.png\n/apps/web.yaml\n")),
+            (std::map<std::string, std::string>{
+                {".sourceignore", "drafts/\n"}, {"drafts/wip.yaml", "wip: 1\n"}, {"logo.png", "png\n"}}));
+  // An excluded directory's files do not count against the limits.
+  src.write("apps/drafts/big.yaml", std::string(2000, 'x'));
+  const std::string c2 = src.commit("big draft");
+  m.sync(url(src), kMain, 5s);
+  Limits small;
+  small.max_file_bytes = 1000;
+  EXPECT_EQ(m.files(url(src), c2, "apps", small).count("web.yaml"), 1u);
+}
+
 TEST_F(MirrorsTest, FilesOfRootAndSubdirectories) {
   Source src = make_source();
   Mirrors m(tmp_ / "cache");
