@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <regex>
+#include <sstream>
 
 namespace capstan::e2e {
 namespace {
@@ -417,6 +418,7 @@ CAPSTAN_E2E_BACKENDS(GitopsE2E);
 // known_hosts is refused, and so is SSH without known_hosts.
 class GitopsSshE2E : public GitopsE2E {
  protected:
+  using GitopsE2E::GitopsE2E;
   void before_cluster() override {
     GitopsE2E::before_cluster();
     if (!SshServer::available()) throw std::runtime_error("/usr/sbin/sshd is missing (scripts/deps.sh installs openssh-server)");
@@ -469,6 +471,178 @@ TEST_P(GitopsSshE2E, APrivateRepositoryOverSshWithItsHostKeyChecked) {
 }
 
 CAPSTAN_E2E_BACKENDS(GitopsSshE2E);
+
+// Everything together, as a team runs it: a private repository over SSH holding a kustomization
+// with patches, images and a generator, applied as the team's ServiceAccount that may write only
+// its own namespace, after a platform Kustomization it depends on; Ready once the Deployment is
+// available and the Capstan Certificate issued; an object outside the namespace fails the
+// Kustomization naming it, with nothing of that revision applied; a commit removing an object
+// prunes it; and idle intervals send nothing.
+class GitopsScenarioE2E : public GitopsSshE2E {
+ protected:
+  GitopsScenarioE2E()
+      : GitopsSshE2E({"gitops-scenario", /*simulate_workloads=*/true, "kustomizations,gitrepositories,deployments,certificates,configmaps"},
+                     "gitops,certificates") {}
+  // The sum of the manager's `name` series whose labels hold `label`.
+  double manager_counter(const std::string& name, const std::string& label = "") {
+    double sum = 0;
+    std::istringstream lines(manager_->metrics());
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind(name, 0) == 0 && (line[name.size()] == '{' || line[name.size()] == ' ') && line.find(label) != std::string::npos)
+        sum += std::stod(line.substr(line.rfind(' ') + 1));
+    return sum;
+  }
+};
+
+const char* kTeamKustomization = R"(resources: [web.yaml, tls.yaml, extra.yaml]
+images:
+- {name: nginx, newTag: "1.27.1"}
+patches:
+- target: {kind: Deployment, name: web}
+  patch: |
+    - {op: replace, path: /spec/replicas, value: 2}
+configMapGenerator:
+- name: web-config
+  literals: [color=blue]
+)";
+
+TEST_P(GitopsScenarioE2E, ATeamsPrivateRepositoryAppliedAsItsAccountAfterThePlatformWithHealthPruneAndNothingHalfApplied) {
+  std::string web = kDeployment;
+  web.replace(web.find("        image: nginx:1.27\n"), std::string("        image: nginx:1.27\n").size(),
+              "        image: nginx:1.27\n        envFrom:\n        - configMapRef: {name: web-config}\n");
+  repo_->write("platform/settings.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: platform, namespace: team}\ndata: {tier: gold}\n");
+  repo_->write("team/kustomization.yaml", kTeamKustomization);
+  repo_->write("team/web.yaml", web);
+  repo_->write("team/tls.yaml", R"(apiVersion: certs.capstan.dev/v1
+kind: Issuer
+metadata: {name: selfsigned}
+spec: {selfSigned: {}}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: web-tls}
+spec: {secretName: web-tls, dnsNames: [web.team.example], issuerRef: {name: selfsigned}}
+)");
+  repo_->write("team/extra.yaml", config_map("extra", "grey"));
+  repo_->write(".sourceignore", "drafts/\n");
+  repo_->write("team/drafts/escape.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: draft, namespace: default}\n");
+  repo_->commit("team app");
+
+  // The team's namespace and account: everything in "team", nothing elsewhere.
+  kubectl_->ok({"create", "namespace", "team"});
+  kubectl_->ok({"create", "serviceaccount", "deployer", "-n", "team"});
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: everything, namespace: team}
+rules: [{apiGroups: ["*"], resources: ["*"], verbs: ["*"]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: deployer, namespace: team}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: everything}
+subjects: [{kind: ServiceAccount, name: deployer, namespace: team}]
+)");
+  kubectl_->ok({"apply", "-f", "-"}, secret("git-ssh", sshd_->known_hosts()));
+  const std::string url = sshd_->url(dir_->file("git") + "/app.git");
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: gitops.capstan.dev/v1
+kind: GitRepository
+metadata: {name: app, namespace: ops}
+spec:
+  url: )" + url + R"(
+  secretRef: {name: git-ssh}
+  interval: 1s
+  ref: {branch: main}
+---
+apiVersion: gitops.capstan.dev/v1
+kind: Kustomization
+metadata: {name: platform, namespace: ops}
+spec:
+  sourceRef: {kind: GitRepository, name: app}
+  interval: 10m
+  path: platform
+  prune: true
+  suspend: true
+---
+apiVersion: gitops.capstan.dev/v1
+kind: Kustomization
+metadata: {name: team, namespace: team}
+spec:
+  sourceRef: {kind: GitRepository, name: app, namespace: ops}
+  serviceAccountName: deployer
+  dependsOn: [{name: platform, namespace: ops}]
+  interval: 2s
+  path: team
+  prune: true
+  wait: true
+  timeout: 2m
+)");
+  auto team = [&](const std::string& field) { return condition("ks", "team", "team", "Ready", field); };
+  // The team waits for the platform, suspended so far.
+  ASSERT_TRUE(eventually([&] { return team("reason") == "DependencyNotReady"; }, 30s)) << team("message");
+  EXPECT_TRUE(missing({"get", "deployment", "web", "-n", "team"}));
+  kubectl_->ok({"patch", "ks", "platform", "-n", "ops", "--type=merge", "-p", R"({"spec":{"suspend":false}})"});
+  ASSERT_TRUE(eventually([&] { return condition("ks", "platform", "ops", "Ready") == "True"; }, 30s))
+      << condition("ks", "platform", "ops", "Ready", "message");
+
+  // Applied as deployer, Ready once the Deployment is available and the Certificate issued.
+  ASSERT_TRUE(eventually([&] { return team("status") == "True"; }, 90s)) << team("message");
+  EXPECT_EQ(condition("ks", "team", "team", "Healthy"), "True");
+  EXPECT_EQ(condition("certificate", "web-tls", "team", "Ready"), "True");
+  EXPECT_EQ(get({"get", "deployment", "web", "-n", "team", "-o",
+                 "jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image} {.status.availableReplicas}"}),
+            "2 nginx:1.27.1 2");
+  const std::string first_config = get({"get", "deployment", "web", "-n", "team", "-o",
+                                        "jsonpath={.spec.template.spec.containers[0].envFrom[0].configMapRef.name}"});
+  ASSERT_EQ(first_config.rfind("web-config-", 0), 0u) << first_config;  // the generator's hash suffix reached it
+  EXPECT_EQ(get({"get", "configmap", first_config, "-n", "team", "-o", "jsonpath={.data.color}"}), "blue");
+  EXPECT_EQ(get({"get", "configmap", "extra", "-n", "team", "-o", "jsonpath={.data.color}"}), "grey");
+  EXPECT_TRUE(missing({"get", "configmap", "draft", "-n", "default"}));  // .sourceignore left drafts/ out
+
+  // Idle intervals: reconciles go on, and not one object is sent again.
+  const double applies = manager_counter("capstan_gitops_apply_requests_total");
+  const double reconciles = manager_counter("controller_runtime_reconcile_total", "controller=\"kustomizations\"");
+  ASSERT_TRUE(eventually([&] { return manager_counter("controller_runtime_reconcile_total", "controller=\"kustomizations\"") >= reconciles + 3; }, 30s));
+  EXPECT_EQ(manager_counter("capstan_gitops_apply_requests_total"), applies);
+  EXPECT_GT(manager_counter("capstan_gitops_apply_unchanged_total"), 0);
+  // A hand edit is still noticed (its resourceVersion moved) and set back.
+  kubectl_->ok({"patch", "configmap", "extra", "-n", "team", "--type=merge", "-p", R"({"data":{"color":"red"}})"});
+  EXPECT_TRUE(eventually([&] { return get({"get", "configmap", "extra", "-n", "team", "-o", "jsonpath={.data.color}"}) == "grey"; }, 30s));
+
+  // A commit with an object outside the namespace, and a changed literal: refused as deployer,
+  // naming the object; nothing of it applied (the Deployment still uses the first ConfigMap).
+  repo_->write("team/escape.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: escape, namespace: default}\n");
+  std::string with_escape = kTeamKustomization;
+  with_escape.replace(with_escape.find("extra.yaml]"), 11, "extra.yaml, escape.yaml]");
+  with_escape.replace(with_escape.find("color=blue"), 10, "color=green");
+  repo_->write("team/kustomization.yaml", with_escape);
+  repo_->commit("escape");
+  ASSERT_TRUE(eventually([&] { return team("reason") == "ReconciliationFailed"; }, 30s)) << team("message");
+  EXPECT_NE(team("message").find("ConfigMap/default/escape"), std::string::npos) << team("message");
+  EXPECT_NE(team("message").find("system:serviceaccount:team:deployer"), std::string::npos) << team("message");
+  EXPECT_EQ(get({"get", "deployment", "web", "-n", "team", "-o", "jsonpath={.spec.template.spec.containers[0].envFrom[0].configMapRef.name}"}),
+            first_config);
+  EXPECT_EQ(get({"get", "configmaps", "-n", "team", "-l", "gitops.capstan.dev/name=team", "-o", "jsonpath={.items[*].metadata.name}"}),
+            "extra " + first_config);
+  EXPECT_TRUE(missing({"get", "configmap", "escape", "-n", "default"}));
+
+  // Fixed, and extra.yaml removed: the new ConfigMap is applied, extra and the old one pruned.
+  repo_->remove("team/escape.yaml");
+  repo_->remove("team/extra.yaml");
+  std::string fixed = kTeamKustomization;
+  fixed.replace(fixed.find(", extra.yaml]"), 13, "]");
+  fixed.replace(fixed.find("color=blue"), 10, "color=green");
+  repo_->write("team/kustomization.yaml", fixed);
+  const std::string last = repo_->commit("fixed");
+  ASSERT_TRUE(eventually([&] { return team("message") == "Applied revision: main@sha1:" + last; }, 60s)) << team("message");
+  const std::string second_config = get({"get", "deployment", "web", "-n", "team", "-o",
+                                         "jsonpath={.spec.template.spec.containers[0].envFrom[0].configMapRef.name}"});
+  EXPECT_NE(second_config, first_config);
+  EXPECT_EQ(get({"get", "configmap", second_config, "-n", "team", "-o", "jsonpath={.data.color}"}), "green");
+  EXPECT_TRUE(eventually([&] { return missing({"get", "configmap", "extra", "-n", "team"}); }, 20s));
+  EXPECT_TRUE(eventually([&] { return missing({"get", "configmap", first_config, "-n", "team"}); }, 20s));
+}
+
+CAPSTAN_E2E_BACKENDS(GitopsScenarioE2E);
 
 // A private repository over HTTP (git-http-backend behind Basic and Bearer authentication): the
 // secretRef's username and password, or its bearerToken; wrong ones fail the GitRepository.

@@ -4,6 +4,8 @@
 #include "runtime/client/client.h"
 #include "runtime/client/errors.h"
 #include "runtime/meta/object.h"
+#include "runtime/metrics/registry.h"
+#include "runtime/pki/digest.h"
 
 #include <thread>
 
@@ -56,48 +58,143 @@ void delete_and_wait(client::Client& c, const meta::GroupVersionResource& gvr, c
   }
 }
 
-void apply_one(client::Client& c, json::Value& obj, const ApplyOptions& options, ApplyOutcome& out) {
+// The applier's traffic: server-side apply requests sent (dry runs and writes), and objects not
+// sent because they were unchanged since the last apply.
+struct ApplyMetrics {
+  metrics::Counter& dry_runs;
+  metrics::Counter& writes;
+  metrics::Counter& not_sent;
+};
+
+ApplyMetrics& apply_metrics() {
+  static ApplyMetrics m = [] {
+    auto& reg = metrics::Registry::global();
+    auto& requests = reg.counter("capstan_gitops_apply_requests_total",
+                                 "Server-side apply requests the gitops applier sent, by mode (dry-run, apply).", {"mode"});
+    auto& unchanged = reg.counter("capstan_gitops_apply_unchanged_total",
+                                  "Objects of a build not sent because they are what was last applied and nobody changed them.");
+    return ApplyMetrics{requests.with({"dry-run"}), requests.with({"apply"}), unchanged.with({})};
+  }();
+  return m;
+}
+
+// Server-side apply of `obj` as the gitops field manager, forcing ownership; `dry_run`: the API
+// server validates, admits and authorizes it without storing anything.
+json::Value server_side_apply(client::Client& c, const meta::GroupVersionResource& gvr, const std::string& ns, const json::Value& obj,
+                              bool dry_run) {
+  (dry_run ? apply_metrics().dry_runs : apply_metrics().writes).inc();
+  client::PatchOptions o;
+  o.field_manager = std::string(v1::kFieldManager);
+  o.force = true;
+  o.dry_run = dry_run;
+  return c.patch(gvr, ns, std::string(meta::name_of(obj)), client::PatchType::Apply, std::string_view(json::serialize(obj)), o);
+}
+
+// An object of the build on its way to the API server.
+struct Pending {
+  client::RestMapping mapping;
+  InventoryEntry entry;
+  json::Value* obj = nullptr;
+  std::optional<json::Value> live;
+  std::string hash;       // of the body sent
+  bool recreate = false;  // force: its change is refused as immutable
+};
+
+// What identifies the live object as this applier left it, whatever else changed since: its UID
+// and the fields the gitops field manager owns (managedFields' fieldsV1 of its Apply entry). A
+// hand edit of one of those fields moves it to another manager, a deletion changes the UID;
+// status written by controllers changes neither.
+std::string ownership_fingerprint(const json::Value& live) {
+  std::string out(meta::uid_of(live));
+  if (const auto* fields = json::get_array(live, {"metadata", "managedFields"}))
+    for (const auto& f : *fields)
+      if (json::get_string(f, {"manager"}) == v1::kFieldManager && json::get_string(f, {"operation"}) == "Apply") {
+        out += "|" + std::string(json::get_string(f, {"apiVersion"})) + "|" + std::string(json::get_string(f, {"subresource"}));
+        if (const auto* v = json::find(f, {"fieldsV1"})) out += "|" + json::serialize(*v);
+      }
+  return pki::sha256_hex(out, 16);
+}
+
+void record_error(ApplyOutcome& out, const InventoryEntry& entry, const std::exception& e) {
+  if (out.inventory.empty() || out.inventory.back().id() != entry.id()) out.inventory.push_back(entry);
+  out.errors.push_back(entry.display() + ": " + e.what());
+}
+
+// Maps and places `obj`, reads the live object, and decides whether it needs sending: not when
+// reconcile is disabled on it, nor when it is what this applier last wrote and nobody changed it
+// since (the same body hash and the resourceVersion the API server answered then).
+std::optional<Pending> prepare(client::Client& c, json::Value& obj, const ApplyOptions& options, ApplyOutcome& out) {
   auto gvk = meta::GroupVersionKind::from(json::get_string(obj, {"apiVersion"}), json::get_string(obj, {"kind"}));
-  InventoryEntry entry{"", std::string(meta::name_of(obj)), gvk.group, gvk.kind, gvk.version};
+  Pending p;
+  p.entry = InventoryEntry{"", std::string(meta::name_of(obj)), gvk.group, gvk.kind, gvk.version};
+  p.obj = &obj;
   try {
-    auto mapping = mapping_of(c, gvk, options);
+    p.mapping = mapping_of(c, gvk, options);
     auto& metadata = obj.as_object()["metadata"].as_object();
-    if (mapping.namespaced) {
+    if (p.mapping.namespaced) {
       std::string ns = !options.target_namespace.empty() ? options.target_namespace : std::string(meta::namespace_of(obj));
       if (ns.empty()) ns = options.default_namespace;
       metadata["namespace"] = ns;
-      entry.ns = ns;
+      p.entry.ns = ns;
     } else {
       metadata.erase("namespace");
     }
-    out.inventory.push_back(entry);
-
-    std::optional<json::Value> live;
+    out.inventory.push_back(p.entry);
     try {
-      live = c.get(mapping.gvr, entry.ns, entry.name);
+      p.live = c.get(p.mapping.gvr, p.entry.ns, p.entry.name);
     } catch (const client::ApiError& e) {
       if (!client::is_not_found(e)) throw;
     }
-    if (live && meta::annotation(obj, v1::kReconcileAnnotation) == v1::kDisabled) {
+    if (p.live && meta::annotation(obj, v1::kReconcileAnnotation) == v1::kDisabled) {
       ++out.skipped;
-      return;
+      out.applied.push_back(p.entry);
+      return std::nullopt;
     }
-    json::Value applied;
-    try {
-      applied = c.apply(mapping.gvr, entry.ns, obj, v1::kFieldManager, /*force=*/true);
-    } catch (const client::ApiError& e) {
-      if (!options.force || !live || !immutable_change(e)) throw;
-      delete_and_wait(c, mapping.gvr, entry, *live, options);
-      c.apply(mapping.gvr, entry.ns, obj, v1::kFieldManager, /*force=*/true);
-      ++out.recreated;
-      return;
+    p.hash = pki::sha256_hex(json::serialize(obj));
+    if (p.live && options.state) {
+      auto it = options.state->objects.find(p.entry.id());
+      if (it != options.state->objects.end() && it->second.first == p.hash && it->second.second == ownership_fingerprint(*p.live)) {
+        ++out.unchanged;
+        out.applied.push_back(p.entry);
+        apply_metrics().not_sent.inc();
+        return std::nullopt;
+      }
     }
-    if (!live) ++out.created;
-    else if (meta::resource_version_of(applied) != meta::resource_version_of(*live)) ++out.configured;
-    else ++out.unchanged;
+    return p;
   } catch (const std::exception& e) {
-    if (out.inventory.empty() || out.inventory.back().id() != entry.id()) out.inventory.push_back(entry);
-    out.errors.push_back(entry.display() + ": " + e.what());
+    record_error(out, p.entry, e);
+    return std::nullopt;
+  }
+}
+
+void dry_run(client::Client& c, Pending& p, const ApplyOptions& options, ApplyOutcome& out) {
+  try {
+    server_side_apply(c, p.mapping.gvr, p.entry.ns, *p.obj, /*dry_run=*/true);
+  } catch (const client::ApiError& e) {
+    if (options.force && p.live && immutable_change(e)) p.recreate = true;
+    else record_error(out, p.entry, e);
+  } catch (const std::exception& e) {
+    record_error(out, p.entry, e);
+  }
+}
+
+void commit(client::Client& c, Pending& p, const ApplyOptions& options, ApplyOutcome& out) {
+  try {
+    json::Value applied;
+    if (p.recreate) {
+      delete_and_wait(c, p.mapping.gvr, p.entry, *p.live, options);
+      applied = server_side_apply(c, p.mapping.gvr, p.entry.ns, *p.obj, false);
+      ++out.recreated;
+    } else {
+      applied = server_side_apply(c, p.mapping.gvr, p.entry.ns, *p.obj, false);
+      if (!p.live) ++out.created;
+      else if (meta::resource_version_of(applied) != meta::resource_version_of(*p.live)) ++out.configured;
+      else ++out.unchanged;
+    }
+    out.applied.push_back(p.entry);
+    if (options.state) options.state->objects[p.entry.id()] = {p.hash, ownership_fingerprint(applied)};
+  } catch (const std::exception& e) {
+    record_error(out, p.entry, e);
   }
 }
 
@@ -113,15 +210,31 @@ std::string ApplyOutcome::summary() const {
 
 ApplyOutcome apply_all(client::Client& client, std::vector<json::Value> objects, const ApplyOptions& options) {
   ApplyOutcome out;
+  auto check_time = [&] {
+    if (options.stop.stop_requested()) throw std::runtime_error("stopped while applying");
+    if (std::chrono::steady_clock::now() > options.deadline) throw std::runtime_error("timeout while applying");
+  };
   for (int stage = 0; stage < 2; ++stage) {
+    std::vector<Pending> pending;
     for (auto& obj : objects) {
       if (first_stage(json::get_string(obj, {"kind"})) != (stage == 0)) continue;
-      if (options.stop.stop_requested()) throw std::runtime_error("stopped while applying");
-      if (std::chrono::steady_clock::now() > options.deadline) throw std::runtime_error("timeout while applying");
-      apply_one(client, obj, options, out);
+      check_time();
+      if (auto p = prepare(client, obj, options, out)) pending.push_back(std::move(*p));
+    }
+    // Every object of the stage is validated, admitted and authorized (a dry run) before any
+    // is written, so one the API server or the account's RBAC refuses leaves the rest as it was.
+    for (auto& p : pending) {
+      if (!out.errors.empty()) break;
+      check_time();
+      dry_run(client, p, options, out);
+    }
+    if (!out.errors.empty()) break;
+    for (auto& p : pending) {
+      check_time();
+      commit(client, p, options, out);
     }
     // Custom resources of this revision need their CRDs; stop before a stage that would fail.
-    if (stage == 0 && !out.errors.empty()) break;
+    if (!out.errors.empty()) break;
   }
   return out;
 }

@@ -8,6 +8,13 @@
 //     was just applied is waited for, up to ApplyOptions::crd_wait).
 //   - server-side apply, field manager capstan-gitops, force: fields someone changed by hand are
 //     set back every interval (drift correction), fields nobody in Git sets are left alone.
+//   - all or nothing per stage: every object of a stage is first sent as a server-side dry run
+//     (validated, admitted, authorized: a tenant's forbidden object shows there) and only when
+//     all pass are they written, so a refused object leaves the others of its stage untouched.
+//   - no-op applies are skipped: an object whose build is what was last applied (the body's
+//     hash) and whose live copy is still as that apply left it (the same UID, and the fields the
+//     gitops field manager owns unchanged) is not sent (only read), so an idle interval writes
+//     nothing; a change in Git, a hand edit of a field Git sets, or a deletion sends it again.
 //   - force (spec.force): an object whose change the API server refuses as immutable (a
 //     Deployment's selector, a Job's template, ...) is deleted and created again.
 //   - an object annotated gitops.capstan.dev/reconcile: disabled is created when missing and
@@ -20,6 +27,7 @@
 #include "runtime/json/json.h"
 
 #include <chrono>
+#include <map>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -30,6 +38,13 @@ class Client;
 
 namespace capstan::gitops {
 
+// What apply_all last wrote of each object of one Kustomization: by inventory id, the hash of the
+// body sent and the fingerprint of the live object it answered (kept in memory; empty after a
+// restart, when every object is sent once).
+struct AppliedState {
+  std::map<std::string, std::pair<std::string, std::string>> objects;
+};
+
 struct ApplyOptions {
   std::string default_namespace;  // the Kustomization's
   std::string target_namespace;   // spec.targetNamespace
@@ -38,10 +53,12 @@ struct ApplyOptions {
   bool force = false;                              // spec.force: recreate on immutable-field changes
   std::chrono::milliseconds recreate_wait{30'000};  // how long a deleted object may take to go
   std::stop_token stop;
+  AppliedState* state = nullptr;  // null: every object is sent
 };
 
 struct ApplyOutcome {
   std::vector<InventoryEntry> inventory;  // every object of the build, applied or not
+  std::vector<InventoryEntry> applied;    // those in the cluster as the build has them (written or unchanged)
   int created = 0, configured = 0, unchanged = 0, skipped = 0, recreated = 0;
   std::vector<std::string> errors;  // "Deployment/shop/web: <why>"
 

@@ -60,6 +60,18 @@ void Env::set_health_wait(const std::string& key, std::optional<HealthWait> wait
   else health_waits_.erase(key);
 }
 
+std::shared_ptr<AppliedState> Env::applied_state(const std::string& key) {
+  std::lock_guard lock(applied_mutex_);
+  auto& state = applied_[key];
+  if (!state) state = std::make_shared<AppliedState>();
+  return state;
+}
+
+void Env::forget_applied(const std::string& key) {
+  std::lock_guard lock(applied_mutex_);
+  applied_.erase(key);
+}
+
 std::optional<git::Credentials> Env::credentials(std::string_view ns, const std::optional<apis::gitops::v1::SecretReference>& ref) const {
   if (!ref) return std::nullopt;
   const std::string what = "secretRef " + std::string(ns) + "/" + ref->name;

@@ -6,6 +6,7 @@
 
 #include "apis/gitops/v1/group.h"
 #include "apis/gitops/v1/types.h"
+#include "controllers/gitops/applier.h"
 #include "controllers/gitops/git/mirrors.h"
 #include "controllers/gitops/inventory.h"
 #include "runtime/client/config.h"
@@ -101,9 +102,16 @@ struct Env {
   std::optional<HealthWait> health_wait(const std::string& key) const;
   void set_health_wait(const std::string& key, std::optional<HealthWait> wait);
 
+  // What the applier last wrote for a Kustomization (by key), so unchanged objects are not sent
+  // again; in memory. forget_applied() when the Kustomization goes.
+  std::shared_ptr<AppliedState> applied_state(const std::string& key);
+  void forget_applied(const std::string& key);
+
  private:
   mutable std::mutex health_mutex_;
   std::map<std::string, HealthWait> health_waits_;
+  std::mutex applied_mutex_;
+  std::map<std::string, std::shared_ptr<AppliedState>> applied_;
 };
 
 }  // namespace capstan::gitops

@@ -57,6 +57,7 @@ class Reconciler {
     auto cached = env_.kustomizations.get(request_.ns, request_.name);
     if (!cached) {
       env_.set_health_wait(request_.key(), std::nullopt);
+      env_.forget_applied(request_.key());
       return controller::Result::done();
     }
     before_ = cached->value();
@@ -181,6 +182,8 @@ class Reconciler {
     a.target_namespace = spec_.target_namespace;
     a.stop = ctx_.stop;
     a.force = spec_.force;
+    const auto applied_state = env_.applied_state(request_.key());
+    a.state = applied_state.get();
     if (spec_.effective_timeout() > milliseconds::zero()) a.deadline = std::chrono::steady_clock::now() + spec_.effective_timeout();
     const auto old_inventory = read_inventory(status.inventory);
     ApplyOutcome applied;
@@ -190,7 +193,8 @@ class Reconciler {
       applied.errors.push_back(e.what());
     }
     if (!applied.errors.empty()) {
-      status.inventory = to_inventory(merged(old_inventory, applied.inventory));
+      // What was written stays tracked (for prune); what the failure kept out of the cluster is not.
+      status.inventory = to_inventory(merged(old_inventory, applied.applied));
       fail({v1::reason::kReconciliationFailed, "apply failed: " + join_errors(applied.errors)});
       return controller::Result::after(retry_interval());
     }
