@@ -21,5 +21,8 @@ echo
 echo "== monitoring: 1,000 ServiceMonitors, 500 PodMonitors, 2,000 PrometheusRules over 50 namespaces"
 "$build/bin/monitoring_bench" "$bin"
 echo
+echo "== gitops: 2,000 objects in 20 Kustomizations, and flux-benchmark's 500 Kustomizations"
+"$build/bin/gitops_bench" "$bin"
+echo
 echo "== the kustomize build: capstan vs kubectl kustomize (kustomize v5)"
 "$build/bin/kustomize_bench"

@@ -411,6 +411,45 @@ generatorOptions: {disableNameSuffixHash: true}
   EXPECT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 10s)) << ready_message("kustomization");
 }
 
+// spec.include, as Flux's: another repository's artifact copied into this one's (fromPath to
+// toPath), its commits followed; the artifact's digest changes with what the Kustomizations read
+// (a new ignore pattern), and so does what they apply.
+TEST_P(GitopsE2E, IncludedRepositoriesAreCopiedInFollowedAndDigested) {
+  GitRepo shared(dir_->file("git"), "shared");
+  shared.write("manifests/common.yaml", config_map("common", "v1"));
+  shared.write("README.md", "not copied: outside fromPath\n");
+  shared.commit("shared v1");
+  repo_->write("deploy/kustomization.yaml", "resources: [namespace.yaml, ../vendor/common/common.yaml]\n");
+  repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
+  repo_->write("vendor/common/common.yaml", config_map("common", "replaced by the include"));
+  repo_->commit("app");
+  std::string manifests = sources(daemon_->url("app"), "main", "deploy");
+  manifests.replace(manifests.find("  interval: 1s"), 0,
+                    "  include:\n  - repository: {name: shared}\n    fromPath: manifests\n    toPath: vendor/common\n");
+  kubectl_->ok({"apply", "-f", "-"}, "apiVersion: gitops.capstan.dev/v1\nkind: GitRepository\nmetadata: {name: shared, namespace: ops}\n"
+                                     "spec:\n  url: " + daemon_->url("shared") + "\n  interval: 1s\n  ref: {branch: main}\n---\n" + manifests);
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization") << ready_message("gitrepository");
+  EXPECT_EQ(color("common"), "v1");  // the include's file, not the one the repository had at toPath
+  auto status = [&](const std::string& path) { return get({"get", "gitrepository", "app", "-n", "ops", "-o", "jsonpath=" + path}); };
+  EXPECT_EQ(status("{.status.includedArtifacts[0].revision}").rfind("main@sha1:", 0), 0u);
+  const std::string digest = status("{.status.artifact.digest}");
+  EXPECT_EQ(digest.rfind("sha256:", 0), 0u) << digest;
+  EXPECT_EQ(digest.size(), 7u + 64u);
+
+  // A commit to the included repository reaches the cluster through the including one.
+  shared.write("manifests/common.yaml", config_map("common", "v2"));
+  shared.commit("shared v2");
+  ASSERT_TRUE(eventually([&] { return color("common") == "v2"; }, 30s)) << ready_message("kustomization") << ready_message("gitrepository");
+  EXPECT_NE(status("{.status.artifact.digest}"), digest);
+
+  // An include whose repository is missing: IncludeUnavailable, naming it.
+  kubectl_->ok({"delete", "gitrepository", "shared", "-n", "ops"});
+  kubectl_->ok({"annotate", "--overwrite", "gitrepository", "app", "-n", "ops", "reconcile.gitops.capstan.dev/requestedAt=1"});
+  ASSERT_TRUE(eventually([&] { return condition("gitrepository", "app", "ops", "Ready", "reason") == "IncludeUnavailable"; }, 30s))
+      << ready_message("gitrepository");
+  EXPECT_NE(ready_message("gitrepository").find("ops/shared"), std::string::npos) << ready_message("gitrepository");
+}
+
 CAPSTAN_E2E_BACKENDS(GitopsE2E);
 
 // A private repository over SSH (Flux's secretRef with identity and known_hosts): a real sshd on

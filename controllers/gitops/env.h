@@ -7,6 +7,7 @@
 #include "apis/gitops/v1/group.h"
 #include "apis/gitops/v1/types.h"
 #include "controllers/gitops/applier.h"
+#include "controllers/gitops/artifact_cache.h"
 #include "controllers/gitops/git/mirrors.h"
 #include "controllers/gitops/inventory.h"
 #include "runtime/client/config.h"
@@ -87,6 +88,7 @@ struct Env {
   GitopsOptions options;
   git::Mirrors mirrors;
   std::unique_ptr<events::Recorder> recorder;  // null when events are off
+  ArtifactCache artifacts;                     // recent artifacts' files (artifact.h)
 
   void event(const json::Value& target, std::string_view type, std::string_view reason, std::string_view message) const;
   // Whom a Kustomization of namespace `ns` naming `service_account` (may be empty) applies and

@@ -4,6 +4,7 @@
 #include "apis/gitops/v1/types.h"
 #include "apis/gitops/v1/variable_name.h"
 #include "controllers/gitops/applier.h"
+#include "controllers/gitops/artifact.h"
 #include "controllers/gitops/decryption.h"
 #include "controllers/gitops/env.h"
 #include "controllers/gitops/health.h"
@@ -171,7 +172,7 @@ class Reconciler {
       if (spec_.post_build) b.variables = post_build_variables();
       std::optional<sops::Keys> keys;
       if (spec_.decryption) b.decryption = &keys.emplace(decryption_keys());
-      objects = build_manifests(files, b);
+      objects = build_manifests(*files, b);
     } catch (const BuildError& e) {
       fail({v1::reason::kBuildFailed, e.what()});
       return controller::Result::after(retry_interval());
@@ -368,7 +369,7 @@ class Reconciler {
   }
 
   // The source revision and the files of that commit, or nullopt after recording why not.
-  std::optional<std::pair<std::string, std::map<std::string, std::string>>> source_files() {
+  std::optional<std::pair<std::string, std::shared_ptr<const ArtifactFiles>>> source_files() {
     std::string error;
     const auto repo = source(error);
     if (!repo) {
@@ -378,16 +379,8 @@ class Reconciler {
     const std::string revision = repo->status.artifact->revision;
     const auto& ref = spec_.source_ref;
     const std::string name = ref.kind + " '" + (ref.ns.empty() ? request_.ns : ref.ns) + "/" + ref.name + "'";
-    auto at = revision.rfind("sha1:");
-    std::string commit = revision.substr(at + 5);
-    const std::string& url = repo->spec.url;
     try {
-      // After a restart with an empty storage path the mirror may lack the commit.
-      if (!env_.mirrors.has_commit(url, commit)) {
-        auto credentials = env_.credentials(ref.ns.empty() ? request_.ns : ref.ns, repo->spec.secret_ref);
-        env_.mirrors.sync(url, git::Ref{"", "", commit, ""}, repo->spec.timeout, credentials ? &*credentials : nullptr);
-      }
-      return std::make_pair(revision, env_.mirrors.files(url, commit, "", {}, repo->spec.ignore));
+      return std::make_pair(revision, cached_artifact_files(env_, ref.ns.empty() ? request_.ns : ref.ns, *repo));
     } catch (const std::exception& e) {
       fail({v1::reason::kArtifactFailed, "reading revision " + revision + " of " + name + ": " + e.what()});
       return std::nullopt;

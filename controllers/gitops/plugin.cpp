@@ -22,6 +22,7 @@ namespace v1 = apis::gitops::v1;
 
 constexpr std::string_view kSourceIndex = "gitops.capstan.dev/source";         // "ns/name" of the GitRepository
 constexpr std::string_view kDependsOnIndex = "gitops.capstan.dev/depends-on";  // "ns/name" of each dependency
+constexpr std::string_view kIncludeIndex = "gitops.capstan.dev/include";        // "ns/name" of each included GitRepository
 
 // Reconciles when the spec changes, a reconcile is requested, or deletion starts: not on the
 // controller's own status and finalizer writes.
@@ -79,8 +80,21 @@ std::shared_ptr<Env> wire_gitops(controller::Manager& mgr, GitopsOptions options
 
   const int workers = env->options.max_concurrent_reconciles;
   Env* e = env.get();
+  env->repositories.ensure_index(std::string(kIncludeIndex), [](const cache::CachedObject& o) {
+    std::vector<std::string> out;
+    const json::Value v = o.value();
+    if (const auto* includes = json::get_array(v, {"spec", "include"}))
+      for (const auto& inc : *includes) out.push_back(std::string(o.ns()) + "/" + std::string(json::get_string(inc, {"repository", "name"})));
+    return out;
+  });
   mgr.controller("gitrepositories")
       .for_(kGitRepositoryType, {spec_or_request_changed()})
+      // An included repository's new artifact.
+      .watches(kGitRepositoryType,
+               [e](const cache::ObjectPtr& o) {
+                 return controller::requests_by_index(e->repositories, kIncludeIndex, std::string(o->ns()) + "/" + std::string(o->name()));
+               },
+               {member_changed({"status", "artifact"})})
       .with_max_concurrent(workers)
       .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_git_repository(*env, r, c); });
@@ -92,7 +106,7 @@ std::shared_ptr<Env> wire_gitops(controller::Manager& mgr, GitopsOptions options
                [e](const cache::ObjectPtr& o) {
                  return controller::requests_by_index(e->kustomizations, kSourceIndex, std::string(o->ns()) + "/" + std::string(o->name()));
                },
-               {member_changed({"status", "artifact", "revision"})})
+               {member_changed({"status", "artifact"})})
       // A dependency became Ready (or stopped being).
       .watches(kKustomizationType,
                [e](const cache::ObjectPtr& o) {

@@ -3,6 +3,7 @@
 #include "apis/gitops/v1/group.h"
 #include "apis/gitops/v1/types.h"
 #include "apis/gitops/v1/validation.h"
+#include "controllers/gitops/artifact.h"
 #include "controllers/gitops/env.h"
 #include "controllers/gitops/status.h"
 #include "runtime/cache/informer.h"
@@ -80,10 +81,53 @@ controller::Result reconcile_git_repository(Env& env, const controller::Request&
     return controller::Result::after(std::min(interval, env.options.fetch_retry));
   }
 
+  // The includes' artifacts; then the artifact's files are assembled and digested again when
+  // its revision, an include's artifact or the spec changed (and only then: an idle interval
+  // reads no file).
+  auto not_ready = [&](std::string_view reason, const std::string& message) {
+    remove_condition(status.conditions, v1::condition::kReconciling);
+    set_condition(status.conditions, v1::condition::kReady, "False", reason, message, generation);
+    if (write_status(env.client, kGitRepositoryType, before, status)) env.event(before, events::kWarning, reason, message);
+    return controller::Result::after(std::min(interval, env.options.fetch_retry));
+  };
+  std::vector<v1::Artifact> included;
+  for (const auto& inc : spec.include) {
+    auto other = env.repositories.get(request.ns, inc.repository.name);
+    std::optional<v1::Artifact> artifact;
+    if (other) {
+      try {
+        artifact = v1::GitRepository::from_json(other->value()).status.artifact;
+      } catch (const std::exception&) {
+      }
+    }
+    if (!artifact) return not_ready(v1::reason::kIncludeUnavailable, "include '" + request.ns + "/" + inc.repository.name + "' has no artifact yet");
+    included.push_back(std::move(*artifact));
+  }
   const std::string old_revision = status.artifact ? status.artifact->revision : "";
-  if (old_revision != resolved.revision || !status.artifact) {
-    status.artifact = v1::Artifact{resolved.revision, "gitrepository/" + request.ns + "/" + request.name + "/" + resolved.commit,
-                                   git::redact_url(spec.url), resolved.message, meta::Clock::now()};
+  auto same_artifacts = [](const std::vector<v1::Artifact>& a, const std::vector<v1::Artifact>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (a[i].revision != b[i].revision || a[i].digest != b[i].digest) return false;
+    return true;
+  };
+  if (!status.artifact || old_revision != resolved.revision || status.artifact->digest.empty() ||
+      status.observed_generation != generation || !same_artifacts(status.included_artifacts, included)) {
+    std::string digest;
+    try {
+      auto files = std::make_shared<const ArtifactFiles>(artifact_files(env, request.ns, repo, resolved.commit));
+      digest = artifact_digest(*files);
+      env.artifacts.put(request.key() + "@" + digest, std::move(files));  // what the Kustomizations will read next
+    } catch (const IncludeUnavailable& e) {
+      return not_ready(v1::reason::kIncludeUnavailable, e.what());
+    } catch (const std::exception& e) {
+      return not_ready(v1::reason::kStorageOperationFailed, std::string("reading the files of revision ") + resolved.revision + ": " + e.what());
+    }
+    const bool new_revision = old_revision != resolved.revision || !status.artifact;
+    v1::Artifact artifact{resolved.revision, "gitrepository/" + request.ns + "/" + request.name + "/" + resolved.commit,
+                          git::redact_url(spec.url), resolved.message,
+                          new_revision ? meta::Clock::now() : status.artifact->last_update_time.value_or(meta::Clock::now()), digest};
+    status.artifact = std::move(artifact);
+    status.included_artifacts = std::move(included);
   }
   std::string message = "stored artifact for revision '" + resolved.revision + "'";
   remove_condition(status.conditions, v1::condition::kReconciling);

@@ -29,6 +29,19 @@ const auto& secret_ref_fields() {
   return table;
 }
 
+const auto& include_fields() {
+  static const auto table = codec::table<GitRepositoryInclude>(
+      "Another GitRepository of this namespace whose artifact is copied into this one's.",
+      field("repository", &GitRepositoryInclude::repository,
+            SecretReference::schema().description("The GitRepository to include (of this namespace).")).required(),
+      field("fromPath", &GitRepositoryInclude::from_path,
+            Schema::string("Directory of the included artifact to copy. Default: its root.").max_length(4096)),
+      field("toPath", &GitRepositoryInclude::to_path,
+            Schema::string("Directory of this artifact to copy it to (what was there is replaced). Default: the included repository's name.")
+                .max_length(4096)));
+  return table;
+}
+
 const auto& spec_fields() {
   static const auto table = codec::table<GitRepositorySpec>(
       "What to fetch and how often.",
@@ -46,7 +59,10 @@ const auto& spec_fields() {
       field("ignore", &GitRepositorySpec::ignore,
             Schema::string("Files to leave out, in .gitignore syntax, after the defaults (.git/, CI configs, images, archives) and the "
                            "repository's .sourceignore files; '!pattern' brings a file back.")
-                .max_length(65536)));
+                .max_length(65536)),
+      field("include", &GitRepositorySpec::include,
+            Schema::array(GitRepositoryInclude::schema(), "Other GitRepositories whose artifacts are copied into this one's.")
+                .max_items(static_cast<std::int64_t>(kMaxIncludes))));
   return table;
 }
 
@@ -57,7 +73,9 @@ const auto& artifact_fields() {
       field("path", &Artifact::path, Schema::string("Where the commit lives: the mirror of url at that commit.")),
       field("url", &Artifact::url, Schema::string("The repository URL the artifact was fetched from.")),
       field("message", &Artifact::message, Schema::string("The first line of the commit message.")),
-      field("lastUpdateTime", &Artifact::last_update_time, Schema::date_time("When the revision last changed.")));
+      field("lastUpdateTime", &Artifact::last_update_time, Schema::date_time("When the revision last changed.")),
+      field("digest", &Artifact::digest,
+            Schema::string("sha256:<hex> over the files the artifact holds (after ignore rules and includes).")));
   return table;
 }
 
@@ -68,6 +86,8 @@ const auto& status_fields() {
             openapi::conditions("Conditions: Ready, Reconciling, Stalled, ArtifactInStorage.", "Ready, Reconciling, Stalled, ArtifactInStorage",
                                 true)),
       field("artifact", &GitRepositoryStatus::artifact, Artifact::schema()),
+      field("includedArtifacts", &GitRepositoryStatus::included_artifacts,
+            Schema::array(Artifact::schema(), "The artifacts of spec.include, in its order.")),
       field("lastHandledReconcileAt", &GitRepositoryStatus::last_handled_reconcile_at, reconcile_request_status()));
   return table;
 }
@@ -75,6 +95,7 @@ const auto& status_fields() {
 }  // namespace
 
 CAPSTAN_CODEC_FROM(SecretReference, secret_ref_fields)
+CAPSTAN_CODEC_FROM(GitRepositoryInclude, include_fields)
 CAPSTAN_CODEC_FROM(GitRepositoryRef, ref_fields)
 CAPSTAN_CODEC_FROM(GitRepositorySpec, spec_fields)
 CAPSTAN_CODEC_FROM(Artifact, artifact_fields)

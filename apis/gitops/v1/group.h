@@ -61,6 +61,8 @@ inline constexpr std::string_view kDependencyNotReady = "DependencyNotReady";
 inline constexpr std::string_view kAccessDenied = "AccessDenied";  // a cross-namespace reference, refused by flag
 inline constexpr std::string_view kSuspended = "Suspended";
 inline constexpr std::string_view kHealthCheckFailed = "HealthCheckFailed";
+inline constexpr std::string_view kIncludeUnavailable = "IncludeUnavailable";        // GitRepository: an include has no artifact
+inline constexpr std::string_view kStorageOperationFailed = "StorageOperationFailed";  // GitRepository: its files cannot be read
 }  // namespace reason
 
 }  // namespace capstan::apis::gitops::v1

@@ -5,7 +5,7 @@
 // Implemented from Flux (the rest of Flux's spec is not in the CRD schema, so `kubectl apply`,
 // which asks for strict field validation, refuses a manifest using it instead of half-applying it):
 //   GitRepository  url, interval, timeout (60s), ref{branch|tag|commit|name|semver} (default
-//                  branch master), suspend, secretRef, ignore
+//                  branch master), suspend, secretRef, ignore, include
 //   Kustomization  sourceRef{kind: GitRepository, name, namespace}, interval, retryInterval
 //                  (= interval), path (repository root), prune, targetNamespace, suspend,
 //                  timeout (= interval), dependsOn[{name, namespace}], commonMetadata{labels,
@@ -43,6 +43,19 @@ struct SecretReference {
   CAPSTAN_CODEC(SecretReference);
 };
 
+// Another GitRepository of the same namespace whose artifact is copied into this one's (Flux's
+// GitRepositoryInclude): its `fromPath` directory to `toPath` (default: its name), replacing what
+// this repository has there.
+struct GitRepositoryInclude {
+  SecretReference repository;  // a LocalObjectReference: {name}
+  std::string from_path;       // "" = its root
+  std::string to_path;         // "" = the included repository's name
+  std::string effective_to_path() const { return to_path.empty() ? repository.name : to_path; }
+  CAPSTAN_CODEC(GitRepositoryInclude);
+};
+
+inline constexpr std::size_t kMaxIncludes = 16;
+
 struct GitRepositorySpec {
   std::string url;
   // Credentials (username/password, bearerToken, identity + known_hosts), as Flux's secretRef.
@@ -54,6 +67,7 @@ struct GitRepositorySpec {
   // Files left out of what the Kustomizations read (.gitignore syntax, after the defaults and
   // the repository's .sourceignore files: controllers/gitops/git/source_ignore.h).
   std::optional<std::string> ignore;
+  std::vector<GitRepositoryInclude> include;
 
   // ref, or branch master when it names nothing.
   GitRepositoryRef effective_ref() const;
@@ -67,6 +81,9 @@ struct Artifact {
   std::string url;
   std::string message;
   std::optional<meta::TimePoint> last_update_time;
+  // "sha256:<hex>" over the files the artifact holds (controllers/gitops/artifact.h): what the
+  // Kustomizations read, after ignore rules and includes; it changes when any of that does.
+  std::string digest;
   CAPSTAN_CODEC(Artifact);
 };
 
@@ -74,6 +91,7 @@ struct GitRepositoryStatus {
   std::int64_t observed_generation = 0;
   std::vector<meta::Condition> conditions;  // Ready, Reconciling, Stalled, Healthy, ArtifactInStorage
   std::optional<Artifact> artifact;
+  std::vector<Artifact> included_artifacts;  // the includes' artifacts, in spec.include's order
   std::string last_handled_reconcile_at;
   CAPSTAN_CODEC(GitRepositoryStatus);
 };

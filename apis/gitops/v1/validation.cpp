@@ -114,6 +114,23 @@ std::vector<Cause> validate_git_repository(const json::Value& obj, const Validat
       out.push_back(validation::field_invalid(ref.child("semver"), jstr(range), std::string("not a semver range: ") + e.what()));
     }
   }
+  if (const auto* includes = spec ? json::get_array(*spec, {"include"}) : nullptr) {
+    const std::string_view self = json::get_string(obj, {"metadata", "name"});
+    for (std::size_t i = 0; i < includes->size(); ++i) {
+      const json::Value& inc = (*includes)[i];
+      FieldPath at = sp.child("include").index(static_cast<int>(i));
+      std::string_view name = json::get_string(inc, {"repository", "name"});
+      if (!name.empty() && name == self)
+        out.push_back(validation::field_invalid(at.child("repository").child("name"), jstr(name), "a GitRepository cannot include itself"));
+      for (std::string_view key : {"fromPath", "toPath"}) {
+        std::string_view path = json::get_string(inc, {key});
+        auto clean = clean_repo_path(path);
+        if (!clean) out.push_back(validation::field_invalid(at.child(key), jstr(path), "must not climb out of the repository root"));
+        else if (key == "toPath" && !path.empty() && clean->empty())
+          out.push_back(validation::field_invalid(at.child(key), jstr(path), "must name a directory, not the repository root"));
+      }
+    }
+  }
   return out;
 }
 

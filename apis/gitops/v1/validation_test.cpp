@@ -67,6 +67,17 @@ TEST(GitRepositoryValidation, SemverRanges) {
             Strings{"spec.ref.semver: Invalid value: \">=one\": not a semver range: \"one\" in \">=one\" is not a version"});
 }
 
+TEST(GitRepositoryValidation, IncludesStayInTheRepositoryAndNeverIncludeThemselves) {
+  EXPECT_EQ(errors(validate_git_repository(repo("{url: 'https://example.com/app', interval: 1m, "
+                                                "include: [{repository: {name: shared}, fromPath: manifests, toPath: vendor/shared}]}"))),
+            Strings{});
+  EXPECT_EQ(errors(validate_git_repository(repo("{url: 'https://example.com/app', interval: 1m, include: ["
+                                                "{repository: {name: app}}, {repository: {name: x}, fromPath: ../up, toPath: ./}]}"))),
+            (Strings{"spec.include[0].repository.name: Invalid value: \"app\": a GitRepository cannot include itself",
+                     "spec.include[1].fromPath: Invalid value: \"../up\": must not climb out of the repository root",
+                     "spec.include[1].toPath: Invalid value: \"./\": must name a directory, not the repository root"}));
+}
+
 TEST(KustomizationValidation, PathsDurationsAndDependsOn) {
   EXPECT_EQ(errors(validate_kustomization(ks("a", "{sourceRef: {kind: GitRepository, name: app}, interval: 10m, prune: true, path: ./deploy/../base}"))),
             Strings{});
