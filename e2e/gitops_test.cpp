@@ -411,6 +411,36 @@ generatorOptions: {disableNameSuffixHash: true}
   EXPECT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 10s)) << ready_message("kustomization");
 }
 
+// A Kustomization reads its path and what that refers to, nothing else: a 5 MB file elsewhere in
+// the repository (over the 4 MB a file may have) is never read, while a path holding it fails
+// naming the file, and the other Kustomization keeps syncing.
+TEST_P(GitopsE2E, OnlyThePathAndWhatItRefersToAreReadAndCountedAgainstTheLimits) {
+  repo_->write("deploy/kustomization.yaml", "resources: [namespace.yaml, ../base]\n");
+  repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
+  repo_->write("base/kustomization.yaml", "resources: [config.yaml]\n");
+  repo_->write("base/config.yaml", config_map("settings", "from-base"));
+  repo_->write("data/huge.yaml", "# " + std::string(5 << 20, 'x') + "\n");
+  repo_->commit("a huge file beside");
+  kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "main", "deploy") + R"(---
+apiVersion: gitops.capstan.dev/v1
+kind: Kustomization
+metadata: {name: data, namespace: ops}
+spec:
+  sourceRef: {kind: GitRepository, name: app}
+  interval: 10m
+  path: data
+  prune: false
+)");
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization");
+  EXPECT_EQ(color("settings"), "from-base");  // the base outside the path was read
+  ASSERT_TRUE(eventually([&] { return condition("ks", "data", "ops", "Ready", "reason") == "BuildFailed"; }, 30s))
+      << condition("ks", "data", "ops", "Ready", "message");
+  EXPECT_NE(condition("ks", "data", "ops", "Ready", "message").find("data/huge.yaml: 5242883 bytes, over the max_file_bytes limit"),
+            std::string::npos)
+      << condition("ks", "data", "ops", "Ready", "message");
+  EXPECT_EQ(ready("kustomization"), "True");
+}
+
 // spec.include, as Flux's: another repository's artifact copied into this one's (fromPath to
 // toPath), its commits followed; the artifact's digest changes with what the Kustomizations read
 // (a new ignore pattern), and so does what they apply.

@@ -2,10 +2,10 @@
 
 #include "apis/gitops/v1/repo_path.h"
 #include "controllers/gitops/env.h"
+#include "controllers/gitops/manifests.h"
 
 #include <openssl/evp.h>
 
-#include <memory>
 #include <set>
 
 namespace capstan::gitops {
@@ -18,8 +18,8 @@ std::string commit_of(const std::string& revision) {
   return at == std::string::npos ? "" : revision.substr(at + 5);
 }
 
-std::map<std::string, std::string> assemble(Env& env, const std::string& ns, const v1::GitRepository& repo, std::string commit,
-                                            std::set<std::string>& visiting, int depth) {
+ArtifactListing assemble(Env& env, const std::string& ns, const v1::GitRepository& repo, std::string commit,
+                         std::set<std::string>& visiting, int depth) {
   const std::string name = "GitRepository '" + ns + "/" + std::string(repo.name()) + "'";
   if (commit.empty()) commit = repo.status.artifact ? commit_of(repo.status.artifact->revision) : "";
   if (commit.empty()) throw IncludeUnavailable(name + " has no artifact yet");
@@ -28,7 +28,8 @@ std::map<std::string, std::string> assemble(Env& env, const std::string& ns, con
     auto credentials = env.credentials(ns, repo.spec.secret_ref);
     env.mirrors.sync(url, git::Ref{"", "", commit, ""}, repo.spec.timeout, credentials ? &*credentials : nullptr);
   }
-  auto files = env.mirrors.files(url, commit, "", {}, repo.spec.ignore);
+  ArtifactListing out;
+  for (auto& [path, blob] : env.mirrors.listing(url, commit, "", repo.spec.ignore)) out.emplace(path, ArtifactEntry{url, blob.oid, blob.size});
   for (const auto& inc : repo.spec.include) {
     const std::string inc_name = "include '" + ns + "/" + inc.repository.name + "' of " + name;
     if (depth + 1 > kMaxIncludeDepth) throw std::runtime_error(inc_name + ": includes nest more than " + std::to_string(kMaxIncludeDepth) + " deep");
@@ -49,44 +50,39 @@ std::map<std::string, std::string> assemble(Env& env, const std::string& ns, con
     const std::string from_prefix = from.empty() ? "" : from + "/";
     const std::string to_prefix = to + "/";
     // What this repository has at toPath is replaced.
-    for (auto it = files.lower_bound(to_prefix); it != files.end() && it->first.compare(0, to_prefix.size(), to_prefix) == 0;)
-      it = files.erase(it);
-    for (auto& [path, content] : inner)
-      if (path.compare(0, from_prefix.size(), from_prefix) == 0) files[to_prefix + path.substr(from_prefix.size())] = std::move(content);
+    for (auto it = out.lower_bound(to_prefix); it != out.end() && it->first.compare(0, to_prefix.size(), to_prefix) == 0;) it = out.erase(it);
+    for (auto& [path, entry] : inner)
+      if (path.compare(0, from_prefix.size(), from_prefix) == 0) out[to_prefix + path.substr(from_prefix.size())] = std::move(entry);
+    if (out.size() > git::kMaxListing) throw std::runtime_error(name + ": more than " + std::to_string(git::kMaxListing) + " files with its includes");
   }
-  return files;
+  return out;
 }
 
 }  // namespace
 
-std::map<std::string, std::string> artifact_files(Env& env, const std::string& ns, const v1::GitRepository& repo, const std::string& commit) {
+ArtifactListing artifact_listing(Env& env, const std::string& ns, const v1::GitRepository& repo, const std::string& commit) {
   std::set<std::string> visiting{std::string(repo.name())};
   return assemble(env, ns, repo, commit, visiting, 0);
 }
 
-std::shared_ptr<const ArtifactFiles> cached_artifact_files(Env& env, const std::string& ns, const v1::GitRepository& repo) {
+std::shared_ptr<const ArtifactListing> cached_artifact_listing(Env& env, const std::string& ns, const v1::GitRepository& repo) {
   const std::string digest = repo.status.artifact ? repo.status.artifact->digest : "";
-  const std::string key = ns + "/" + std::string(repo.name()) + "@" + digest;
+  const std::string key = ns + "/" + std::string(repo.name()) + "@";
   if (!digest.empty())
-    if (auto hit = env.artifacts.get(key)) return hit;
-  auto files = std::make_shared<const ArtifactFiles>(artifact_files(env, ns, repo));
-  // Kept under the digest of what was read: an include that moved on since the status was
-  // written gives other files, which must not answer for that status.
-  env.artifacts.put(ns + "/" + std::string(repo.name()) + "@" + artifact_digest(*files), files);
-  return files;
+    if (auto hit = env.artifacts.get(key + digest)) return hit;
+  auto listing = std::make_shared<const ArtifactListing>(artifact_listing(env, ns, repo));
+  // Kept under the digest of what was listed: an include that moved on since the status was
+  // written lists other files, which must not answer for that status.
+  env.artifacts.put(key + artifact_digest(*listing), listing);
+  return listing;
 }
 
-std::string artifact_digest(const std::map<std::string, std::string>& files) {
+std::string artifact_digest(const ArtifactListing& listing) {
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
-  auto put = [&](std::string_view s) {
-    const std::string len = std::to_string(s.size()) + ":";
-    EVP_DigestUpdate(ctx.get(), len.data(), len.size());
-    EVP_DigestUpdate(ctx.get(), s.data(), s.size());
-  };
-  for (const auto& [path, content] : files) {
-    put(path);
-    put(content);
+  for (const auto& [path, entry] : listing) {
+    const std::string record = std::to_string(path.size()) + ":" + path + entry.oid + "\n";
+    EVP_DigestUpdate(ctx.get(), record.data(), record.size());
   }
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
@@ -98,6 +94,59 @@ std::string artifact_digest(const std::map<std::string, std::string>& files) {
     out += kHex[md[i] & 15];
   }
   return out;
+}
+
+ArtifactTree::ArtifactTree(const git::Mirrors& mirrors, std::shared_ptr<const ArtifactListing> listing, git::Limits limits)
+    : mirrors_(mirrors), listing_(std::move(listing)), limits_(limits) {
+  paths_.reserve(listing_->size());
+  for (const auto& kv : *listing_) paths_.push_back(kv.first);
+}
+
+void ArtifactTree::admit(const std::string& path, std::size_t size) {
+  if (content_.size() >= limits_.max_files)
+    throw BuildError(path + ": the build reads more than " + std::to_string(limits_.max_files) + " files, over the max_files limit");
+  if (size > limits_.max_file_bytes)
+    throw BuildError(path + ": " + std::to_string(size) + " bytes, over the max_file_bytes limit of " + std::to_string(limits_.max_file_bytes));
+  if (bytes_ + size > limits_.max_total_bytes)
+    throw BuildError(path + ": the build reads more than " + std::to_string(limits_.max_total_bytes) +
+                     " bytes, over the max_total_bytes limit");
+  bytes_ += size;
+}
+
+void ArtifactTree::prefetch(const std::string& dir) {
+  std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> by_url;  // url -> (paths, oids)
+  auto [first, last] = under(dir.empty() ? "" : dir + "/");
+  for (auto it = first; it != last; ++it) {
+    if (content_.contains(*it)) continue;
+    const ArtifactEntry& e = listing_->at(*it);
+    admit(*it, e.size);
+    auto& [paths, oids] = by_url[e.url];
+    paths.push_back(*it);
+    oids.push_back(e.oid);
+  }
+  for (auto& [url, batch] : by_url) {
+    std::vector<std::string> contents;
+    try {
+      contents = mirrors_.read_blobs(url, batch.second);
+    } catch (const std::exception& e) {
+      throw BuildError("reading " + (dir.empty() ? std::string(".") : dir) + ": " + e.what());
+    }
+    for (std::size_t i = 0; i < contents.size(); ++i) content_.emplace(batch.first[i], std::move(contents[i]));
+  }
+}
+
+const std::string& ArtifactTree::read(const std::string& path) {
+  if (auto it = content_.find(path); it != content_.end()) return it->second;
+  auto entry = listing_->find(path);
+  if (entry == listing_->end()) throw BuildError(path + ": not found");
+  admit(path, entry->second.size);
+  std::vector<std::string> contents;
+  try {
+    contents = mirrors_.read_blobs(entry->second.url, {entry->second.oid});
+  } catch (const std::exception& e) {
+    throw BuildError(path + ": " + e.what());
+  }
+  return content_.emplace(path, std::move(contents.front())).first->second;
 }
 
 }  // namespace capstan::gitops

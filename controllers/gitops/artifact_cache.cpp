@@ -2,7 +2,7 @@
 
 namespace capstan::gitops {
 
-std::shared_ptr<const ArtifactFiles> ArtifactCache::get(const std::string& key) {
+std::shared_ptr<const ArtifactListing> ArtifactCache::get(const std::string& key) {
   std::lock_guard lock(mu_);
   for (auto it = lru_.begin(); it != lru_.end(); ++it)
     if (it->key == key) {
@@ -12,9 +12,9 @@ std::shared_ptr<const ArtifactFiles> ArtifactCache::get(const std::string& key) 
   return nullptr;
 }
 
-void ArtifactCache::put(const std::string& key, std::shared_ptr<const ArtifactFiles> files) {
+void ArtifactCache::put(const std::string& key, std::shared_ptr<const ArtifactListing> files) {
   std::size_t size = 0;
-  for (const auto& [path, content] : *files) size += path.size() + content.size();
+  for (const auto& [path, entry] : *files) size += path.size() + entry.url.size() + entry.oid.size() + 64;
   std::lock_guard lock(mu_);
   for (auto it = lru_.begin(); it != lru_.end(); ++it)
     if (it->key == key) {

@@ -1,7 +1,7 @@
-// The files of recent artifacts (artifact.h), shared by the Kustomizations that read the same
-// GitRepository at the same digest instead of each reading the Git mirror again. Bounded: at most
-// `max_entries` artifacts and `max_bytes` of file content, the least recently used dropped first.
-// Thread-safe.
+// The listings of recent artifacts (artifact.h: each path's mirror and blob), shared by the
+// Kustomizations that read the same GitRepository at the same digest instead of each walking the
+// Git trees again. Bounded: at most `max_entries` artifacts and `max_bytes` (paths, URLs and ids),
+// the least recently used dropped first. Thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -14,22 +14,27 @@
 
 namespace capstan::gitops {
 
-using ArtifactFiles = std::map<std::string, std::string>;
+// Where one file of an artifact is: the mirror (its URL) and the blob.
+struct ArtifactEntry {
+  std::string url, oid;
+  std::size_t size = 0;
+};
+using ArtifactListing = std::map<std::string, ArtifactEntry>;
 
 class ArtifactCache {
  public:
-  explicit ArtifactCache(std::size_t max_entries = 8, std::size_t max_bytes = std::size_t{128} << 20)
+  explicit ArtifactCache(std::size_t max_entries = 8, std::size_t max_bytes = std::size_t{64} << 20)
       : max_entries_(max_entries), max_bytes_(max_bytes) {}
 
-  std::shared_ptr<const ArtifactFiles> get(const std::string& key);
+  std::shared_ptr<const ArtifactListing> get(const std::string& key);
   // An artifact larger than max_bytes on its own is not kept.
-  void put(const std::string& key, std::shared_ptr<const ArtifactFiles> files);
+  void put(const std::string& key, std::shared_ptr<const ArtifactListing> files);
   std::size_t bytes() const;
 
  private:
   struct Entry {
     std::string key;
-    std::shared_ptr<const ArtifactFiles> files;
+    std::shared_ptr<const ArtifactListing> files;
     std::size_t bytes;
   };
   const std::size_t max_entries_, max_bytes_;

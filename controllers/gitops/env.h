@@ -67,6 +67,9 @@ struct GitopsOptions {
   // How often a Kustomization with wait or healthChecks looks at the objects' health again while
   // it waits (its spec.timeout bounds the wait).
   std::chrono::milliseconds health_poll{2'000};
+  // Bounds on what one Kustomization's build reads of its source (files, bytes per file, bytes in
+  // all): its path and what that refers to, not the rest of the repository.
+  git::Limits build_limits;
 };
 
 // A Kustomization waiting, after an apply, until the objects it checks are ready: for which

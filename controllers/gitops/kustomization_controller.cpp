@@ -172,7 +172,11 @@ class Reconciler {
       if (spec_.post_build) b.variables = post_build_variables();
       std::optional<sops::Keys> keys;
       if (spec_.decryption) b.decryption = &keys.emplace(decryption_keys());
-      objects = build_manifests(*files, b);
+      // The path is read at once; what it refers to elsewhere (bases, components, generator
+      // sources) when the build gets there; all of it, and only it, counted against the limits.
+      ArtifactTree tree(env_.mirrors, files, env_.options.build_limits);
+      tree.prefetch(clean_path(spec_.path));
+      objects = build_manifests(tree, b);
     } catch (const BuildError& e) {
       fail({v1::reason::kBuildFailed, e.what()});
       return controller::Result::after(retry_interval());
@@ -369,7 +373,7 @@ class Reconciler {
   }
 
   // The source revision and the files of that commit, or nullopt after recording why not.
-  std::optional<std::pair<std::string, std::shared_ptr<const ArtifactFiles>>> source_files() {
+  std::optional<std::pair<std::string, std::shared_ptr<const ArtifactListing>>> source_files() {
     std::string error;
     const auto repo = source(error);
     if (!repo) {
@@ -380,7 +384,7 @@ class Reconciler {
     const auto& ref = spec_.source_ref;
     const std::string name = ref.kind + " '" + (ref.ns.empty() ? request_.ns : ref.ns) + "/" + ref.name + "'";
     try {
-      return std::make_pair(revision, cached_artifact_files(env_, ref.ns.empty() ? request_.ns : ref.ns, *repo));
+      return std::make_pair(revision, cached_artifact_listing(env_, ref.ns.empty() ? request_.ns : ref.ns, *repo));
     } catch (const std::exception& e) {
       fail({v1::reason::kArtifactFailed, "reading revision " + revision + " of " + name + ": " + e.what()});
       return std::nullopt;

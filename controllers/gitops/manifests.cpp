@@ -2,6 +2,7 @@
 
 #include "apis/gitops/v1/repo_path.h"
 #include "controllers/gitops/decryption.h"
+#include "controllers/gitops/source_tree.h"
 #include "controllers/gitops/kustomize_generators.h"
 #include "controllers/gitops/kustomize_metadata.h"
 #include "controllers/gitops/kustomize_names.h"
@@ -86,29 +87,30 @@ void rename(json::Value& obj, std::string_view prefix, std::string_view suffix) 
 class Builder {
  public:
   // `mark_quoted`: quoted scalars holding "${" are marked for the substitution (substitute.h).
-  Builder(const std::map<std::string, std::string>& files, bool mark_quoted, const sops::Keys* keys)
-      : files_(files), mark_quoted_(mark_quoted), keys_(keys) {}
+  Builder(SourceTree& tree, bool mark_quoted, const sops::Keys* keys) : tree_(tree), mark_quoted_(mark_quoted), keys_(keys) {}
 
   std::vector<json::Value> directory(const std::string& dir, int depth) {
     if (depth > 32) throw BuildError(dir + ": resources nest more than 32 levels (a cycle?)");
     for (auto name : kKustomizationFiles) {
       std::string file = join(dir, name);
-      if (auto it = files_.find(file); it != files_.end()) return kustomization(dir, file, it->second, depth);
+      if (tree_.has(file)) return kustomization(dir, file, tree_.read(file), depth);
     }
     // Plain YAML, recursively; a subdirectory with its own kustomization.yaml is built as one.
     std::vector<json::Value> out;
     std::set<std::string> built;
     std::string prefix = dir.empty() ? "" : dir + "/";
     bool any = false;
-    for (auto it = files_.lower_bound(prefix); it != files_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+    auto [first, last] = tree_.under(prefix);
+    for (auto it = first; it != last; ++it) {
+      const std::string& path = *it;
       any = true;
-      if (auto sub = kustomization_dir_above(it->first, prefix); !sub.empty()) {
+      if (auto sub = kustomization_dir_above(path, prefix); !sub.empty()) {
         if (built.insert(sub).second)
           for (auto& o : directory(sub, depth + 1)) out.push_back(std::move(o));
         continue;
       }
-      if (!is_manifest_file(it->first)) continue;
-      for (auto& doc : documents(it->first, it->second))
+      if (!is_manifest_file(path)) continue;
+      for (auto& doc : documents(path, tree_.read(path)))
         if (is_object(doc)) out.push_back(std::move(doc));
     }
     if (!any) throw BuildError("path " + (dir.empty() ? std::string(".") : dir) + " not found in the source (or empty)");
@@ -126,7 +128,7 @@ class Builder {
 
   bool has_kustomization(const std::string& dir) const {
     for (auto name : kKustomizationFiles)
-      if (files_.contains(join(dir, name))) return true;
+      if (tree_.has(join(dir, name))) return true;
     return false;
   }
 
@@ -142,8 +144,8 @@ class Builder {
 
   bool is_directory(const std::string& path) const {
     std::string prefix = path.empty() ? "" : path + "/";
-    auto it = files_.lower_bound(prefix);
-    return it != files_.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+    auto [first, last] = tree_.under(prefix);
+    return first != last;
   }
 
   json::Value parse_kustomization(const std::string& file, const std::string& text) {
@@ -179,9 +181,8 @@ class Builder {
       } catch (const BuildError&) {
         throw BuildError(file + ": " + what + " " + path + " is outside the repository");
       }
-      auto it = files_.find(target);
-      if (it == files_.end()) throw BuildError(file + ": " + what + " " + path + " not found");
-      return decrypt ? decrypt_source(target, it->second, keys_) : it->second;
+      if (!tree_.has(target)) throw BuildError(file + ": " + what + " " + path + " not found");
+      return decrypt ? decrypt_source(target, tree_.read(target), keys_) : tree_.read(target);
     };
   }
 
@@ -197,8 +198,8 @@ class Builder {
       } catch (const BuildError&) {
         throw BuildError(file + ": resource " + std::string(entry) + " is outside the repository");
       }
-      if (auto it = files_.find(target); it != files_.end()) {
-        for (auto& doc : documents(target, it->second)) {
+      if (tree_.has(target)) {
+        for (auto& doc : documents(target, tree_.read(target))) {
           if (doc.is_null()) continue;
           if (!is_object(doc)) throw BuildError(target + ": a document without apiVersion and kind");
           out.push_back(std::move(doc));
@@ -223,9 +224,9 @@ class Builder {
       }
       std::string component_file;
       for (auto name : kKustomizationFiles)
-        if (files_.contains(join(target, name))) component_file = join(target, name);
+        if (tree_.has(join(target, name))) component_file = join(target, name);
       if (component_file.empty()) throw BuildError(file + ": component " + std::string(c.get_string()) + " has no kustomization.yaml");
-      json::Value k = parse_kustomization(component_file, files_.at(component_file));
+      json::Value k = parse_kustomization(component_file, tree_.read(component_file));
       if (json::get_string(k, {"kind"}) != "Component")
         throw BuildError(file + ": component " + std::string(c.get_string()) + " is not a Component (kind: " +
                          std::string(json::get_string(k, {"kind"}, "Kustomization")) + ")");
@@ -293,7 +294,7 @@ class Builder {
     if (const auto* images = json::find(k, {"images"})) apply_images(out, *images, file);
   }
 
-  const std::map<std::string, std::string>& files_;
+  SourceTree& tree_;
   bool mark_quoted_;
   const sops::Keys* keys_;
 };
@@ -325,7 +326,12 @@ std::string clean_path(std::string_view path) {
 }
 
 std::vector<json::Value> build_manifests(const std::map<std::string, std::string>& files, const BuildOptions& options) {
-  auto objects = Builder(files, options.variables.has_value(), options.decryption).directory(clean_path(options.path), 0);
+  MapTree tree(files);
+  return build_manifests(tree, options);
+}
+
+std::vector<json::Value> build_manifests(SourceTree& tree, const BuildOptions& options) {
+  auto objects = Builder(tree, options.variables.has_value(), options.decryption).directory(clean_path(options.path), 0);
   const std::string spec = "the Kustomization's spec";
   kustomize::remember_ids(objects);
   if (!options.patches.is_null())

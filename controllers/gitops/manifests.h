@@ -57,6 +57,9 @@ struct BuildOptions {
 // file and reason (bad YAML, a resource that does not exist, an unsupported kustomize field, two
 // objects with the same kind, namespace and name).
 std::vector<json::Value> build_manifests(const std::map<std::string, std::string>& files, const BuildOptions& options);
+// The same from a SourceTree (source_tree.h), whose files are read as the build needs them.
+class SourceTree;
+std::vector<json::Value> build_manifests(SourceTree& tree, const BuildOptions& options);
 
 // "./deploy/" -> "deploy", "." -> "", "a/../b" -> "b"; throws BuildError when it leaves the
 // repository ("../x"). apis::gitops::v1::clean_repo_path (the one implementation, shared with

@@ -81,9 +81,9 @@ controller::Result reconcile_git_repository(Env& env, const controller::Request&
     return controller::Result::after(std::min(interval, env.options.fetch_retry));
   }
 
-  // The includes' artifacts; then the artifact's files are assembled and digested again when
-  // its revision, an include's artifact or the spec changed (and only then: an idle interval
-  // reads no file).
+  // The includes' artifacts; then the artifact is listed (paths and blob ids, no content) and
+  // digested again when its revision, an include's artifact or the spec changed (and only then:
+  // an idle interval walks no tree).
   auto not_ready = [&](std::string_view reason, const std::string& message) {
     remove_condition(status.conditions, v1::condition::kReconciling);
     set_condition(status.conditions, v1::condition::kReady, "False", reason, message, generation);
@@ -114,13 +114,13 @@ controller::Result reconcile_git_repository(Env& env, const controller::Request&
       status.observed_generation != generation || !same_artifacts(status.included_artifacts, included)) {
     std::string digest;
     try {
-      auto files = std::make_shared<const ArtifactFiles>(artifact_files(env, request.ns, repo, resolved.commit));
-      digest = artifact_digest(*files);
-      env.artifacts.put(request.key() + "@" + digest, std::move(files));  // what the Kustomizations will read next
+      auto listing = std::make_shared<const ArtifactListing>(artifact_listing(env, request.ns, repo, resolved.commit));
+      digest = artifact_digest(*listing);
+      env.artifacts.put(request.key() + "@" + digest, std::move(listing));  // what the Kustomizations will read next
     } catch (const IncludeUnavailable& e) {
       return not_ready(v1::reason::kIncludeUnavailable, e.what());
     } catch (const std::exception& e) {
-      return not_ready(v1::reason::kStorageOperationFailed, std::string("reading the files of revision ") + resolved.revision + ": " + e.what());
+      return not_ready(v1::reason::kStorageOperationFailed, std::string("listing the files of revision ") + resolved.revision + ": " + e.what());
     }
     const bool new_revision = old_revision != resolved.revision || !status.artifact;
     v1::Artifact artifact{resolved.revision, "gitrepository/" + request.ns + "/" + request.name + "/" + resolved.commit,

@@ -729,9 +729,8 @@ Resolved Mirrors::sync(const std::string& url, const Ref& ref, std::chrono::mill
   return done(std::move(commit), true);
 }
 
-std::map<std::string, std::string> Mirrors::files(const std::string& url, const std::string& commit,
-                                                  const std::string& path, const Limits& limits,
-                                                  const std::optional<std::string>& ignore) const {
+Listing Mirrors::listing(const std::string& url, const std::string& commit, const std::string& path,
+                         const std::optional<std::string>& ignore) const {
   ensure_libgit2();
   Context c{url, redact_url(url), "commit " + commit, nullptr};
   std::string hex;
@@ -757,22 +756,24 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
   if (int rc = libgit2().git_repository_odb(&odb_raw, repo.get()); rc < 0) fail(c, "open object database", rc);
   OdbPtr odb(odb_raw);
   SourceIgnore rules(ignore);
-  auto read_small_blob = [&](const git_tree_entry* e, const std::string& name) {
+  auto size_of = [&](const git_tree_entry* e, const std::string& name) {
     size_t size = 0;
     git_object_t type = GIT_OBJECT_INVALID;
     if (int rc = libgit2().git_odb_read_header(&size, &type, odb.get(), libgit2().git_tree_entry_id(e)); rc < 0) fail(c, "read " + name, rc);
-    if (size > limits.max_file_bytes)
-      throw GitError(name + " in " + revision + " is " + std::to_string(size) + " bytes, over the max_file_bytes limit");
-    git_blob* blob_raw = nullptr;
-    if (int rc = libgit2().git_blob_lookup(&blob_raw, repo.get(), libgit2().git_tree_entry_id(e)); rc < 0) fail(c, "read " + name, rc);
-    BlobPtr blob(blob_raw);
-    return std::string(static_cast<const char*>(libgit2().git_blob_rawcontent(blob.get())),
-                       static_cast<size_t>(libgit2().git_blob_rawsize(blob.get())));
+    return size;
   };
   auto add_ignore_file = [&](const git_tree* t, const std::string& at) {
     const git_tree_entry* e = libgit2().git_tree_entry_byname(t, std::string(kSourceIgnoreFile).c_str());
     if (!e || libgit2().git_tree_entry_type(e) != GIT_OBJECT_BLOB) return;
-    rules.add_file(read_small_blob(e, at.empty() ? std::string(kSourceIgnoreFile) : at + "/" + std::string(kSourceIgnoreFile)), at);
+    const std::string name = at.empty() ? std::string(kSourceIgnoreFile) : at + "/" + std::string(kSourceIgnoreFile);
+    if (size_of(e, name) > kMaxIgnoreFileBytes)
+      throw GitError(name + " in " + revision + " is larger than " + std::to_string(kMaxIgnoreFileBytes) + " bytes");
+    git_blob* blob_raw = nullptr;
+    if (int rc = libgit2().git_blob_lookup(&blob_raw, repo.get(), libgit2().git_tree_entry_id(e)); rc < 0) fail(c, "read " + name, rc);
+    BlobPtr blob(blob_raw);
+    rules.add_file(std::string_view(static_cast<const char*>(libgit2().git_blob_rawcontent(blob.get())),
+                                    static_cast<size_t>(libgit2().git_blob_rawsize(blob.get()))),
+                   at);
   };
   for (std::size_t slash = 0; !dir.empty() && slash != std::string::npos; slash = dir.find('/', slash + 1)) {
     const std::string above = dir.substr(0, slash);
@@ -801,11 +802,7 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
     tree.reset(raw);
   }
 
-  auto over = [&](const std::string& what) {
-    return GitError("files of " + revision + " at path " + (path.empty() ? "." : path) + " in " + c.url + ": " + what);
-  };
-  std::map<std::string, std::string> out;
-  std::size_t total = 0;
+  Listing out;
   std::vector<std::pair<TreePtr, std::string>> pending;  // trees still to list, with their prefix
   pending.emplace_back(std::move(tree), "");
   while (!pending.empty()) {
@@ -827,25 +824,12 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
         }
         case GIT_FILEMODE_BLOB:
         case GIT_FILEMODE_BLOB_EXECUTABLE: {
-          if (out.size() >= limits.max_files)
-            throw over("more than " + std::to_string(limits.max_files) + " files, over the max_files limit");
-          size_t size = 0;
-          git_object_t type = GIT_OBJECT_INVALID;
-          if (int rc = libgit2().git_odb_read_header(&size, &type, odb.get(), libgit2().git_tree_entry_id(e)); rc < 0)
-            fail(c, "read " + name, rc);
-          if (size > limits.max_file_bytes)
-            throw over("file " + name + " is " + std::to_string(size) + " bytes, over the max_file_bytes limit of " +
-                       std::to_string(limits.max_file_bytes));
-          if (total + size > limits.max_total_bytes)
-            throw over("files total more than " + std::to_string(limits.max_total_bytes) +
-                       " bytes, over the max_total_bytes limit (at " + name + ")");
-          git_blob* blob_raw = nullptr;
-          if (int rc = libgit2().git_blob_lookup(&blob_raw, repo.get(), libgit2().git_tree_entry_id(e)); rc < 0)
-            fail(c, "read " + name, rc);
-          BlobPtr blob(blob_raw);
-          const char* bytes = static_cast<const char*>(libgit2().git_blob_rawcontent(blob.get()));
-          out.emplace(name, std::string(bytes, static_cast<size_t>(libgit2().git_blob_rawsize(blob.get()))));
-          total += size;
+          if (out.size() >= kMaxListing)
+            throw GitError("files of " + revision + " at path " + (path.empty() ? "." : path) + " in " + c.url + ": more than " +
+                           std::to_string(kMaxListing) + " files");
+          char oid[GIT_OID_HEXSZ + 1] = {};
+          libgit2().git_oid_fmt(oid, libgit2().git_tree_entry_id(e));
+          out.emplace(name, BlobRef{std::string(oid, GIT_OID_HEXSZ), size_of(e, name)});
           break;
         }
         default:  // symlinks, submodules (gitlinks)
@@ -853,6 +837,52 @@ std::map<std::string, std::string> Mirrors::files(const std::string& url, const 
       }
     }
   }
+  return out;
+}
+
+std::vector<std::string> Mirrors::read_blobs(const std::string& url, const std::vector<std::string>& oids) const {
+  ensure_libgit2();
+  Context c{url, redact_url(url), "read", nullptr};
+  auto mu = lock_for(url);
+  std::lock_guard lock(*mu);
+  RepoPtr repo = open_mirror(mirror_path(url), c, /*create=*/false);
+  if (!repo) throw GitError("there is no local mirror of " + c.url + " (sync it first)");
+  std::vector<std::string> out;
+  out.reserve(oids.size());
+  for (const auto& hex : oids) {
+    git_oid id;
+    if (hex.size() != GIT_OID_HEXSZ || libgit2().git_oid_fromstr(&id, hex.c_str()) < 0) throw GitError("not a blob id: " + hex);
+    git_blob* blob_raw = nullptr;
+    if (int rc = libgit2().git_blob_lookup(&blob_raw, repo.get(), &id); rc < 0) fail(c, "read blob " + hex, rc);
+    BlobPtr blob(blob_raw);
+    out.emplace_back(static_cast<const char*>(libgit2().git_blob_rawcontent(blob.get())), static_cast<size_t>(libgit2().git_blob_rawsize(blob.get())));
+  }
+  return out;
+}
+
+std::map<std::string, std::string> Mirrors::files(const std::string& url, const std::string& commit,
+                                                  const std::string& path, const Limits& limits,
+                                                  const std::optional<std::string>& ignore) const {
+  const Listing list = listing(url, commit, path, ignore);
+  auto over = [&](const std::string& what) {
+    return GitError("files of sha1:" + commit + " at path " + (path.empty() ? "." : path) + " in " + redact_url(url) + ": " + what);
+  };
+  if (list.size() > limits.max_files) throw over("more than " + std::to_string(limits.max_files) + " files, over the max_files limit");
+  std::size_t total = 0;
+  std::vector<std::string> oids;
+  for (const auto& [name, blob] : list) {
+    if (blob.size > limits.max_file_bytes)
+      throw over("file " + name + " is " + std::to_string(blob.size) + " bytes, over the max_file_bytes limit of " +
+                 std::to_string(limits.max_file_bytes));
+    if (total + blob.size > limits.max_total_bytes)
+      throw over("files total more than " + std::to_string(limits.max_total_bytes) + " bytes, over the max_total_bytes limit (at " + name + ")");
+    total += blob.size;
+    oids.push_back(blob.oid);
+  }
+  auto contents = read_blobs(url, oids);
+  std::map<std::string, std::string> out;
+  std::size_t i = 0;
+  for (const auto& [name, blob] : list) out.emplace(name, std::move(contents[i++]));
   return out;
 }
 

@@ -73,6 +73,17 @@ struct Limits {
   std::size_t max_files = 10000;
 };
 
+// A regular file of a revision, as listing() names it: its blob id (40 hex) and size.
+struct BlobRef {
+  std::string oid;
+  std::size_t size = 0;
+  bool operator==(const BlobRef&) const = default;
+};
+using Listing = std::map<std::string, BlobRef>;
+// Bounds on a listing (paths of one revision) and on one .sourceignore file.
+inline constexpr std::size_t kMaxListing = 200'000;
+inline constexpr std::size_t kMaxIgnoreFileBytes = 1 << 20;
+
 // `url` with any "user:password@" removed: the only form of a URL to log or put in errors.
 std::string redact_url(std::string_view url);
 
@@ -98,6 +109,13 @@ class Mirrors {
   std::map<std::string, std::string> files(const std::string& url, const std::string& commit,
                                            const std::string& path, const Limits& limits = {},
                                            const std::optional<std::string>& ignore = std::nullopt) const;
+
+  // What files() would return, without reading a file's content: paths with their blob ids and
+  // sizes, after the same ignore rules. At most kMaxListing paths.
+  Listing listing(const std::string& url, const std::string& commit, const std::string& path,
+                  const std::optional<std::string>& ignore = std::nullopt) const;
+  // The contents of blobs of url's mirror, in the order of `oids` (one open of the mirror).
+  std::vector<std::string> read_blobs(const std::string& url, const std::vector<std::string>& oids) const;
 
   // Whether `commit` (40 hex) is a commit in url's mirror.
   bool has_commit(const std::string& url, const std::string& commit) const;

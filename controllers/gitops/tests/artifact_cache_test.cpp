@@ -6,8 +6,9 @@
 namespace capstan::gitops {
 namespace {
 
-std::shared_ptr<const ArtifactFiles> files_of(std::size_t bytes) {
-  return std::make_shared<const ArtifactFiles>(ArtifactFiles{{"f", std::string(bytes, 'x')}});
+// A listing of one entry taking 1 + 64 + `bytes` bytes.
+std::shared_ptr<const ArtifactListing> files_of(std::size_t bytes) {
+  return std::make_shared<const ArtifactListing>(ArtifactListing{{"f", ArtifactEntry{std::string(bytes, 'x'), "", 0}}});
 }
 
 TEST(ArtifactCache, KeepsTheMostRecentlyUsedWithinItsEntryAndByteBounds) {
@@ -19,9 +20,9 @@ TEST(ArtifactCache, KeepsTheMostRecentlyUsedWithinItsEntryAndByteBounds) {
   EXPECT_EQ(cache.get("b"), nullptr);
   EXPECT_NE(cache.get("a"), nullptr);
   EXPECT_NE(cache.get("c"), nullptr);
-  EXPECT_EQ(cache.bytes(), 2u * 101u);
+  EXPECT_EQ(cache.bytes(), 2u * 165u);
 
-  cache.put("big", files_of(950));  // over the bytes: the others go
+  cache.put("big", files_of(800));  // over the bytes: the others go
   EXPECT_NE(cache.get("big"), nullptr);
   EXPECT_EQ(cache.get("a"), nullptr);
   EXPECT_EQ(cache.get("c"), nullptr);
@@ -29,7 +30,7 @@ TEST(ArtifactCache, KeepsTheMostRecentlyUsedWithinItsEntryAndByteBounds) {
   EXPECT_EQ(cache.get("huge"), nullptr);
   EXPECT_NE(cache.get("big"), nullptr);
   cache.put("big", files_of(10));  // a key put again replaces its entry
-  EXPECT_EQ(cache.bytes(), 11u);
+  EXPECT_EQ(cache.bytes(), 75u);
 }
 
 }  // namespace
