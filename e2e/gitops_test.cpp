@@ -60,6 +60,14 @@ spec:
 )";
 }
 
+// A Kustomization of GitRepository ops/app at `path`, with more spec lines in `extra`.
+std::string kustomization(const std::string& name, const std::string& ns, const std::string& path, const std::string& extra = "",
+                          const std::string& interval = "10m") {
+  return "apiVersion: gitops.capstan.dev/v1\nkind: Kustomization\nmetadata: {name: " + name + ", namespace: " + ns +
+         "}\nspec:\n  sourceRef: {kind: GitRepository, name: app, namespace: ops}\n  interval: " + interval + "\n  path: " + path +
+         "\n" + extra;
+}
+
 class GitopsE2E : public ControllerFixture {
  protected:
   GitopsE2E() : ControllerFixture({"gitops", /*simulate_workloads=*/false, "kustomizations,gitrepositories"}) {}
@@ -421,16 +429,7 @@ TEST_P(GitopsE2E, OnlyThePathAndWhatItRefersToAreReadAndCountedAgainstTheLimits)
   repo_->write("base/config.yaml", config_map("settings", "from-base"));
   repo_->write("data/huge.yaml", "# " + std::string(5 << 20, 'x') + "\n");
   repo_->commit("a huge file beside");
-  kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "main", "deploy") + R"(---
-apiVersion: gitops.capstan.dev/v1
-kind: Kustomization
-metadata: {name: data, namespace: ops}
-spec:
-  sourceRef: {kind: GitRepository, name: app}
-  interval: 10m
-  path: data
-  prune: false
-)");
+  kubectl_->ok({"apply", "-f", "-"}, sources(daemon_->url("app"), "main", "deploy") + "---\n" + kustomization("data", "ops", "data", "  prune: false\n"));
   ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("kustomization");
   EXPECT_EQ(color("settings"), "from-base");  // the base outside the path was read
   ASSERT_TRUE(eventually([&] { return condition("ks", "data", "ops", "Ready", "reason") == "BuildFailed"; }, 30s))
@@ -622,29 +621,13 @@ spec:
   interval: 1s
   ref: {branch: main}
 ---
-apiVersion: gitops.capstan.dev/v1
-kind: Kustomization
-metadata: {name: platform, namespace: ops}
-spec:
-  sourceRef: {kind: GitRepository, name: app}
-  interval: 10m
-  path: platform
-  prune: true
-  suspend: true
----
-apiVersion: gitops.capstan.dev/v1
-kind: Kustomization
-metadata: {name: team, namespace: team}
-spec:
-  sourceRef: {kind: GitRepository, name: app, namespace: ops}
-  serviceAccountName: deployer
+)" + kustomization("platform", "ops", "platform", "  prune: true\n  suspend: true\n") + "---\n" +
+                                         kustomization("team", "team", "team", R"(  serviceAccountName: deployer
   dependsOn: [{name: platform, namespace: ops}]
-  interval: 2s
-  path: team
   prune: true
   wait: true
   timeout: 2m
-)");
+)", "2s"));
   auto team = [&](const std::string& field) { return condition("ks", "team", "team", "Ready", field); };
   // The team waits for the platform, suspended so far.
   ASSERT_TRUE(eventually([&] { return team("reason") == "DependencyNotReady"; }, 30s)) << team("message");

@@ -122,7 +122,7 @@ void record_error(ApplyOutcome& out, const InventoryEntry& entry, const std::exc
 
 // Maps and places `obj`, reads the live object, and decides whether it needs sending: not when
 // reconcile is disabled on it, nor when it is what this applier last wrote and nobody changed it
-// since (the same body hash and the resourceVersion the API server answered then).
+// since (the same body hash, and the live object's ownership_fingerprint as that apply left it).
 std::optional<Pending> prepare(client::Client& c, json::Value& obj, const ApplyOptions& options, ApplyOutcome& out) {
   auto gvk = meta::GroupVersionKind::from(json::get_string(obj, {"apiVersion"}), json::get_string(obj, {"kind"}));
   Pending p;
