@@ -40,14 +40,15 @@ constexpr std::array kClusterScoped = {
 // One field that names another object: `path` below the referrer (or, when `referrer` is empty,
 // below the pod spec of every kind that has one), "x[]" stepping into every item of a list.
 struct Reference {
-  std::string_view group, referent;  // what is referred to (API group, kind)
-  std::string_view referrer;         // a kind; "" for every kind with a pod spec
+  std::string group, referent;  // what is referred to (API group, kind)
+  std::string referrer;         // a kind; "" for every kind with a pod spec
   std::string path;
   bool kind_beside = false;       // the sibling "kind" must name `referent` (roleRef, subjects, scaleTargetRef)
   bool namespace_beside = false;  // the sibling "namespace" names the referent's namespace, and follows it
+  bool any_group = false;         // a referent of any API group (the crds field names kinds only)
 };
 
-constexpr std::string_view kRbac = "rbac.authorization.k8s.io";
+constexpr const char* kRbac = "rbac.authorization.k8s.io";
 
 const std::vector<Reference>& references() {
   static const std::vector<Reference> table = [] {
@@ -155,9 +156,17 @@ class Fixer {
  public:
   // Indexes the objects that references may mean by every name they had (their metadata does not
   // change while references are fixed).
-  explicit Fixer(std::vector<json::Value>& objects) : objects_(objects) {
+  Fixer(std::vector<json::Value>& objects, const std::vector<CrdReference>& crds) : objects_(objects), refs_(references()) {
+    for (const auto& c : crds) {
+      Reference r;
+      r.referent = c.referent_kind;
+      r.referrer = c.referrer_kind;
+      r.path = c.path;
+      r.any_group = true;
+      refs_.push_back(std::move(r));
+    }
     std::set<std::string_view> referents;
-    for (const auto& ref : references()) referents.insert(ref.referent);
+    for (const auto& ref : refs_) referents.insert(ref.referent);
     for (const auto& o : objects_) {
       if (!referents.contains(json::get_string(o, {"kind"}))) continue;
       auto& entry = entries_.emplace_back(Entry{&o, ids(o)});
@@ -171,7 +180,7 @@ class Fixer {
     for (auto& referrer : objects_) {
       std::string_view kind = json::get_string(referrer, {"kind"});
       std::string_view pod = pod_spec_path(kind);
-      for (const auto& ref : references()) {
+      for (const auto& ref : refs_) {
         if (ref.referrer.empty()) {
           if (pod.empty()) continue;
           walk(referrer, std::string(pod) + "/" + ref.path, [&](json::Object& parent, json::Value& name) { fix(referrer, ref, parent, name); });
@@ -192,7 +201,7 @@ class Fixer {
     if (auto it = by_name_.find(wanted); it != by_name_.end())
       for (std::size_t i : it->second) {
         const Entry& e = entries_[i];
-        if (json::get_string(*e.object, {"kind"}) != ref.referent || group_of(*e.object) != ref.group) continue;
+        if (json::get_string(*e.object, {"kind"}) != ref.referent || (!ref.any_group && group_of(*e.object) != ref.group)) continue;
         if (ref.namespace_beside && std::none_of(e.history.begin(), e.history.end(), [&](const auto& id) {
               return id.second == wanted && normal_namespace(id.first) == normal_namespace(beside);
             }))
@@ -235,6 +244,7 @@ class Fixer {
   };
 
   std::vector<json::Value>& objects_;
+  std::vector<Reference> refs_;  // the built-in table and the crds' references
   std::vector<Entry> entries_;
   std::unordered_map<std::string, std::vector<std::size_t>> by_name_;  // any name -> entries_
 };
@@ -293,7 +303,7 @@ std::string_view group_of(const json::Value& o) {
 
 std::pair<std::string, std::string> original_id(const json::Value& obj) { return ids(obj).front(); }
 
-void fix_name_references(std::vector<json::Value>& objects) { Fixer(objects).run(); }
+void fix_name_references(std::vector<json::Value>& objects, const std::vector<CrdReference>& crds) { Fixer(objects, crds).run(); }
 
 void drop_internal_annotations(json::Value& obj) {
   auto* meta = json::find(obj, {"metadata"});

@@ -9,6 +9,7 @@
 //   - the built-in kinds that have no namespace, which the `namespace` field leaves alone.
 #pragma once
 
+#include "controllers/gitops/kustomize_crds.h"
 #include "runtime/json/json.h"
 
 #include <string>
@@ -50,7 +51,9 @@ std::pair<std::string, std::string> original_id(const json::Value& obj);
 // beside the reference, for RoleBinding subjects and webhook services), then those in the
 // referrer's namespace, then those renamed with the same prefixes and suffixes. Throws BuildError
 // when it could still mean objects that now have different names.
-void fix_name_references(std::vector<json::Value>& objects);
+// `crds`: references of custom resources the kustomizations' crds fields declared
+// (kustomize_crds.h), besides the built-in table.
+void fix_name_references(std::vector<json::Value>& objects, const std::vector<CrdReference>& crds = {});
 
 // Removes the build's internal annotations (and the annotations map when that empties it).
 void drop_internal_annotations(json::Value& obj);

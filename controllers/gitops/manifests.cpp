@@ -23,7 +23,7 @@ const std::set<std::string, std::less<>> kSupportedFields = {
     "apiVersion",        "kind",            "metadata",           "resources",        "bases",  "components",
     "namespace",         "namePrefix",      "nameSuffix",         "labels",           "commonLabels", "commonAnnotations",
     "configMapGenerator", "secretGenerator", "generatorOptions",  "patches",          "patchesJson6902", "patchesStrategicMerge", "replicas",
-    "images"};
+    "images",            "crds"};
 
 std::string supported_fields() {
   std::string out;
@@ -88,6 +88,8 @@ class Builder {
  public:
   // `mark_quoted`: quoted scalars holding "${" are marked for the substitution (substitute.h).
   Builder(SourceTree& tree, bool mark_quoted, const sops::Keys* keys) : tree_(tree), mark_quoted_(mark_quoted), keys_(keys) {}
+
+  const std::vector<kustomize::CrdReference>& crd_references() const { return crd_references_; }
 
   std::vector<json::Value> directory(const std::string& dir, int depth) {
     if (depth > 32) throw BuildError(dir + ": resources nest more than 32 levels (a cycle?)");
@@ -237,6 +239,14 @@ class Builder {
   // kustomize's order: resources, generators, components, then the transformers over all of
   // them (patches, namespace, prefix and suffix, labels, annotations, replicas, images).
   void accumulate(const std::string& dir, const std::string& file, const json::Value& k, std::vector<json::Value>& out, int depth) {
+    if (const auto* crds = json::find(k, {"crds"}); crds && !crds->is_null()) {
+      if (!crds->is_array()) throw BuildError(file + ": crds must be a list of paths");
+      auto read = reader(dir, file, "crds file");
+      for (const auto& c : crds->get_array()) {
+        if (!c.is_string()) throw BuildError(file + ": crds must be a list of paths");
+        kustomize::load_crd_references(clean_path(join(dir, c.get_string())), read(std::string(c.get_string())), crd_references_);
+      }
+    }
     for (std::string_view field : {"resources", "bases"}) {
       const auto* list = json::find(k, {field});
       if (!list || list->is_null()) continue;
@@ -295,6 +305,7 @@ class Builder {
   }
 
   SourceTree& tree_;
+  std::vector<kustomize::CrdReference> crd_references_;  // of every kustomization of the build (kustomize merges them upwards)
   bool mark_quoted_;
   const sops::Keys* keys_;
 };
@@ -331,7 +342,8 @@ std::vector<json::Value> build_manifests(const std::map<std::string, std::string
 }
 
 std::vector<json::Value> build_manifests(SourceTree& tree, const BuildOptions& options) {
-  auto objects = Builder(tree, options.variables.has_value(), options.decryption).directory(clean_path(options.path), 0);
+  Builder builder(tree, options.variables.has_value(), options.decryption);
+  auto objects = builder.directory(clean_path(options.path), 0);
   const std::string spec = "the Kustomization's spec";
   kustomize::remember_ids(objects);
   if (!options.patches.is_null())
@@ -348,7 +360,7 @@ std::vector<json::Value> build_manifests(SourceTree& tree, const BuildOptions& o
   // every renamed object.
   kustomize::remember_ids(objects);
   kustomize::add_name_hashes(objects);
-  kustomize::fix_name_references(objects);
+  kustomize::fix_name_references(objects, builder.crd_references());
   std::set<std::string> seen;
   for (auto& o : objects) {
     kustomize::drop_internal_annotations(o);

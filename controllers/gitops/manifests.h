@@ -7,7 +7,8 @@
 //     then the transformers: `patchesStrategicMerge` and `patches` (JSON 6902 and strategic
 //     merge), `namespace`, `namePrefix`/`nameSuffix`, labels and annotations
 //     (kustomize_metadata.h), `patchesJson6902`, `replicas` and `images`
-//     (kustomize_transforms.h). Other kustomize fields (crds, replacements, vars, plugins,
+//     (kustomize_transforms.h); `crds` declares which fields of custom resources name other objects
+//     (kustomize_crds.h). Other kustomize fields (replacements, vars, plugins,
 //     remote bases, ...) are refused with a BuildError naming the field:
 //     applying half of what the file says would be worse than not applying.
 //   - `path` has none: every *.yaml / *.yml / *.json file below it (sorted, recursively) is read,

@@ -108,8 +108,15 @@ TEST(GitopsManifests, NamespacesAndCrdsKeepTheirNames) {
 TEST(GitopsManifests, ErrorsNameTheFileAndTheReason) {
   BuildOptions o;
   o.path = "k";
-  EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [a.yaml]\ncrds: [c.yaml]\n"}}, o).find("k/kustomization.yaml: 'crds' is not supported"),
+  EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [a.yaml]\nvars: []\n"}}, o).find("k/kustomization.yaml: 'vars' is not supported"),
             std::string::npos);
+  // Of crds, only the name references are read; the other extensions are refused by name.
+  const std::string crd = R"({"x.v1.Bee": {"Schema": {"properties": {"kind": {}, "apiVersion": {}, "metadata": {},
+      "spec": {"x-kubernetes-label-selector": ""}}}}})";
+  EXPECT_NE(build_error({{"k/kustomization.yaml", "crds: [bee.json]\n"}, {"k/bee.json", crd}}, o)
+                .find("k/bee.json: x.v1.Bee property spec: x-kubernetes-label-selector is not supported"),
+            std::string::npos)
+      << build_error({{"k/kustomization.yaml", "crds: [bee.json]\n"}, {"k/bee.json", crd}}, o);
   EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [missing.yaml]\n"}}, o).find("resource missing.yaml not found"),
             std::string::npos);
   EXPECT_NE(build_error({{"k/kustomization.yaml", "resources: [../../x]\n"}}, o).find("outside the repository"), std::string::npos);
