@@ -4,6 +4,8 @@
 // left Git), report build and fetch errors in their Ready condition, decrypt SOPS-encrypted
 // Secrets with an age key, and prune everything when the Kustomization is deleted.
 #include "runtime/json/json.h"
+#include "runtime/pki/key.h"
+#include "runtime/pki/sign.h"
 #include "testing/controller_fixture.h"
 #include "testing/git.h"
 #include "testing/sops.h"
@@ -727,6 +729,46 @@ TEST_P(GitopsE2E, APrivateRepositoryOverHttpWithAPasswordOrAToken) {
   kubectl_->ok({"delete", "secret", "git-http", "-n", "ops"});
   secret("{bearerToken: t0ken}");
   ASSERT_TRUE(eventually([&] { return color("settings") == "second"; }, 30s)) << ready_message("gitrepository");
+}
+
+// https with a certificate from a CA the system does not know (an in-house Git server): refused
+// until the secretRef's ca.crt holds that CA (Flux's key); a CA that did not sign it is refused,
+// naming why.
+TEST_P(GitopsE2E, AnHttpsRepositoryIsTrustedThroughTheSecretRefsCaCrt) {
+  GitHttpServer server(dir_->file("git"), "alice", "s3cret", "");
+  server.use_tls();
+  server.start();
+  repo_->write("deploy/namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n");
+  repo_->write("deploy/config.yaml", config_map("settings", "over-https"));
+  repo_->commit("over https");
+  ASSERT_EQ(server.url("app").rfind("https://", 0), 0u);
+  auto secret = [&](const std::string& ca) {
+    (*kubectl_)({"delete", "secret", "git-https", "-n", "ops", "--ignore-not-found"});
+    std::vector<std::string> args = {"create", "secret", "generic", "git-https", "-n", "ops", "--from-literal=username=alice",
+                                     "--from-literal=password=s3cret"};
+    if (!ca.empty()) args.push_back("--from-literal=ca.crt=" + ca);
+    kubectl_->ok(args);
+  };
+  secret("");
+  std::string manifests = sources(server.url("app"), "main", "./deploy");
+  manifests.replace(manifests.find("  interval: 1s"), 0, "  secretRef: {name: git-https}\n");
+  kubectl_->ok({"apply", "-f", "-"}, manifests);
+  ASSERT_TRUE(eventually([&] { return ready("gitrepository") == "False"; }, 30s)) << ready_message("gitrepository");
+  EXPECT_NE(ready_message("gitrepository").find("certificate"), std::string::npos) << ready_message("gitrepository");
+
+  // Another CA: refused, naming the check that failed.
+  auto other_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
+  secret(pki::self_signed_ca("not the server's", std::chrono::hours(1), other_key).to_pem());
+  kubectl_->ok({"annotate", "--overwrite", "gitrepository", "app", "-n", "ops", "reconcile.gitops.capstan.dev/requestedAt=1"});
+  ASSERT_TRUE(eventually([&] { return ready_message("gitrepository").find("not valid for the secretRef's ca.crt") != std::string::npos; },
+                         30s))
+      << ready_message("gitrepository");
+
+  // The server's CA: fetched and applied.
+  secret(server.ca_pem());
+  kubectl_->ok({"annotate", "--overwrite", "gitrepository", "app", "-n", "ops", "reconcile.gitops.capstan.dev/requestedAt=2"});
+  ASSERT_TRUE(eventually([&] { return ready("kustomization") == "True"; }, 30s)) << ready_message("gitrepository") << ready_message("kustomization");
+  EXPECT_EQ(color("settings"), "over-https");
 }
 
 // --gitops-no-cross-namespace-refs, as Flux's multi-tenancy lockdown: references within a

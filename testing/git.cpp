@@ -2,6 +2,7 @@
 
 #include "runtime/http/server.h"
 #include "runtime/meta/base64.h"
+#include "runtime/pki/sign.h"
 #include "testing/cluster.h"
 #include "testing/ports.h"
 
@@ -120,7 +121,17 @@ GitHttpServer::GitHttpServer(std::string base, std::string username, std::string
 GitHttpServer::~GitHttpServer() { stop(); }
 
 std::string GitHttpServer::url(const std::string& repo) const {
-  return "http://127.0.0.1:" + std::to_string(impl_ ? impl_->server->port() : 0) + "/" + repo + ".git";
+  return std::string(cert_pem_.empty() ? "http" : "https") + "://127.0.0.1:" + std::to_string(impl_ ? impl_->server->port() : 0) + "/" +
+         repo + ".git";
+}
+
+void GitHttpServer::use_tls() {
+  auto ca_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
+  auto ca = pki::self_signed_ca("git-http test CA", std::chrono::hours(24), ca_key);
+  auto serving = pki::serving_certificate({"127.0.0.1"}, ca, ca_key, std::chrono::hours(24));
+  ca_pem_ = ca.to_pem();
+  cert_pem_ = serving.certificate.to_pem();
+  key_pem_ = serving.key.to_pem();
 }
 
 void GitHttpServer::start() {
@@ -128,6 +139,12 @@ void GitHttpServer::start() {
   http::ServerOptions o;
   o.name = "git-http";
   o.address = "127.0.0.1";
+  if (!cert_pem_.empty()) {
+    http::ServerTls tls;
+    tls.cert_pem = cert_pem_;
+    tls.key_pem = key_pem_;
+    o.tls = tls;
+  }
   impl_->server = std::make_unique<http::Server>(o, [this](http::Request& req, http::Reply& reply) {
     const std::string_view auth = req.headers.get_or("Authorization", "");
     const bool basic = !username_.empty() && auth == "Basic " + meta::base64_encode(username_ + ":" + password_);

@@ -54,12 +54,16 @@ class SshServer {
 };
 
 // Git's smart HTTP (git-http-backend run per request, as a CGI) on a free loopback port, serving
-// every repository under `base` (http://127.0.0.1:<port>/<name>.git) only to requests with
+// every repository under `base` (http(s)://127.0.0.1:<port>/<name>.git) only to requests with
 // `username`/`password` (Basic) or `token` (Bearer); others get 401 with a Basic challenge.
 class GitHttpServer {
  public:
   GitHttpServer(std::string base, std::string username, std::string password, std::string token);
   ~GitHttpServer();
+  // Before start(): serve https with a certificate for 127.0.0.1 from a CA of its own, whose PEM
+  // ca_pem() returns (what a GitRepository's secretRef ca.crt holds).
+  void use_tls();
+  const std::string& ca_pem() const { return ca_pem_; }
   void start();
   void stop();
   std::string url(const std::string& repo) const;
@@ -68,6 +72,7 @@ class GitHttpServer {
  private:
   struct Impl;
   std::string base_, username_, password_, token_;
+  std::string ca_pem_, cert_pem_, key_pem_;  // with use_tls()
   std::unique_ptr<Impl> impl_;
   std::atomic<int> refused_{0};
 };

@@ -84,7 +84,7 @@ std::optional<git::Credentials> Env::credentials(std::string_view ns, const std:
   git::Credentials c;
   const std::pair<std::string_view, std::string*> keys[] = {{"username", &c.username},     {"password", &c.password},
                                                             {"bearerToken", &c.bearer_token}, {"identity", &c.identity},
-                                                            {"known_hosts", &c.known_hosts}};
+                                                            {"known_hosts", &c.known_hosts}, {"ca.crt", &c.ca_pem}};
   for (const auto& [key, into] : keys) {
     std::string_view encoded = json::get_string(secret, {"data", key});
     if (encoded.empty()) continue;

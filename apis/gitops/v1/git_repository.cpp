@@ -51,7 +51,8 @@ const auto& spec_fields() {
       field("secretRef", &GitRepositorySpec::secret_ref,
             SecretReference::schema().description(
                 "Secret with the credentials: username and password (http(s) basic), bearerToken (http(s)), identity (SSH "
-                "private key; password is its passphrase) and known_hosts (required for ssh://: an unknown host key is refused).")),
+                "private key; password is its passphrase), known_hosts (required for ssh://: an unknown host key is refused) and ca.crt "
+                "(CA certificates an https server's certificate may chain to, besides the system's).")),
       field("interval", &GitRepositorySpec::interval, duration("How often to look for new commits on the ref, e.g. 1m.")).required(),
       field("timeout", &GitRepositorySpec::timeout, duration("Bound of one Git operation (ls-remote, fetch). Default 60s.")),
       field("ref", &GitRepositorySpec::ref, GitRepositoryRef::schema()),

@@ -7,8 +7,11 @@
 #include "controllers/gitops/git/known_hosts.h"
 #include "controllers/gitops/git/libgit2.h"
 #include "runtime/log/log.h"
+#include "runtime/pki/certificate.h"
 #include "runtime/pki/digest.h"
+#include "runtime/pki/verify.h"
 
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -480,9 +483,36 @@ const char* raw_type_name(git_cert_ssh_raw_type_t t) {
   }
 }
 
-// SSH host keys must be in the secretRef's known_hosts (an unknown host is refused, as Flux's);
-// TLS certificates keep libgit2's own verification.
-int on_certificate(git_cert* cert, int /*valid*/, const char* host, void* payload) {
+// An https server's certificate that the system's CAs do not vouch for: accepted when it chains to
+// the secretRef's ca.crt and names the host (DNS name or IP address), for server authentication.
+int check_tls_certificate(const git_cert_x509* cert, const char* host, const Session& session) {
+  const std::string name = host ? host : session.host;
+  try {
+    auto leaf = pki::Certificate::parse_der(std::string_view(static_cast<const char*>(cert->data), cert->len));
+    auto roots = pki::Certificate::parse_chain(session.credentials->ca_pem);
+    pki::VerifyOptions o;
+    unsigned char addr[16];
+    if (::inet_pton(AF_INET, name.c_str(), addr) == 1 || ::inet_pton(AF_INET6, name.c_str(), addr) == 1) o.ip_address = name;
+    else o.dns_name = name;
+    o.purpose = pki::ExtKeyUsage::ServerAuth;
+    auto result = pki::verify_chain(leaf, {}, roots, o);
+    if (result) return 0;
+    libgit2().git_error_set_str(GIT_ERROR_SSL, ("the certificate of " + name + " is not valid for the secretRef's ca.crt: " + result.error).c_str());
+  } catch (const std::exception& e) {
+    libgit2().git_error_set_str(GIT_ERROR_SSL, ("checking the certificate of " + name + " against the secretRef's ca.crt: " + e.what()).c_str());
+  }
+  return GIT_ECERTIFICATE;
+}
+
+// SSH host keys must be in the secretRef's known_hosts (an unknown host is refused, as Flux's).
+// TLS certificates keep libgit2's own verification, and one it refuses may still chain to the
+// secretRef's ca.crt.
+int on_certificate(git_cert* cert, int valid, const char* host, void* payload) {
+  if (cert->cert_type == GIT_CERT_X509) {
+    const auto* session = static_cast<const Session*>(payload);
+    if (valid || !session->credentials || session->credentials->ca_pem.empty()) return GIT_PASSTHROUGH;
+    return check_tls_certificate(reinterpret_cast<const git_cert_x509*>(cert), host, *session);
+  }
   if (cert->cert_type != GIT_CERT_HOSTKEY_LIBSSH2) return GIT_PASSTHROUGH;
   const auto* session = static_cast<const Session*>(payload);
   const auto* key = reinterpret_cast<const git_cert_hostkey*>(cert);

@@ -38,9 +38,10 @@ struct Ref {
 
 // A GitRepository's spec.secretRef, with Flux's keys: username and password (http(s) basic
 // authentication), bearerToken (http(s)), identity (an SSH private key, PEM or OpenSSH; password
-// is then its passphrase) and known_hosts (required for ssh://). Never logged nor put in errors.
+// is then its passphrase), known_hosts (required for ssh://) and ca.crt (PEM certificates an
+// https server's certificate may chain to, besides the system's). Never logged nor put in errors.
 struct Credentials {
-  std::string username, password, bearer_token, identity, known_hosts;
+  std::string username, password, bearer_token, identity, known_hosts, ca_pem;
 };
 
 struct Resolved {
