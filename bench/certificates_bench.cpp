@@ -192,16 +192,9 @@ spec: {ca: {secretName: bench-ca}}
     std::printf("certificates: openssl speed ecdsap256 signs %.0f/s (%.3f ms each): one certificate costs the manager %.1f such signatures\n",
                 signs, 1e3 / signs, per_cert * signs);
   std::printf("certificates: reconciles per certificate:");
-  {
-    std::istringstream in(mgr.metrics());
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.rfind("controller_runtime_reconcile_total{", 0) != 0 || line.find("result=\"success\"") == std::string::npos) continue;
-      auto c = line.find("controller=\"") + 12;
-      std::printf(" %s %.1f", line.substr(c, line.find('"', c) - c).c_str(), std::stod(line.substr(line.rfind(' ') + 1)) / std::max(n, 1));
-    }
-    std::printf("\n");
-  }
+  for (const auto& [controller, total] : e2e::metric_sums_by(mgr.metrics(), "controller_runtime_reconcile_total", "controller", "result=\"success\""))
+    std::printf(" %s %.1f", controller.c_str(), total / std::max(n, 1));
+  std::printf("\n");
   std::printf("certificates: manager resident memory after issuing: %.1f MB\n", bench::rss_bytes_of(mgr.pid()) / 1e6);
 
   // RSA-2048 key generation, reported on its own: it dominates RSA issuance.

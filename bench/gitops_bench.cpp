@@ -38,17 +38,6 @@ std::string pad(int i, int width) {
   return std::string(width - std::min<int>(width, static_cast<int>(s.size())), '0') + s;
 }
 
-// The sum of the series of `name` whose labels hold `label`, from a /metrics text.
-double metric_sum(const std::string& text, const std::string& name, const std::string& label = "") {
-  double sum = 0;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);)
-    if (line.rfind(name, 0) == 0 && line.size() > name.size() && (line[name.size()] == '{' || line[name.size()] == ' ') &&
-        line.find(label) != std::string::npos)
-      sum += std::stod(line.substr(line.rfind(' ') + 1));
-  return sum;
-}
-
 struct Shape {
   std::string title;
   int kustomizations;
@@ -181,15 +170,15 @@ int run_shape(const std::string& bin, const Shape& shape) {
   const double idle_s = seconds(Clock::now() - idle_start);
   const std::string m1 = mgr.metrics();
   const double idle_cpu = bench::cpu_seconds_of(mgr.pid()) - cpu0;
-  const double body_bytes = metric_sum(m1, "rest_client_request_size_bytes_sum") - metric_sum(m0, "rest_client_request_size_bytes_sum");
-  const double reconciles = metric_sum(m1, "controller_runtime_reconcile_total", "controller=\"kustomizations\"") -
-                            metric_sum(m0, "controller_runtime_reconcile_total", "controller=\"kustomizations\"");
-  const double applies = metric_sum(m1, "capstan_gitops_apply_requests_total") - metric_sum(m0, "capstan_gitops_apply_requests_total");
-  const double not_sent = metric_sum(m1, "capstan_gitops_apply_unchanged_total") - metric_sum(m0, "capstan_gitops_apply_unchanged_total");
+  const double body_bytes = e2e::metric_sum(m1, "rest_client_request_size_bytes_sum") - e2e::metric_sum(m0, "rest_client_request_size_bytes_sum");
+  const double reconciles = e2e::metric_sum(m1, "controller_runtime_reconcile_total", "controller=\"kustomizations\"") -
+                            e2e::metric_sum(m0, "controller_runtime_reconcile_total", "controller=\"kustomizations\"");
+  const double applies = e2e::metric_sum(m1, "capstan_gitops_apply_requests_total") - e2e::metric_sum(m0, "capstan_gitops_apply_requests_total");
+  const double not_sent = e2e::metric_sum(m1, "capstan_gitops_apply_unchanged_total") - e2e::metric_sum(m0, "capstan_gitops_apply_unchanged_total");
   std::string by_method;
   for (const char* method : {"GET", "PATCH", "PUT", "POST", "DELETE"}) {
-    double n = metric_sum(m1, "rest_client_requests_total", std::string("method=\"") + method + "\"") -
-               metric_sum(m0, "rest_client_requests_total", std::string("method=\"") + method + "\"");
+    double n = e2e::metric_sum(m1, "rest_client_requests_total", std::string("method=\"") + method + "\"") -
+               e2e::metric_sum(m0, "rest_client_requests_total", std::string("method=\"") + method + "\"");
     if (n > 0) by_method += std::string(by_method.empty() ? "" : ", ") + method + " " + std::to_string(static_cast<long>(n));
   }
   std::printf("  idle re-sync over %.0f s: %.0f reconciles, %.0f objects checked and not sent, %.0f apply requests; manager CPU %.2f s "

@@ -5,7 +5,7 @@
 // bytes the manager sent for it (rest_client_request_size_bytes) against the size of everything
 // it manages, and the manager's CPU per change; and the manager's RSS.
 #include "bench/cluster_client.h"
-#include "controllers/monitoring/gzip.h"
+#include "runtime/gzip/gzip.h"
 #include "testing/kubectl.h"
 #include "testing/manager_process.h"
 #include "runtime/json/decode.h"
@@ -96,7 +96,7 @@ Generated generated(http::Client& c, const bench::ServerUnderTest& s) {
   auto secret = c.request("GET", s.url + "/api/v1/namespaces/monitoring/secrets/prometheus-main");
   if (secret.status == 200) {
     auto gz = meta::base64_decode(json::get_string(json::parse(secret.body), {"data", "prometheus.yaml.gz"}));
-    std::string config = gz ? monitoring::gunzip(*gz) : "";
+    std::string config = gz ? gzip::decompress(*gz) : "";
     g.service_monitor_jobs = count(config, "job_name: serviceMonitor/");
     g.pod_monitor_jobs = count(config, "job_name: podMonitor/");
     g.bytes += secret.body.size();
@@ -120,21 +120,14 @@ double median(std::vector<double> v) {
 // "prometheus 12 x 85 ms, servicemonitors-bindings 2000 x 0.4 ms, ...": each controller's
 // reconciles so far and their mean duration.
 std::string reconciles(const e2e::ManagerProcess& mgr) {
-  std::map<std::string, std::pair<double, double>> by;  // controller -> (sum, count)
-  std::istringstream in(mgr.metrics());
-  std::string line;
-  while (std::getline(in, line)) {
-    const bool sum = line.rfind("controller_runtime_reconcile_time_seconds_sum{", 0) == 0;
-    const bool cnt = line.rfind("controller_runtime_reconcile_time_seconds_count{", 0) == 0;
-    if (!sum && !cnt) continue;
-    auto c = line.find("controller=\"") + 12;
-    auto& entry = by[line.substr(c, line.find('"', c) - c)];
-    (sum ? entry.first : entry.second) += std::stod(line.substr(line.rfind(' ') + 1));
-  }
+  const std::string text = mgr.metrics();
+  const auto sums = e2e::metric_sums_by(text, "controller_runtime_reconcile_time_seconds_sum", "controller");
+  const auto counts = e2e::metric_sums_by(text, "controller_runtime_reconcile_time_seconds_count", "controller");
   std::string out;
   char buf[160];
-  for (const auto& [name, e] : by) {
-    std::snprintf(buf, sizeof buf, "%s%s %.0f x %.1f ms", out.empty() ? "" : ", ", name.c_str(), e.second, e.second > 0 ? e.first / e.second * 1e3 : 0);
+  for (const auto& [name, count] : counts) {
+    const double sum = sums.contains(name) ? sums.at(name) : 0;
+    std::snprintf(buf, sizeof buf, "%s%s %.0f x %.1f ms", out.empty() ? "" : ", ", name.c_str(), count, count > 0 ? sum / count * 1e3 : 0);
     out += buf;
   }
   return out;

@@ -4,6 +4,7 @@
 // left Git), report build and fetch errors in their Ready condition, decrypt SOPS-encrypted
 // Secrets with an age key, and prune everything when the Kustomization is deleted.
 #include "runtime/json/json.h"
+#include "runtime/pki/digest.h"
 #include "runtime/pki/key.h"
 #include "runtime/pki/sign.h"
 #include "testing/controller_fixture.h"
@@ -75,7 +76,7 @@ class GitopsE2E : public ControllerFixture {
   GitopsE2E() : ControllerFixture({"gitops", /*simulate_workloads=*/false, "kustomizations,gitrepositories"}) {}
   GitopsE2E(Setup setup, std::string controllers) : ControllerFixture(std::move(setup)), controllers_(std::move(controllers)) {}
   std::vector<std::string> manager_flags() override {
-    return {"--controllers=" + controllers_, "--gitops-storage-path=" + dir_->file("mirrors"),
+    return {"--controllers=" + controllers_, "--gitops-storage-path=" + dir_->file("mirrors"), "--gitops-storage-addr=127.0.0.1:0",
             "--gitops-default-service-account=capstan-system/capstan-gitops"};
   }
   std::string controllers_ = "gitops";
@@ -466,12 +467,30 @@ TEST_P(GitopsE2E, IncludedRepositoriesAreCopiedInFollowedAndDigested) {
   const std::string digest = status("{.status.artifact.digest}");
   EXPECT_EQ(digest.rfind("sha256:", 0), 0u) << digest;
   EXPECT_EQ(digest.size(), 7u + 64u);
+  // The tarball the status names: served by the manager, its SHA-256 the digest, holding the
+  // repository's files with the include's at toPath.
+  const std::string url = status("{.status.artifact.url}");
+  ASSERT_EQ(url.rfind("http://127.0.0.1:", 0), 0u) << url;
+  EXPECT_NE(url.find("/gitrepository/ops/app/"), std::string::npos) << url;
+  const std::string tarball = dir_->file("artifact.tar.gz");
+  auto curl = run({"curl", "-sSf", "-o", tarball, url});
+  ASSERT_EQ(curl.code, 0) << curl.err;
+  EXPECT_EQ("sha256:" + pki::sha256_hex(read_file(tarball)), digest);
+  EXPECT_EQ(std::to_string(read_file(tarball).size()), status("{.status.artifact.size}"));
+  auto listed = run({"tar", "-tzf", tarball});
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  EXPECT_EQ(listed.out, "deploy/kustomization.yaml\ndeploy/namespace.yaml\nvendor/common/common.yaml\n");
+  auto extracted = run({"tar", "-xzOf", tarball, "vendor/common/common.yaml"});
+  EXPECT_EQ(extracted.out, config_map("common", "v1"));
 
   // A commit to the included repository reaches the cluster through the including one.
   shared.write("manifests/common.yaml", config_map("common", "v2"));
   shared.commit("shared v2");
   ASSERT_TRUE(eventually([&] { return color("common") == "v2"; }, 30s)) << ready_message("kustomization") << ready_message("gitrepository");
   EXPECT_NE(status("{.status.artifact.digest}"), digest);
+  // Only the current artifact is served.
+  auto stale = run({"curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url});
+  EXPECT_EQ(stale.out, "404");
 
   // An include whose repository is missing: IncludeUnavailable, naming it.
   kubectl_->ok({"delete", "gitrepository", "shared", "-n", "ops"});
@@ -553,15 +572,6 @@ class GitopsScenarioE2E : public GitopsSshE2E {
   GitopsScenarioE2E()
       : GitopsSshE2E({"gitops-scenario", /*simulate_workloads=*/true, "kustomizations,gitrepositories,deployments,certificates,configmaps"},
                      "gitops,certificates") {}
-  // The sum of the manager's `name` series whose labels hold `label`.
-  double manager_counter(const std::string& name, const std::string& label = "") {
-    double sum = 0;
-    std::istringstream lines(manager_->metrics());
-    for (std::string line; std::getline(lines, line);)
-      if (line.rfind(name, 0) == 0 && (line[name.size()] == '{' || line[name.size()] == ' ') && line.find(label) != std::string::npos)
-        sum += std::stod(line.substr(line.rfind(' ') + 1));
-    return sum;
-  }
 };
 
 const char* kTeamKustomization = R"(resources: [web.yaml, tls.yaml, extra.yaml]
@@ -653,11 +663,11 @@ spec:
   EXPECT_TRUE(missing({"get", "configmap", "draft", "-n", "default"}));  // .sourceignore left drafts/ out
 
   // Idle intervals: reconciles go on, and not one object is sent again.
-  const double applies = manager_counter("capstan_gitops_apply_requests_total");
-  const double reconciles = manager_counter("controller_runtime_reconcile_total", "controller=\"kustomizations\"");
-  ASSERT_TRUE(eventually([&] { return manager_counter("controller_runtime_reconcile_total", "controller=\"kustomizations\"") >= reconciles + 3; }, 30s));
-  EXPECT_EQ(manager_counter("capstan_gitops_apply_requests_total"), applies);
-  EXPECT_GT(manager_counter("capstan_gitops_apply_unchanged_total"), 0);
+  const double applies = manager_->metric("capstan_gitops_apply_requests_total");
+  const double reconciles = manager_->metric("controller_runtime_reconcile_total", "controller=\"kustomizations\"");
+  ASSERT_TRUE(eventually([&] { return manager_->metric("controller_runtime_reconcile_total", "controller=\"kustomizations\"") >= reconciles + 3; }, 30s));
+  EXPECT_EQ(manager_->metric("capstan_gitops_apply_requests_total"), applies);
+  EXPECT_GT(manager_->metric("capstan_gitops_apply_unchanged_total"), 0);
   // A hand edit is still noticed (its resourceVersion moved) and set back.
   kubectl_->ok({"patch", "configmap", "extra", "-n", "team", "--type=merge", "-p", R"({"data":{"color":"red"}})"});
   EXPECT_TRUE(eventually([&] { return get({"get", "configmap", "extra", "-n", "team", "-o", "jsonpath={.data.color}"}) == "grey"; }, 30s));

@@ -3,12 +3,15 @@
 // ServiceMonitor and a PrometheusRule gets prometheus-operator's objects (config Secret with
 // prometheus.yaml.gz, rule ConfigMap, prometheus-operated Service, StatefulSet), becomes
 // Available when its pods are Ready, and follows changes to what it selects.
-#include "controllers/monitoring/gzip.h"
+#include "runtime/gzip/gzip.h"
 #include "testing/controller_fixture.h"
 #include "testing/prometheus.h"
+#include "runtime/http/server.h"
 #include "runtime/meta/base64.h"
 
 #include <gtest/gtest.h>
+
+#include <mutex>
 
 namespace capstan::e2e {
 namespace {
@@ -61,11 +64,13 @@ class MonitoringE2E : public ControllerFixture {
   MonitoringE2E() : ControllerFixture({"monitoring", /*simulate_workloads=*/true, "prometheus,statefulsets"}) {}
   std::vector<std::string> manager_flags() override { return {"--controllers=monitoring"}; }
 
-  std::string config() {
-    auto b64 = get({"get", "secret", "prometheus-main", "-n", "obs", "-o", R"(jsonpath={.data.prometheus\.yaml\.gz})"});
-    if (b64.empty()) return "";
-    auto gz = meta::base64_decode(b64);
-    return gz ? monitoring::gunzip(*gz) : "";
+  // The gzipped configuration `key` ("prometheus.yaml.gz") of Secret obs/<secret>, or "".
+  std::string config(const std::string& secret = "prometheus-main", const std::string& key = "prometheus.yaml.gz") {
+    std::string escaped;
+    for (char c : key) escaped += c == '.' ? std::string("\\.") : std::string(1, c);
+    auto b64 = get({"get", "secret", secret, "-n", "obs", "-o", "jsonpath={.data." + escaped + "}"});
+    auto gz = b64.empty() ? std::nullopt : meta::base64_decode(b64);
+    return gz ? gzip::decompress(*gz) : "";
   }
 };
 
@@ -340,6 +345,140 @@ spec:
   EXPECT_TRUE(eventually([&] { return statefulsets() == "prometheus-main"; }, 30s)) << statefulsets();
   EXPECT_TRUE(eventually([&] { return get({"get", "prometheus", "main", "-n", "obs", "-o", "jsonpath={.status.shards}"}) == "1"; }, 20s));
   EXPECT_EQ(config().find("$(SHARD)"), std::string::npos) << "one shard: no hashing";
+}
+
+const char* kAlerting = R"(
+apiVersion: v1
+kind: Secret
+metadata: {name: alertmanager-main, namespace: obs}
+stringData:
+  alertmanager.yaml: |
+    route: {receiver: "null", group_wait: 30s}
+    receivers: [{name: "null"}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: Alertmanager
+metadata: {name: main, namespace: obs}
+spec:
+  replicas: 2
+  alertmanagerConfigSelector: {matchLabels: {team: shop}}
+  alertmanagerConfigNamespaceSelector: {}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: AlertmanagerConfig
+metadata: {name: pager, namespace: shop, labels: {team: shop}}
+spec:
+  route:
+    receiver: hook
+    groupWait: 1s
+    groupInterval: 1s
+    matchers: [{name: severity, value: page}]
+  receivers:
+  - name: hook
+    webhookConfigs: [{urlSecret: {name: hook-url, key: url}}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: AlertmanagerConfig
+metadata: {name: broken, namespace: shop, labels: {team: shop}}
+spec:
+  route: {receiver: hook}
+  receivers:
+  - name: hook
+    webhookConfigs: [{urlSecret: {name: missing, key: url}}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: Prometheus
+metadata: {name: alerts, namespace: obs}
+spec:
+  replicas: 1
+  evaluationInterval: 1s
+  ruleSelector: {matchLabels: {role: alert}}
+  alerting:
+    alertmanagers: [{name: alertmanager-operated, port: web}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: PrometheusRule
+metadata: {name: always, namespace: obs, labels: {role: alert}}
+spec:
+  groups:
+  - name: always
+    rules:
+    - alert: AlwaysFiring
+      expr: vector(1)
+      labels: {severity: page, namespace: shop}
+)";
+
+// Alertmanager and AlertmanagerConfig, as prometheus-operator's: the base configuration from the
+// Alertmanager's Secret with the selected configs merged in (confined to their namespace, their
+// webhook URL read from a Secret; one naming a missing Secret left out alone, with an event), the
+// cluster's StatefulSet with its peers and the governing Service; then a real Prometheus fires an
+// alert of a PrometheusRule through the generated alerting block to a real Alertmanager running the
+// assembled configuration, which delivers it to the test's webhook.
+TEST_P(MonitoringE2E, AnAlertFromAPrometheusRuleReachesTheWebhookOfAnAlertmanagerConfig) {
+  // The test's webhook receiver.
+  std::mutex mu;
+  std::vector<std::string> delivered;
+  http::Server hook({.name = "alert-hook"}, [&](http::Request& req, http::Reply& reply) {
+    {
+      std::lock_guard l(mu);
+      delivered.push_back(req.body);
+    }
+    reply.send(http::Response(200, "{}"));
+  });
+  hook.start();
+  kubectl_->ok({"create", "namespace", "shop"});
+  kubectl_->ok({"create", "namespace", "obs"});
+  kubectl_->ok({"create", "secret", "generic", "hook-url", "-n", "shop", "--from-literal=url=http://" + hook.address() + "/alerts"});
+  kubectl_->ok({"apply", "-f", "-"}, kAlerting);
+
+  auto am_config = [&] { return config("alertmanager-main-generated", "alertmanager.yaml.gz"); };
+  ASSERT_TRUE(eventually([&] { return am_config().find("shop/pager/hook") != std::string::npos; }, 30s)) << am_config();
+  const std::string assembled = am_config();
+  EXPECT_EQ(assembled.find("shop/broken"), std::string::npos) << "its Secret is missing: left out\n" << assembled;
+  EXPECT_TRUE(eventually([&] { return get({"get", "events", "-n", "shop"}).find("Secret shop/missing not found") != std::string::npos; }, 20s))
+      << get({"get", "events", "-n", "shop"});
+  const std::string path = dir_->write("alertmanager.yaml", assembled);
+  auto check = run({"amtool", "check-config", path});
+  EXPECT_EQ(check.code, 0) << check.out << check.err << assembled;
+  auto routed = run({"amtool", "config", "routes", "test", "--config.file=" + path, "namespace=shop", "severity=page"});
+  EXPECT_EQ(routed.out, "shop/pager/hook\n") << routed.err;
+  routed = run({"amtool", "config", "routes", "test", "--config.file=" + path, "namespace=other", "severity=page"});
+  EXPECT_EQ(routed.out, "null\n") << "confined to its namespace";
+
+  // The cluster: two peers, the governing Service, Available once the pods are ready.
+  const std::string args = get({"get", "statefulset", "alertmanager-main", "-n", "obs", "-o", "jsonpath={.spec.template.spec.containers[0].args}"});
+  EXPECT_NE(args.find("--cluster.peer=alertmanager-main-0.alertmanager-operated:9094"), std::string::npos) << args;
+  EXPECT_NE(args.find("--cluster.peer=alertmanager-main-1.alertmanager-operated:9094"), std::string::npos) << args;
+  EXPECT_EQ(get({"get", "service", "alertmanager-operated", "-n", "obs", "-o", "jsonpath={.spec.ports[*].name}"}), "web tcp-mesh udp-mesh");
+  EXPECT_TRUE(eventually([&] { return condition("alertmanager", "main", "obs", "Available") == "True"; }, 30s))
+      << condition("alertmanager", "main", "obs", "Available", "message");
+  EXPECT_EQ(get({"get", "alertmanager", "main", "-n", "obs", "-o", "jsonpath={.status.availableReplicas}"}), "2");
+
+  // The Prometheus's alerting block points at the Alertmanagers' Service.
+  auto prom_config = [&] { return config("prometheus-alerts"); };
+  ASSERT_TRUE(eventually([&] { return prom_config().find("alertmanager-operated") != std::string::npos; }, 30s)) << prom_config();
+  auto rule_data = [&] { return get({"get", "configmap", "prometheus-alerts-rulefiles-0", "-n", "obs", "-o", "json"}); };
+  ASSERT_TRUE(eventually([&] { return rule_data().find("AlwaysFiring") != std::string::npos; }, 30s));
+  std::map<std::string, std::string> files;
+  const json::Value configmap = json::parse(rule_data());
+  for (const auto& kv : configmap.at("data").as_object()) files[std::string(kv.key())] = std::string(kv.value().as_string());
+
+  // The real servers: the alert is fired, routed and delivered.
+  TempDir am_dir("alertmanager"), prom_dir("prometheus");  // each server's files apart
+  AlertmanagerServer alertmanager(am_dir, assembled);
+  PrometheusServer prometheus(prom_dir, prom_config(), files, alertmanager.address());
+  const bool got = eventually(
+      [&] {
+        std::lock_guard l(mu);
+        for (const auto& body : delivered)
+          if (body.find("\"alertname\":\"AlwaysFiring\"") != std::string::npos) return true;
+        return false;
+      },
+      60s);
+  EXPECT_TRUE(got) << "alertmanager:\n" << alertmanager.get("/api/v2/alerts") << "\n" << alertmanager.logs() << "\nprometheus alerts:\n"
+                   << prometheus.get("/api/v1/alerts") << "\nprometheus alertmanagers:\n" << prometheus.get("/api/v1/alertmanagers")
+                   << "\n" << prometheus.logs();
+  hook.stop();
 }
 
 CAPSTAN_E2E_BACKENDS(MonitoringE2E);

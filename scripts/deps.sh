@@ -16,13 +16,15 @@ PACKAGES=(
   # libraries
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libssl-dev libsimdjson-dev libspdlog-dev libfmt-dev libyaml-cpp-dev libre2-dev
-  libgit2-dev libsqlite3-dev librdkafka-dev
+  libgit2-dev libsqlite3-dev librdkafka-dev zlib1g-dev
   # test and benchmark frameworks (CMake configures their targets too)
   googletest libgtest-dev libgmock-dev libbenchmark-dev
 )
 # the peers tests and benchmarks run (not with --system-only)
 TEST_PACKAGES=(
   openssl curl pebble prometheus wrk hyperfine
+  # the monitoring tests check generated Alertmanager configurations with amtool and run Alertmanager
+  prometheus-alertmanager
   # the gitops tests' SSH Git server (sshd on loopback, as the test user)
   openssh-server openssh-client
   # the Kafka tests' broker runs on Java 17 and is fetched from Maven Central by Maven

@@ -103,7 +103,9 @@ bool InstallFixture::sample_ready(const std::string& controller, std::chrono::se
         if (controller == "certificates")
           return condition("certificate", "example-ca", "default", "Ready") == "True" &&
                  condition("certificate", "web", "default", "Ready") == "True";
-        if (controller == "monitoring") return condition("prometheus", "main", "default", "Available") == "True";
+        if (controller == "monitoring")
+          return condition("prometheus", "main", "default", "Available") == "True" &&
+                 condition("alertmanager", "main", "default", "Available") == "True";
         if (controller == "kafka") return condition("kafka", "events", "default", "Ready") == "True";
         return false;
       },

@@ -69,14 +69,32 @@ void ManagerProcess::kill() {
 bool ManagerProcess::running() { return proc_ && proc_->running(); }
 std::optional<int> ManagerProcess::wait(std::chrono::milliseconds t) { return proc_ ? proc_->wait(t) : std::nullopt; }
 std::string ManagerProcess::metrics() const { return http_get(metrics_port_, "/metrics").second; }
-double ManagerProcess::metric(const std::string& name) const {
-  double sum = 0;
-  std::istringstream in(metrics());
+double ManagerProcess::metric(const std::string& name, const std::string& label) const { return metric_sum(metrics(), name, label); }
+
+std::map<std::string, double> metric_sums_by(const std::string& text, const std::string& name, const std::string& by,
+                                             const std::string& label) {
+  std::map<std::string, double> sums;
+  std::istringstream in(text);
+  const std::string key = by.empty() ? "" : by + "=\"";
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind(name, 0) != 0) continue;
-    if (line.size() > name.size() && line[name.size()] != '{' && line[name.size()] != ' ') continue;
-    sum += std::atof(line.substr(line.rfind(' ') + 1).c_str());
+    if (line.rfind(name, 0) != 0 || line.size() <= name.size() || (line[name.size()] != '{' && line[name.size()] != ' ')) continue;
+    const std::string labels = line.substr(name.size(), line.rfind(' ') - name.size());
+    if (labels.find(label) == std::string::npos) continue;
+    std::string value;
+    if (!key.empty()) {
+      const auto at = labels.find(key);
+      if (at == std::string::npos) continue;
+      const auto start = at + key.size();
+      value = labels.substr(start, labels.find('"', start) - start);
+    }
+    sums[value] += std::atof(line.substr(line.rfind(' ') + 1).c_str());
   }
+  return sums;
+}
+
+double metric_sum(const std::string& text, const std::string& name, const std::string& label) {
+  double sum = 0;
+  for (const auto& [value, s] : metric_sums_by(text, name, "", label)) sum += s;
   return sum;
 }
 

@@ -14,6 +14,13 @@
 
 namespace capstan::e2e {
 
+// The sum of the series of metric `name` in Prometheus text `text` whose labels hold `label`
+// (e.g. `controller="kustomizations"`; "": every series).
+double metric_sum(const std::string& text, const std::string& name, const std::string& label = "");
+// Those sums by the value of label `by` of each series.
+std::map<std::string, double> metric_sums_by(const std::string& text, const std::string& name, const std::string& by,
+                                             const std::string& label = "");
+
 class ManagerProcess {
  public:
   ManagerProcess(const TempDir& dir, std::string kubeconfig, std::vector<std::string> extra_args = {}, std::string tag = "manager");
@@ -34,8 +41,9 @@ class ManagerProcess {
   const std::string& cert_dir() const { return cert_dir_; }
   const std::string& ca_pem() const { return ca_pem_; }
   std::string metrics() const;  // the /metrics text ("" when unreachable)
-  // The sum of every series of metric `name` (0 when unreachable or absent).
-  double metric(const std::string& name) const;
+  // The sum of the series of metric `name` whose labels hold `label` ("": every series; 0 when
+  // unreachable or absent).
+  double metric(const std::string& name, const std::string& label = "") const;
   bool leading() const { return metric("leader_election_master_status") == 1.0; }
   std::string logs() const;
 

@@ -8,22 +8,39 @@
 #include <stdexcept>
 
 namespace capstan::e2e {
+namespace {
 
-json::Value with_static_targets(json::Value config) {
-  auto* jobs = config.is_object() ? config.as_object().if_contains("scrape_configs") : nullptr;
-  if (!jobs || !jobs->is_array()) return config;
-  for (auto& job : jobs->as_array()) {
-    if (!job.is_object() || !job.as_object().erase("kubernetes_sd_configs")) continue;
-    job.as_object()["static_configs"] = json::Array{json::Object{{"targets", json::Array{"127.0.0.1:9090"}}}};
-  }
+std::string curl_get(std::uint16_t port, const std::string& path, std::string_view what) {
+  auto r = run({"curl", "-sf", "http://127.0.0.1:" + std::to_string(port) + path});
+  if (r.code != 0) throw std::runtime_error("GET " + path + " from " + std::string(what) + ": curl exited " + std::to_string(r.code) + "\n" + r.err);
+  return r.out;
+}
+
+}  // namespace
+
+json::Value with_static_targets(json::Value config, const std::string& alertmanager) {
+  if (!config.is_object()) return config;
+  auto swap = [](json::Value* list, const std::string& target, bool drop_relabelings) {
+    if (!list || !list->is_array()) return;
+    for (auto& item : list->as_array()) {
+      if (!item.is_object() || !item.as_object().erase("kubernetes_sd_configs")) continue;
+      item.as_object()["static_configs"] = json::Array{json::Object{{"targets", json::Array{target}}}};
+      // Their keep rules read the discovery's labels, which a static target has not.
+      if (drop_relabelings) item.as_object().erase("relabel_configs");
+    }
+  };
+  swap(config.as_object().if_contains("scrape_configs"), "127.0.0.1:9090", false);
+  if (auto* alerting = config.as_object().if_contains("alerting"); alerting && alerting->is_object())
+    swap(alerting->as_object().if_contains("alertmanagers"), alertmanager, true);
   return config;
 }
 
-PrometheusServer::PrometheusServer(const TempDir& dir, const std::string& config_yaml, const std::map<std::string, std::string>& rule_files) {
+PrometheusServer::PrometheusServer(const TempDir& dir, const std::string& config_yaml, const std::map<std::string, std::string>& rule_files,
+                                   const std::string& alertmanager) {
   const std::filesystem::path rules = dir.path() / "prometheus-rules";
   std::filesystem::create_directories(rules);
   for (const auto& [name, content] : rule_files) write_file((rules / name).string(), content);
-  json::Value config = with_static_targets(json::from_yaml(config_yaml));
+  json::Value config = with_static_targets(json::from_yaml(config_yaml), alertmanager);
   config.as_object()["rule_files"] = json::Array{(rules / "*.yaml").string()};
   const std::string config_path = dir.file("prometheus.yaml");
   write_file(config_path, json::to_yaml(config));
@@ -31,7 +48,10 @@ PrometheusServer::PrometheusServer(const TempDir& dir, const std::string& config
   port_ = free_port();
   Process::Options o;
   o.args = {"prometheus", "--config.file=" + config_path, "--web.listen-address=127.0.0.1:" + std::to_string(port_),
-            "--storage.tsdb.path=" + dir.file("prometheus-data")};
+            "--storage.tsdb.path=" + dir.file("prometheus-data"),
+            // Alerts fired before the Alertmanager is discovered are dropped; they are sent again
+            // after this delay (default 1m).
+            "--rules.alert.resend-delay=1s"};
   o.stderr_path = dir.file("prometheus.log");
   proc_ = std::make_unique<Process>(o);
   const bool ready = eventually([&] { return !proc_->running() || run({"curl", "-sf", "http://127.0.0.1:" + std::to_string(port_) + "/-/ready"}).code == 0; },
@@ -43,12 +63,29 @@ PrometheusServer::~PrometheusServer() {
   if (proc_) proc_->stop(std::chrono::seconds(10));
 }
 
-std::string PrometheusServer::get(const std::string& path) const {
-  auto r = run({"curl", "-sf", "http://127.0.0.1:" + std::to_string(port_) + path});
-  if (r.code != 0) throw std::runtime_error("GET " + path + " from prometheus: curl exited " + std::to_string(r.code) + "\n" + r.err);
-  return r.out;
-}
+std::string PrometheusServer::get(const std::string& path) const { return curl_get(port_, path, "prometheus"); }
 
 std::string PrometheusServer::logs() const { return proc_ ? proc_->err() : ""; }
+
+
+AlertmanagerServer::AlertmanagerServer(const TempDir& dir, const std::string& config_yaml) {
+  const std::string config_path = dir.write("alertmanager.yaml", config_yaml);
+  port_ = free_port();
+  Process::Options o;
+  o.args = {"prometheus-alertmanager", "--config.file=" + config_path, "--web.listen-address=127.0.0.1:" + std::to_string(port_),
+            "--storage.path=" + dir.file("alertmanager-data"), "--cluster.listen-address="};
+  o.stderr_path = dir.file("alertmanager.log");
+  proc_ = std::make_unique<Process>(o);
+  const bool ready = eventually([&] { return !proc_->running() || run({"curl", "-sf", "http://" + address() + "/-/ready"}).code == 0; },
+                                std::chrono::seconds(30), std::chrono::milliseconds(100));
+  if (!ready || !proc_->running()) throw std::runtime_error("alertmanager did not become ready:\n" + logs());
+}
+
+AlertmanagerServer::~AlertmanagerServer() {
+  if (proc_) proc_->stop(std::chrono::seconds(10));
+}
+
+std::string AlertmanagerServer::get(const std::string& path) const { return curl_get(port_, path, "alertmanager"); }
+std::string AlertmanagerServer::logs() const { return proc_ ? proc_->err() : ""; }
 
 }  // namespace capstan::e2e

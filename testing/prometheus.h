@@ -16,18 +16,36 @@
 
 namespace capstan::e2e {
 
-// `config` with every scrape job's kubernetes_sd_configs replaced by a static target.
-json::Value with_static_targets(json::Value config);
+// `config` with every scrape job's kubernetes_sd_configs replaced by a static target, and each
+// Alertmanager's by `alertmanager` ("host:port").
+json::Value with_static_targets(json::Value config, const std::string& alertmanager = "127.0.0.1:9093");
 
 class PrometheusServer {
  public:
   // Starts `prometheus` on a free loopback port with `config` (YAML, as the operator generated
   // it: discovery is swapped by with_static_targets, rule_files point at `rule_files`, written
-  // to a directory of its own) and waits until it is ready. Throws with its log when it is not.
-  PrometheusServer(const TempDir& dir, const std::string& config_yaml, const std::map<std::string, std::string>& rule_files);
+  // to a directory of its own; alerts go to `alertmanager`, "host:port") and waits until it is
+  // ready. Throws with its log when it is not.
+  PrometheusServer(const TempDir& dir, const std::string& config_yaml, const std::map<std::string, std::string>& rule_files,
+                   const std::string& alertmanager = "127.0.0.1:9093");
   ~PrometheusServer();
 
   // GET of an API path ("/api/v1/rules"): the body.
+  std::string get(const std::string& path) const;
+  std::string logs() const;
+
+ private:
+  std::uint16_t port_ = 0;
+  std::unique_ptr<Process> proc_;
+};
+
+// Debian's Alertmanager (prometheus-alertmanager) on a free loopback port with `config_yaml` (as the
+// operator assembled it), clustering off, its data in a directory of its own; waits until ready.
+class AlertmanagerServer {
+ public:
+  AlertmanagerServer(const TempDir& dir, const std::string& config_yaml);
+  ~AlertmanagerServer();
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
   std::string get(const std::string& path) const;
   std::string logs() const;
 

@@ -3,8 +3,7 @@
 #include "apis/gitops/v1/repo_path.h"
 #include "controllers/gitops/env.h"
 #include "controllers/gitops/manifests.h"
-
-#include <openssl/evp.h>
+#include "runtime/pki/digest.h"
 
 #include <set>
 
@@ -66,34 +65,30 @@ ArtifactListing artifact_listing(Env& env, const std::string& ns, const v1::GitR
 }
 
 std::shared_ptr<const ArtifactListing> cached_artifact_listing(Env& env, const std::string& ns, const v1::GitRepository& repo) {
-  const std::string digest = repo.status.artifact ? repo.status.artifact->digest : "";
   const std::string key = ns + "/" + std::string(repo.name()) + "@";
-  if (!digest.empty())
-    if (auto hit = env.artifacts.get(key + digest)) return hit;
+  if (repo.status.artifact) {
+    // The listing id is the file name of the artifact's path.
+    const std::string& path = repo.status.artifact->path;
+    const auto slash = path.rfind('/');
+    const auto dot = path.find('.', slash == std::string::npos ? 0 : slash);
+    if (slash != std::string::npos && dot != std::string::npos)
+      if (auto hit = env.artifacts.get(key + path.substr(slash + 1, dot - slash - 1))) return hit;
+  }
   auto listing = std::make_shared<const ArtifactListing>(artifact_listing(env, ns, repo));
-  // Kept under the digest of what was listed: an include that moved on since the status was
+  // Kept under the id of what was listed: an include that moved on since the status was
   // written lists other files, which must not answer for that status.
-  env.artifacts.put(key + artifact_digest(*listing), listing);
+  env.artifacts.put(key + listing_id(*listing), listing);
   return listing;
 }
 
-std::string artifact_digest(const ArtifactListing& listing) {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr);
-  for (const auto& [path, entry] : listing) {
-    const std::string record = std::to_string(path.size()) + ":" + path + entry.oid + "\n";
-    EVP_DigestUpdate(ctx.get(), record.data(), record.size());
-  }
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_DigestFinal_ex(ctx.get(), md, &n);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "sha256:";
-  for (unsigned int i = 0; i < n; ++i) {
-    out += kHex[md[i] >> 4];
-    out += kHex[md[i] & 15];
-  }
-  return out;
+std::string listing_id(const ArtifactListing& listing) {
+  pki::Sha256 sha;
+  for (const auto& [path, entry] : listing) sha.update(std::to_string(path.size()) + ":" + path + entry.oid + "\n");
+  return sha.hex();
+}
+
+std::string artifact_path(const std::string& ns, const std::string& name, const std::string& id) {
+  return "gitrepository/" + ns + "/" + name + "/" + id + ".tar.gz";
 }
 
 ArtifactTree::ArtifactTree(const git::Mirrors& mirrors, std::shared_ptr<const ArtifactListing> listing, git::Limits limits)

@@ -38,12 +38,16 @@ ArtifactListing artifact_listing(Env& env, const std::string& ns, const apis::gi
                                  const std::string& commit = "");
 
 // artifact_listing() of `repo`'s artifact through the Env's cache of recent artifacts, keyed by the
-// repository and its status' digest: the Kustomizations of one repository share one listing.
+// repository and the listing id in its status' path: the Kustomizations of one repository share
+// one listing.
 std::shared_ptr<const ArtifactListing> cached_artifact_listing(Env& env, const std::string& ns, const apis::gitops::v1::GitRepository& repo);
 
-// "sha256:<hex>" over the paths and their blob ids, in path order: the same files give the same
-// digest, any change in a path or a byte another.
-std::string artifact_digest(const ArtifactListing& listing);
+// Hex SHA-256 over the paths and their blob ids, in path order: the same files give the same id,
+// any change in a path or a byte another; made without reading a file.
+std::string listing_id(const ArtifactListing& listing);
+
+// status.artifact.path of the artifact whose listing_id() is `id`: "gitrepository/<ns>/<name>/<id>.tar.gz".
+std::string artifact_path(const std::string& ns, const std::string& name, const std::string& id);
 
 // An artifact's files for one build: content read from the mirrors on first use, at most
 // `limits` (files, bytes per file, bytes in all) over what the build reads; over one, the build

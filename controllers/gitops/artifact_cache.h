@@ -28,13 +28,13 @@ class ArtifactCache {
 
   std::shared_ptr<const ArtifactListing> get(const std::string& key);
   // An artifact larger than max_bytes on its own is not kept.
-  void put(const std::string& key, std::shared_ptr<const ArtifactListing> files);
+  void put(const std::string& key, std::shared_ptr<const ArtifactListing> listing);
   std::size_t bytes() const;
 
  private:
   struct Entry {
     std::string key;
-    std::shared_ptr<const ArtifactListing> files;
+    std::shared_ptr<const ArtifactListing> listing;
     std::size_t bytes;
   };
   const std::size_t max_entries_, max_bytes_;

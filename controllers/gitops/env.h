@@ -67,6 +67,11 @@ struct GitopsOptions {
   // How often a Kustomization with wait or healthChecks looks at the objects' health again while
   // it waits (its spec.timeout bounds the wait).
   std::chrono::milliseconds health_poll{2'000};
+  // Where GitRepository artifacts are served as tarballs (Flux's --storage-addr; artifact_server.h):
+  // "host:port", "0" none; and the host[:port] their URLs name (--storage-adv-addr; empty: the
+  // bound address).
+  std::string storage_addr = "0";
+  std::string storage_adv_addr;
   // Bounds on what one Kustomization's build reads of its source (files, bytes per file, bytes in
   // all): its path and what that refers to, not the rest of the repository.
   git::Limits build_limits;
@@ -92,6 +97,9 @@ struct Env {
   git::Mirrors mirrors;
   std::unique_ptr<events::Recorder> recorder;  // null when events are off
   ArtifactCache artifacts;                     // recent artifacts' files (artifact.h)
+  // "http://<advertised address>" of the artifact server once it serves; "" without one. Set
+  // before any reconcile runs.
+  std::string artifact_base_url;
 
   void event(const json::Value& target, std::string_view type, std::string_view reason, std::string_view message) const;
   // Whom a Kustomization of namespace `ns` naming `service_account` (may be empty) applies and

@@ -143,7 +143,7 @@ class Reconciler {
   }
 
   controller::Result reconcile() {
-    auto source = source_files();
+    auto source = source_listing();
     if (!source) return controller::Result::after(retry_interval());
     auto& [revision, files] = *source;
     auto& status = k_.status;
@@ -249,14 +249,9 @@ class Reconciler {
     Variables vars;
     for (const auto& ref : spec_.post_build->substitute_from) {
       const std::string name = "postBuild.substituteFrom " + ref.kind + "/" + request_.ns + "/" + ref.name;
-      json::Value obj;
-      try {
-        obj = applier_->get(meta::GroupVersionKind{"", "v1", ref.kind}, request_.ns, ref.name);
-      } catch (const std::exception& e) {
-        if (client::is_not_found(e) && ref.optional) continue;
-        throw BuildError(name + ": " + (client::is_not_found(e) ? std::string("not found") : std::string(e.what())));
-      }
-      if (const auto* data = json::get_object(obj, {"data"}))
+      auto obj = read_as_account(ref.kind, ref.name, name, ref.optional);
+      if (!obj) continue;
+      if (const auto* data = json::get_object(*obj, {"data"}))
         for (const auto& kv : *data) {
           if (!kv.value().is_string() || !apis::gitops::v1::valid_variable_name(kv.key())) continue;
           if (ref.kind != "Secret") {
@@ -277,13 +272,18 @@ class Reconciler {
     const auto& ref = spec_.decryption->secret_ref;
     if (!ref) return {};
     const std::string name = "decryption.secretRef Secret/" + request_.ns + "/" + ref->name;
-    json::Value secret;
+    return gitops::decryption_keys(*read_as_account("Secret", ref->name, name, false), name);
+  }
+
+  // A ConfigMap or Secret of the Kustomization's namespace, read as its ServiceAccount; nullopt
+  // when missing and `optional`. Throws BuildError naming the reference (`what`) otherwise.
+  std::optional<json::Value> read_as_account(const std::string& kind, const std::string& name, const std::string& what, bool optional) const {
     try {
-      secret = applier_->get(meta::GroupVersionKind{"", "v1", "Secret"}, request_.ns, ref->name);
+      return applier_->get(meta::GroupVersionKind{"", "v1", kind}, request_.ns, name);
     } catch (const std::exception& e) {
-      throw BuildError(name + ": " + (client::is_not_found(e) ? std::string("not found") : std::string(e.what())));
+      if (client::is_not_found(e) && optional) return std::nullopt;
+      throw BuildError(what + ": " + (client::is_not_found(e) ? std::string("not found") : std::string(e.what())));
     }
-    return gitops::decryption_keys(secret, name);
   }
 
   // What wait (every applied object) or healthChecks names.
@@ -372,8 +372,8 @@ class Reconciler {
     return repo ? repo->status.artifact->revision : "";
   }
 
-  // The source revision and the files of that commit, or nullopt after recording why not.
-  std::optional<std::pair<std::string, std::shared_ptr<const ArtifactListing>>> source_files() {
+  // The source revision and its artifact's listing, or nullopt after recording why not.
+  std::optional<std::pair<std::string, std::shared_ptr<const ArtifactListing>>> source_listing() {
     std::string error;
     const auto repo = source(error);
     if (!repo) {

@@ -3,6 +3,7 @@
 #include "apis/gitops/v1/crds.h"
 #include "apis/gitops/v1/group.h"
 #include "apis/gitops/v1/validation.h"
+#include "controllers/gitops/artifact_server.h"
 #include "controllers/gitops/kustomization_controller.h"
 #include "controllers/gitops/mirror_gc.h"
 #include "controllers/gitops/source_controller.h"
@@ -118,6 +119,10 @@ std::shared_ptr<Env> wire_gitops(controller::Manager& mgr, GitopsOptions options
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_kustomization(*env, r, c); });
 
   if (env->recorder) mgr.add_server("gitops-events", [] {}, [env] { env->recorder->stop(); });
+  if (env->options.storage_addr != "0") {
+    auto server = std::make_shared<ArtifactServer>(*env, env->options.storage_addr, env->options.storage_adv_addr);
+    mgr.add_server("gitops-artifacts", [server] { server->start(); }, [server] { server->stop(); });
+  }
   auto gc = std::make_shared<MirrorCollector>(*env, env->options.mirror_gc_interval);
   mgr.add_server("gitops-mirror-gc", [gc, env] { gc->start(); }, [gc] { gc->stop(); });
   return env;
@@ -134,6 +139,12 @@ plugin::Plugin plugin() {
         fs.add_custom(
             "gitops-storage-path", [options](const std::string& v) { options->storage_path = v; },
             "where the gitops controller keeps its Git mirrors (a cache: an emptyDir is enough)", options->storage_path.string());
+        fs.add_string("gitops-storage-addr", &options->storage_addr,
+                      "address where GitRepository artifacts are served as .tar.gz, at the URL of their status.artifact.url "
+                      "(Flux's --storage-addr): host:port, :port for every interface, \"0\" none");
+        fs.add_string("gitops-storage-adv-addr", &options->storage_adv_addr,
+                      "host[:port] that status.artifact.url names (Flux's --storage-adv-addr), e.g. the Service in front of "
+                      "--gitops-storage-addr; empty: the bound address");
         fs.add_string("gitops-default-service-account", &options->default_service_account,
                       "ServiceAccount that Kustomizations without spec.serviceAccountName apply and prune as (impersonation, "
                       "as Flux's --default-service-account): NAME in the Kustomization's namespace, or NAMESPACE/NAME; empty: "
@@ -158,7 +169,11 @@ plugin::Plugin plugin() {
       .dev_defaults([](flags::FlagSet& fs, const plugin::DevEnvironment& dev) {
         // The Git mirrors in the dev data directory.
         if (!fs.changed("gitops-storage-path")) fs.set("gitops-storage-path", dev.data_dir + "/gitops");
-        return std::vector<std::string>{};
+        // Artifacts served on a loopback port kept across restarts.
+        if (fs.changed("gitops-storage-addr")) return std::vector<std::string>{};
+        std::string address = "127.0.0.1:" + std::to_string(dev.loopback_port("gitops-artifacts"));
+        fs.set("gitops-storage-addr", address);
+        return std::vector<std::string>{"GitRepository artifacts: http://" + address + "/gitrepository/<namespace>/<name>/"};
       })
       .crds(v1::crds)
       .permits({"gitops.capstan.dev"}, {"gitrepositories", "kustomizations"}, {"update", "patch"})

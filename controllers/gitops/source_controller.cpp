@@ -4,6 +4,7 @@
 #include "apis/gitops/v1/types.h"
 #include "apis/gitops/v1/validation.h"
 #include "controllers/gitops/artifact.h"
+#include "controllers/gitops/artifact_archive.h"
 #include "controllers/gitops/env.h"
 #include "controllers/gitops/status.h"
 #include "runtime/cache/informer.h"
@@ -81,9 +82,9 @@ controller::Result reconcile_git_repository(Env& env, const controller::Request&
     return controller::Result::after(std::min(interval, env.options.fetch_retry));
   }
 
-  // The includes' artifacts; then the artifact is listed (paths and blob ids, no content) and
+  // The includes' artifacts; then the artifact is listed (paths and blob ids) and its tarball
   // digested again when its revision, an include's artifact or the spec changed (and only then:
-  // an idle interval walks no tree).
+  // an idle interval walks no tree and reads no file).
   auto not_ready = [&](std::string_view reason, const std::string& message) {
     remove_condition(status.conditions, v1::condition::kReconciling);
     set_condition(status.conditions, v1::condition::kReady, "False", reason, message, generation);
@@ -110,22 +111,37 @@ controller::Result reconcile_git_repository(Env& env, const controller::Request&
       if (a[i].revision != b[i].revision || a[i].digest != b[i].digest) return false;
     return true;
   };
-  if (!status.artifact || old_revision != resolved.revision || status.artifact->digest.empty() ||
+  // An artifact recorded before tarballs were digested (no size), or under another storage
+  // address, is recorded again.
+  auto recorded_elsewhere = [&](const v1::Artifact& a) {
+    return !a.size || a.url != (env.artifact_base_url.empty() ? "" : env.artifact_base_url + "/" + a.path);
+  };
+  if (!status.artifact || old_revision != resolved.revision || recorded_elsewhere(*status.artifact) ||
       status.observed_generation != generation || !same_artifacts(status.included_artifacts, included)) {
-    std::string digest;
+    std::string path;
+    ArchiveSummary archive;
     try {
       auto listing = std::make_shared<const ArtifactListing>(artifact_listing(env, request.ns, repo, resolved.commit));
-      digest = artifact_digest(*listing);
-      env.artifacts.put(request.key() + "@" + digest, std::move(listing));  // what the Kustomizations will read next
+      const std::string id = listing_id(*listing);
+      path = artifact_path(request.ns, request.name, id);
+      // The tarball is made once to digest it (the files read from the mirror), not kept: the
+      // artifact server makes it again, byte for byte, when it is downloaded.
+      archive = *write_artifact_archive(env.mirrors, *listing);
+      env.artifacts.put(request.key() + "@" + id, std::move(listing));  // what the Kustomizations will read next
     } catch (const IncludeUnavailable& e) {
       return not_ready(v1::reason::kIncludeUnavailable, e.what());
     } catch (const std::exception& e) {
-      return not_ready(v1::reason::kStorageOperationFailed, std::string("listing the files of revision ") + resolved.revision + ": " + e.what());
+      return not_ready(v1::reason::kStorageOperationFailed, std::string("storing the artifact of revision ") + resolved.revision + ": " + e.what());
     }
     const bool new_revision = old_revision != resolved.revision || !status.artifact;
-    v1::Artifact artifact{resolved.revision, "gitrepository/" + request.ns + "/" + request.name + "/" + resolved.commit,
-                          git::redact_url(spec.url), resolved.message,
-                          new_revision ? meta::Clock::now() : status.artifact->last_update_time.value_or(meta::Clock::now()), digest};
+    v1::Artifact artifact;
+    artifact.revision = resolved.revision;
+    artifact.url = env.artifact_base_url.empty() ? "" : env.artifact_base_url + "/" + path;
+    artifact.path = std::move(path);
+    artifact.message = resolved.message;
+    artifact.last_update_time = new_revision ? meta::Clock::now() : status.artifact->last_update_time.value_or(meta::Clock::now());
+    artifact.digest = std::move(archive.digest);
+    artifact.size = static_cast<std::int64_t>(archive.size);
     status.artifact = std::move(artifact);
     status.included_artifacts = std::move(included);
   }

@@ -5,7 +5,7 @@
 namespace capstan::monitoring {
 
 Env::Env(client::Client& c, cache::Informer& p, cache::Informer& sm, cache::Informer& pm, cache::Informer& r, cache::Informer& ns,
-         Owned owned, MonitoringOptions o)
+         Owned owned, Alerting alerting, MonitoringOptions o)
     : client(c),
       prometheuses(p),
       service_monitors(sm),
@@ -16,6 +16,8 @@ Env::Env(client::Client& c, cache::Informer& p, cache::Informer& sm, cache::Info
       configmaps(owned.configmaps),
       secrets(owned.secrets),
       services(owned.services),
+      alertmanagers(alerting.alertmanagers),
+      alertmanager_configs(alerting.configs),
       options(o) {}
 
 Env::~Env() = default;

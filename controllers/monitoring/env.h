@@ -24,6 +24,8 @@ class Recorder;
 
 namespace capstan::monitoring {
 
+using apis::monitoring::v1::kAlertmanagerConfigType;
+using apis::monitoring::v1::kAlertmanagerType;
 using apis::monitoring::v1::kPodMonitorType;
 using apis::monitoring::v1::kPrometheusRuleType;
 using apis::monitoring::v1::kPrometheusType;
@@ -53,8 +55,13 @@ struct Env {
     cache::Informer& secrets;
     cache::Informer& services;
   };
+  // The Alertmanagers and the AlertmanagerConfigs they select.
+  struct Alerting {
+    cache::Informer& alertmanagers;
+    cache::Informer& configs;
+  };
   Env(client::Client& client, cache::Informer& prometheuses, cache::Informer& service_monitors, cache::Informer& pod_monitors,
-      cache::Informer& rules, cache::Informer& namespaces, Owned owned, MonitoringOptions options);
+      cache::Informer& rules, cache::Informer& namespaces, Owned owned, Alerting alerting, MonitoringOptions options);
   ~Env();
 
   client::Client& client;
@@ -67,6 +74,8 @@ struct Env {
   cache::Informer& configmaps;
   cache::Informer& secrets;
   cache::Informer& services;
+  cache::Informer& alertmanagers;
+  cache::Informer& alertmanager_configs;
   MonitoringOptions options;
   std::unique_ptr<events::Recorder> recorder;
 

@@ -1,6 +1,7 @@
 #include "controllers/monitoring/objects.h"
 
-#include "controllers/monitoring/gzip.h"
+#include "controllers/monitoring/builders.h"
+#include "runtime/gzip/gzip.h"
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 
@@ -11,12 +12,11 @@ namespace capstan::monitoring {
 namespace {
 
 using apis::monitoring::v1::PrometheusSpec;
-
-json::Object string_map(const std::map<std::string, std::string>& m) {
-  json::Object o;
-  for (const auto& [k, v] : m) o[k] = v;
-  return o;
-}
+using build::merge_by_name;
+using build::metadata;
+using build::string_map;
+using build::typed;
+using build::volume_mount;
 
 std::map<std::string, std::string> common_labels(std::string_view prometheus, std::int32_t shard = 0) {
   auto labels = selector_labels(prometheus, shard);
@@ -25,83 +25,14 @@ std::map<std::string, std::string> common_labels(std::string_view prometheus, st
   return labels;
 }
 
-json::Object metadata(const json::Value& prometheus, std::string name, const std::map<std::string, std::string>& labels,
-                      bool controller = true) {
-  auto ref = meta::controller_reference(prometheus);
-  ref.controller = controller;
-  ref.block_owner_deletion = controller;
-  return json::Object{{"name", std::move(name)},
-                      {"namespace", meta::namespace_of(prometheus)},
-                      {"labels", string_map(labels)},
-                      {"ownerReferences", json::Array{ref.to_json()}}};
-}
-
-json::Object typed(std::string_view api_version, std::string_view kind, json::Object metadata) {
-  return json::Object{{"apiVersion", api_version}, {"kind", kind}, {"metadata", std::move(metadata)}};
-}
-
-json::Object volume_mount(std::string_view name, std::string_view path, bool read_only = false) {
-  json::Object m{{"name", name}, {"mountPath", path}};
-  if (read_only) m["readOnly"] = true;
-  return m;
-}
-
 json::Object reloader(std::string_view name, const std::vector<std::string>& rule_configmaps, bool init, std::int32_t shard) {
-  json::Array args{"--listen-address=:8080", "--reload-url=http://127.0.0.1:9090/-/reload",
-                   "--config-file=/etc/prometheus/config/prometheus.yaml.gz",
-                   "--config-envsubst-file=/etc/prometheus/config_out/prometheus.env.yaml"};
-  if (init) args = json::Array{"--watch-interval=0", "--listen-address=:8081", "--config-file=/etc/prometheus/config/prometheus.yaml.gz",
-                               "--config-envsubst-file=/etc/prometheus/config_out/prometheus.env.yaml"};
-  json::Array mounts{volume_mount("config", "/etc/prometheus/config"), volume_mount("config-out", "/etc/prometheus/config_out")};
+  json::Array watched, mounts;
   for (const auto& cm : rule_configmaps) {
-    if (!init) args.emplace_back("--watched-dir=/etc/prometheus/rules/" + cm);
+    watched.emplace_back("--watched-dir=/etc/prometheus/rules/" + cm);
     mounts.push_back(volume_mount(cm, "/etc/prometheus/rules/" + cm));
   }
-  json::Object c{{"name", name},
-                 {"image", kConfigReloaderImage},
-                 {"command", json::Array{"/bin/prometheus-config-reloader"}},
-                 {"args", std::move(args)},
-                 {"env", json::Array{json::Object{{"name", "POD_NAME"},
-                                                  {"valueFrom", json::Object{{"fieldRef", json::Object{{"apiVersion", "v1"}, {"fieldPath", "metadata.name"}}}}}},
-                                     json::Object{{"name", "SHARD"}, {"value", std::to_string(shard)}}}},
-                 {"resources", json::Object{{"requests", json::Object{{"cpu", "10m"}, {"memory", "50Mi"}}},
-                                            {"limits", json::Object{{"cpu", "10m"}, {"memory", "50Mi"}}}}},
-                 {"volumeMounts", std::move(mounts)}};
-  if (!init) c["ports"] = json::Array{json::Object{{"name", "reloader-web"}, {"containerPort", 8080}, {"protocol", "TCP"}}};
-  return c;
-}
-
-// `items` (containers, volumes...) with `user`'s merged in by name: an item of the same name is
-// changed (its volumeMounts merged by mountPath and env by name, any other field replaced),
-// others are added; prometheus-operator's strategic merge of spec.containers.
-void merge_by_name(json::Array& items, const std::vector<json::Value>& user) {
-  auto merge_list = [](json::Value& into, const json::Value& from, std::string_view key) {
-    if (!into.is_array() || !from.is_array()) {
-      into = from;
-      return;
-    }
-    for (const auto& f : from.get_array()) {
-      auto same = std::find_if(into.as_array().begin(), into.as_array().end(),
-                               [&](const json::Value& i) { return json::get_string(i, {key}) == json::get_string(f, {key}); });
-      if (same != into.as_array().end()) *same = f;
-      else into.as_array().push_back(f);
-    }
-  };
-  for (const auto& u : user) {
-    if (!u.is_object()) continue;
-    std::string_view name = json::get_string(u, {"name"});
-    auto it = std::find_if(items.begin(), items.end(), [&](const json::Value& i) { return json::get_string(i, {"name"}) == name; });
-    if (it == items.end()) {
-      items.push_back(u);
-      continue;
-    }
-    for (const auto& kv : u.get_object()) {
-      auto& slot = it->as_object()[kv.key()];
-      if (kv.key() == "volumeMounts") merge_list(slot, kv.value(), "mountPath");
-      else if (kv.key() == "env") merge_list(slot, kv.value(), "name");
-      else slot = kv.value();
-    }
-  }
+  return build::config_reloader(name, init, "prometheus", kWebPort, std::move(watched), std::move(mounts),
+                                json::Array{json::Object{{"name", "SHARD"}, {"value", std::to_string(shard)}}});
 }
 
 }  // namespace
@@ -133,7 +64,7 @@ json::Value config_secret(const json::Value& prometheus, const std::string& conf
   auto name = meta::name_of(prometheus);
   auto o = typed("v1", "Secret", metadata(prometheus, config_secret_name(name), common_labels(name)));
   o["type"] = "Opaque";
-  std::string compressed = gzip(config_yaml);
+  std::string compressed = gzip::compress(config_yaml);
   // A Secret holds 1 MiB of data: said here, naming the sizes, rather than as the API server's
   // refusal of the write.
   if (compressed.size() > kMaxConfigSecretBytes)
@@ -225,16 +156,7 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
                         {"initContainers", std::move(init_containers)},
                         {"terminationGracePeriodSeconds", 600},
                         {"volumes", std::move(volumes)}};
-  if (!spec.service_account_name.empty()) pod_spec["serviceAccountName"] = spec.service_account_name;
-  if (!spec.node_selector.empty()) pod_spec["nodeSelector"] = string_map(spec.node_selector);
-  if (!spec.tolerations.empty()) pod_spec["tolerations"] = json::Array(spec.tolerations.begin(), spec.tolerations.end());
-  if (spec.affinity) pod_spec["affinity"] = *spec.affinity;
-  if (!spec.topology_spread_constraints.empty())
-    pod_spec["topologySpreadConstraints"] = json::Array(spec.topology_spread_constraints.begin(), spec.topology_spread_constraints.end());
-  if (spec.security_context) pod_spec["securityContext"] = *spec.security_context;
-  if (!spec.priority_class_name.empty()) pod_spec["priorityClassName"] = spec.priority_class_name;
-  if (!spec.image_pull_secrets.empty()) pod_spec["imagePullSecrets"] = json::Array(spec.image_pull_secrets.begin(), spec.image_pull_secrets.end());
-
+  build::pod_settings(pod_spec, spec);
   o["spec"] = json::Object{
       {"replicas", spec.replicas},
       {"serviceName", kGoverningService},

@@ -25,7 +25,6 @@ inline constexpr std::string_view kConfigKey = "prometheus.yaml.gz";
 inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
 inline constexpr std::string_view kShardLabel = "operator.prometheus.io/shard";
 inline constexpr std::string_view kManagedBy = "capstan-monitoring";  // also the field manager
-inline constexpr std::string_view kConfigReloaderImage = "quay.io/prometheus-operator/prometheus-config-reloader:v0.93.0";
 inline constexpr int kWebPort = 9090;
 
 // prometheus-<name> for shard 0, prometheus-<name>-shard-<i> for the others.

@@ -2,6 +2,7 @@
 
 #include "apis/monitoring/v1/crds.h"
 #include "apis/monitoring/v1/group.h"
+#include "controllers/monitoring/alertmanager_controller.h"
 #include "controllers/monitoring/bindings_controller.h"
 #include "controllers/monitoring/prometheus_controller.h"
 #include "runtime/cache/factory.h"
@@ -17,7 +18,7 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
                                    mgr.informer(kPrometheusRuleType), mgr.informer(kNamespaceType),
                                    Env::Owned{mgr.informer(kStatefulSetType, kOwnedSelector), mgr.informer(kConfigMapType, kOwnedSelector),
                                               mgr.informer(kSecretType, kOwnedSelector), mgr.informer(kServiceType, kOwnedSelector)},
-                                   options);
+                                   Env::Alerting{mgr.informer(kAlertmanagerType), mgr.informer(kAlertmanagerConfigType)}, options);
   if (env->options.record_events)
     env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kEventComponent), ""});
 
@@ -48,6 +49,23 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
       .records_faults(std::string(apis::monitoring::v1::condition::kReconciled), env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_prometheus(*env, r, c); });
 
+  // Alertmanagers: a change to an AlertmanagerConfig or a namespace's labels may change what each
+  // selects; the configuration is assembled again and sent only when it changed.
+  auto every_alertmanager = [e](const cache::ObjectPtr&) {
+    std::vector<controller::Request> out;
+    for (const auto& a : e->alertmanagers.list()) out.push_back({std::string(a->ns()), std::string(a->name())});
+    return out;
+  };
+  mgr.controller("alertmanager")
+      .for_(kAlertmanagerType, {controller::generation_changed()})
+      .owns(kStatefulSetType, {}, owned)
+      .owns(kSecretType, {controller::resource_version_changed()}, owned)
+      .watches(kAlertmanagerConfigType, every_alertmanager, {spec_or_labels})
+      .watches(kNamespaceType, every_alertmanager, {controller::labels_changed()})
+      .with_max_concurrent(env->options.max_concurrent_reconciles)
+      .records_faults(std::string(apis::monitoring::v1::condition::kReconciled), env->recorder.get())
+      .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_alertmanager(*env, r, c); });
+
   // The status.bindings of every monitor and rule (bindings_controller.h).
   for (const auto* kind : {&service_monitor_bindings(), &pod_monitor_bindings(), &prometheus_rule_bindings()}) {
     auto every_object = [e, kind](const cache::ObjectPtr&) {
@@ -69,10 +87,12 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
 plugin::Plugin plugin() {
   return plugin::Plugin("monitoring")
       .alias("prometheus-operator")
-      .describe("The monitoring stack (prometheus-operator's Prometheus, ServiceMonitor, PodMonitor and PrometheusRule under "
-                "monitoring.capstan.dev): generated scrape configuration and rule files, the Prometheus StatefulSet and its status")
+      .describe("The monitoring stack (prometheus-operator's Prometheus, ServiceMonitor, PodMonitor, PrometheusRule, Alertmanager "
+                "and AlertmanagerConfig under monitoring.capstan.dev): generated scrape configuration, rule files and Alertmanager "
+                "configuration, the Prometheus and Alertmanager StatefulSets and their status")
       .crds(apis::monitoring::v1::crds)
-      .permits({"monitoring.capstan.dev"}, {"prometheuses/status", "servicemonitors/status", "podmonitors/status", "prometheusrules/status"},
+      .permits({"monitoring.capstan.dev"},
+               {"prometheuses/status", "servicemonitors/status", "podmonitors/status", "prometheusrules/status", "alertmanagers/status"},
                {"get", "update", "patch"})
       .permits({"apps"}, {"statefulsets"}, {"create", "update", "patch", "delete"})
       .permits({""}, {"secrets", "configmaps", "services"}, {"get", "list", "watch", "create", "update", "patch", "delete"})

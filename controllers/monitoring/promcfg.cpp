@@ -204,6 +204,34 @@ json::Object pod_monitor_job(const v1::PodMonitor& pm, const v1::PodMetricsEndpo
   return job;
 }
 
+// The alerting block, as prometheus-operator writes it: each Alertmanager Service's endpoints,
+// through Kubernetes service discovery kept to that Service and port; the replica label dropped,
+// so the replicas' copies of an alert are one alert to Alertmanager.
+json::Value alerting(const std::string& own_ns, const apis::monitoring::v1::PrometheusSpec& spec) {
+  json::Array alertmanagers;
+  for (const auto& am : spec.alerting->alertmanagers) {
+    const std::string ns = am.namespace_.empty() ? own_ns : am.namespace_;
+    json::Array relabel{json::Object{{"action", "keep"}, {"source_labels", json::Array{"__meta_kubernetes_service_name"}}, {"regex", am.name}}};
+    if (am.port.is_string())
+      relabel.push_back(json::Object{{"action", "keep"}, {"source_labels", json::Array{"__meta_kubernetes_endpoint_port_name"}},
+                                     {"regex", am.port.get_string()}});
+    else if (am.port.is_int64())
+      relabel.push_back(json::Object{{"action", "keep"}, {"source_labels", json::Array{"__meta_kubernetes_pod_container_port_number"}},
+                                     {"regex", std::to_string(am.port.get_int64())}});
+    json::Object o{{"path_prefix", am.path_prefix.empty() ? std::string("/") : am.path_prefix},
+                   {"scheme", am.scheme.empty() ? std::string("http") : lower(am.scheme)},
+                   {"api_version", "v2"},
+                   {"kubernetes_sd_configs", json::Array{json::Object{{"role", "endpoints"}, {"namespaces", json::Object{{"names", json::Array{ns}}}}}}},
+                   {"relabel_configs", std::move(relabel)}};
+    if (!am.timeout.empty()) o["timeout"] = am.timeout;
+    alertmanagers.push_back(std::move(o));
+  }
+  json::Object out{{"alertmanagers", std::move(alertmanagers)}};
+  if (!spec.replica_external_label_name.empty())
+    out["alert_relabel_configs"] = json::Array{json::Object{{"action", "labeldrop"}, {"regex", spec.replica_external_label_name}}};
+  return out;
+}
+
 }  // namespace
 
 std::string sanitize_label_name(std::string_view name) {
@@ -293,6 +321,7 @@ json::Value generate_config(const ConfigInputs& in) {
     }
     config["remote_write"] = std::move(rw);
   }
+  if (spec.alerting && !spec.alerting->alertmanagers.empty()) config["alerting"] = alerting(in.ns, spec);
   return config;
 }
 

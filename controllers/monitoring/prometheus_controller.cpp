@@ -8,6 +8,7 @@
 #include "controllers/monitoring/promcfg.h"
 #include "controllers/monitoring/rules.h"
 #include "controllers/monitoring/selection.h"
+#include "controllers/monitoring/workload_reconciler.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
 #include "runtime/client/errors.h"
@@ -25,7 +26,6 @@ namespace capstan::monitoring {
 namespace {
 
 namespace v1 = apis::monitoring::v1;
-using controller::set_condition;
 
 // The monitors of `objects` that Prometheus would take (acceptance.h); one it would refuse is
 // left out with a warning on it, and costs no other monitor its place. Its status.bindings say
@@ -48,52 +48,22 @@ std::vector<Monitor> accepted(Env& env, const std::vector<json::Value>& objects,
   return out;
 }
 
-class Reconciler {
+class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
  public:
-  Reconciler(Env& env, const controller::Request& request, controller::Context& ctx) : env_(env), request_(request), ctx_(ctx) {}
-
-  controller::Result run() {
-    auto cached = env_.prometheuses.get(request_.ns, request_.name);
-    if (!cached || cached->deleting()) return controller::Result::done();  // owned objects go with it (GC)
-    before_ = cached->value();
-    generation_ = meta::generation_of(before_);
-    try {
-      prometheus_ = v1::Prometheus::from_json(before_);
-    } catch (const apis::codec::DecodeError& e) {  // written around the CRD schema: said on this object only
-      json::Value obj = before_;
-      controller::set_condition(obj, v1::condition::kReconciled, "False", v1::reason::kReconcileError, e.what());
-      controller::write_status(env_.client, kPrometheusType.gvr, before_, obj);
-      ctx_.log.warn("unreadable Prometheus", {{"error", e.what()}});
-      return controller::Result::done();
-    }
-    const auto& spec = prometheus_.spec;
-    auto& status = prometheus_.status;
-    status.paused = spec.paused;
-    status.shards = spec.shards;
-    status.selector = selector_string(request_.name);
-    if (spec.paused) {
-      condition(v1::condition::kReconciled, "Unknown", v1::reason::kPaused, "reconciliation is paused");
-      write();
-      return controller::Result::done();
-    }
-    try {
-      configure();
-    } catch (const std::exception& e) {
-      std::string message = std::string("reconciling Prometheus ") + request_.key() + ": " + e.what();
-      condition(v1::condition::kReconciled, "False", v1::reason::kReconcileError, message);
-      set_availability();
-      if (write()) env_.event(before_, events::kWarning, v1::reason::kReconcileError, message);
-      throw;
-    }
-    set_availability();
-    write();
-    return controller::Result::after(env_.options.resync);
-  }
+  Reconciler(Env& env, const controller::Request& request, controller::Context& ctx)
+      : WorkloadReconciler(env, env.prometheuses, kPrometheusType, request, ctx) {}
 
  private:
+  friend class WorkloadReconciler<Reconciler, v1::Prometheus>;
+
+  void prepare_status() {
+    obj_.status.shards = obj_.spec.shards;
+    obj_.status.selector = selector_string(request_.name);
+  }
+
   // The configuration, the rule ConfigMaps, the Service and the StatefulSet.
   void configure() {
-    const auto& spec = prometheus_.spec;
+    const auto& spec = obj_.spec;
     ConfigInputs in;
     in.ns = request_.ns;
     in.name = request_.name;
@@ -177,8 +147,8 @@ class Reconciler {
   // The pods of every shard's StatefulSet against spec.replicas: the replica counts (summed over
   // the shards) and Available, naming each shard that is short.
   void set_availability() {
-    auto& status = prometheus_.status;
-    const std::int32_t per_shard = prometheus_.spec.replicas, shards = prometheus_.spec.shards;
+    auto& status = obj_.status;
+    const std::int32_t per_shard = obj_.spec.replicas, shards = obj_.spec.shards;
     status.replicas = status.available_replicas = status.updated_replicas = 0;
     std::vector<std::string> missing, short_shards;
     for (std::int32_t shard = 0; shard < shards; ++shard) {
@@ -187,14 +157,10 @@ class Reconciler {
         missing.push_back(statefulset_name(request_.name, shard));
         continue;
       }
-      auto v = sts->value();
-      auto num = [&](std::string_view key) -> std::int32_t {
-        const auto* n = json::find(v, {"status", key});
-        return n && n->is_int64() ? static_cast<std::int32_t>(n->as_int64()) : 0;
-      };
-      const std::int32_t available = json::find(v, {"status", "availableReplicas"}) ? num("availableReplicas") : num("readyReplicas");
-      status.replicas += num("replicas");
-      status.updated_replicas += num("updatedReplicas");
+      const ReplicaCounts counts = replica_counts(sts->value());
+      const std::int32_t available = counts.available;
+      status.replicas += counts.replicas;
+      status.updated_replicas += counts.updated;
       status.available_replicas += available;
       if (available < per_shard)
         short_shards.push_back("shard " + std::to_string(shard) + ": pod(s) not ready: " + std::to_string(per_shard - available) + " of " +
@@ -216,19 +182,6 @@ class Reconciler {
     else
       condition(v1::condition::kAvailable, "Degraded", v1::reason::kSomePodsNotReady, join(short_shards));
   }
-
-  void condition(std::string_view type, std::string_view status, std::string_view reason, const std::string& message) {
-    set_condition(prometheus_.status.conditions, type, status, reason, message, generation_);
-  }
-
-  bool write() { return controller::write_status(env_.client, kPrometheusType.gvr, before_, prometheus_.status); }
-
-  Env& env_;
-  const controller::Request& request_;
-  controller::Context& ctx_;
-  json::Value before_;
-  v1::Prometheus prometheus_;
-  std::int64_t generation_ = 0;
 };
 
 }  // namespace

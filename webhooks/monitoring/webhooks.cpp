@@ -21,7 +21,8 @@ webhook::Handler handler(Causes (*validate)(const json::Value&)) {
 const std::vector<webhook::Hook>& hooks() {
   static const std::vector<webhook::Hook> all = {
       webhook::kind_hook(v1::kPrometheusType), webhook::kind_hook(v1::kServiceMonitorType),
-      webhook::kind_hook(v1::kPodMonitorType), webhook::kind_hook(v1::kPrometheusRuleType)};
+      webhook::kind_hook(v1::kPodMonitorType), webhook::kind_hook(v1::kPrometheusRuleType),
+      webhook::kind_hook(v1::kAlertmanagerType), webhook::kind_hook(v1::kAlertmanagerConfigType)};
   return all;
 }
 
@@ -29,6 +30,8 @@ webhook::Handler prometheus_validating_handler() { return handler(&v1::validate_
 webhook::Handler service_monitor_validating_handler() { return handler(&v1::validate_service_monitor); }
 webhook::Handler pod_monitor_validating_handler() { return handler(&v1::validate_pod_monitor); }
 webhook::Handler prometheus_rule_validating_handler() { return handler(&v1::validate_prometheus_rule); }
+webhook::Handler alertmanager_validating_handler() { return handler(&v1::validate_alertmanager); }
+webhook::Handler alertmanager_config_validating_handler() { return handler(&v1::validate_alertmanager_config); }
 
 void register_webhooks(webhook::Server& server) {
   const auto& h = hooks();
@@ -36,6 +39,8 @@ void register_webhooks(webhook::Server& server) {
   server.register_path(h[1].path, service_monitor_validating_handler());
   server.register_path(h[2].path, pod_monitor_validating_handler());
   server.register_path(h[3].path, prometheus_rule_validating_handler());
+  server.register_path(h[4].path, alertmanager_validating_handler());
+  server.register_path(h[5].path, alertmanager_config_validating_handler());
 }
 
 std::vector<json::Value> configurations(const webhook::Endpoint& endpoint) {

@@ -3,7 +3,9 @@
 // expression is refused at `kubectl apply` and never reaches a rule ConfigMap (where it would
 // stop every reload of Prometheus); ServiceMonitor and PodMonitor endpoints (RE2 relabel
 // regexes, relabel actions, scrape timeout within the interval); Prometheus (durations, sizes,
-// label names, selectors, remote write). No defaulting webhook: the operator's defaults are
+// label names, selectors, remote write); Alertmanager (retention, externalUrl, selectors);
+// AlertmanagerConfig (receivers, routes, matchers: what would
+// make Alertmanager refuse the merged configuration). No defaulting webhook: the operator's defaults are
 // applied when it generates the configuration, as prometheus-operator does.
 #pragma once
 
@@ -24,6 +26,8 @@ webhook::Handler prometheus_validating_handler();
 webhook::Handler service_monitor_validating_handler();
 webhook::Handler pod_monitor_validating_handler();
 webhook::Handler prometheus_rule_validating_handler();
+webhook::Handler alertmanager_validating_handler();
+webhook::Handler alertmanager_config_validating_handler();
 
 void register_webhooks(webhook::Server& server);
 

@@ -33,6 +33,12 @@ TEST(MonitoringWebhooks, EveryKindIsValidated) {
        "spec.podMetricsEndpoints[0].scrapeTimeout: Invalid value: \"20s\": must not be greater than the scrape interval (10s)"},
       {prometheus_validating_handler(), "Prometheus", "prometheuses", "{replicas: 1, retention: 15d}", "{retentionSize: lots}",
        "spec.retentionSize: Invalid value: \"lots\": must be a size such as 512MB or 10GiB"},
+      {alertmanager_validating_handler(), "Alertmanager", "alertmanagers", "{replicas: 2, retention: 120h}", "{retention: forever}",
+       "spec.retention: Invalid value: \"forever\": not a valid duration string: \"forever\""},
+      {alertmanager_config_validating_handler(), "AlertmanagerConfig", "alertmanagerconfigs",
+       "{route: {receiver: hook}, receivers: [{name: hook, webhookConfigs: [{url: 'http://h.example/'}]}]}",
+       "{route: {receiver: pager}, receivers: [{name: hook}]}",
+       "spec.route.receiver: Invalid value: \"pager\": is not one of this object's receivers"},
   };
   for (const auto& c : cases) {
     auto good = call(c.handler, review("monitoring.capstan.dev", c.kind, c.resource, "CREATE", obj(c.kind, c.good)));
@@ -56,7 +62,8 @@ TEST(MonitoringWebhooks, ConfigurationNamesEveryKind) {
     EXPECT_EQ(json::serialize(*json::find(h, {"namespaceSelector"})), "{}") << "no manager namespace given: every namespace";
   }
   EXPECT_EQ(names, (std::vector<std::string>{"vprometheus.monitoring.capstan.dev", "vservicemonitor.monitoring.capstan.dev",
-                                             "vpodmonitor.monitoring.capstan.dev", "vprometheusrule.monitoring.capstan.dev"}));
+                                             "vpodmonitor.monitoring.capstan.dev", "vprometheusrule.monitoring.capstan.dev",
+                                             "valertmanager.monitoring.capstan.dev", "valertmanagerconfig.monitoring.capstan.dev"}));
   EXPECT_EQ(urls[3], "https://127.0.0.1:9443/validate-monitoring-capstan-dev-v1-prometheusrule");
 }
 

@@ -71,12 +71,15 @@ const auto& artifact_fields() {
   static const auto table = codec::table<Artifact>(
       "The commit the ref resolved to, kept in the manager's local mirror.",
       field("revision", &Artifact::revision, Schema::string("<ref>@sha1:<commit>, or sha1:<commit> for a commit ref.")),
-      field("path", &Artifact::path, Schema::string("Where the commit lives: the mirror of url at that commit.")),
-      field("url", &Artifact::url, Schema::string("The repository URL the artifact was fetched from.")),
+      field("path", &Artifact::path,
+            Schema::string("gitrepository/<namespace>/<name>/<id>.tar.gz; id is the SHA-256 over the artifact's paths and blob ids.")),
+      field("url", &Artifact::url,
+            Schema::string("Where the manager serves the artifact's tarball (--gitops-storage-addr); empty when it serves none.")),
       field("message", &Artifact::message, Schema::string("The first line of the commit message.")),
       field("lastUpdateTime", &Artifact::last_update_time, Schema::date_time("When the revision last changed.")),
       field("digest", &Artifact::digest,
-            Schema::string("sha256:<hex> over the files the artifact holds (after ignore rules and includes).")));
+            Schema::string("sha256:<hex> of the artifact's tarball: the files after ignore rules and includes.")),
+      field("size", &Artifact::size, Schema::integer("Bytes of the artifact's tarball.", "int64").minimum(0)));
   return table;
 }
 

@@ -77,13 +77,16 @@ struct GitRepositorySpec {
 // The commit the ref resolved to, in the manager's mirror.
 struct Artifact {
   std::string revision;  // "<ref>@sha1:<commit>", or "sha1:<commit>" for a commit ref
+  // "gitrepository/<ns>/<name>/<id>.tar.gz", id the hex SHA-256 over the artifact's paths and
+  // blob ids (controllers/gitops/artifact.h): it names the files the Kustomizations read.
   std::string path;
-  std::string url;
+  std::string url;  // http://<storage address>/<path> when the manager serves artifacts, else ""
   std::string message;
   std::optional<meta::TimePoint> last_update_time;
-  // "sha256:<hex>" over the files the artifact holds (controllers/gitops/artifact.h): what the
-  // Kustomizations read, after ignore rules and includes; it changes when any of that does.
+  // "sha256:<hex>" of the .tar.gz of those files (controllers/gitops/artifact_archive.h), as Flux
+  // records it: what a download of url receives.
   std::string digest;
+  std::optional<std::int64_t> size;  // bytes of the .tar.gz
   CAPSTAN_CODEC(Artifact);
 };
 

@@ -44,6 +44,16 @@ std::vector<json::Value> crds() {
       bound_crd({kServiceMonitorKind, "servicemonitors", "servicemonitor", {"smon"}}, service_monitor_schema()),
       bound_crd({kPodMonitorKind, "podmonitors", "podmonitor", {"pmon"}}, pod_monitor_schema()),
       bound_crd({kPrometheusRuleKind, "prometheusrules", "prometheusrule", {"promrule"}}, prometheus_rule_schema()),
+      make_crd(kGroupVersion, {kAlertmanagerKind, "alertmanagers", "alertmanager", {"am"}}, true, alertmanager_schema(),
+               {{"Version", "string", ".spec.version", 0, "The version of Alertmanager"},
+                {"Replicas", "integer", ".spec.replicas", 0, "The number of desired replicas"},
+                {"Ready", "integer", ".status.availableReplicas", 0, "The number of ready replicas"},
+                condition_column("Reconciled", "Reconciled"),
+                condition_column("Available", "Available"),
+                age_column(),
+                {"Paused", "boolean", ".status.paused", 1, "Whether the resource reconciliation is paused or not"}}),
+      make_crd(kGroupVersion, {kAlertmanagerConfigKind, "alertmanagerconfigs", "alertmanagerconfig", {"amcfg"}}, true,
+               alertmanager_config_schema(), {age_column()}),
   };
 }
 

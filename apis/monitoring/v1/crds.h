@@ -13,8 +13,10 @@ json::Value prometheus_schema();
 json::Value service_monitor_schema();
 json::Value pod_monitor_schema();
 json::Value prometheus_rule_schema();
+json::Value alertmanager_schema();
+json::Value alertmanager_config_schema();
 
-// prometheuses, servicemonitors, podmonitors, prometheusrules.
+// prometheuses, servicemonitors, podmonitors, prometheusrules, alertmanagers, alertmanagerconfigs.
 std::vector<json::Value> crds();
 
 }  // namespace capstan::apis::monitoring::v1

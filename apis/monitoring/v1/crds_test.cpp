@@ -26,7 +26,7 @@ const json::Value& crd_named(const std::vector<json::Value>& all, std::string_vi
 
 TEST(MonitoringCrds, AcceptedByTheApiServerWithPrometheusOperatorNames) {
   auto all = crds();
-  ASSERT_EQ(all.size(), 4u);
+  ASSERT_EQ(all.size(), 6u);
   apiserver::builtin::CrdStrategy strategy;
   for (auto crd : all) {
     strategy.prepare_create(crd);
@@ -38,6 +38,9 @@ TEST(MonitoringCrds, AcceptedByTheApiServerWithPrometheusOperatorNames) {
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "podmonitors"), {"spec", "names", "shortNames"})), R"(["pmon"])");
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "prometheusrules"), {"spec", "names", "shortNames"})), R"(["promrule"])");
   EXPECT_EQ(column_names(crd_named(all, "prometheuses")), (Strings{"Version", "Desired", "Ready", "Reconciled", "Available", "Age", "Paused"}));
+  EXPECT_EQ(json::serialize(*json::find(crd_named(all, "alertmanagers"), {"spec", "names", "shortNames"})), R"(["am"])");
+  EXPECT_EQ(json::serialize(*json::find(crd_named(all, "alertmanagerconfigs"), {"spec", "names", "shortNames"})), R"(["amcfg"])");
+  EXPECT_EQ(column_names(crd_named(all, "alertmanagers")), (Strings{"Version", "Replicas", "Ready", "Reconciled", "Available", "Age", "Paused"}));
 }
 
 TEST(MonitoringCrds, SchemasKeepEveryImplementedField) {

@@ -15,6 +15,8 @@ inline const meta::ResourceType kPrometheusType{{"monitoring.capstan.dev", "v1",
 inline const meta::ResourceType kServiceMonitorType{{"monitoring.capstan.dev", "v1", "servicemonitors"}, "ServiceMonitor", true};
 inline const meta::ResourceType kPodMonitorType{{"monitoring.capstan.dev", "v1", "podmonitors"}, "PodMonitor", true};
 inline const meta::ResourceType kPrometheusRuleType{{"monitoring.capstan.dev", "v1", "prometheusrules"}, "PrometheusRule", true};
+inline const meta::ResourceType kAlertmanagerType{{"monitoring.capstan.dev", "v1", "alertmanagers"}, "Alertmanager", true};
+inline const meta::ResourceType kAlertmanagerConfigType{{"monitoring.capstan.dev", "v1", "alertmanagerconfigs"}, "AlertmanagerConfig", true};
 
 inline constexpr std::string_view kGroup = "monitoring.capstan.dev";
 inline constexpr std::string_view kVersion = "v1";
@@ -24,6 +26,8 @@ inline constexpr std::string_view kPrometheusKind = "Prometheus";
 inline constexpr std::string_view kServiceMonitorKind = "ServiceMonitor";
 inline constexpr std::string_view kPodMonitorKind = "PodMonitor";
 inline constexpr std::string_view kPrometheusRuleKind = "PrometheusRule";
+inline constexpr std::string_view kAlertmanagerKind = "Alertmanager";
+inline constexpr std::string_view kAlertmanagerConfigKind = "AlertmanagerConfig";
 
 // Condition types and reasons (pkg/apis/monitoring/v1/types.go, pkg/operator/statefulset_reporter.go).
 namespace condition {

@@ -19,6 +19,28 @@ const auto& remote_write_fields() {
   return table;
 }
 
+const auto& alertmanager_endpoints_fields() {
+  using A = AlertmanagerEndpoints;
+  static const auto table = codec::table<A>(
+      "An Alertmanager Service the alerts go to (each pod behind it).",
+      field("namespace", &A::namespace_, openapi::namespace_name("Namespace of the Service (default the Prometheus's).")),
+      field("name", &A::name, openapi::object_name("Name of the Service, e.g. alertmanager-operated.")).required(),
+      field("port", &A::port, Schema::int_or_string("Name or number of the Service's port, e.g. web.")).required(),
+      field("scheme", &A::scheme, Schema::string_enum({"", "http", "https", "HTTP", "HTTPS"}, "Scheme (default http).")),
+      field("pathPrefix", &A::path_prefix, Schema::string("Path prefix of the Alertmanager API (default /).").max_length(256)),
+      field("apiVersion", &A::api_version, Schema::string_enum({"", "v2", "V2"}, "Alertmanager API version (v2).")),
+      field("timeout", &A::timeout, duration("Timeout of a push of alerts (default 10s).")));
+  return table;
+}
+
+const auto& alerting_fields() {
+  static const auto table = codec::table<AlertingSpec>(
+      "Where the Prometheus sends its alerts.",
+      field("alertmanagers", &AlertingSpec::alertmanagers, Schema::array(AlertmanagerEndpoints::schema(), "Alertmanager Services.").max_items(16))
+          .required());
+  return table;
+}
+
 const auto& pod_metadata_fields() {
   static const auto table = codec::table<EmbeddedObjectMetadata>(
       "Labels and annotations of the pods.", field("labels", &EmbeddedObjectMetadata::labels, Schema::string_map("Labels of the pods.")),
@@ -66,7 +88,8 @@ const auto& spec_fields() {
   using S = PrometheusSpec;
   static const auto table = codec::table<S>(
       "The desired Prometheus deployment and what it selects.",
-      field("version", &S::version, Schema::string("Prometheus version, e.g. v3.13.2; used for the image tag.")),
+      std::tuple_cat(std::make_tuple(
+      field<S>("version", &S::version, Schema::string("Prometheus version, e.g. v3.13.2; used for the image tag.")),
       field("image", &S::image, Schema::string("Container image (overrides version).")),
       field("replicas", &S::replicas, Schema::integer("Replicas of each shard's StatefulSet (default 1).", "int32").range(0, 100)).always(),
       field("shards", &S::shards,
@@ -74,24 +97,10 @@ const auto& spec_fields() {
                 .range(1, 64)
                 .default_value(1))
           .always(),
-      field("paused", &S::paused, Schema::boolean("Stop reconciling the objects of this Prometheus.")),
-      field("serviceAccountName", &S::service_account_name, openapi::object_name("ServiceAccount the pods run as.")),
-      field("resources", &S::resources, Schema::open_object("Resource requests and limits of the prometheus container.")),
-      field("nodeSelector", &S::node_selector, Schema::string_map("Node selector of the pods.").max_properties(64)),
-      field("tolerations", &S::tolerations, Schema::array(Schema::open_object("A toleration."), "Tolerations of the pods.").max_items(64)),
-      field("affinity", &S::affinity, Schema::open_object("Affinity of the pods.")),
-      field("topologySpreadConstraints", &S::topology_spread_constraints,
-            Schema::array(Schema::open_object("A topology spread constraint."), "Topology spread constraints of the pods.").max_items(32)),
-      field("securityContext", &S::security_context, Schema::open_object("Security context of the pods (PodSecurityContext).")),
-      field("priorityClassName", &S::priority_class_name, Schema::string("Priority class of the pods.").max_length(253)),
-      field("imagePullSecrets", &S::image_pull_secrets,
-            Schema::array(Schema::open_object("A reference to a Secret ({name})."), "Secrets to pull the images with.").max_items(32)),
-      field("containers", &S::containers,
-            Schema::array(Schema::open_object("A container, merged by name into the generated ones."), "Containers of the pods.").max_items(32)),
-      field("initContainers", &S::init_containers,
-            Schema::array(Schema::open_object("An init container, merged by name."), "Init containers of the pods.").max_items(32)),
-      field("volumes", &S::volumes, Schema::array(Schema::open_object("A volume, merged by name."), "Volumes of the pods.").max_items(64)),
-      field("volumeMounts", &S::volume_mounts,
+      field<S>("paused", &S::paused, Schema::boolean("Stop reconciling the objects of this Prometheus."))),
+      pod_fields<S>("prometheus"),
+      std::make_tuple(
+      field<S>("volumeMounts", &S::volume_mounts,
             Schema::array(Schema::open_object("A volume mount of the prometheus container."), "Volume mounts added to the prometheus container.")
                 .max_items(64)),
       field("storage", &S::storage, StorageSpec::schema()),
@@ -118,13 +127,14 @@ const auto& spec_fields() {
       field("ruleSelector", &S::rule_selector, openapi::label_selector("PrometheusRules to load: {} all, absent none.")),
       field("ruleNamespaceSelector", &S::rule_namespace_selector, openapi::label_selector("Namespaces of the PrometheusRules: {} all, absent own.")),
       field("remoteWrite", &S::remote_write, Schema::array(RemoteWriteSpec::schema(), "Remote write endpoints.").max_items(32)),
+      field("alerting", &S::alerting, AlertingSpec::schema()),
       field("additionalScrapeConfigs", &S::additional_scrape_configs, SecretKeySelector::schema()),
       field("logLevel", &S::log_level, Schema::string_enum({"", "debug", "info", "warn", "error"}, "Log level of Prometheus.")),
       field("logFormat", &S::log_format, Schema::string_enum({"", "logfmt", "json"}, "Log format of Prometheus.")),
       field("enableFeatures", &S::enable_features, Schema::strings("Prometheus feature flags (--enable-feature).").max_items(64).list_type("set")),
       field("externalUrl", &S::external_url, Schema::string("URL Prometheus is reachable at from outside.")),
       field("routePrefix", &S::route_prefix, Schema::string("Prefix of the web routes.")),
-      field("portName", &S::port_name, Schema::string("Name of the web port (default web).")));
+      field<S>("portName", &S::port_name, Schema::string("Name of the web port (default web).")))));
   return table;
 }
 
@@ -147,6 +157,8 @@ const auto& status_fields() {
 }  // namespace
 
 CAPSTAN_CODEC_FROM(RemoteWriteSpec, remote_write_fields)
+CAPSTAN_CODEC_FROM(AlertmanagerEndpoints, alertmanager_endpoints_fields)
+CAPSTAN_CODEC_FROM(AlertingSpec, alerting_fields)
 CAPSTAN_CODEC_FROM(EmbeddedObjectMetadata, pod_metadata_fields)
 CAPSTAN_CODEC_FROM(SecretKeySelector, secret_key_fields)
 CAPSTAN_CODEC_FROM(ClaimMetadata, claim_metadata_fields)

@@ -1,11 +1,39 @@
 // Schemas the monitoring kinds' fields share.
 #pragma once
 
+#include "apis/common/codec.h"
 #include "apis/common/openapi.h"
+
+#include <string>
 
 namespace capstan::apis::monitoring::v1 {
 
 // A Prometheus duration (model.Duration: "30s", "1d"), as prometheus-operator's CRDs check it.
 openapi::Schema duration(std::string_view description);
+
+// The pod settings a Prometheus and an Alertmanager pass through to their StatefulSet's pods, in
+// the order prometheus-operator lists them; `container` names the main container.
+template <class S>
+auto pod_fields(const std::string& container) {
+  using codec::field;
+  using openapi::Schema;
+  return std::make_tuple(
+      field<S>("serviceAccountName", &S::service_account_name, openapi::object_name("ServiceAccount the pods run as.")),
+      field<S>("resources", &S::resources, Schema::open_object("Resource requests and limits of the " + container + " container.")),
+      field<S>("nodeSelector", &S::node_selector, Schema::string_map("Node selector of the pods.").max_properties(64)),
+      field<S>("tolerations", &S::tolerations, Schema::array(Schema::open_object("A toleration."), "Tolerations of the pods.").max_items(64)),
+      field<S>("affinity", &S::affinity, Schema::open_object("Affinity of the pods.")),
+      field<S>("topologySpreadConstraints", &S::topology_spread_constraints,
+               Schema::array(Schema::open_object("A topology spread constraint."), "Topology spread constraints of the pods.").max_items(32)),
+      field<S>("securityContext", &S::security_context, Schema::open_object("Security context of the pods (PodSecurityContext).")),
+      field<S>("priorityClassName", &S::priority_class_name, Schema::string("Priority class of the pods.").max_length(253)),
+      field<S>("imagePullSecrets", &S::image_pull_secrets,
+               Schema::array(Schema::open_object("A reference to a Secret ({name})."), "Secrets to pull the images with.").max_items(32)),
+      field<S>("containers", &S::containers,
+               Schema::array(Schema::open_object("A container, merged by name into the generated ones."), "Containers of the pods.").max_items(32)),
+      field<S>("initContainers", &S::init_containers,
+               Schema::array(Schema::open_object("An init container, merged by name."), "Init containers of the pods.").max_items(32)),
+      field<S>("volumes", &S::volumes, Schema::array(Schema::open_object("A volume, merged by name."), "Volumes of the pods.").max_items(64)));
+}
 
 }  // namespace capstan::apis::monitoring::v1

@@ -1,6 +1,7 @@
-// monitoring.capstan.dev/v1 Prometheus, ServiceMonitor, PodMonitor and PrometheusRule as C++
-// types. Each struct's fields are listed once, in prometheus.cpp, monitors.cpp and
-// prometheus_rule.cpp, and give its decoder, encoder and CRD schema (apis/common/codec.h).
+// monitoring.capstan.dev/v1 Prometheus, ServiceMonitor, PodMonitor, PrometheusRule, Alertmanager
+// and AlertmanagerConfig as C++ types. Each struct's fields are listed once, in prometheus.cpp,
+// monitors.cpp, prometheus_rule.cpp and alertmanager.cpp, and give its decoder, encoder and CRD
+// schema (apis/common/codec.h).
 //
 // Implemented from prometheus-operator (the rest of its spec is not in the CRD schema, so
 // `kubectl apply`, which asks for strict field validation, refuses a manifest using it):
@@ -13,7 +14,8 @@
 //                   scrapeInterval (30s), scrapeTimeout, evaluationInterval (30s), externalLabels,
 //                   replicaExternalLabelName (prometheus_replica), prometheusExternalLabelName
 //                   (prometheus), {serviceMonitor,podMonitor,rule}{,Namespace}Selector,
-//                   remoteWrite[{url, name, remoteTimeout}], additionalScrapeConfigs, logLevel, logFormat, enableFeatures,
+//                   remoteWrite[{url, name, remoteTimeout}], alerting{alertmanagers[{namespace, name,
+//                   port, scheme, pathPrefix, apiVersion, timeout}]}, additionalScrapeConfigs, logLevel, logFormat, enableFeatures,
 //                   externalUrl, routePrefix, portName (web)
 //   ServiceMonitor  selector, namespaceSelector{any, matchNames}, jobLabel, targetLabels,
 //                   podTargetLabels, sampleLimit, targetLimit, endpoints[{port, targetPort, path,
@@ -23,6 +25,14 @@
 //   PodMonitor      the same with podMetricsEndpoints[{port, portNumber, ...}]
 //   PrometheusRule  groups[{name, interval, labels, limit, query_offset, rules[{record | alert,
 //                   expr, for, keep_firing_for, labels, annotations}]}]
+//   Alertmanager    version, image, replicas (1), paused, the pod settings above (but storage),
+//                   podMetadata, retention (120h), externalUrl, routePrefix, logLevel, logFormat,
+//                   configSecret, alertmanagerConfig{,Namespace}Selector,
+//                   alertmanagerConfigMatcherStrategy{type: OnNamespace|None}, portName
+//   AlertmanagerConfig (v1alpha1's fields) route{receiver, groupBy, groupWait, groupInterval,
+//                   repeatInterval, matchers[{name, value, matchType}], continue, routes},
+//                   receivers[{name, webhookConfigs[{url, urlSecret, sendResolved, maxAlerts}]}],
+//                   inhibitRules[{sourceMatch, targetMatch, equal}]
 //   status          monitors and rules: bindings[{group, resource, name, namespace, conditions
 //                   [Accepted]}] (written by controllers/monitoring/bindings_controller.h)
 // Label selectors stay as written (metav1.LabelSelector JSON, which runtime/meta/selector.h
@@ -92,6 +102,21 @@ struct SecretKeySelector {
   CAPSTAN_CODEC(SecretKeySelector);
 };
 
+// An Alertmanager Service the Prometheus sends its alerts to (prometheus-operator's
+// AlertmanagerEndpoints): the pods behind it, found through their endpoints.
+struct AlertmanagerEndpoints {
+  std::string namespace_;  // "" = the Prometheus's
+  std::string name;        // the Service, e.g. alertmanager-operated
+  json::Value port;        // its port's name or number
+  std::string scheme, path_prefix, api_version, timeout;
+  CAPSTAN_CODEC(AlertmanagerEndpoints);
+};
+
+struct AlertingSpec {
+  std::vector<AlertmanagerEndpoints> alertmanagers;
+  CAPSTAN_CODEC(AlertingSpec);
+};
+
 struct PrometheusSpec {
   std::string version;  // "" = kDefaultPrometheusVersion
   std::string image;    // "" = base image : version
@@ -126,6 +151,7 @@ struct PrometheusSpec {
   std::optional<json::Value> pod_monitor_selector, pod_monitor_namespace_selector;
   std::optional<json::Value> rule_selector, rule_namespace_selector;
   std::vector<RemoteWriteSpec> remote_write;
+  std::optional<AlertingSpec> alerting;
   // Scrape configurations written by hand (a YAML list of scrape_config), appended to the
   // generated jobs.
   std::optional<SecretKeySelector> additional_scrape_configs;
@@ -255,7 +281,103 @@ struct PrometheusRuleSpec {
   CAPSTAN_CODEC(PrometheusRuleSpec);
 };
 
+// ---- Alertmanager ----
+
+inline constexpr std::string_view kDefaultAlertmanagerVersion = "v0.28.1";
+inline constexpr std::string_view kDefaultAlertmanagerBaseImage = "quay.io/prometheus/alertmanager";
+inline constexpr std::string_view kDefaultAlertmanagerRetention = "120h";
+
+// How the AlertmanagerConfigs' routes and inhibit rules are confined (prometheus-operator's
+// alertmanagerConfigMatcherStrategy): OnNamespace adds namespace="<its namespace>" to each; None
+// adds nothing.
+struct MatcherStrategy {
+  std::string type = "OnNamespace";
+  CAPSTAN_CODEC(MatcherStrategy);
+};
+
+struct AlertmanagerSpec {
+  std::string version;  // "" = kDefaultAlertmanagerVersion
+  std::string image;    // "" = base image : version
+  std::int32_t replicas = 1;
+  bool paused = false;
+  std::string service_account_name;
+  std::optional<json::Value> resources;
+  std::map<std::string, std::string> node_selector;
+  std::vector<json::Value> tolerations;
+  std::optional<json::Value> affinity, security_context;
+  std::string priority_class_name;
+  std::vector<json::Value> topology_spread_constraints, image_pull_secrets, containers, init_containers, volumes;
+  std::optional<EmbeddedObjectMetadata> pod_metadata;
+  std::string retention{kDefaultAlertmanagerRetention};
+  std::string external_url, route_prefix, log_level, log_format;
+  // The Secret holding the base configuration (key alertmanager.yaml); "" = alertmanager-<name>.
+  // Missing: a configuration whose route sends everything to the receiver "null".
+  std::string config_secret;
+  std::optional<json::Value> alertmanager_config_selector, alertmanager_config_namespace_selector;
+  MatcherStrategy alertmanager_config_matcher_strategy;
+  std::string port_name{kDefaultPortName};
+
+  std::string effective_image() const;
+  CAPSTAN_CODEC(AlertmanagerSpec);
+};
+
+struct AlertmanagerStatus {
+  bool paused = false;
+  std::int32_t replicas = 0, updated_replicas = 0, available_replicas = 0, unavailable_replicas = 0;
+  std::vector<meta::Condition> conditions;  // Available, Reconciled
+  CAPSTAN_CODEC(AlertmanagerStatus);
+};
+
+// ---- AlertmanagerConfig (prometheus-operator's monitoring.coreos.com/v1alpha1 fields) ----
+
+// A label matcher: name, value, matchType (=, !=, =~, !~; default =).
+struct Matcher {
+  std::string name, value, match_type;
+  CAPSTAN_CODEC(Matcher);
+};
+
+struct WebhookConfig {
+  std::string url;
+  std::optional<SecretKeySelector> url_secret;  // wins over url; read from the config's namespace
+  std::optional<bool> send_resolved;
+  std::int32_t max_alerts = 0;
+  CAPSTAN_CODEC(WebhookConfig);
+};
+
+struct Receiver {
+  std::string name;
+  std::vector<WebhookConfig> webhook_configs;
+  CAPSTAN_CODEC(Receiver);
+};
+
+struct InhibitRule {
+  std::vector<Matcher> source_match, target_match;
+  std::vector<std::string> equal;
+  CAPSTAN_CODEC(InhibitRule);
+};
+
+// The route of an AlertmanagerConfig; child routes are routes of the same shape (kept as written,
+// read by the controller, which bounds their depth).
+struct Route {
+  std::string receiver;
+  std::vector<std::string> group_by;
+  std::string group_wait, group_interval, repeat_interval;
+  std::vector<Matcher> matchers;
+  bool continue_ = false;
+  std::vector<json::Value> routes;
+  CAPSTAN_CODEC(Route);
+};
+
+struct AlertmanagerConfigSpec {
+  std::optional<Route> route;
+  std::vector<Receiver> receivers;
+  std::vector<InhibitRule> inhibit_rules;
+  CAPSTAN_CODEC(AlertmanagerConfigSpec);
+};
+
 using Prometheus = codec::Resource<PrometheusSpec, PrometheusStatus>;
+using Alertmanager = codec::Resource<AlertmanagerSpec, AlertmanagerStatus>;
+using AlertmanagerConfig = codec::Resource<AlertmanagerConfigSpec, ConfigResourceStatus>;
 using ServiceMonitor = codec::Resource<ServiceMonitorSpec, ConfigResourceStatus>;
 using PodMonitor = codec::Resource<PodMonitorSpec, ConfigResourceStatus>;
 using PrometheusRule = codec::Resource<PrometheusRuleSpec, ConfigResourceStatus>;

@@ -32,6 +32,25 @@ std::vector<validation::Cause> validate_pod_monitor(const json::Value& obj);
 // names, externalUrl and routePrefix — what Prometheus or the operator would refuse later.
 std::vector<validation::Cause> validate_prometheus(const json::Value& obj);
 
+// AlertmanagerConfig: receiver names unique, every route's receiver one of them (and the top
+// route's set), child routes of the same fields at most kMaxRouteDepth deep, matcher label names
+// and regexes (Go regexp), webhooks with exactly one of url and urlSecret — what would make
+// Alertmanager refuse the merged configuration.
+inline constexpr int kMaxRouteDepth = 8;
+std::vector<validation::Cause> validate_alertmanager_config(const json::Value& obj);
+
+// Alertmanager: retention, externalUrl, the AlertmanagerConfig selectors' operators.
+std::vector<validation::Cause> validate_alertmanager(const json::Value& obj);
+
+// metav1validation.ValidateLabelSelector's operator rules on spec.<key>.
+void validate_label_selector(const json::Value& spec, std::string_view key, const validation::FieldPath& spec_path,
+                             std::vector<validation::Cause>& out);
+
+// model.LabelName.IsValid (the legacy character set).
+bool valid_label_name(std::string_view s);
+// An absolute http(s) URL of at most 2048 bytes.
+bool http_url(std::string_view url);
+
 // Pieces shared by the monitors (validation_monitors.cpp).
 void validate_endpoint_timing(const json::Value& endpoint, const validation::FieldPath& path, std::vector<validation::Cause>& out);
 void validate_relabel_config(const json::Value& config, const validation::FieldPath& path, std::vector<validation::Cause>& out);

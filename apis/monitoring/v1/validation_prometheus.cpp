@@ -15,16 +15,6 @@ using validation::FieldPath;
 
 json::Value jstr(std::string_view s) { return json::Value(std::string(s)); }
 
-// model.LabelName.IsValid (the legacy character set).
-bool valid_label_name(std::string_view s) {
-  if (s.empty()) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9'))) return false;
-  }
-  return true;
-}
-
 // A model.Duration member: nullopt when absent; an error (and nullopt) when it does not parse.
 std::optional<std::int64_t> duration_ms(const json::Value& o, std::string_view key, const FieldPath& path, std::vector<Cause>& out) {
   const json::Value* v = json::find(o, {key});
@@ -48,8 +38,11 @@ void timeout_within_interval(const json::Value& o, std::string_view timeout_key,
                                             "must not be greater than the scrape interval (" + std::string(interval_text) + ")"));
 }
 
+
+}  // namespace
+
 // metav1validation.ValidateLabelSelector's operator rules.
-void label_selector(const json::Value& spec, std::string_view key, const FieldPath& spec_path, std::vector<Cause>& out) {
+void validate_label_selector(const json::Value& spec, std::string_view key, const FieldPath& spec_path, std::vector<Cause>& out) {
   const json::Array* exprs = json::get_array(spec, {key, "matchExpressions"});
   if (!exprs) return;
   FieldPath p = spec_path.child(key).child("matchExpressions");
@@ -64,12 +57,19 @@ void label_selector(const json::Value& spec, std::string_view key, const FieldPa
   }
 }
 
+bool valid_label_name(std::string_view s) {
+  if (s.empty()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9'))) return false;
+  }
+  return true;
+}
+
 bool http_url(std::string_view url) {
   static const re2::RE2 re(R"((?i)https?://[^/?#\s]+([/?#]\S*)?)");
   return url.size() <= 2048 && re2::RE2::FullMatch(url, re);
 }
-
-}  // namespace
 
 std::vector<Cause> validate_prometheus(const json::Value& obj) {
   std::vector<Cause> out;
@@ -105,7 +105,7 @@ std::vector<Cause> validate_prometheus(const json::Value& obj) {
   }
   for (std::string_view key : {"serviceMonitorSelector", "serviceMonitorNamespaceSelector", "podMonitorSelector", "podMonitorNamespaceSelector",
                                "ruleSelector", "ruleNamespaceSelector"})
-    label_selector(*spec, key, sp, out);
+    validate_label_selector(*spec, key, sp, out);
   if (const auto* rw = json::get_array(*spec, {"remoteWrite"})) {
     std::set<std::string> names;
     for (std::size_t i = 0; i < rw->size(); ++i) {

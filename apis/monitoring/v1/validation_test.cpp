@@ -21,6 +21,9 @@ TEST(PrometheusRuleValidation, TheSamplesAndValidRulesHaveNoErrors) {
     auto causes = kind == "PrometheusRule"  ? validate_prometheus_rule(obj)
                   : kind == "ServiceMonitor" ? validate_service_monitor(obj)
                   : kind == "PodMonitor"     ? validate_pod_monitor(obj)
+                  : kind == "Prometheus"     ? validate_prometheus(obj)
+                  : kind == "Alertmanager"   ? validate_alertmanager(obj)
+                  : kind == "AlertmanagerConfig" ? validate_alertmanager_config(obj)
                                              : std::vector<validation::Cause>{};
     EXPECT_TRUE(causes.empty()) << kind << ": " << ::testing::PrintToString(errors(causes));
   }

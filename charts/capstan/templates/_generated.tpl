@@ -308,6 +308,8 @@ webhooks:
 - apiGroups:
   - monitoring.capstan.dev
   resources:
+  - alertmanagerconfigs
+  - alertmanagers
   - podmonitors
   - prometheuses
   - prometheusrules
@@ -319,6 +321,7 @@ webhooks:
 - apiGroups:
   - monitoring.capstan.dev
   resources:
+  - alertmanagers/status
   - podmonitors/status
   - prometheuses/status
   - prometheusrules/status
@@ -429,6 +432,56 @@ webhooks:
     - UPDATE
     resources:
     - prometheusrules
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: valertmanager.monitoring.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-monitoring-capstan-dev-v1-alertmanager") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - monitoring.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - alertmanagers
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: valertmanagerconfig.monitoring.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-monitoring-capstan-dev-v1-alertmanagerconfig") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - monitoring.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - alertmanagerconfigs
     scope: "*"
   failurePolicy: {{ .failurePolicy }}
   matchPolicy: Equivalent

@@ -2,7 +2,9 @@
 // that reads back, the StatefulSet's pod template.
 #include "controllers/monitoring/objects.h"
 
-#include "controllers/monitoring/gzip.h"
+#include "controllers/monitoring/alertmanager_objects.h"
+
+#include "runtime/gzip/gzip.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/base64.h"
 
@@ -49,9 +51,9 @@ TEST(MonitoringObjects, TheConfigSecretIsDeterministicGzip) {
   EXPECT_EQ(a, b);
   auto data = meta::base64_decode(json::get_string(a, {"data", "prometheus.yaml.gz"}));
   ASSERT_TRUE(data);
-  EXPECT_EQ(gunzip(*data), "global: {}\n");
+  EXPECT_EQ(gzip::decompress(*data), "global: {}\n");
   EXPECT_EQ(json::get_string(a.at("metadata").at("ownerReferences").at(0), {"uid"}), "p-uid");
-  EXPECT_THROW(gunzip("not gzip"), std::runtime_error);
+  EXPECT_THROW(gzip::decompress("not gzip"), std::runtime_error);
 }
 
 // Incompressible configuration over what a Secret holds: refused naming the sizes.
@@ -162,6 +164,50 @@ spec:
   std::string all = json::serialize(plain);
   EXPECT_NE(all.find(R"({"name":"prometheus-main-db","emptyDir":{}})"), std::string::npos) << all;
   EXPECT_EQ(all.find("subPath"), std::string::npos);
+}
+
+// An Alertmanager's objects: prometheus-operator's names; one replica runs without clustering,
+// several peer with each other; user containers and pod settings merge in.
+TEST(AlertmanagerObjects, TheStatefulSetPeersItsReplicasAndTheSecretReadsBack) {
+  const json::Value am = json::from_yaml(R"(
+apiVersion: monitoring.capstan.dev/v1
+kind: Alertmanager
+metadata: {name: main, namespace: monitoring, uid: am-uid}
+spec:
+  replicas: 3
+  retention: 240h
+  externalUrl: https://alerts.example
+  nodeSelector: {pool: ops}
+  containers: [{name: alertmanager, resources: {limits: {memory: 100Mi}}}]
+)");
+  auto spec = v1::AlertmanagerSpec::from_json(*json::find(am, {"spec"}), "spec");
+  json::Value sts = alertmanager_statefulset(am, spec);
+  EXPECT_EQ(json::get_string(sts, {"metadata", "name"}), "alertmanager-main");
+  EXPECT_EQ(json::get_string(json::get_array(sts, {"metadata", "ownerReferences"})->at(0), {"kind"}), "Alertmanager");
+  EXPECT_EQ(json::get_string(sts, {"spec", "serviceName"}), "alertmanager-operated");
+  const auto& pod = *json::find(sts, {"spec", "template", "spec"});
+  const auto& container = json::get_array(pod, {"containers"})->at(0);
+  EXPECT_EQ(json::get_string(container, {"image"}), "quay.io/prometheus/alertmanager:v0.28.1");
+  const std::string args = json::serialize(*json::find(container, {"args"}));
+  for (const char* want : {"--data.retention=240h", "--cluster.listen-address=[$(POD_IP)]:9094",
+                           "--cluster.peer=alertmanager-main-0.alertmanager-operated:9094",
+                           "--cluster.peer=alertmanager-main-2.alertmanager-operated:9094", "--web.external-url=https://alerts.example"})
+    EXPECT_NE(args.find(want), std::string::npos) << want << " in " << args;
+  EXPECT_EQ(json::serialize(*json::find(container, {"resources"})), R"({"limits":{"memory":"100Mi"}})");
+  EXPECT_EQ(json::serialize(*json::find(pod, {"nodeSelector"})), R"({"pool":"ops"})");
+  EXPECT_EQ(json::get_string(json::get_array(pod, {"containers"})->at(1), {"name"}), "config-reloader");
+
+  spec.replicas = 1;
+  const std::string single = json::serialize(*json::find(alertmanager_statefulset(am, spec), {"spec", "template", "spec", "containers"}));
+  EXPECT_NE(single.find(R"("--cluster.listen-address=")"), std::string::npos) << single;
+  EXPECT_EQ(single.find("--cluster.peer"), std::string::npos) << single;
+
+  json::Value secret = alertmanager_config_secret(am, "route: {receiver: x}\n");
+  EXPECT_EQ(json::get_string(secret, {"metadata", "name"}), "alertmanager-main-generated");
+  auto gz = meta::base64_decode(json::get_string(secret, {"data", "alertmanager.yaml.gz"}));
+  ASSERT_TRUE(gz);
+  EXPECT_EQ(gzip::decompress(*gz), "route: {receiver: x}\n");
+  EXPECT_EQ(alertmanager_base_secret_name("main", spec), "alertmanager-main");
 }
 
 }  // namespace

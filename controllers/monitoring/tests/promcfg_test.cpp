@@ -280,5 +280,31 @@ TEST(RuleFiles, ARuleThatDoesNotParseRejectsThatRuleOnly) {
   }
 }
 
+// spec.alerting: each Alertmanager Service's endpoints, kept to its name and port, the replica
+// label dropped from alerts; promtool loads it.
+TEST(PromConfig, AlertingPointsAtTheEndpointsOfEachAlertmanagerService) {
+  auto spec = v1::PrometheusSpec::from_json(Y(R"(
+alerting:
+  alertmanagers:
+  - {name: alertmanager-operated, port: web}
+  - {namespace: ops, name: am, port: 9093, scheme: HTTPS, pathPrefix: /am, timeout: 5s}
+)"), "spec");
+  ConfigInputs in;
+  in.ns = "monitoring";
+  in.name = "k8s";
+  in.spec = &spec;
+  json::Value config = generate_config(in);
+  EXPECT_EQ(promtool_config(config), "");
+  EXPECT_EQ(json::serialize(*json::find(config, {"alerting"})),
+            R"({"alertmanagers":[)"
+            R"({"path_prefix":"/","scheme":"http","api_version":"v2","kubernetes_sd_configs":[{"role":"endpoints","namespaces":{"names":["monitoring"]}}],)"
+            R"("relabel_configs":[{"action":"keep","source_labels":["__meta_kubernetes_service_name"],"regex":"alertmanager-operated"},)"
+            R"({"action":"keep","source_labels":["__meta_kubernetes_endpoint_port_name"],"regex":"web"}]},)"
+            R"({"path_prefix":"/am","scheme":"https","api_version":"v2","kubernetes_sd_configs":[{"role":"endpoints","namespaces":{"names":["ops"]}}],)"
+            R"("relabel_configs":[{"action":"keep","source_labels":["__meta_kubernetes_service_name"],"regex":"am"},)"
+            R"({"action":"keep","source_labels":["__meta_kubernetes_pod_container_port_number"],"regex":"9093"}],"timeout":"5s"}],)"
+            R"("alert_relabel_configs":[{"action":"labeldrop","regex":"prometheus_replica"}]})");
+}
+
 }  // namespace
 }  // namespace capstan::monitoring
