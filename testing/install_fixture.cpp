@@ -47,10 +47,12 @@ std::vector<std::string> InstallFixture::deployment_flags() {
     std::string flag(a.as_string());
     bool local = false;
     for (const char* own : {"--metrics-bind-address=", "--health-probe-bind-address=", "--webhook-port=", "--webhook-cert-dir=",
-                            "--acme-http01-solver-port=", "--gitops-storage-path="})
+                            "--acme-http01-solver-port=", "--gitops-storage-path=", "--gitops-storage-addr="})
       local |= flag.rfind(own, 0) == 0;
     if (local) {
       if (flag.rfind("--gitops-storage-path=", 0) == 0) out.push_back("--gitops-storage-path=" + dir_->file("gitops"));
+      // The chart's fixed artifact port would clash between managers run side by side.
+      if (flag.rfind("--gitops-storage-addr=", 0) == 0 && flag != "--gitops-storage-addr=0") out.push_back("--gitops-storage-addr=127.0.0.1:0");
       continue;
     }
     out.push_back(flag);
