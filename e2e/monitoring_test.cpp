@@ -269,6 +269,102 @@ TEST_P(MonitoringE2E, ARealPrometheusLoadsTheGeneratedConfigurationAndRules) {
   EXPECT_NE(rules.find(R"("query":"up{job=\"web\"} == 0")"), std::string::npos) << rules;
 }
 
+// Probes and ScrapeConfigs: the jobs generated from them, run by a real Prometheus — a site
+// probed through a real blackbox exporter, and an exporter found both by a static config and by
+// HTTP discovery. A Probe naming its prober with a scheme is left out, and its status says why.
+TEST_P(MonitoringE2E, ProbesAndScrapeConfigsAreRunByARealPrometheus) {
+  http::Server site({.name = "site"}, [](http::Request&, http::Reply& reply) { reply.send(http::Response(200, "ok", "text/plain")); });
+  site.start();
+  std::string exporter_address;
+  http::Server exporter({.name = "exporter"}, [&](http::Request& req, http::Reply& reply) {
+    if (req.path() == "/sd")
+      reply.send(http::Response(200, R"([{"targets":[")" + exporter_address + R"("],"labels":{"found_by":"http"}}])"));
+    else
+      reply.send(http::Response(200, "# TYPE capstan_e2e_up gauge\ncapstan_e2e_up 1\n", "text/plain; version=0.0.4"));
+  });
+  exporter.start();
+  exporter_address = exporter.address();
+  TempDir bb_dir("blackbox");
+  BlackboxExporter blackbox(bb_dir);
+
+  kubectl_->ok({"create", "namespace", "obs"});
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: monitoring.capstan.dev/v1
+kind: Prometheus
+metadata: {name: probing, namespace: obs}
+spec:
+  scrapeInterval: 1s
+  probeSelector: {}
+  scrapeConfigSelector: {}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: Probe
+metadata: {name: site, namespace: obs}
+spec:
+  jobName: site-probe
+  prober: {url: ')" + blackbox.address() + R"('}
+  module: http_2xx
+  interval: 1s
+  targets:
+    staticConfig:
+      static: ['http://)" + site.address() + R"(/']
+      labels: {env: e2e}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: Probe
+metadata: {name: schemed, namespace: obs}
+spec:
+  prober: {url: 'http://)" + blackbox.address() + R"('}
+  targets: {staticConfig: {static: ['http://)" + site.address() + R"(/']}}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ScrapeConfig
+metadata: {name: exporter, namespace: obs}
+spec:
+  scrapeInterval: 1s
+  staticConfigs: [{targets: [')" + exporter.address() + R"('], labels: {from: static}}]
+  httpSDConfigs: [{url: 'http://)" + exporter.address() + R"(/sd', refreshInterval: 5s}]
+)");
+  auto cfg = [&] { return config("prometheus-probing"); };
+  ASSERT_TRUE(eventually([&] { return cfg().find("scrapeConfig/obs/exporter") != std::string::npos; }, 30s)) << cfg();
+  EXPECT_NE(cfg().find("probe/obs/site"), std::string::npos) << cfg();
+  EXPECT_EQ(cfg().find("probe/obs/schemed"), std::string::npos) << "refused by validation: left out\n" << cfg();
+
+  auto binding = [&](const std::string& resource, const std::string& name, const std::string& field) {
+    return get({"get", resource, name, "-n", "obs", "-o",
+                "jsonpath={.status.bindings[?(@.name==\"probing\")].conditions[?(@.type==\"Accepted\")]." + field + "}"});
+  };
+  EXPECT_TRUE(eventually([&] { return binding("probe", "site", "status") == "True"; }, 20s)) << binding("probe", "site", "message");
+  EXPECT_TRUE(eventually([&] { return binding("scrapeconfig", "exporter", "status") == "True"; }, 20s));
+  EXPECT_TRUE(eventually([&] { return binding("probe", "schemed", "reason") == "InvalidConfiguration"; }, 20s));
+  EXPECT_NE(binding("probe", "schemed", "message").find("spec.prober.url: Invalid value"), std::string::npos)
+      << binding("probe", "schemed", "message");
+  const std::string table = get({"get", "probes", "-n", "obs"});
+  EXPECT_NE(table.find("probing"), std::string::npos) << "the Prometheus column\n" << table;
+
+  // The real servers: the probe succeeds through the blackbox exporter; the exporter is scraped
+  // as found by both discoveries.
+  TempDir prom_dir("prometheus");
+  PrometheusServer prometheus(prom_dir, cfg(), {});
+  auto query = [&](const std::string& q) { return prometheus.get("/api/v1/query?query=" + q); };
+  const bool probed = eventually([&] {
+    const std::string r = query("probe_success");
+    return r.find(R"("job":"site-probe")") != std::string::npos && r.find(R"("1"])") != std::string::npos;
+  }, 30s);
+  EXPECT_TRUE(probed) << query("probe_success") << "\ntargets:\n" << prometheus.get("/api/v1/targets") << "\n" << blackbox.logs();
+  const std::string success = query("probe_success");
+  EXPECT_NE(success.find(R"("instance":"http://)" + site.address() + R"(/")"), std::string::npos) << success;
+  EXPECT_NE(success.find(R"("env":"e2e")"), std::string::npos) << success;
+  EXPECT_NE(success.find(R"("namespace":"obs")"), std::string::npos) << success;
+  const bool scraped = eventually([&] {
+    const std::string r = query("capstan_e2e_up");
+    return r.find(R"("found_by":"http")") != std::string::npos && r.find(R"("from":"static")") != std::string::npos;
+  }, 30s);
+  EXPECT_TRUE(scraped) << query("capstan_e2e_up") << "\ntargets:\n" << prometheus.get("/api/v1/targets");
+  EXPECT_NE(query("capstan_e2e_up").find(R"("job":"scrapeConfig/obs/exporter")"), std::string::npos) << query("capstan_e2e_up");
+  exporter.stop();
+  site.stop();
+}
+
 // Persistent TSDB: spec.storage.volumeClaimTemplate gives each pod a claim of its own, bound by
 // the workload simulation, and a replaced pod gets the same claim back (the data survives).
 TEST_P(MonitoringE2E, APersistentVolumeClaimSurvivesThePodsReplacement) {

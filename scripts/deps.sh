@@ -23,8 +23,9 @@ PACKAGES=(
 # the peers tests and benchmarks run (not with --system-only)
 TEST_PACKAGES=(
   openssl curl pebble prometheus wrk hyperfine
-  # the monitoring tests check generated Alertmanager configurations with amtool and run Alertmanager
-  prometheus-alertmanager
+  # the monitoring tests check generated Alertmanager configurations with amtool and run Alertmanager,
+  # and probe through a real blackbox exporter
+  prometheus-alertmanager prometheus-blackbox-exporter
   # the gitops tests' SSH Git server (sshd on loopback, as the test user)
   openssh-server openssh-client
   # the Kafka tests' broker runs on Java 17 and is fetched from Maven Central by Maven

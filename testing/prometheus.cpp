@@ -16,6 +16,21 @@ std::string curl_get(std::uint16_t port, const std::string& path, std::string_vi
   return r.out;
 }
 
+// Starts `args` (logging to `log`) and waits until GET `ready_path` on its loopback `port`
+// answers; throws with its log when it does not.
+std::unique_ptr<Process> start_ready(std::vector<std::string> args, const std::string& log, std::uint16_t port, std::string_view ready_path,
+                                     std::string_view what) {
+  Process::Options o;
+  o.args = std::move(args);
+  o.stderr_path = log;
+  auto proc = std::make_unique<Process>(o);
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + std::string(ready_path);
+  const bool ready = eventually([&] { return !proc->running() || run({"curl", "-sf", url}).code == 0; }, std::chrono::seconds(30),
+                                std::chrono::milliseconds(100));
+  if (!ready || !proc->running()) throw std::runtime_error(std::string(what) + " did not become ready:\n" + proc->err());
+  return proc;
+}
+
 }  // namespace
 
 json::Value with_static_targets(json::Value config, const std::string& alertmanager) {
@@ -46,17 +61,12 @@ PrometheusServer::PrometheusServer(const TempDir& dir, const std::string& config
   write_file(config_path, json::to_yaml(config));
 
   port_ = free_port();
-  Process::Options o;
-  o.args = {"prometheus", "--config.file=" + config_path, "--web.listen-address=127.0.0.1:" + std::to_string(port_),
-            "--storage.tsdb.path=" + dir.file("prometheus-data"),
-            // Alerts fired before the Alertmanager is discovered are dropped; they are sent again
-            // after this delay (default 1m).
-            "--rules.alert.resend-delay=1s"};
-  o.stderr_path = dir.file("prometheus.log");
-  proc_ = std::make_unique<Process>(o);
-  const bool ready = eventually([&] { return !proc_->running() || run({"curl", "-sf", "http://127.0.0.1:" + std::to_string(port_) + "/-/ready"}).code == 0; },
-                                std::chrono::seconds(30), std::chrono::milliseconds(100));
-  if (!ready || !proc_->running()) throw std::runtime_error("prometheus did not become ready:\n" + logs());
+  proc_ = start_ready({"prometheus", "--config.file=" + config_path, "--web.listen-address=127.0.0.1:" + std::to_string(port_),
+                       "--storage.tsdb.path=" + dir.file("prometheus-data"),
+                       // Alerts fired before the Alertmanager is discovered are dropped; they are
+                       // sent again after this delay (default 1m).
+                       "--rules.alert.resend-delay=1s"},
+                      dir.file("prometheus.log"), port_, "/-/ready", "prometheus");
 }
 
 PrometheusServer::~PrometheusServer() {
@@ -71,14 +81,9 @@ std::string PrometheusServer::logs() const { return proc_ ? proc_->err() : ""; }
 AlertmanagerServer::AlertmanagerServer(const TempDir& dir, const std::string& config_yaml) {
   const std::string config_path = dir.write("alertmanager.yaml", config_yaml);
   port_ = free_port();
-  Process::Options o;
-  o.args = {"prometheus-alertmanager", "--config.file=" + config_path, "--web.listen-address=127.0.0.1:" + std::to_string(port_),
-            "--storage.path=" + dir.file("alertmanager-data"), "--cluster.listen-address="};
-  o.stderr_path = dir.file("alertmanager.log");
-  proc_ = std::make_unique<Process>(o);
-  const bool ready = eventually([&] { return !proc_->running() || run({"curl", "-sf", "http://" + address() + "/-/ready"}).code == 0; },
-                                std::chrono::seconds(30), std::chrono::milliseconds(100));
-  if (!ready || !proc_->running()) throw std::runtime_error("alertmanager did not become ready:\n" + logs());
+  proc_ = start_ready({"prometheus-alertmanager", "--config.file=" + config_path, "--web.listen-address=" + address(),
+                       "--storage.path=" + dir.file("alertmanager-data"), "--cluster.listen-address="},
+                      dir.file("alertmanager.log"), port_, "/-/ready", "alertmanager");
 }
 
 AlertmanagerServer::~AlertmanagerServer() {
@@ -87,5 +92,19 @@ AlertmanagerServer::~AlertmanagerServer() {
 
 std::string AlertmanagerServer::get(const std::string& path) const { return curl_get(port_, path, "alertmanager"); }
 std::string AlertmanagerServer::logs() const { return proc_ ? proc_->err() : ""; }
+
+BlackboxExporter::BlackboxExporter(const TempDir& dir) {
+  // One module: an HTTP GET answered with a 2xx (the usual http_2xx).
+  const std::string config_path = dir.write("blackbox.yml", "modules:\n  http_2xx:\n    prober: http\n    timeout: 5s\n");
+  port_ = free_port();
+  proc_ = start_ready({"prometheus-blackbox-exporter", "--config.file=" + config_path, "--web.listen-address=" + address()},
+                      dir.file("blackbox.log"), port_, "/-/healthy", "blackbox exporter");
+}
+
+BlackboxExporter::~BlackboxExporter() {
+  if (proc_) proc_->stop(std::chrono::seconds(10));
+}
+
+std::string BlackboxExporter::logs() const { return proc_ ? proc_->err() : ""; }
 
 }  // namespace capstan::e2e

@@ -54,4 +54,18 @@ class AlertmanagerServer {
   std::unique_ptr<Process> proc_;
 };
 
+// Debian's blackbox exporter (prometheus-blackbox-exporter) on a free loopback port, with one
+// module, http_2xx; waits until healthy.
+class BlackboxExporter {
+ public:
+  explicit BlackboxExporter(const TempDir& dir);
+  ~BlackboxExporter();
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  std::string logs() const;
+
+ private:
+  std::uint16_t port_ = 0;
+  std::unique_ptr<Process> proc_;
+};
+
 }  // namespace capstan::e2e

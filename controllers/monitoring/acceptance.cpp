@@ -29,6 +29,12 @@ std::string service_monitor_problems(const json::Value& obj) {
 
 std::string pod_monitor_problems(const json::Value& obj) { return monitor_problems<v1::PodMonitor>(obj, v1::validate_pod_monitor); }
 
+std::string probe_problems(const json::Value& obj) { return monitor_problems<v1::Probe>(obj, v1::validate_probe); }
+
+std::string scrape_config_problems(const json::Value& obj) {
+  return monitor_problems<v1::ScrapeConfig>(obj, v1::validate_scrape_config);
+}
+
 std::string prometheus_rule_problems(const json::Value& obj) {
   auto files = rule_files({obj});
   return files.rejected.empty() ? std::string() : files.rejected.front().second;

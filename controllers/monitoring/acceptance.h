@@ -12,6 +12,8 @@ namespace capstan::monitoring {
 
 std::string service_monitor_problems(const json::Value& obj);
 std::string pod_monitor_problems(const json::Value& obj);
+std::string probe_problems(const json::Value& obj);
+std::string scrape_config_problems(const json::Value& obj);
 std::string prometheus_rule_problems(const json::Value& obj);
 
 }  // namespace capstan::monitoring

@@ -39,6 +39,19 @@ const BoundKind& pod_monitor_bindings() {
   return kind;
 }
 
+const BoundKind& probe_bindings() {
+  static const BoundKind kind{kProbeType, [](Env& e) -> cache::Informer& { return e.probes; }, &v1::PrometheusSpec::probe_selector,
+                              &v1::PrometheusSpec::probe_namespace_selector, "probeNamespaceSelector", probe_problems};
+  return kind;
+}
+
+const BoundKind& scrape_config_bindings() {
+  static const BoundKind kind{kScrapeConfigType, [](Env& e) -> cache::Informer& { return e.scrape_configs; },
+                              &v1::PrometheusSpec::scrape_config_selector, &v1::PrometheusSpec::scrape_config_namespace_selector,
+                              "scrapeConfigNamespaceSelector", scrape_config_problems};
+  return kind;
+}
+
 const BoundKind& prometheus_rule_bindings() {
   static const BoundKind kind{kPrometheusRuleType, [](Env& e) -> cache::Informer& { return e.rules; }, &v1::PrometheusSpec::rule_selector,
                               &v1::PrometheusSpec::rule_namespace_selector, "ruleNamespaceSelector", prometheus_rule_problems};

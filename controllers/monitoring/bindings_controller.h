@@ -1,4 +1,4 @@
-// The status.bindings of ServiceMonitors, PodMonitors and PrometheusRules: which Prometheus
+// The status.bindings of ServiceMonitors, PodMonitors, Probes, ScrapeConfigs and PrometheusRules: which Prometheus
 // selects each one and whether it took it — prometheus-operator's answer to "why isn't my
 // ServiceMonitor picked up?", with one more case it does not give: labels that match a
 // Prometheus's selector in a namespace its namespace selector leaves out (NamespaceNotSelected).
@@ -38,6 +38,8 @@ struct BoundKind {
 
 const BoundKind& service_monitor_bindings();
 const BoundKind& pod_monitor_bindings();
+const BoundKind& probe_bindings();
+const BoundKind& scrape_config_bindings();
 const BoundKind& prometheus_rule_bindings();
 
 controller::Result reconcile_bindings(Env& env, const BoundKind& kind, const controller::Request& request, controller::Context& ctx);

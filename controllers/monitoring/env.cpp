@@ -5,11 +5,13 @@
 namespace capstan::monitoring {
 
 Env::Env(client::Client& c, cache::Informer& p, cache::Informer& sm, cache::Informer& pm, cache::Informer& r, cache::Informer& ns,
-         Owned owned, Alerting alerting, MonitoringOptions o)
+         Scrapes scrapes, Owned owned, Alerting alerting, MonitoringOptions o)
     : client(c),
       prometheuses(p),
       service_monitors(sm),
       pod_monitors(pm),
+      probes(scrapes.probes),
+      scrape_configs(scrapes.scrape_configs),
       rules(r),
       namespaces(ns),
       statefulsets(owned.statefulsets),

@@ -27,6 +27,8 @@ namespace capstan::monitoring {
 using apis::monitoring::v1::kAlertmanagerConfigType;
 using apis::monitoring::v1::kAlertmanagerType;
 using apis::monitoring::v1::kPodMonitorType;
+using apis::monitoring::v1::kProbeType;
+using apis::monitoring::v1::kScrapeConfigType;
 using apis::monitoring::v1::kPrometheusRuleType;
 using apis::monitoring::v1::kPrometheusType;
 using apis::monitoring::v1::kServiceMonitorType;
@@ -55,19 +57,26 @@ struct Env {
     cache::Informer& secrets;
     cache::Informer& services;
   };
+  // The Probes and ScrapeConfigs a Prometheus selects, beside its monitors.
+  struct Scrapes {
+    cache::Informer& probes;
+    cache::Informer& scrape_configs;
+  };
   // The Alertmanagers and the AlertmanagerConfigs they select.
   struct Alerting {
     cache::Informer& alertmanagers;
     cache::Informer& configs;
   };
   Env(client::Client& client, cache::Informer& prometheuses, cache::Informer& service_monitors, cache::Informer& pod_monitors,
-      cache::Informer& rules, cache::Informer& namespaces, Owned owned, Alerting alerting, MonitoringOptions options);
+      cache::Informer& rules, cache::Informer& namespaces, Scrapes scrapes, Owned owned, Alerting alerting, MonitoringOptions options);
   ~Env();
 
   client::Client& client;
   cache::Informer& prometheuses;
   cache::Informer& service_monitors;
   cache::Informer& pod_monitors;
+  cache::Informer& probes;
+  cache::Informer& scrape_configs;
   cache::Informer& rules;
   cache::Informer& namespaces;
   cache::Informer& statefulsets;

@@ -16,6 +16,7 @@ namespace capstan::monitoring {
 std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions options) {
   auto env = std::make_shared<Env>(mgr.client(), mgr.informer(kPrometheusType), mgr.informer(kServiceMonitorType), mgr.informer(kPodMonitorType),
                                    mgr.informer(kPrometheusRuleType), mgr.informer(kNamespaceType),
+                                   Env::Scrapes{mgr.informer(kProbeType), mgr.informer(kScrapeConfigType)},
                                    Env::Owned{mgr.informer(kStatefulSetType, kOwnedSelector), mgr.informer(kConfigMapType, kOwnedSelector),
                                               mgr.informer(kSecretType, kOwnedSelector), mgr.informer(kServiceType, kOwnedSelector)},
                                    Env::Alerting{mgr.informer(kAlertmanagerType), mgr.informer(kAlertmanagerConfigType)}, options);
@@ -43,6 +44,8 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
       .owns(kSecretType, {controller::resource_version_changed()}, owned)
       .watches(kServiceMonitorType, every_prometheus, {spec_or_labels})
       .watches(kPodMonitorType, every_prometheus, {spec_or_labels})
+      .watches(kProbeType, every_prometheus, {spec_or_labels})
+      .watches(kScrapeConfigType, every_prometheus, {spec_or_labels})
       .watches(kPrometheusRuleType, every_prometheus, {spec_or_labels})
       .watches(kNamespaceType, every_prometheus, {controller::labels_changed()})
       .with_max_concurrent(env->options.max_concurrent_reconciles)
@@ -67,7 +70,8 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_alertmanager(*env, r, c); });
 
   // The status.bindings of every monitor and rule (bindings_controller.h).
-  for (const auto* kind : {&service_monitor_bindings(), &pod_monitor_bindings(), &prometheus_rule_bindings()}) {
+  for (const auto* kind : {&service_monitor_bindings(), &pod_monitor_bindings(), &probe_bindings(), &scrape_config_bindings(),
+                            &prometheus_rule_bindings()}) {
     auto every_object = [e, kind](const cache::ObjectPtr&) {
       std::vector<controller::Request> out;
       for (const auto& o : kind->informer(*e).list()) out.push_back({std::string(o->ns()), std::string(o->name())});
@@ -87,12 +91,13 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
 plugin::Plugin plugin() {
   return plugin::Plugin("monitoring")
       .alias("prometheus-operator")
-      .describe("The monitoring stack (prometheus-operator's Prometheus, ServiceMonitor, PodMonitor, PrometheusRule, Alertmanager "
-                "and AlertmanagerConfig under monitoring.capstan.dev): generated scrape configuration, rule files and Alertmanager "
+      .describe("The monitoring stack (prometheus-operator's Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, "
+                "PrometheusRule, Alertmanager and AlertmanagerConfig under monitoring.capstan.dev): generated scrape configuration, rule files and Alertmanager "
                 "configuration, the Prometheus and Alertmanager StatefulSets and their status")
       .crds(apis::monitoring::v1::crds)
       .permits({"monitoring.capstan.dev"},
-               {"prometheuses/status", "servicemonitors/status", "podmonitors/status", "prometheusrules/status", "alertmanagers/status"},
+               {"prometheuses/status", "servicemonitors/status", "podmonitors/status", "probes/status", "scrapeconfigs/status",
+                "prometheusrules/status", "alertmanagers/status"},
                {"get", "update", "patch"})
       .permits({"apps"}, {"statefulsets"}, {"create", "update", "patch", "delete"})
       .permits({""}, {"secrets", "configmaps", "services"}, {"get", "list", "watch", "create", "update", "patch", "delete"})

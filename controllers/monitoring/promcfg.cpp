@@ -66,14 +66,27 @@ void selector_relabelings(const json::Value& selector, std::string_view role, js
   }
 }
 
-template <class Monitor>
-json::Array namespaces_of(const Monitor& monitor) {
+// The namespaces a discovery looks in: none named (every namespace) for `any`, else matchNames,
+// else the object's own.
+json::Array namespaces_of(const v1::NamespaceSelector& selector, std::string_view own) {
   json::Array names;
-  const auto& selector = monitor.spec.namespace_selector;
   if (selector.any) return names;
   for (const auto& n : selector.match_names) names.emplace_back(n);
-  if (names.empty()) names.emplace_back(monitor.namespace_());
+  if (names.empty()) names.emplace_back(own);
   return names;
+}
+
+json::Object kubernetes_sd(std::string_view role, const v1::NamespaceSelector& selector, std::string_view own) {
+  json::Object sd{{"role", role}};
+  if (auto names = namespaces_of(selector, own); !names.empty()) sd["namespaces"] = json::Object{{"names", std::move(names)}};
+  return sd;
+}
+
+json::Object tls_config(const v1::SafeTLSConfig& tls) {
+  json::Object t;
+  if (!tls.server_name.empty()) t["server_name"] = tls.server_name;
+  if (tls.insecure_skip_verify) t["insecure_skip_verify"] = true;
+  return t;
 }
 
 // The endpoint members every scrape job takes the same way.
@@ -89,17 +102,14 @@ void endpoint_settings(const v1::ScrapeEndpoint& ep, const std::string& default_
     job["params"] = std::move(params);
   }
   if (!ep.scheme.empty()) job["scheme"] = lower(ep.scheme);
-  if (ep.tls_config) {
-    json::Object t;
-    if (!ep.tls_config->server_name.empty()) t["server_name"] = ep.tls_config->server_name;
-    if (ep.tls_config->insecure_skip_verify) t["insecure_skip_verify"] = true;
-    if (!t.empty()) job["tls_config"] = std::move(t);
-  }
+  if (ep.tls_config)
+    if (auto t = tls_config(*ep.tls_config); !t.empty()) job["tls_config"] = std::move(t);
   if (ep.follow_redirects) job["follow_redirects"] = *ep.follow_redirects;
   if (ep.enable_http2) job["enable_http2"] = *ep.enable_http2;
 }
 
-void limits(const v1::MonitorSpec& spec, json::Object& job) {
+template <class Spec>
+void limits(const Spec& spec, json::Object& job) {
   if (spec.sample_limit > 0) job["sample_limit"] = spec.sample_limit;
   if (spec.target_limit > 0) job["target_limit"] = spec.target_limit;
 }
@@ -122,20 +132,28 @@ json::Object job_head(const Monitor& monitor, std::string_view kind, std::string
   json::Object job;
   job["job_name"] = std::string(kind) + "/" + std::string(monitor.namespace_()) + "/" + std::string(monitor.name()) + "/" + std::to_string(i);
   job["honor_labels"] = ep.honor_labels;
-  json::Object sd{{"role", role}};
-  if (auto names = namespaces_of(monitor); !names.empty()) sd["namespaces"] = json::Object{{"names", std::move(names)}};
-  job["kubernetes_sd_configs"] = json::Array{std::move(sd)};
+  job["kubernetes_sd_configs"] = json::Array{kubernetes_sd(role, monitor.spec.namespace_selector, monitor.namespace_())};
   endpoint_settings(ep, default_interval, job);
   return job;
 }
 
-void job_tail(const v1::MonitorSpec& spec, const v1::ScrapeEndpoint& ep, json::Array relabelings, json::Object& job) {
-  user_relabelings(ep.relabelings, relabelings);
+// The job's relabelings, limits and metric relabelings, after its own relabel rules `relabelings`.
+template <class Spec>
+void job_tail(const Spec& spec, const std::vector<v1::RelabelConfig>& user, const std::vector<v1::RelabelConfig>& metric_user,
+              json::Array relabelings, json::Object& job) {
+  user_relabelings(user, relabelings);
   job["relabel_configs"] = std::move(relabelings);
   limits(spec, job);
   json::Array metric;
-  user_relabelings(ep.metric_relabelings, metric);
+  user_relabelings(metric_user, metric);
   if (!metric.empty()) job["metric_relabel_configs"] = std::move(metric);
+}
+
+// The relabelings every job starts with: the job's name kept where the user's rules can read it.
+json::Array initial_relabelings() {
+  json::Array r;
+  r.push_back(relabel(strings({"job"}), "__tmp_prometheus_job_name"));
+  return r;
 }
 
 void running_filter(const v1::ScrapeEndpoint& ep, json::Array& r) {
@@ -144,8 +162,7 @@ void running_filter(const v1::ScrapeEndpoint& ep, json::Array& r) {
 
 json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoint& ep, std::size_t i, const std::string& default_interval) {
   json::Object job = job_head(sm, "serviceMonitor", "endpoints", ep, i, default_interval);
-  json::Array r;
-  r.push_back(relabel(strings({"job"}), "__tmp_prometheus_job_name"));
+  json::Array r = initial_relabelings();
   selector_relabelings(sm.spec.selector, "service", r);
   std::string endpoint_label;
   if (!ep.port.empty()) {
@@ -174,14 +191,13 @@ json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoin
   if (!sm.spec.job_label.empty())
     r.push_back(relabel(strings({"__meta_kubernetes_service_label_" + sanitize_label_name(sm.spec.job_label)}), "job", "(.+)", "${1}"));
   if (!endpoint_label.empty()) r.push_back(relabel({}, "endpoint", "", endpoint_label));
-  job_tail(sm.spec, ep, std::move(r), job);
+  job_tail(sm.spec, ep.relabelings, ep.metric_relabelings, std::move(r), job);
   return job;
 }
 
 json::Object pod_monitor_job(const v1::PodMonitor& pm, const v1::PodMetricsEndpoint& ep, std::size_t i, const std::string& default_interval) {
   json::Object job = job_head(pm, "podMonitor", "pod", ep, i, default_interval);
-  json::Array r;
-  r.push_back(relabel(strings({"job"}), "__tmp_prometheus_job_name"));
+  json::Array r = initial_relabelings();
   selector_relabelings(pm.spec.selector, "pod", r);
   std::string endpoint_label;
   if (!ep.port.empty()) {
@@ -200,8 +216,150 @@ json::Object pod_monitor_job(const v1::PodMonitor& pm, const v1::PodMetricsEndpo
   if (!pm.spec.job_label.empty())
     r.push_back(relabel(strings({"__meta_kubernetes_pod_label_" + sanitize_label_name(pm.spec.job_label)}), "job", "(.+)", "${1}"));
   if (!endpoint_label.empty()) r.push_back(relabel({}, "endpoint", "", endpoint_label));
-  job_tail(pm.spec, ep, std::move(r), job);
+  job_tail(pm.spec, ep.relabelings, ep.metric_relabelings, std::move(r), job);
   return job;
+}
+
+// A Probe's job, as prometheus-operator's generateProbeConfig writes it: the targets become the
+// prober's `target` parameter (and the instance label), the prober's address the scrape address.
+json::Object probe_job(const v1::Probe& probe) {
+  const auto& spec = probe.spec;
+  const std::string ns(probe.namespace_());
+  json::Object job;
+  job["job_name"] = "probe/" + ns + "/" + std::string(probe.name());
+  job["honor_timestamps"] = true;
+  job["metrics_path"] = spec.prober.path.empty() ? std::string(v1::kDefaultProbePath) : spec.prober.path;
+  if (!spec.interval.empty()) job["scrape_interval"] = spec.interval;
+  if (!spec.scrape_timeout.empty()) job["scrape_timeout"] = spec.scrape_timeout;
+  if (!spec.prober.scheme.empty()) job["scheme"] = lower(spec.prober.scheme);
+  json::Object params;
+  if (!spec.module.empty()) params["module"] = strings({spec.module});
+  for (const auto& p : spec.params)
+    if (spec.module.empty() || p.name != "module") params[p.name] = strings_of(p.values);
+  if (!params.empty()) job["params"] = std::move(params);
+  if (spec.tls_config)
+    if (auto t = tls_config(*spec.tls_config); !t.empty()) job["tls_config"] = std::move(t);
+
+  json::Array r = initial_relabelings();
+  if (!spec.job_name.empty()) r.push_back(relabel({}, "job", "", spec.job_name));
+  const std::vector<v1::RelabelConfig>* user = nullptr;
+  if (const auto& targets = spec.targets.static_config) {
+    json::Object labels{{"namespace", ns}};
+    for (const auto& [k, v] : targets->labels) labels[k] = v;
+    job["static_configs"] = json::Array{json::Object{{"targets", strings_of(targets->static_)}, {"labels", std::move(labels)}}};
+    r.push_back(relabel(strings({"__address__"}), "__param_target"));
+    r.push_back(relabel(strings({"__param_target"}), "instance"));
+    r.push_back(relabel({}, "__address__", "", spec.prober.url));
+    user = &targets->relabeling_configs;
+  } else if (const auto& ingress = spec.targets.ingress) {
+    selector_relabelings(ingress->selector, "ingress", r);
+    job["kubernetes_sd_configs"] = json::Array{kubernetes_sd("ingress", ingress->namespace_selector, ns)};
+    r.push_back(relabel(strings({"__meta_kubernetes_ingress_scheme", "__address__", "__meta_kubernetes_ingress_path"}), "__param_target",
+                        "(.+);(.+);(.+)", "${1}://${2}${3}", "replace", ";"));
+    r.push_back(relabel(strings({"__meta_kubernetes_namespace"}), "namespace"));
+    r.push_back(relabel(strings({"__meta_kubernetes_ingress_name"}), "ingress"));
+    r.push_back(relabel(strings({"__address__"}), "__tmp_ingress_address", "(.*)", "$1", "replace", ";"));
+    r.push_back(relabel(strings({"__param_target"}), "instance"));
+    r.push_back(relabel({}, "__address__", "", spec.prober.url));
+    user = &ingress->relabeling_configs;
+  }
+  static const std::vector<v1::RelabelConfig> none;
+  job_tail(spec, user ? *user : none, spec.metric_relabelings, std::move(r), job);
+  return job;
+}
+
+json::Object string_map(const std::map<std::string, std::string>& m) {
+  json::Object o;
+  for (const auto& [k, v] : m) o[k] = v;
+  return o;
+}
+
+// A ScrapeConfig's job: its discovery written out in Prometheus's terms.
+json::Object scrape_config_job(const v1::ScrapeConfig& sc) {
+  const auto& spec = sc.spec;
+  json::Object job;
+  job["job_name"] = "scrapeConfig/" + std::string(sc.namespace_()) + "/" + std::string(sc.name());
+  if (spec.honor_timestamps) job["honor_timestamps"] = *spec.honor_timestamps;
+  if (spec.honor_labels) job["honor_labels"] = *spec.honor_labels;
+  if (!spec.metrics_path.empty()) job["metrics_path"] = spec.metrics_path;
+  if (!spec.params.empty()) {
+    json::Object params;
+    for (const auto& [key, values] : spec.params) params[key] = strings_of(values);
+    job["params"] = std::move(params);
+  }
+  if (!spec.scrape_interval.empty()) job["scrape_interval"] = spec.scrape_interval;
+  if (!spec.scrape_timeout.empty()) job["scrape_timeout"] = spec.scrape_timeout;
+  if (!spec.scheme.empty()) job["scheme"] = lower(spec.scheme);
+  if (spec.tls_config)
+    if (auto t = tls_config(*spec.tls_config); !t.empty()) job["tls_config"] = std::move(t);
+  if (!spec.static_configs.empty()) {
+    json::Array list;
+    for (const auto& c : spec.static_configs) {
+      json::Object o{{"targets", strings_of(c.targets)}};
+      if (!c.labels.empty()) o["labels"] = string_map(c.labels);
+      list.push_back(std::move(o));
+    }
+    job["static_configs"] = std::move(list);
+  }
+  if (!spec.file_sd_configs.empty()) {
+    json::Array list;
+    for (const auto& c : spec.file_sd_configs) {
+      json::Object o{{"files", strings_of(c.files)}};
+      if (!c.refresh_interval.empty()) o["refresh_interval"] = c.refresh_interval;
+      list.push_back(std::move(o));
+    }
+    job["file_sd_configs"] = std::move(list);
+  }
+  if (!spec.http_sd_configs.empty()) {
+    json::Array list;
+    for (const auto& c : spec.http_sd_configs) {
+      json::Object o{{"url", c.url}};
+      if (!c.refresh_interval.empty()) o["refresh_interval"] = c.refresh_interval;
+      if (c.tls_config)
+        if (auto t = tls_config(*c.tls_config); !t.empty()) o["tls_config"] = std::move(t);
+      list.push_back(std::move(o));
+    }
+    job["http_sd_configs"] = std::move(list);
+  }
+  if (!spec.kubernetes_sd_configs.empty()) {
+    json::Array list;
+    for (const auto& c : spec.kubernetes_sd_configs) {
+      json::Object o{{"role", lower(c.role)}};
+      if (c.namespaces) {
+        json::Object n{{"names", strings_of(c.namespaces->names)}};
+        if (c.namespaces->own_namespace) n["own_namespace"] = *c.namespaces->own_namespace;
+        o["namespaces"] = std::move(n);
+      }
+      if (!c.selectors.empty()) {
+        json::Array selectors;
+        for (const auto& sel : c.selectors) {
+          json::Object so{{"role", lower(sel.role)}};
+          if (!sel.label.empty()) so["label"] = sel.label;
+          if (!sel.field.empty()) so["field"] = sel.field;
+          selectors.push_back(std::move(so));
+        }
+        o["selectors"] = std::move(selectors);
+      }
+      if (c.attach_metadata && c.attach_metadata->node) o["attach_metadata"] = json::Object{{"node", *c.attach_metadata->node}};
+      list.push_back(std::move(o));
+    }
+    job["kubernetes_sd_configs"] = std::move(list);
+  }
+  json::Array r = initial_relabelings();
+  if (!spec.job_name.empty()) r.push_back(relabel({}, "job", "", spec.job_name, "replace"));
+  job_tail(spec, spec.relabelings, spec.metric_relabelings, std::move(r), job);
+  return job;
+}
+
+// Sharded: each shard keeps the targets whose `label` (the address; a probe's target) hashes to
+// it ($(SHARD) is the shard's number, substituted by the config reloader of each StatefulSet), as
+// prometheus-operator does.
+void shard(json::Object& job, std::int32_t shards, std::string_view label) {
+  if (shards <= 1) return;
+  auto& relabelings = job["relabel_configs"].as_array();
+  relabelings.push_back(
+      json::Object{{"source_labels", json::Array{label}}, {"target_label", "__tmp_hash"}, {"modulus", shards}, {"action", "hashmod"}});
+  relabelings.push_back(json::Object{{"source_labels", json::Array{"__tmp_hash"}}, {"regex", "$(SHARD)"}, {"action", "keep"}});
 }
 
 // The alerting block, as prometheus-operator writes it: each Alertmanager Service's endpoints,
@@ -290,24 +448,20 @@ json::Value generate_config(const ConfigInputs& in) {
   for (const auto& g : in.rule_file_globs) rule_files.emplace_back(g);
   config["rule_files"] = std::move(rule_files);
 
+  // prometheus-operator's order: ServiceMonitors, PodMonitors, Probes, ScrapeConfigs, then the
+  // hand-written jobs.
   json::Array jobs;
+  auto add = [&](json::Object job, std::string_view hash_label) {
+    shard(job, spec.shards, hash_label);
+    jobs.push_back(std::move(job));
+  };
   for (const auto& sm : in.service_monitors)
-    for (std::size_t i = 0; i < sm.spec.endpoints.size(); ++i) jobs.push_back(service_monitor_job(sm, sm.spec.endpoints[i], i, ""));
+    for (std::size_t i = 0; i < sm.spec.endpoints.size(); ++i) add(service_monitor_job(sm, sm.spec.endpoints[i], i, ""), "__address__");
   for (const auto& pm : in.pod_monitors)
     for (std::size_t i = 0; i < pm.spec.pod_metrics_endpoints.size(); ++i)
-      jobs.push_back(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, ""));
-  // Sharded: each shard keeps the targets whose address hashes to it ($(SHARD) is the shard's
-  // number, substituted by the config reloader of each StatefulSet), as prometheus-operator does.
-  if (spec.shards > 1) {
-    for (auto& job : jobs) {
-      auto& relabelings = job.as_object()["relabel_configs"].as_array();
-      relabelings.push_back(json::Object{{"source_labels", json::Array{"__address__"}},
-                                         {"target_label", "__tmp_hash"},
-                                         {"modulus", spec.shards},
-                                         {"action", "hashmod"}});
-      relabelings.push_back(json::Object{{"source_labels", json::Array{"__tmp_hash"}}, {"regex", "$(SHARD)"}, {"action", "keep"}});
-    }
-  }
+      add(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, ""), "__address__");
+  for (const auto& probe : in.probes) add(probe_job(probe), "__param_target");
+  for (const auto& sc : in.scrape_configs) add(scrape_config_job(sc), "__address__");
   for (const auto& job : in.additional_scrape_configs) jobs.push_back(job);
   config["scrape_configs"] = std::move(jobs);
 

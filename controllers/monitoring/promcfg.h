@@ -1,9 +1,10 @@
 // Generates the Prometheus configuration of a Prometheus object from the ServiceMonitors,
-// PodMonitors and rule files it selects, as prometheus-operator's promcfg.go does: the same
-// job names (serviceMonitor/<ns>/<name>/<i>, podMonitor/<ns>/<name>/<i>), the same Kubernetes
-// service discovery and relabelings (selector keep rules, port filter, namespace / service /
-// pod / container / job / endpoint labels, running-pod filter, target labels), then the
-// monitor's own relabelings. `promtool check config` accepts the result (tests/promcfg_test).
+// PodMonitors, Probes, ScrapeConfigs and rule files it selects, as prometheus-operator's
+// promcfg.go does: the same job names (serviceMonitor/<ns>/<name>/<i>, podMonitor/<ns>/<name>/<i>,
+// probe/<ns>/<name>, scrapeConfig/<ns>/<name>), the same Kubernetes service discovery and
+// relabelings (selector keep rules, port filter, namespace / service / pod / container / job /
+// endpoint labels, running-pod filter, target labels; a probe's target as the prober's `target`
+// parameter), then the object's own relabelings. `promtool check config` accepts the result (tests/promcfg_test).
 #pragma once
 
 #include "apis/monitoring/v1/types.h"
@@ -19,6 +20,8 @@ struct ConfigInputs {
   const apis::monitoring::v1::PrometheusSpec* spec = nullptr;
   std::vector<apis::monitoring::v1::ServiceMonitor> service_monitors;  // selected, sorted by namespace/name
   std::vector<apis::monitoring::v1::PodMonitor> pod_monitors;
+  std::vector<apis::monitoring::v1::Probe> probes;
+  std::vector<apis::monitoring::v1::ScrapeConfig> scrape_configs;
   std::vector<std::string> rule_file_globs;  // "/etc/prometheus/rules/<configmap>/*.yaml"
   json::Array additional_scrape_configs;     // spec.additionalScrapeConfigs, read (additional_scrape_configs)
 };

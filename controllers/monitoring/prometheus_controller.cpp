@@ -75,6 +75,11 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
     in.pod_monitors = accepted<v1::PodMonitor>(
         env_, Selection(env_.namespaces, request_.ns, spec.pod_monitor_selector, spec.pod_monitor_namespace_selector).pick(env_.pod_monitors),
         v1::kPodMonitorKind, pod_monitor_problems, key, ctx_);
+    in.probes = accepted<v1::Probe>(env_, Selection(env_.namespaces, request_.ns, spec.probe_selector, spec.probe_namespace_selector).pick(env_.probes),
+                                    v1::kProbeKind, probe_problems, key, ctx_);
+    in.scrape_configs = accepted<v1::ScrapeConfig>(
+        env_, Selection(env_.namespaces, request_.ns, spec.scrape_config_selector, spec.scrape_config_namespace_selector).pick(env_.scrape_configs),
+        v1::kScrapeConfigKind, scrape_config_problems, key, ctx_);
     auto rules = Selection(env_.namespaces, request_.ns, spec.rule_selector, spec.rule_namespace_selector).pick(env_.rules);
     auto files = rule_files(rules);
     for (const auto& [index, why] : files.rejected) {
@@ -115,6 +120,8 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
     condition(v1::condition::kReconciled, "True", "", "");
     ctx_.log.debug("reconciled", {{"serviceMonitors", std::to_string(in.service_monitors.size())},
                                   {"podMonitors", std::to_string(in.pod_monitors.size())},
+                                  {"probes", std::to_string(in.probes.size())},
+                                  {"scrapeConfigs", std::to_string(in.scrape_configs.size())},
                                   {"rules", std::to_string(rules.size() - files.rejected.size())}});
   }
 

@@ -22,7 +22,8 @@ const std::vector<webhook::Hook>& hooks() {
   static const std::vector<webhook::Hook> all = {
       webhook::kind_hook(v1::kPrometheusType), webhook::kind_hook(v1::kServiceMonitorType),
       webhook::kind_hook(v1::kPodMonitorType), webhook::kind_hook(v1::kPrometheusRuleType),
-      webhook::kind_hook(v1::kAlertmanagerType), webhook::kind_hook(v1::kAlertmanagerConfigType)};
+      webhook::kind_hook(v1::kAlertmanagerType), webhook::kind_hook(v1::kAlertmanagerConfigType),
+      webhook::kind_hook(v1::kProbeType),        webhook::kind_hook(v1::kScrapeConfigType)};
   return all;
 }
 
@@ -32,6 +33,8 @@ webhook::Handler pod_monitor_validating_handler() { return handler(&v1::validate
 webhook::Handler prometheus_rule_validating_handler() { return handler(&v1::validate_prometheus_rule); }
 webhook::Handler alertmanager_validating_handler() { return handler(&v1::validate_alertmanager); }
 webhook::Handler alertmanager_config_validating_handler() { return handler(&v1::validate_alertmanager_config); }
+webhook::Handler probe_validating_handler() { return handler(&v1::validate_probe); }
+webhook::Handler scrape_config_validating_handler() { return handler(&v1::validate_scrape_config); }
 
 void register_webhooks(webhook::Server& server) {
   const auto& h = hooks();
@@ -41,6 +44,8 @@ void register_webhooks(webhook::Server& server) {
   server.register_path(h[3].path, prometheus_rule_validating_handler());
   server.register_path(h[4].path, alertmanager_validating_handler());
   server.register_path(h[5].path, alertmanager_config_validating_handler());
+  server.register_path(h[6].path, probe_validating_handler());
+  server.register_path(h[7].path, scrape_config_validating_handler());
 }
 
 std::vector<json::Value> configurations(const webhook::Endpoint& endpoint) {

@@ -39,6 +39,12 @@ TEST(MonitoringWebhooks, EveryKindIsValidated) {
        "{route: {receiver: hook}, receivers: [{name: hook, webhookConfigs: [{url: 'http://h.example/'}]}]}",
        "{route: {receiver: pager}, receivers: [{name: hook}]}",
        "spec.route.receiver: Invalid value: \"pager\": is not one of this object's receivers"},
+      {probe_validating_handler(), "Probe", "probes", "{prober: {url: 'blackbox:9115'}, targets: {staticConfig: {static: ['https://x.example']}}}",
+       "{prober: {url: 'https://blackbox:9115'}, targets: {staticConfig: {static: ['https://x.example']}}}",
+       "spec.prober.url: Invalid value: \"https://blackbox:9115\": must be host:port, without a scheme (set prober.scheme)"},
+      {scrape_config_validating_handler(), "ScrapeConfig", "scrapeconfigs", "{staticConfigs: [{targets: ['10.0.0.1:9100']}]}",
+       "{httpSDConfigs: [{url: 'sd.example'}]}",
+       "spec.httpSDConfigs[0].url: Invalid value: \"sd.example\": must be an http:// or https:// URL with a host"},
   };
   for (const auto& c : cases) {
     auto good = call(c.handler, review("monitoring.capstan.dev", c.kind, c.resource, "CREATE", obj(c.kind, c.good)));
@@ -63,7 +69,8 @@ TEST(MonitoringWebhooks, ConfigurationNamesEveryKind) {
   }
   EXPECT_EQ(names, (std::vector<std::string>{"vprometheus.monitoring.capstan.dev", "vservicemonitor.monitoring.capstan.dev",
                                              "vpodmonitor.monitoring.capstan.dev", "vprometheusrule.monitoring.capstan.dev",
-                                             "valertmanager.monitoring.capstan.dev", "valertmanagerconfig.monitoring.capstan.dev"}));
+                                             "valertmanager.monitoring.capstan.dev", "valertmanagerconfig.monitoring.capstan.dev",
+                                             "vprobe.monitoring.capstan.dev", "vscrapeconfig.monitoring.capstan.dev"}));
   EXPECT_EQ(urls[3], "https://127.0.0.1:9443/validate-monitoring-capstan-dev-v1-prometheusrule");
 }
 

@@ -43,6 +43,8 @@ std::vector<json::Value> crds() {
       std::move(prometheus),
       bound_crd({kServiceMonitorKind, "servicemonitors", "servicemonitor", {"smon"}}, service_monitor_schema()),
       bound_crd({kPodMonitorKind, "podmonitors", "podmonitor", {"pmon"}}, pod_monitor_schema()),
+      bound_crd({kProbeKind, "probes", "probe", {"prb"}}, probe_schema()),
+      bound_crd({kScrapeConfigKind, "scrapeconfigs", "scrapeconfig", {"scfg"}}, scrape_config_schema()),
       bound_crd({kPrometheusRuleKind, "prometheusrules", "prometheusrule", {"promrule"}}, prometheus_rule_schema()),
       make_crd(kGroupVersion, {kAlertmanagerKind, "alertmanagers", "alertmanager", {"am"}}, true, alertmanager_schema(),
                {{"Version", "string", ".spec.version", 0, "The version of Alertmanager"},

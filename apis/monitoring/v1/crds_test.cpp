@@ -26,7 +26,7 @@ const json::Value& crd_named(const std::vector<json::Value>& all, std::string_vi
 
 TEST(MonitoringCrds, AcceptedByTheApiServerWithPrometheusOperatorNames) {
   auto all = crds();
-  ASSERT_EQ(all.size(), 6u);
+  ASSERT_EQ(all.size(), 8u);
   apiserver::builtin::CrdStrategy strategy;
   for (auto crd : all) {
     strategy.prepare_create(crd);
@@ -37,6 +37,9 @@ TEST(MonitoringCrds, AcceptedByTheApiServerWithPrometheusOperatorNames) {
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "servicemonitors"), {"spec", "names", "shortNames"})), R"(["smon"])");
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "podmonitors"), {"spec", "names", "shortNames"})), R"(["pmon"])");
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "prometheusrules"), {"spec", "names", "shortNames"})), R"(["promrule"])");
+  EXPECT_EQ(json::serialize(*json::find(crd_named(all, "probes"), {"spec", "names", "shortNames"})), R"(["prb"])");
+  EXPECT_EQ(json::serialize(*json::find(crd_named(all, "scrapeconfigs"), {"spec", "names", "shortNames"})), R"(["scfg"])");
+  EXPECT_EQ(column_names(crd_named(all, "probes")), (Strings{"Prometheus", "Accepted", "Reason", "Age"}));
   EXPECT_EQ(column_names(crd_named(all, "prometheuses")), (Strings{"Version", "Desired", "Ready", "Reconciled", "Available", "Age", "Paused"}));
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "alertmanagers"), {"spec", "names", "shortNames"})), R"(["am"])");
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "alertmanagerconfigs"), {"spec", "names", "shortNames"})), R"(["amcfg"])");

@@ -1,6 +1,7 @@
 // The monitoring.capstan.dev/v1 API group: prometheus-operator's Prometheus, ServiceMonitor,
-// PodMonitor and PrometheusRule (monitoring.coreos.com/v1) under our group name, so a
-// prometheus-operator manifest ports by changing its apiVersion. types.h lists the fields
+// PodMonitor, Probe, PrometheusRule and Alertmanager (monitoring.coreos.com/v1), ScrapeConfig and
+// AlertmanagerConfig (v1alpha1 there) under our group name, so a prometheus-operator manifest
+// ports by changing its apiVersion. types.h lists the fields
 // Capstan implements.
 #pragma once
 
@@ -14,6 +15,8 @@ namespace capstan::apis::monitoring::v1 {
 inline const meta::ResourceType kPrometheusType{{"monitoring.capstan.dev", "v1", "prometheuses"}, "Prometheus", true};
 inline const meta::ResourceType kServiceMonitorType{{"monitoring.capstan.dev", "v1", "servicemonitors"}, "ServiceMonitor", true};
 inline const meta::ResourceType kPodMonitorType{{"monitoring.capstan.dev", "v1", "podmonitors"}, "PodMonitor", true};
+inline const meta::ResourceType kProbeType{{"monitoring.capstan.dev", "v1", "probes"}, "Probe", true};
+inline const meta::ResourceType kScrapeConfigType{{"monitoring.capstan.dev", "v1", "scrapeconfigs"}, "ScrapeConfig", true};
 inline const meta::ResourceType kPrometheusRuleType{{"monitoring.capstan.dev", "v1", "prometheusrules"}, "PrometheusRule", true};
 inline const meta::ResourceType kAlertmanagerType{{"monitoring.capstan.dev", "v1", "alertmanagers"}, "Alertmanager", true};
 inline const meta::ResourceType kAlertmanagerConfigType{{"monitoring.capstan.dev", "v1", "alertmanagerconfigs"}, "AlertmanagerConfig", true};
@@ -25,6 +28,8 @@ inline constexpr std::string_view kApiVersion = "monitoring.capstan.dev/v1";
 inline constexpr std::string_view kPrometheusKind = "Prometheus";
 inline constexpr std::string_view kServiceMonitorKind = "ServiceMonitor";
 inline constexpr std::string_view kPodMonitorKind = "PodMonitor";
+inline constexpr std::string_view kProbeKind = "Probe";
+inline constexpr std::string_view kScrapeConfigKind = "ScrapeConfig";
 inline constexpr std::string_view kPrometheusRuleKind = "PrometheusRule";
 inline constexpr std::string_view kAlertmanagerKind = "Alertmanager";
 inline constexpr std::string_view kAlertmanagerConfigKind = "AlertmanagerConfig";

@@ -45,8 +45,6 @@ const auto& tls_fields() {
   return table;
 }
 
-Schema relabelings(std::string_view description) { return std::move(Schema::array(RelabelConfig::schema(), description).max_items(256)); }
-
 // The endpoint members after the port, as both kinds of endpoint have them.
 template <class E>
 auto scrape_fields() {

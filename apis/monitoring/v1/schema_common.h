@@ -11,6 +11,9 @@ namespace capstan::apis::monitoring::v1 {
 // A Prometheus duration (model.Duration: "30s", "1d"), as prometheus-operator's CRDs check it.
 openapi::Schema duration(std::string_view description);
 
+// A list of relabel configurations (RelabelConfig), at most 256.
+openapi::Schema relabelings(std::string_view description);
+
 // The pod settings a Prometheus and an Alertmanager pass through to their StatefulSet's pods, in
 // the order prometheus-operator lists them; `container` names the main container.
 template <class S>

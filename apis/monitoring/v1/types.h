@@ -1,4 +1,4 @@
-// monitoring.capstan.dev/v1 Prometheus, ServiceMonitor, PodMonitor, PrometheusRule, Alertmanager
+// monitoring.capstan.dev/v1 Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, PrometheusRule, Alertmanager
 // and AlertmanagerConfig as C++ types. Each struct's fields are listed once, in prometheus.cpp,
 // monitors.cpp, prometheus_rule.cpp and alertmanager.cpp, and give its decoder, encoder and CRD
 // schema (apis/common/codec.h).
@@ -13,7 +13,7 @@
 //                   persistentVolumeClaimRetentionPolicy, podMetadata, retention (24h), retentionSize,
 //                   scrapeInterval (30s), scrapeTimeout, evaluationInterval (30s), externalLabels,
 //                   replicaExternalLabelName (prometheus_replica), prometheusExternalLabelName
-//                   (prometheus), {serviceMonitor,podMonitor,rule}{,Namespace}Selector,
+//                   (prometheus), {serviceMonitor,podMonitor,probe,scrapeConfig,rule}{,Namespace}Selector,
 //                   remoteWrite[{url, name, remoteTimeout}], alerting{alertmanagers[{namespace, name,
 //                   port, scheme, pathPrefix, apiVersion, timeout}]}, additionalScrapeConfigs, logLevel, logFormat, enableFeatures,
 //                   externalUrl, routePrefix, portName (web)
@@ -23,6 +23,16 @@
 //                   relabelings, metricRelabelings, filterRunning, tlsConfig{serverName,
 //                   insecureSkipVerify}, followRedirects, enableHttp2}]
 //   PodMonitor      the same with podMetricsEndpoints[{port, portNumber, ...}]
+//   Probe           jobName, prober{url, scheme, path (/probe)}, module, targets{staticConfig{static,
+//                   labels, relabelingConfigs} | ingress{selector, namespaceSelector,
+//                   relabelingConfigs}}, interval, scrapeTimeout, params[{name, values}],
+//                   metricRelabelings, tlsConfig, sampleLimit, targetLimit
+//   ScrapeConfig    jobName, staticConfigs[{targets, labels}], fileSDConfigs[{files,
+//                   refreshInterval}], httpSDConfigs[{url, refreshInterval, tlsConfig}],
+//                   kubernetesSDConfigs[{role, namespaces{ownNamespace, names}, selectors[{role,
+//                   label, field}], attachMetadata{node}}], relabelings, metricRelabelings,
+//                   metricsPath, scrapeInterval, scrapeTimeout, scheme, honorLabels,
+//                   honorTimestamps, params, tlsConfig, sampleLimit, targetLimit
 //   PrometheusRule  groups[{name, interval, labels, limit, query_offset, rules[{record | alert,
 //                   expr, for, keep_firing_for, labels, annotations}]}]
 //   Alertmanager    version, image, replicas (1), paused, the pod settings above (but storage),
@@ -58,6 +68,7 @@ inline constexpr std::string_view kDefaultRetention = "24h";
 inline constexpr std::string_view kDefaultPortName = "web";
 inline constexpr std::string_view kDefaultReplicaLabel = "prometheus_replica";
 inline constexpr std::string_view kDefaultPrometheusLabel = "prometheus";
+inline constexpr std::string_view kDefaultProbePath = "/probe";
 
 // ---- Prometheus ----
 
@@ -150,6 +161,8 @@ struct PrometheusSpec {
   std::optional<json::Value> service_monitor_selector, service_monitor_namespace_selector;
   std::optional<json::Value> pod_monitor_selector, pod_monitor_namespace_selector;
   std::optional<json::Value> rule_selector, rule_namespace_selector;
+  std::optional<json::Value> probe_selector, probe_namespace_selector;
+  std::optional<json::Value> scrape_config_selector, scrape_config_namespace_selector;
   std::vector<RemoteWriteSpec> remote_write;
   std::optional<AlertingSpec> alerting;
   // Scrape configurations written by hand (a YAML list of scrape_config), appended to the
@@ -375,11 +388,125 @@ struct AlertmanagerConfigSpec {
   CAPSTAN_CODEC(AlertmanagerConfigSpec);
 };
 
+// ---- Probe (blackbox exporter targets) ----
+
+// The prober (a blackbox exporter): where it listens ("host:port", no scheme), how it is asked.
+struct ProberSpec {
+  std::string url;
+  std::string scheme;                 // "" = http
+  std::string path{kDefaultProbePath};
+  CAPSTAN_CODEC(ProberSpec);
+};
+
+struct ProbeParam {
+  std::string name;
+  std::vector<std::string> values;
+  CAPSTAN_CODEC(ProbeParam);
+};
+
+// Targets written out (URLs or host:port, as the module expects), with labels of their own.
+struct ProbeTargetStaticConfig {
+  std::vector<std::string> static_;
+  std::map<std::string, std::string> labels;
+  std::vector<RelabelConfig> relabeling_configs;
+  CAPSTAN_CODEC(ProbeTargetStaticConfig);
+};
+
+// Targets discovered from Ingresses: each host and path becomes <scheme>://<host><path>.
+struct ProbeTargetIngress {
+  json::Value selector;  // metav1.LabelSelector as written; null = every Ingress
+  NamespaceSelector namespace_selector;
+  std::vector<RelabelConfig> relabeling_configs;
+  CAPSTAN_CODEC(ProbeTargetIngress);
+};
+
+// staticConfig wins when both are set (as prometheus-operator documents).
+struct ProbeTargets {
+  std::optional<ProbeTargetStaticConfig> static_config;
+  std::optional<ProbeTargetIngress> ingress;
+  CAPSTAN_CODEC(ProbeTargets);
+};
+
+struct ProbeSpec {
+  std::string job_name;  // "" = the generated job name
+  ProberSpec prober;
+  std::string module;
+  ProbeTargets targets;
+  std::string interval, scrape_timeout;
+  std::vector<ProbeParam> params;
+  std::vector<RelabelConfig> metric_relabelings;
+  std::optional<SafeTLSConfig> tls_config;
+  std::int64_t sample_limit = 0, target_limit = 0;  // 0 = no limit
+  CAPSTAN_CODEC(ProbeSpec);
+};
+
+// ---- ScrapeConfig (a scrape job written out, with the discovery mechanisms below) ----
+
+struct StaticConfig {
+  std::vector<std::string> targets;
+  std::map<std::string, std::string> labels;
+  CAPSTAN_CODEC(StaticConfig);
+};
+
+struct FileSDConfig {
+  std::vector<std::string> files;  // on the Prometheus pod; *.json, *.yml or *.yaml, a * in the file name only
+  std::string refresh_interval;
+  CAPSTAN_CODEC(FileSDConfig);
+};
+
+struct HTTPSDConfig {
+  std::string url;
+  std::string refresh_interval;
+  std::optional<SafeTLSConfig> tls_config;
+  CAPSTAN_CODEC(HTTPSDConfig);
+};
+
+struct K8SNamespaceDiscovery {
+  std::optional<bool> own_namespace;
+  std::vector<std::string> names;
+  CAPSTAN_CODEC(K8SNamespaceDiscovery);
+};
+
+struct K8SSelectorConfig {
+  std::string role, label, field;
+  CAPSTAN_CODEC(K8SSelectorConfig);
+};
+
+struct AttachMetadata {
+  std::optional<bool> node;
+  CAPSTAN_CODEC(AttachMetadata);
+};
+
+struct KubernetesSDConfig {
+  std::string role;  // Pod, Service, Endpoints, EndpointSlice, Ingress, Node (any case)
+  std::optional<K8SNamespaceDiscovery> namespaces;
+  std::vector<K8SSelectorConfig> selectors;
+  std::optional<AttachMetadata> attach_metadata;
+  CAPSTAN_CODEC(KubernetesSDConfig);
+};
+
+struct ScrapeConfigSpec {
+  std::string job_name;  // "" = the generated job name
+  std::vector<StaticConfig> static_configs;
+  std::vector<FileSDConfig> file_sd_configs;
+  std::vector<HTTPSDConfig> http_sd_configs;
+  std::vector<KubernetesSDConfig> kubernetes_sd_configs;
+  std::vector<RelabelConfig> relabelings, metric_relabelings;
+  std::string metrics_path, scrape_interval, scrape_timeout, scheme;
+  std::optional<bool> honor_labels, honor_timestamps;
+  std::map<std::string, std::vector<std::string>> params;
+  std::optional<SafeTLSConfig> tls_config;
+  std::int64_t sample_limit = 0, target_limit = 0;  // 0 = no limit
+  CAPSTAN_CODEC(ScrapeConfigSpec);
+};
+
 using Prometheus = codec::Resource<PrometheusSpec, PrometheusStatus>;
 using Alertmanager = codec::Resource<AlertmanagerSpec, AlertmanagerStatus>;
 using AlertmanagerConfig = codec::Resource<AlertmanagerConfigSpec, ConfigResourceStatus>;
 using ServiceMonitor = codec::Resource<ServiceMonitorSpec, ConfigResourceStatus>;
 using PodMonitor = codec::Resource<PodMonitorSpec, ConfigResourceStatus>;
 using PrometheusRule = codec::Resource<PrometheusRuleSpec, ConfigResourceStatus>;
+using Probe = codec::Resource<ProbeSpec, ConfigResourceStatus>;
+using ScrapeConfig = codec::Resource<ScrapeConfigSpec, ConfigResourceStatus>;
 
 }  // namespace capstan::apis::monitoring::v1

@@ -27,6 +27,17 @@ std::vector<validation::Cause> validate_prometheus_rule(const json::Value& obj);
 std::vector<validation::Cause> validate_service_monitor(const json::Value& obj);
 std::vector<validation::Cause> validate_pod_monitor(const json::Value& obj);
 
+// Probe: the prober's url (host:port, no scheme) and path, targets (staticConfig with targets, or
+// ingress, whose selector's operators are checked), static label names, interval and
+// scrapeTimeout, relabel configurations and their regexes.
+std::vector<validation::Cause> validate_probe(const json::Value& obj);
+
+// ScrapeConfig: static targets and label names, file_sd paths (what Prometheus accepts:
+// *.json/*.yml/*.yaml, a * in the file name only), http_sd URLs, Kubernetes discovery selectors
+// (roles the discovery role allows, each once; label and field selectors that parse), metricsPath,
+// scrapeInterval/scrapeTimeout, relabel configurations and their regexes.
+std::vector<validation::Cause> validate_scrape_config(const json::Value& obj);
+
 // Prometheus: durations (non-zero intervals, scrapeTimeout not above scrapeInterval),
 // retentionSize, external label names, label selectors' operators, remoteWrite URLs and unique
 // names, externalUrl and routePrefix — what Prometheus or the operator would refuse later.
@@ -52,7 +63,9 @@ bool valid_label_name(std::string_view s);
 bool http_url(std::string_view url);
 
 // Pieces shared by the monitors (validation_monitors.cpp).
-void validate_endpoint_timing(const json::Value& endpoint, const validation::FieldPath& path, std::vector<validation::Cause>& out);
+// interval_key: "interval" (monitors, probes) or "scrapeInterval" (ScrapeConfig).
+void validate_endpoint_timing(const json::Value& endpoint, const validation::FieldPath& path, std::vector<validation::Cause>& out,
+                              std::string_view interval_key = "interval");
 void validate_relabel_config(const json::Value& config, const validation::FieldPath& path, std::vector<validation::Cause>& out);
 
 }  // namespace capstan::apis::monitoring::v1

@@ -104,6 +104,7 @@ std::vector<Cause> validate_prometheus(const json::Value& obj) {
       out.push_back(validation::field_invalid(sp.child(key), *v, "is not a valid label name (empty leaves the label out)"));
   }
   for (std::string_view key : {"serviceMonitorSelector", "serviceMonitorNamespaceSelector", "podMonitorSelector", "podMonitorNamespaceSelector",
+                               "probeSelector", "probeNamespaceSelector", "scrapeConfigSelector", "scrapeConfigNamespaceSelector",
                                "ruleSelector", "ruleNamespaceSelector"})
     validate_label_selector(*spec, key, sp, out);
   if (const auto* rw = json::get_array(*spec, {"remoteWrite"})) {
@@ -144,12 +145,12 @@ std::vector<Cause> validate_prometheus(const json::Value& obj) {
   return out;
 }
 
-void validate_endpoint_timing(const json::Value& endpoint, const FieldPath& path, std::vector<Cause>& out) {
-  auto interval = duration_ms(endpoint, "interval", path, out);
+void validate_endpoint_timing(const json::Value& endpoint, const FieldPath& path, std::vector<Cause>& out, std::string_view interval_key) {
+  auto interval = duration_ms(endpoint, interval_key, path, out);
   auto timeout = duration_ms(endpoint, "scrapeTimeout", path, out);
-  positive(endpoint, "interval", interval, path, out);
+  positive(endpoint, interval_key, interval, path, out);
   positive(endpoint, "scrapeTimeout", timeout, path, out);
-  timeout_within_interval(endpoint, "scrapeTimeout", timeout, interval, json::get_string(endpoint, {"interval"}), path, out);
+  timeout_within_interval(endpoint, "scrapeTimeout", timeout, interval, json::get_string(endpoint, {interval_key}), path, out);
 }
 
 void validate_relabel_config(const json::Value& config, const FieldPath& path, std::vector<Cause>& out) {

@@ -24,6 +24,8 @@ TEST(PrometheusRuleValidation, TheSamplesAndValidRulesHaveNoErrors) {
                   : kind == "Prometheus"     ? validate_prometheus(obj)
                   : kind == "Alertmanager"   ? validate_alertmanager(obj)
                   : kind == "AlertmanagerConfig" ? validate_alertmanager_config(obj)
+                  : kind == "Probe"              ? validate_probe(obj)
+                  : kind == "ScrapeConfig"       ? validate_scrape_config(obj)
                                              : std::vector<validation::Cause>{};
     EXPECT_TRUE(causes.empty()) << kind << ": " << ::testing::PrintToString(errors(causes));
   }
@@ -142,6 +144,75 @@ spec:
                 R"x(spec.endpoints[1].relabelings[3].targetLabel: Forbidden: labeldrop action requires only 'regex', and no other fields)x",
                 R"x(spec.endpoints[2].scrapeTimeout: Invalid value: "1q": not a valid duration string: "1q")x",
                 R"x(spec.endpoints[2].interval: Invalid value: "0s": must be greater than 0)x",
+            }));
+}
+
+// Probes: the prober's address as Prometheus puts it in __address__, targets to probe, timing and
+// relabelings.
+TEST(ProbeValidation, ProberAddressTargetsAndRelabelings) {
+  auto good = json::from_yaml(R"(
+spec:
+  prober: {url: 'blackbox.monitoring.svc:9115', path: /probe}
+  targets: {ingress: {selector: {matchLabels: {a: b}}}}
+)");
+  EXPECT_TRUE(validate_probe(good).empty()) << ::testing::PrintToString(errors(validate_probe(good)));
+  EXPECT_TRUE(validate_probe(json::from_yaml("spec: {prober: {url: '[::1]:9115'}, targets: {staticConfig: {static: [x]}}}")).empty());
+  auto bad = json::from_yaml(R"(
+spec:
+  prober: {url: 'http://blackbox:9115', path: probe}
+  interval: 10s
+  scrapeTimeout: 30s
+  targets:
+    staticConfig:
+      static: []
+      labels: {bad-name: x}
+      relabelingConfigs: [{sourceLabels: [a], targetLabel: b, regex: '('}]
+  metricRelabelings: [{action: hashmod, targetLabel: s}]
+)");
+  EXPECT_EQ(errors(validate_probe(bad)),
+            (std::vector<std::string>{
+                R"x(spec.prober.url: Invalid value: "http://blackbox:9115": must be host:port, without a scheme (set prober.scheme))x",
+                R"x(spec.prober.path: Invalid value: "probe": must begin with /)x",
+                R"x(spec.targets.staticConfig.static: Required value: at least one target is required)x",
+                R"x(spec.targets.staticConfig.labels: Invalid value: "bad-name": is not a valid label name)x",
+                R"x(spec.targets.staticConfig.relabelingConfigs[0].regex: Invalid value: "(": error parsing regexp: missing closing ): `^(?:()$`)x",
+                R"x(spec.scrapeTimeout: Invalid value: "30s": must not be greater than the scrape interval (10s))x",
+                R"x(spec.metricRelabelings[0].modulus: Required value: relabel configuration for hashmod requires non-zero modulus)x",
+            }));
+  EXPECT_EQ(errors(validate_probe(json::from_yaml("spec: {prober: {url: 'blackbox:99999'}, targets: {}}"))),
+            (std::vector<std::string>{R"x(spec.prober.url: Invalid value: "blackbox:99999": must be host:port)x",
+                                      R"x(spec.targets: Required value: staticConfig or ingress is required)x"}));
+}
+
+// ScrapeConfigs: what Prometheus's own discovery configurations refuse.
+TEST(ScrapeConfigValidation, DiscoveryAsPrometheusChecksIt) {
+  auto bad = json::from_yaml(R"(
+spec:
+  staticConfigs: [{targets: [], labels: {ok: x, 0bad: y}}]
+  fileSDConfigs: [{files: ['/etc/sd/targets.json', '/etc/*/targets.json', '/etc/sd/targets.txt']}]
+  httpSDConfigs: [{url: 'ftp://sd.example.com/'}]
+  kubernetesSDConfigs:
+  - role: Endpoints
+    selectors: [{role: Pod, label: 'app=web'}, {role: node}, {role: pod, field: 'spec.nodeName'}]
+  - role: pod
+    selectors: [{role: Pod, label: 'app in (web'}]
+  metricsPath: metrics
+  scrapeInterval: 10s
+  scrapeTimeout: 11s
+)");
+  EXPECT_EQ(errors(validate_scrape_config(bad)),
+            (std::vector<std::string>{
+                R"x(spec.staticConfigs[0].targets: Required value: at least one target is required)x",
+                R"x(spec.staticConfigs[0].labels: Invalid value: "0bad": is not a valid label name)x",
+                R"x(spec.fileSDConfigs[0].files[1]: Invalid value: "/etc/*/targets.json": must end in .json, .yml or .yaml, with a * in the file name only)x",
+                R"x(spec.fileSDConfigs[0].files[2]: Invalid value: "/etc/sd/targets.txt": must end in .json, .yml or .yaml, with a * in the file name only)x",
+                R"x(spec.httpSDConfigs[0].url: Invalid value: "ftp://sd.example.com/": must be an http:// or https:// URL with a host)x",
+                R"x(spec.kubernetesSDConfigs[0].selectors[1].role: Unsupported value: "node": supported values: "endpoints", "pod", "service")x",
+                R"x(spec.kubernetesSDConfigs[0].selectors[2].role: Duplicate value: "pod")x",
+                R"x(spec.kubernetesSDConfigs[0].selectors[2].field: Invalid value: "spec.nodeName": invalid selector: 'spec.nodeName'; can't understand 'spec.nodeName')x",
+                R"x(spec.kubernetesSDConfigs[1].selectors[0].label: Invalid value: "app in (web": unable to parse requirement: found '', expected: ',' or ')')x",
+                R"x(spec.metricsPath: Invalid value: "metrics": must begin with /)x",
+                R"x(spec.scrapeTimeout: Invalid value: "11s": must not be greater than the scrape interval (10s))x",
             }));
 }
 

@@ -311,8 +311,10 @@ webhooks:
   - alertmanagerconfigs
   - alertmanagers
   - podmonitors
+  - probes
   - prometheuses
   - prometheusrules
+  - scrapeconfigs
   - servicemonitors
   verbs:
   - get
@@ -323,8 +325,10 @@ webhooks:
   resources:
   - alertmanagers/status
   - podmonitors/status
+  - probes/status
   - prometheuses/status
   - prometheusrules/status
+  - scrapeconfigs/status
   - servicemonitors/status
   verbs:
   - get
@@ -482,6 +486,56 @@ webhooks:
     - UPDATE
     resources:
     - alertmanagerconfigs
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vprobe.monitoring.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-monitoring-capstan-dev-v1-probe") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - monitoring.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - probes
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vscrapeconfig.monitoring.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-monitoring-capstan-dev-v1-scrapeconfig") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - monitoring.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - scrapeconfigs
     scope: "*"
   failurePolicy: {{ .failurePolicy }}
   matchPolicy: Equivalent

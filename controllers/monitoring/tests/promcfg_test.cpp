@@ -158,6 +158,122 @@ TEST(Promcfg, ShardsSplitTargetsByTheirAddress) {
   EXPECT_EQ(json::to_yaml(single).find("__tmp_hash"), std::string::npos) << "one shard: no hashing";
 }
 
+const char* kStaticProbe = R"(
+apiVersion: monitoring.capstan.dev/v1
+kind: Probe
+metadata: {name: sites, namespace: shop}
+spec:
+  jobName: blackbox
+  prober: {url: 'blackbox.monitoring.svc:9115', scheme: HTTPS}
+  module: http_2xx
+  interval: 20s
+  params: [{name: module, values: [ignored]}, {name: debug, values: ['true']}]
+  targets:
+    staticConfig:
+      static: ['https://example.com', 'https://shop.example.com/health']
+      labels: {env: prod}
+      relabelingConfigs: [{targetLabel: team, replacement: web}]
+  metricRelabelings: [{sourceLabels: [__name__], regex: 'probe_http_.*', action: Keep}]
+)";
+
+const char* kIngressProbe = R"(
+apiVersion: monitoring.capstan.dev/v1
+kind: Probe
+metadata: {name: ingresses, namespace: shop}
+spec:
+  prober: {url: '10.0.0.9:9115', path: /custom}
+  targets:
+    ingress:
+      selector: {matchLabels: {probe: 'yes'}}
+      namespaceSelector: {matchNames: [shop, web]}
+)";
+
+const char* kScrapeConfig = R"(
+apiVersion: monitoring.capstan.dev/v1
+kind: ScrapeConfig
+metadata: {name: external, namespace: ops}
+spec:
+  jobName: external
+  metricsPath: /metrics/federated
+  scrapeInterval: 1m
+  scrapeTimeout: 20s
+  scheme: HTTPS
+  honorLabels: true
+  params:
+    match[]: ['{job="node"}']
+  tlsConfig: {serverName: metrics.example.com}
+  sampleLimit: 100
+  staticConfigs: [{targets: ['10.0.0.1:9100', '10.0.0.2:9100'], labels: {rack: r1}}]
+  fileSDConfigs: [{files: ['/etc/prometheus/sd/*.json'], refreshInterval: 1m}]
+  httpSDConfigs: [{url: 'https://sd.example.com/targets', refreshInterval: 30s}]
+  kubernetesSDConfigs:
+  - role: EndpointSlice
+    namespaces: {names: [web], ownNamespace: true}
+    selectors: [{role: Service, label: 'app=web'}]
+    attachMetadata: {node: true}
+  relabelings: [{sourceLabels: [__address__], targetLabel: host, regex: '(.*):.*', replacement: '$1'}]
+)";
+
+// Probes (static targets and Ingresses) and ScrapeConfigs, after the monitors, as
+// prometheus-operator's generateProbeConfig and generateScrapeConfig write them.
+TEST(Promcfg, ProbesAndScrapeConfigsAsPrometheusOperator) {
+  auto spec = v1::Prometheus::from_json(Y("spec: {shards: 2}")).spec;
+  auto in = inputs(spec);
+  in.probes = {v1::Probe::from_json(Y(kStaticProbe)), v1::Probe::from_json(Y(kIngressProbe))};
+  in.scrape_configs = {v1::ScrapeConfig::from_json(Y(kScrapeConfig))};
+  auto config = generate_config(in);
+  const auto& jobs = config.at("scrape_configs").as_array();
+  ASSERT_EQ(jobs.size(), 6u);
+  const json::Value& probe = jobs[3];
+  EXPECT_EQ(json::get_string(probe, {"job_name"}), "probe/shop/sites");
+  EXPECT_EQ(json::get_string(probe, {"metrics_path"}), "/probe");
+  EXPECT_EQ(json::get_string(probe, {"scheme"}), "https");
+  EXPECT_EQ(json::get_string(probe, {"scrape_interval"}), "20s");
+  EXPECT_EQ(json::serialize(probe.at("params")), R"({"module":["http_2xx"],"debug":["true"]})") << "module wins over params.module";
+  EXPECT_EQ(json::serialize(probe.at("static_configs")),
+            R"([{"targets":["https://example.com","https://shop.example.com/health"],"labels":{"namespace":"shop","env":"prod"}}])");
+  const auto& r = probe.at("relabel_configs").as_array();
+  ASSERT_GE(r.size(), 8u);
+  EXPECT_EQ(json::serialize(r[1]), R"({"target_label":"job","replacement":"blackbox"})");
+  EXPECT_EQ(json::serialize(r[2]), R"({"source_labels":["__address__"],"target_label":"__param_target"})");
+  EXPECT_EQ(json::serialize(r[3]), R"({"source_labels":["__param_target"],"target_label":"instance"})");
+  EXPECT_EQ(json::serialize(r[4]), R"({"target_label":"__address__","replacement":"blackbox.monitoring.svc:9115"})");
+  EXPECT_EQ(json::serialize(r[5]), R"({"target_label":"team","replacement":"web"})");
+  EXPECT_EQ(json::serialize(r[6]), R"({"source_labels":["__param_target"],"target_label":"__tmp_hash","modulus":2,"action":"hashmod"})")
+      << "a probe's shard follows its target, not the prober's address";
+  EXPECT_EQ(json::serialize(probe.at("metric_relabel_configs")), R"j([{"source_labels":["__name__"],"regex":"probe_http_.*","action":"keep"}])j");
+
+  const json::Value& ingress = jobs[4];
+  EXPECT_EQ(json::get_string(ingress, {"job_name"}), "probe/shop/ingresses");
+  EXPECT_EQ(json::get_string(ingress, {"metrics_path"}), "/custom");
+  EXPECT_EQ(json::serialize(ingress.at("kubernetes_sd_configs")), R"j([{"role":"ingress","namespaces":{"names":["shop","web"]}}])j");
+  const std::string ir = json::serialize(ingress.at("relabel_configs"));
+  for (const char* part :
+       {R"j({"action":"keep","source_labels":["__meta_kubernetes_ingress_label_probe","__meta_kubernetes_ingress_labelpresent_probe"],"regex":"(yes);true"})j",
+        R"j({"action":"replace","source_labels":["__meta_kubernetes_ingress_scheme","__address__","__meta_kubernetes_ingress_path"],"separator":";","regex":"(.+);(.+);(.+)","target_label":"__param_target","replacement":"${1}://${2}${3}"})j",
+        R"j({"source_labels":["__meta_kubernetes_ingress_name"],"target_label":"ingress"})j",
+        R"j({"target_label":"__address__","replacement":"10.0.0.9:9115"})j"})
+    EXPECT_NE(ir.find(part), std::string::npos) << part << " not in " << ir;
+
+  const json::Value& sc = jobs[5];
+  EXPECT_EQ(json::get_string(sc, {"job_name"}), "scrapeConfig/ops/external");
+  EXPECT_EQ(json::get_string(sc, {"metrics_path"}), "/metrics/federated");
+  EXPECT_EQ(json::get_string(sc, {"scheme"}), "https");
+  EXPECT_TRUE(json::get_bool(sc, {"honor_labels"}));
+  EXPECT_EQ(sc.at("sample_limit").as_int64(), 100);
+  EXPECT_EQ(json::serialize(sc.at("static_configs")), R"([{"targets":["10.0.0.1:9100","10.0.0.2:9100"],"labels":{"rack":"r1"}}])");
+  EXPECT_EQ(json::serialize(sc.at("file_sd_configs")), R"([{"files":["/etc/prometheus/sd/*.json"],"refresh_interval":"1m"}])");
+  EXPECT_EQ(json::serialize(sc.at("http_sd_configs")), R"([{"url":"https://sd.example.com/targets","refresh_interval":"30s"}])");
+  EXPECT_EQ(json::serialize(sc.at("kubernetes_sd_configs")),
+            R"([{"role":"endpointslice","namespaces":{"names":["web"],"own_namespace":true},"selectors":[{"role":"service","label":"app=web"}],"attach_metadata":{"node":true}}])");
+  const auto& sr = sc.at("relabel_configs").as_array();
+  EXPECT_EQ(json::serialize(sr[1]), R"({"action":"replace","target_label":"job","replacement":"external"})");
+  EXPECT_EQ(json::get_string(sr[2], {"target_label"}), "host");
+  EXPECT_EQ(json::serialize(sr[3]), R"({"source_labels":["__address__"],"target_label":"__tmp_hash","modulus":2,"action":"hashmod"})");
+
+  EXPECT_EQ(promtool_config(config), "") << json::to_yaml(config);
+}
+
 // spec.additionalScrapeConfigs: a YAML list of jobs, appended after the generated ones; what is
 // not such a list is refused naming why.
 TEST(Promcfg, AdditionalScrapeConfigsAreAppendedAndCheckedForAJobName) {
