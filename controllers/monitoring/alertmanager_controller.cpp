@@ -119,27 +119,7 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Alertmanager> {
     return *value;
   }
 
-  void set_availability() {
-    auto& status = obj_.status;
-    const std::int32_t desired = obj_.spec.replicas;
-    auto sts = env_.statefulsets.get(request_.ns, alertmanager_statefulset_name(request_.name));
-    status.replicas = status.updated_replicas = status.available_replicas = 0;
-    if (!sts) {
-      status.unavailable_replicas = desired;
-      condition(v1::condition::kAvailable, "False", v1::reason::kStatefulSetNotFound,
-                "not there yet: StatefulSet " + alertmanager_statefulset_name(request_.name));
-      return;
-    }
-    const ReplicaCounts counts = replica_counts(sts->value());
-    status.replicas = counts.replicas;
-    status.updated_replicas = counts.updated;
-    status.available_replicas = counts.available;
-    status.unavailable_replicas = std::max(0, desired - status.available_replicas);
-    const std::string short_by = "pod(s) not ready: " + std::to_string(status.unavailable_replicas) + " of " + std::to_string(desired);
-    if (status.unavailable_replicas == 0 && desired > 0) condition(v1::condition::kAvailable, "True", "", "");
-    else if (status.available_replicas == 0) condition(v1::condition::kAvailable, "False", v1::reason::kNoPodReady, short_by);
-    else condition(v1::condition::kAvailable, "Degraded", v1::reason::kSomePodsNotReady, short_by);
-  }
+  void set_availability() { availability_from({alertmanager_statefulset_name(request_.name)}, obj_.spec.replicas, false); }
 
   std::vector<json::Value> selected_;  // the objects of selected_configs(), in its order
 };

@@ -2,8 +2,6 @@
 
 #include "controllers/monitoring/builders.h"
 #include "controllers/monitoring/objects.h"
-#include "runtime/gzip/gzip.h"
-#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 
 #include <stdexcept>
@@ -12,6 +10,7 @@ namespace capstan::monitoring {
 namespace {
 
 using apis::monitoring::v1::AlertmanagerSpec;
+using build::compressed_secret;
 using build::metadata;
 using build::string_map;
 using build::typed;
@@ -39,15 +38,8 @@ std::map<std::string, std::string> alertmanager_selector_labels(std::string_view
 
 json::Value alertmanager_config_secret(const json::Value& alertmanager, const std::string& config_yaml) {
   auto name = meta::name_of(alertmanager);
-  auto o = typed("v1", "Secret", metadata(alertmanager, alertmanager_generated_secret_name(name), common_labels(name)));
-  o["type"] = "Opaque";
-  std::string compressed = gzip::compress(config_yaml);
-  if (compressed.size() > kMaxConfigSecretBytes)
-    throw std::length_error("the assembled Alertmanager configuration is " + std::to_string(config_yaml.size()) + " bytes (" +
-                            std::to_string(compressed.size()) + " gzipped), more than its Secret holds (" +
-                            std::to_string(kMaxConfigSecretBytes) + "); select fewer AlertmanagerConfigs");
-  o["data"] = json::Object{{kAlertmanagerConfigKey, meta::base64_encode(compressed)}};
-  return o;
+  return compressed_secret(alertmanager, alertmanager_generated_secret_name(name), common_labels(name), kAlertmanagerConfigKey,
+                           config_yaml, "the assembled Alertmanager configuration", "select fewer AlertmanagerConfigs");
 }
 
 json::Value alertmanager_governing_service(const json::Value& alertmanager) {

@@ -1,8 +1,12 @@
 #include "controllers/monitoring/builders.h"
 
+#include "controllers/monitoring/objects.h"
+#include "runtime/gzip/gzip.h"
+#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace capstan::monitoring::build {
 
@@ -25,6 +29,18 @@ json::Object metadata(const json::Value& owner, std::string name, const std::map
 
 json::Object typed(std::string_view api_version, std::string_view kind, json::Object metadata) {
   return json::Object{{"apiVersion", api_version}, {"kind", kind}, {"metadata", std::move(metadata)}};
+}
+
+json::Object compressed_secret(const json::Value& owner, std::string name, const std::map<std::string, std::string>& labels,
+                               std::string_view key, const std::string& content, std::string_view what, std::string_view advice) {
+  auto o = typed("v1", "Secret", metadata(owner, std::move(name), labels));
+  o["type"] = "Opaque";
+  const std::string compressed = gzip::compress(content);
+  if (compressed.size() > kMaxConfigSecretBytes)
+    throw std::length_error(std::string(what) + " is " + std::to_string(content.size()) + " bytes (" + std::to_string(compressed.size()) +
+                            " gzipped), more than its Secret holds (" + std::to_string(kMaxConfigSecretBytes) + "); " + std::string(advice));
+  o["data"] = json::Object{{key, meta::base64_encode(compressed)}};
+  return o;
 }
 
 json::Object volume_mount(std::string_view name, std::string_view path, bool read_only) {

@@ -21,6 +21,12 @@ json::Object metadata(const json::Value& owner, std::string name, const std::map
 // {apiVersion, kind, metadata}.
 json::Object typed(std::string_view api_version, std::string_view kind, json::Object metadata);
 
+// An Opaque Secret `name` of `owner` holding `content` gzipped under `key`. A Secret holds 1 MiB
+// (kMaxConfigSecretBytes): beyond it, std::length_error naming `what`, the sizes and `advice`,
+// rather than the API server's refusal of the write.
+json::Object compressed_secret(const json::Value& owner, std::string name, const std::map<std::string, std::string>& labels,
+                               std::string_view key, const std::string& content, std::string_view what, std::string_view advice);
+
 json::Object volume_mount(std::string_view name, std::string_view path, bool read_only = false);
 
 // prometheus-operator's config-reloader for `app` ("prometheus" or "alertmanager"): it writes

@@ -1,8 +1,6 @@
 #include "controllers/monitoring/objects.h"
 
 #include "controllers/monitoring/builders.h"
-#include "runtime/gzip/gzip.h"
-#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 
 #include <algorithm>
@@ -12,6 +10,7 @@ namespace capstan::monitoring {
 namespace {
 
 using apis::monitoring::v1::PrometheusSpec;
+using build::compressed_secret;
 using build::merge_by_name;
 using build::metadata;
 using build::string_map;
@@ -62,17 +61,8 @@ std::string selector_string(std::string_view prometheus) {
 
 json::Value config_secret(const json::Value& prometheus, const std::string& config_yaml) {
   auto name = meta::name_of(prometheus);
-  auto o = typed("v1", "Secret", metadata(prometheus, config_secret_name(name), common_labels(name)));
-  o["type"] = "Opaque";
-  std::string compressed = gzip::compress(config_yaml);
-  // A Secret holds 1 MiB of data: said here, naming the sizes, rather than as the API server's
-  // refusal of the write.
-  if (compressed.size() > kMaxConfigSecretBytes)
-    throw std::length_error("the generated Prometheus configuration is " + std::to_string(config_yaml.size()) + " bytes (" +
-                            std::to_string(compressed.size()) + " gzipped), more than its Secret holds (" +
-                            std::to_string(kMaxConfigSecretBytes) + "); select fewer monitors");
-  o["data"] = json::Object{{kConfigKey, meta::base64_encode(compressed)}};
-  return o;
+  return compressed_secret(prometheus, config_secret_name(name), common_labels(name), kConfigKey, config_yaml,
+                           "the generated Prometheus configuration", "select fewer monitors");
 }
 
 json::Value rule_configmap(const json::Value& prometheus, std::size_t i, const std::map<std::string, std::string>& files) {

@@ -1,5 +1,7 @@
 #include "controllers/monitoring/promcfg.h"
 
+#include "controllers/monitoring/builders.h"
+
 #include "runtime/json/yaml.h"
 #include "runtime/meta/selector.h"
 
@@ -268,12 +270,6 @@ json::Object probe_job(const v1::Probe& probe) {
   return job;
 }
 
-json::Object string_map(const std::map<std::string, std::string>& m) {
-  json::Object o;
-  for (const auto& [k, v] : m) o[k] = v;
-  return o;
-}
-
 // A ScrapeConfig's job: its discovery written out in Prometheus's terms.
 json::Object scrape_config_job(const v1::ScrapeConfig& sc) {
   const auto& spec = sc.spec;
@@ -296,7 +292,7 @@ json::Object scrape_config_job(const v1::ScrapeConfig& sc) {
     json::Array list;
     for (const auto& c : spec.static_configs) {
       json::Object o{{"targets", strings_of(c.targets)}};
-      if (!c.labels.empty()) o["labels"] = string_map(c.labels);
+      if (!c.labels.empty()) o["labels"] = build::string_map(c.labels);
       list.push_back(std::move(o));
     }
     job["static_configs"] = std::move(list);

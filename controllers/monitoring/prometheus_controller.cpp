@@ -151,43 +151,11 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
     }
   }
 
-  // The pods of every shard's StatefulSet against spec.replicas: the replica counts (summed over
-  // the shards) and Available, naming each shard that is short.
+  // The pods of every shard's StatefulSet against spec.replicas, naming each shard that is short.
   void set_availability() {
-    auto& status = obj_.status;
-    const std::int32_t per_shard = obj_.spec.replicas, shards = obj_.spec.shards;
-    status.replicas = status.available_replicas = status.updated_replicas = 0;
-    std::vector<std::string> missing, short_shards;
-    for (std::int32_t shard = 0; shard < shards; ++shard) {
-      auto sts = env_.statefulsets.get(request_.ns, statefulset_name(request_.name, shard));
-      if (!sts) {
-        missing.push_back(statefulset_name(request_.name, shard));
-        continue;
-      }
-      const ReplicaCounts counts = replica_counts(sts->value());
-      const std::int32_t available = counts.available;
-      status.replicas += counts.replicas;
-      status.updated_replicas += counts.updated;
-      status.available_replicas += available;
-      if (available < per_shard)
-        short_shards.push_back("shard " + std::to_string(shard) + ": pod(s) not ready: " + std::to_string(per_shard - available) + " of " +
-                               std::to_string(per_shard));
-    }
-    const std::int32_t desired = per_shard * shards;
-    status.unavailable_replicas = std::max(0, desired - status.available_replicas);
-    auto join = [](const std::vector<std::string>& parts) {
-      std::string out;
-      for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
-      return out;
-    };
-    if (!missing.empty())
-      condition(v1::condition::kAvailable, "False", v1::reason::kStatefulSetNotFound, "not there yet: StatefulSet " + join(missing));
-    else if (short_shards.empty() && desired > 0)
-      condition(v1::condition::kAvailable, "True", "", "");
-    else if (status.available_replicas == 0)
-      condition(v1::condition::kAvailable, "False", v1::reason::kNoPodReady, join(short_shards));
-    else
-      condition(v1::condition::kAvailable, "Degraded", v1::reason::kSomePodsNotReady, join(short_shards));
+    std::vector<std::string> statefulsets;
+    for (std::int32_t shard = 0; shard < obj_.spec.shards; ++shard) statefulsets.push_back(statefulset_name(request_.name, shard));
+    availability_from(statefulsets, obj_.spec.replicas, true);
   }
 };
 

@@ -1,7 +1,7 @@
 // What the Prometheus and Alertmanager reconcilers share: the object read from its informer (one
 // whose fields do not decode gets Reconciled False on itself alone), the paused state, the
 // children configured (Derived::configure), Available from the StatefulSets
-// (Derived::set_availability) and one status write. An error says Reconciled False with an event
+// (Derived::set_availability, through availability_from) and one status write. An error says Reconciled False with an event
 // and is thrown on, so the request is retried with backoff.
 #pragma once
 
@@ -14,7 +14,9 @@
 #include "runtime/meta/gvk.h"
 #include "runtime/meta/object.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace capstan::monitoring {
 
@@ -82,6 +84,45 @@ class WorkloadReconciler {
   bool write() { return controller::write_status(env_.client, type_.gvr, before_, obj_.status); }
   // Status fields that follow the spec alone (Prometheus: shards, selector); none by default.
   void prepare_status() {}
+
+  // The replica counts (summed) and Available from `statefulsets`, each meant to run `per_set`
+  // pods: False naming those not there yet, else True, Degraded or False naming each one short
+  // ("shard <i>: " before each when `per_shard`).
+  void availability_from(const std::vector<std::string>& statefulsets, std::int32_t per_set, bool per_shard) {
+    namespace v1 = apis::monitoring::v1;
+    auto& status = obj_.status;
+    status.replicas = status.available_replicas = status.updated_replicas = 0;
+    std::vector<std::string> missing, short_sets;
+    for (std::size_t i = 0; i < statefulsets.size(); ++i) {
+      auto sts = env_.statefulsets.get(request_.ns, statefulsets[i]);
+      if (!sts) {
+        missing.push_back(statefulsets[i]);
+        continue;
+      }
+      const ReplicaCounts counts = replica_counts(sts->value());
+      status.replicas += counts.replicas;
+      status.updated_replicas += counts.updated;
+      status.available_replicas += counts.available;
+      if (counts.available < per_set)
+        short_sets.push_back((per_shard ? "shard " + std::to_string(i) + ": " : std::string()) + "pod(s) not ready: " +
+                             std::to_string(per_set - counts.available) + " of " + std::to_string(per_set));
+    }
+    const std::int32_t desired = per_set * static_cast<std::int32_t>(statefulsets.size());
+    status.unavailable_replicas = std::max(0, desired - status.available_replicas);
+    auto join = [](const std::vector<std::string>& parts) {
+      std::string out;
+      for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+      return out;
+    };
+    if (!missing.empty())
+      condition(v1::condition::kAvailable, "False", v1::reason::kStatefulSetNotFound, "not there yet: StatefulSet " + join(missing));
+    else if (short_sets.empty() && desired > 0)
+      condition(v1::condition::kAvailable, "True", "", "");
+    else if (status.available_replicas == 0)
+      condition(v1::condition::kAvailable, "False", v1::reason::kNoPodReady, join(short_sets));
+    else
+      condition(v1::condition::kAvailable, "Degraded", v1::reason::kSomePodsNotReady, join(short_sets));
+  }
 
   Env& env_;
   cache::Informer& informer_;
