@@ -8,6 +8,7 @@
 #include "testing/prometheus.h"
 #include "runtime/http/server.h"
 #include "runtime/meta/base64.h"
+#include "runtime/pki/sign.h"
 
 #include <gtest/gtest.h>
 
@@ -363,6 +364,92 @@ spec:
   EXPECT_NE(query("capstan_e2e_up").find(R"("job":"scrapeConfig/obs/exporter")"), std::string::npos) << query("capstan_e2e_up");
   exporter.stop();
   site.stop();
+}
+
+// Credentials and TLS from Secrets and ConfigMaps: a real Prometheus scrapes an https exporter
+// that asks for basic auth, trusting the CA of a ConfigMap, with the files of the assets Secret
+// (the password never in the configuration). A ScrapeConfig whose Secret is missing is left out,
+// and its status names the Secret.
+TEST_P(MonitoringE2E, ScrapesAuthenticateWithValuesFromSecretsAndConfigMaps) {
+  auto ca_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
+  auto ca = pki::self_signed_ca("exporter test CA", std::chrono::hours(1), ca_key);
+  auto serving = pki::serving_certificate({"127.0.0.1"}, ca, ca_key, std::chrono::hours(1));
+  http::ServerOptions options;
+  options.name = "secure-exporter";
+  options.address = "127.0.0.1";
+  http::ServerTls tls;
+  tls.cert_pem = serving.certificate.to_pem();
+  tls.key_pem = serving.key.to_pem();
+  options.tls = tls;
+  std::mutex mu;
+  int refused = 0;
+  http::Server exporter(options, [&](http::Request& req, http::Reply& reply) {
+    if (req.headers.get_or("Authorization", "") != "Basic " + meta::base64_encode("admin:pa55word")) {
+      std::lock_guard l(mu);
+      ++refused;
+      return reply.send(http::Response(401, "who are you?\n", "text/plain"));
+    }
+    reply.send(http::Response(200, "# TYPE capstan_e2e_secure gauge\ncapstan_e2e_secure 1\n", "text/plain; version=0.0.4"));
+  });
+  exporter.start();
+
+  kubectl_->ok({"create", "namespace", "obs"});
+  kubectl_->ok({"create", "secret", "generic", "exporter-auth", "-n", "obs", "--from-literal=user=admin", "--from-literal=password=pa55word"});
+  kubectl_->ok({"create", "configmap", "exporter-ca", "-n", "obs", "--from-literal=ca.crt=" + ca.to_pem()});
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: monitoring.capstan.dev/v1
+kind: Prometheus
+metadata: {name: secure, namespace: obs}
+spec:
+  scrapeInterval: 1s
+  scrapeConfigSelector: {}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ScrapeConfig
+metadata: {name: exporter, namespace: obs}
+spec:
+  scheme: HTTPS
+  staticConfigs: [{targets: [')" + exporter.address() + R"(']}]
+  basicAuth: {username: {name: exporter-auth, key: user}, password: {name: exporter-auth, key: password}}
+  tlsConfig: {ca: {configMap: {name: exporter-ca, key: ca.crt}}}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ScrapeConfig
+metadata: {name: locked, namespace: obs}
+spec:
+  staticConfigs: [{targets: ['127.0.0.1:1']}]
+  authorization: {credentials: {name: absent, key: token}}
+)");
+  auto cfg = [&] { return config("prometheus-secure"); };
+  ASSERT_TRUE(eventually([&] { return cfg().find("scrapeConfig/obs/exporter") != std::string::npos; }, 30s)) << cfg();
+  const std::string generated = cfg();
+  EXPECT_EQ(generated.find("pa55word"), std::string::npos) << generated;
+  EXPECT_NE(generated.find("password_file: /etc/prometheus/certs/secret_obs_exporter-auth_password"), std::string::npos) << generated;
+  EXPECT_EQ(generated.find("scrapeConfig/obs/locked"), std::string::npos) << "its Secret is missing: left out\n" << generated;
+  auto binding = [&](const std::string& name, const std::string& field) {
+    return get({"get", "scrapeconfig", name, "-n", "obs", "-o",
+                "jsonpath={.status.bindings[0].conditions[?(@.type==\"Accepted\")]." + field + "}"});
+  };
+  EXPECT_TRUE(eventually([&] { return binding("exporter", "status") == "True"; }, 20s)) << binding("exporter", "message");
+  EXPECT_TRUE(eventually([&] { return binding("locked", "message") == "Secret obs/absent not found"; }, 20s)) << binding("locked", "message");
+  EXPECT_TRUE(eventually([&] { return get({"get", "events", "-n", "obs"}).find("Secret obs/absent not found") != std::string::npos; }, 20s));
+
+  // The assets Secret, as the pods mount it, and the real Prometheus.
+  std::map<std::string, std::string> assets;
+  const json::Value secret = json::parse(get({"get", "secret", "prometheus-secure-tls-assets-0", "-n", "obs", "-o", "json"}));
+  for (const auto& kv : secret.at("data").as_object())
+    assets[std::string(kv.key())] = meta::base64_decode(kv.value().as_string()).value_or("");
+  EXPECT_EQ(assets.at("secret_obs_exporter-auth_password"), "pa55word");
+  EXPECT_EQ(assets.at("configmap_obs_exporter-ca_ca.crt"), ca.to_pem());
+  TempDir prom_dir("prometheus");
+  PrometheusServer prometheus(prom_dir, generated, {}, "127.0.0.1:9093", assets);
+  auto query = [&] { return prometheus.get("/api/v1/query?query=capstan_e2e_secure"); };
+  EXPECT_TRUE(eventually([&] { return query().find(R"("job":"scrapeConfig/obs/exporter")") != std::string::npos; }, 30s))
+      << query() << "\ntargets:\n" << prometheus.get("/api/v1/targets");
+  {
+    std::lock_guard l(mu);
+    EXPECT_EQ(refused, 0) << "every scrape authenticated";
+  }
+  exporter.stop();
 }
 
 // Persistent TSDB: spec.storage.volumeClaimTemplate gives each pod a claim of its own, bound by

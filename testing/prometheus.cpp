@@ -50,12 +50,28 @@ json::Value with_static_targets(json::Value config, const std::string& alertmana
   return config;
 }
 
+json::Value with_assets_in(json::Value config, const std::string& dir, const std::map<std::string, std::string>& files) {
+  constexpr std::string_view kMount = "/etc/prometheus/certs/";
+  std::filesystem::create_directories(dir);
+  for (const auto& [name, value] : files) write_file((std::filesystem::path(dir) / name).string(), value);
+  auto move = [&](auto& self, json::Value& v) -> void {
+    if (v.is_string() && std::string_view(v.get_string()).starts_with(kMount))
+      v = (std::filesystem::path(dir) / std::string(std::string_view(v.get_string()).substr(kMount.size()))).string();
+    else if (v.is_array())
+      for (auto& item : v.as_array()) self(self, item);
+    else if (v.is_object())
+      for (auto& kv : v.as_object()) self(self, kv.value());
+  };
+  move(move, config);
+  return config;
+}
+
 PrometheusServer::PrometheusServer(const TempDir& dir, const std::string& config_yaml, const std::map<std::string, std::string>& rule_files,
-                                   const std::string& alertmanager) {
+                                   const std::string& alertmanager, const std::map<std::string, std::string>& assets) {
   const std::filesystem::path rules = dir.path() / "prometheus-rules";
   std::filesystem::create_directories(rules);
   for (const auto& [name, content] : rule_files) write_file((rules / name).string(), content);
-  json::Value config = with_static_targets(json::from_yaml(config_yaml), alertmanager);
+  json::Value config = with_assets_in(with_static_targets(json::from_yaml(config_yaml), alertmanager), dir.file("certs"), assets);
   config.as_object()["rule_files"] = json::Array{(rules / "*.yaml").string()};
   const std::string config_path = dir.file("prometheus.yaml");
   write_file(config_path, json::to_yaml(config));

@@ -20,14 +20,19 @@ namespace capstan::e2e {
 // Alertmanager's by `alertmanager` ("host:port").
 json::Value with_static_targets(json::Value config, const std::string& alertmanager = "127.0.0.1:9093");
 
+// `config` with the files the jobs name under /etc/prometheus/certs (the assets Secret's mount
+// in a Prometheus pod) moved to `dir`, where `files` (the assets Secret's data: file name ->
+// value) are written.
+json::Value with_assets_in(json::Value config, const std::string& dir, const std::map<std::string, std::string>& files);
+
 class PrometheusServer {
  public:
   // Starts `prometheus` on a free loopback port with `config` (YAML, as the operator generated
   // it: discovery is swapped by with_static_targets, rule_files point at `rule_files`, written
   // to a directory of its own; alerts go to `alertmanager`, "host:port") and waits until it is
-  // ready. Throws with its log when it is not.
+  // ready. Throws with its log when it is not. `assets`: the assets Secret's files (with_assets_in).
   PrometheusServer(const TempDir& dir, const std::string& config_yaml, const std::map<std::string, std::string>& rule_files,
-                   const std::string& alertmanager = "127.0.0.1:9093");
+                   const std::string& alertmanager = "127.0.0.1:9093", const std::map<std::string, std::string>& assets = {});
   ~PrometheusServer();
 
   // GET of an API path ("/api/v1/rules"): the body.

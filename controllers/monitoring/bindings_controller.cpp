@@ -8,6 +8,7 @@
 #include "runtime/controller/status.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace capstan::monitoring {
 namespace {
@@ -23,32 +24,55 @@ const v1::WorkloadBinding* find_binding(const std::vector<v1::WorkloadBinding>& 
   return nullptr;
 }
 
+// How often an object whose referenced value is missing is judged again.
+constexpr std::chrono::minutes kMissingValueRetry{1};
+
+// What Prometheus would refuse in the object, else the value it references that cannot be read
+// (`missing_value` set).
+std::string object_problems(Env& env, const BoundKind& kind, const json::Value& obj, bool& missing_value) {
+  std::string why = kind.problems(obj);
+  if (!why.empty() || !kind.refs) return why;
+  AssetReader reader(env.client);
+  try {
+    Assets ignored;
+    read_assets(reader, kind.refs(obj), ignored);
+  } catch (const std::runtime_error& e) {
+    missing_value = true;
+    return e.what();
+  }
+  return {};
+}
+
 }  // namespace
 
 const BoundKind& service_monitor_bindings() {
   static const BoundKind kind{kServiceMonitorType, [](Env& e) -> cache::Informer& { return e.service_monitors; },
                               &v1::PrometheusSpec::service_monitor_selector, &v1::PrometheusSpec::service_monitor_namespace_selector,
-                              "serviceMonitorNamespaceSelector", service_monitor_problems};
+                              "serviceMonitorNamespaceSelector", service_monitor_problems,
+                              [](const json::Value& o) { return asset_refs(v1::ServiceMonitor::from_json(o)); }};
   return kind;
 }
 
 const BoundKind& pod_monitor_bindings() {
   static const BoundKind kind{kPodMonitorType, [](Env& e) -> cache::Informer& { return e.pod_monitors; },
                               &v1::PrometheusSpec::pod_monitor_selector, &v1::PrometheusSpec::pod_monitor_namespace_selector,
-                              "podMonitorNamespaceSelector", pod_monitor_problems};
+                              "podMonitorNamespaceSelector", pod_monitor_problems,
+                              [](const json::Value& o) { return asset_refs(v1::PodMonitor::from_json(o)); }};
   return kind;
 }
 
 const BoundKind& probe_bindings() {
   static const BoundKind kind{kProbeType, [](Env& e) -> cache::Informer& { return e.probes; }, &v1::PrometheusSpec::probe_selector,
-                              &v1::PrometheusSpec::probe_namespace_selector, "probeNamespaceSelector", probe_problems};
+                              &v1::PrometheusSpec::probe_namespace_selector, "probeNamespaceSelector", probe_problems,
+                              [](const json::Value& o) { return asset_refs(v1::Probe::from_json(o)); }};
   return kind;
 }
 
 const BoundKind& scrape_config_bindings() {
   static const BoundKind kind{kScrapeConfigType, [](Env& e) -> cache::Informer& { return e.scrape_configs; },
                               &v1::PrometheusSpec::scrape_config_selector, &v1::PrometheusSpec::scrape_config_namespace_selector,
-                              "scrapeConfigNamespaceSelector", scrape_config_problems};
+                              "scrapeConfigNamespaceSelector", scrape_config_problems,
+                              [](const json::Value& o) { return asset_refs(v1::ScrapeConfig::from_json(o)); }};
   return kind;
 }
 
@@ -75,6 +99,7 @@ controller::Result reconcile_bindings(Env& env, const BoundKind& kind, const con
   auto prometheuses = env.prometheuses.list();
   std::sort(prometheuses.begin(), prometheuses.end(), [](const auto& a, const auto& b) { return a->key() < b->key(); });
   std::optional<std::string> problems;  // judged once, when a Prometheus selects the object
+  bool missing_value = false;
   v1::ConfigResourceStatus status;
   for (const auto& p : prometheuses) {
     if (p->deleting()) continue;
@@ -107,7 +132,7 @@ controller::Result reconcile_bindings(Env& env, const BoundKind& kind, const con
                                            " of Prometheus " + prometheus_key;
       controller::set_condition(binding.conditions, v1::condition::kAccepted, "False", v1::reason::kNamespaceNotSelected, message, generation);
     } else {
-      if (!problems) problems = kind.problems(before);
+      if (!problems) problems = object_problems(env, kind, before, missing_value);
       if (problems->empty())
         controller::set_condition(binding.conditions, v1::condition::kAccepted, "True", v1::reason::kAcceptedReason,
                                   "loaded by Prometheus " + prometheus_key, generation);
@@ -118,7 +143,8 @@ controller::Result reconcile_bindings(Env& env, const BoundKind& kind, const con
     status.bindings.push_back(std::move(binding));
   }
   controller::write_status(env.client, kind.type.gvr, before, status);
-  return controller::Result::done();
+  // Secrets are not watched: a missing value is looked for again.
+  return missing_value ? controller::Result::after(kMissingValueRetry) : controller::Result::done();
 }
 
 }  // namespace capstan::monitoring

@@ -3,13 +3,15 @@
 // ServiceMonitor picked up?", with one more case it does not give: labels that match a
 // Prometheus's selector in a namespace its namespace selector leaves out (NamespaceNotSelected).
 // Each binding carries condition Accepted: True, or False with InvalidConfiguration and every
-// field Prometheus would refuse (the Prometheus reconciler leaves such an object out: see
-// acceptance.h). Bindings are recomputed when the object's spec or labels change, when a
+// field Prometheus would refuse, or the Secret or ConfigMap value it references that cannot be
+// read (the Prometheus reconciler leaves such an object out: see acceptance.h and assets.h; a
+// missing value is looked for again every minute). Bindings are recomputed when the object's spec or labels change, when a
 // Prometheus is created, changed or deleted (its bindings go with it) and when namespace labels
 // change; the status is written only when it changed.
 #pragma once
 
 #include "apis/monitoring/v1/types.h"
+#include "controllers/monitoring/assets.h"
 #include "runtime/controller/reconcile.h"
 #include "runtime/meta/gvk.h"
 
@@ -34,6 +36,8 @@ struct BoundKind {
   std::optional<json::Value> apis::monitoring::v1::PrometheusSpec::*namespace_selector;
   std::string_view namespace_selector_field;
   std::string (*problems)(const json::Value&);  // acceptance.h
+  // The Secret and ConfigMap values an object references (assets.h); none for rules.
+  std::vector<AssetRef> (*refs)(const json::Value&) = nullptr;
 };
 
 const BoundKind& service_monitor_bindings();

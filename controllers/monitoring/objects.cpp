@@ -1,6 +1,8 @@
 #include "controllers/monitoring/objects.h"
 
+#include "controllers/monitoring/assets.h"
 #include "controllers/monitoring/builders.h"
+#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 
 #include <algorithm>
@@ -65,6 +67,25 @@ json::Value config_secret(const json::Value& prometheus, const std::string& conf
                            "the generated Prometheus configuration", "select fewer monitors");
 }
 
+std::string assets_secret_name(std::string_view prometheus) { return "prometheus-" + std::string(prometheus) + "-tls-assets-0"; }
+
+json::Value assets_secret(const json::Value& prometheus, const std::map<std::string, std::string>& files) {
+  auto name = meta::name_of(prometheus);
+  auto o = typed("v1", "Secret", metadata(prometheus, assets_secret_name(name), common_labels(name)));
+  o["type"] = "Opaque";
+  json::Object data;
+  std::size_t size = 0;
+  for (const auto& [file, value] : files) {
+    size += file.size() + value.size();
+    data[file] = meta::base64_encode(value);
+  }
+  if (size > kMaxConfigSecretBytes)
+    throw std::length_error("the Secret and ConfigMap values the scrape jobs reference come to " + std::to_string(size) +
+                            " bytes, more than the assets Secret holds (" + std::to_string(kMaxConfigSecretBytes) + ")");
+  o["data"] = std::move(data);
+  return o;
+}
+
 json::Value rule_configmap(const json::Value& prometheus, std::size_t i, const std::map<std::string, std::string>& files) {
   auto name = meta::name_of(prometheus);
   auto labels = common_labels(name);
@@ -110,8 +131,10 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
   std::string db = claim && claim->metadata && !claim->metadata->name.empty() ? claim->metadata->name : "prometheus-" + name + "-db";
   json::Object db_mount = volume_mount(db, "/prometheus");
   if (storage && !storage->disable_mount_sub_path) db_mount["subPath"] = "prometheus-db";
-  json::Array mounts{volume_mount("config-out", "/etc/prometheus/config_out", true), std::move(db_mount)};
+  json::Array mounts{volume_mount("config-out", "/etc/prometheus/config_out", true), volume_mount("tls-assets", kAssetsDir, true),
+                     std::move(db_mount)};
   json::Array volumes{json::Object{{"name", "config"}, {"secret", json::Object{{"secretName", config_secret_name(name)}}}},
+                      json::Object{{"name", "tls-assets"}, {"secret", json::Object{{"secretName", assets_secret_name(name)}}}},
                       json::Object{{"name", "config-out"}, {"emptyDir", json::Object{{"medium", "Memory"}}}}};
   if (storage && storage->empty_dir) volumes.push_back(json::Object{{"name", db}, {"emptyDir", *storage->empty_dir}});
   else if (storage && storage->ephemeral) volumes.push_back(json::Object{{"name", db}, {"ephemeral", *storage->ephemeral}});

@@ -2,6 +2,7 @@
 // names them (pkg/prometheus/server/statefulset.go, pkg/prometheus/common.go):
 //
 //   Secret       prometheus-<name>                 prometheus.yaml.gz (the generated config)
+//   Secret       prometheus-<name>-tls-assets-0    the credentials, CAs and keys the jobs name (assets.h)
 //   ConfigMaps   prometheus-<name>-rulefiles-<i>   the rule files (rules.h)
 //   Service      prometheus-operated               headless, shared by the namespace's Prometheuses
 //   StatefulSet  prometheus-<name>                 prometheus + config-reloader, its pods
@@ -41,6 +42,10 @@ std::string selector_string(std::string_view prometheus);
 inline constexpr std::size_t kMaxConfigSecretBytes = 1024 * 1024;
 // Throws std::length_error naming the sizes when the gzipped configuration does not fit.
 json::Value config_secret(const json::Value& prometheus, const std::string& config_yaml);
+std::string assets_secret_name(std::string_view prometheus);  // prometheus-<name>-tls-assets-0
+// The values the jobs reference, by file name (assets.h), mounted at /etc/prometheus/certs.
+// Throws std::length_error naming the sizes when they do not fit a Secret.
+json::Value assets_secret(const json::Value& prometheus, const std::map<std::string, std::string>& files);
 json::Value rule_configmap(const json::Value& prometheus, std::size_t i, const std::map<std::string, std::string>& files);
 json::Value governing_service(const json::Value& prometheus);
 // `rule_configmaps`: the names of the rule ConfigMaps to mount.

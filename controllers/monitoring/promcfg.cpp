@@ -84,15 +84,76 @@ json::Object kubernetes_sd(std::string_view role, const v1::NamespaceSelector& s
   return sd;
 }
 
-json::Object tls_config(const v1::SafeTLSConfig& tls) {
+// Where the values a job references are: its file under /etc/prometheus/certs when it was read
+// (an optional value that is missing leaves its member out), or the value itself.
+class AssetFiles {
+ public:
+  AssetFiles(std::string_view ns, const Assets& assets) : ns_(ns), assets_(assets) {}
+  template <class Ref>
+  std::optional<std::string> path(const Ref& ref) const {
+    const AssetRef a = asset(ns_, ref);
+    if (!assets_.contains(a.file())) return std::nullopt;
+    return a.path();
+  }
+  template <class Ref>
+  std::optional<std::string> value(const Ref& ref) const {
+    auto it = assets_.find(asset(ns_, ref).file());
+    if (it == assets_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  std::string_view ns_;
+  const Assets& assets_;
+};
+
+json::Object tls_config(const v1::SafeTLSConfig& tls, const AssetFiles& files) {
   json::Object t;
+  if (tls.ca)
+    if (auto p = files.path(*tls.ca)) t["ca_file"] = *p;
+  if (tls.cert)
+    if (auto p = files.path(*tls.cert)) t["cert_file"] = *p;
+  if (tls.key_secret)
+    if (auto p = files.path(*tls.key_secret)) t["key_file"] = *p;
   if (!tls.server_name.empty()) t["server_name"] = tls.server_name;
   if (tls.insecure_skip_verify) t["insecure_skip_verify"] = true;
+  if (!tls.min_version.empty()) t["min_version"] = tls.min_version;
+  if (!tls.max_version.empty()) t["max_version"] = tls.max_version;
   return t;
 }
 
+// The HTTP client settings of a job (or an HTTP discovery): TLS and at most one way of
+// authenticating, the secrets as files.
+void http_client(const v1::HttpCredentials& c, const std::optional<v1::SafeTLSConfig>& tls, const AssetFiles& files, json::Object& out) {
+  if (c.basic_auth) {
+    json::Object b;
+    if (c.basic_auth->username)
+      if (auto v = files.value(*c.basic_auth->username)) b["username"] = *v;
+    if (c.basic_auth->password)
+      if (auto p = files.path(*c.basic_auth->password)) b["password_file"] = *p;
+    if (!b.empty()) out["basic_auth"] = std::move(b);
+  }
+  if (c.authorization && c.authorization->credentials)
+    if (auto p = files.path(*c.authorization->credentials))
+      out["authorization"] = json::Object{{"type", c.authorization->type.empty() ? std::string("Bearer") : c.authorization->type},
+                                          {"credentials_file", *p}};
+  if (c.bearer_token_secret)
+    if (auto p = files.path(*c.bearer_token_secret)) out["bearer_token_file"] = *p;
+  if (c.oauth2) {
+    json::Object o;
+    if (auto v = files.value(c.oauth2->client_id)) o["client_id"] = *v;
+    if (auto p = files.path(c.oauth2->client_secret)) o["client_secret_file"] = *p;
+    o["token_url"] = c.oauth2->token_url;
+    if (!c.oauth2->scopes.empty()) o["scopes"] = strings_of(c.oauth2->scopes);
+    if (!c.oauth2->endpoint_params.empty()) o["endpoint_params"] = build::string_map(c.oauth2->endpoint_params);
+    out["oauth2"] = std::move(o);
+  }
+  if (tls)
+    if (auto t = tls_config(*tls, files); !t.empty()) out["tls_config"] = std::move(t);
+}
+
 // The endpoint members every scrape job takes the same way.
-void endpoint_settings(const v1::ScrapeEndpoint& ep, const std::string& default_interval, json::Object& job) {
+void endpoint_settings(const v1::ScrapeEndpoint& ep, const std::string& default_interval, const AssetFiles& files, json::Object& job) {
   if (ep.honor_timestamps) job["honor_timestamps"] = *ep.honor_timestamps;
   const std::string& interval = ep.interval.empty() ? default_interval : ep.interval;
   if (!interval.empty()) job["scrape_interval"] = interval;
@@ -104,8 +165,7 @@ void endpoint_settings(const v1::ScrapeEndpoint& ep, const std::string& default_
     job["params"] = std::move(params);
   }
   if (!ep.scheme.empty()) job["scheme"] = lower(ep.scheme);
-  if (ep.tls_config)
-    if (auto t = tls_config(*ep.tls_config); !t.empty()) job["tls_config"] = std::move(t);
+  http_client(ep, ep.tls_config, files, job);
   if (ep.follow_redirects) job["follow_redirects"] = *ep.follow_redirects;
   if (ep.enable_http2) job["enable_http2"] = *ep.enable_http2;
 }
@@ -130,12 +190,12 @@ void label_copies(const std::vector<std::string>& labels, std::string_view role,
 // The job's members before and after its relabelings, as both kinds of monitor have them.
 template <class Monitor>
 json::Object job_head(const Monitor& monitor, std::string_view kind, std::string_view role, const v1::ScrapeEndpoint& ep, std::size_t i,
-                      const std::string& default_interval) {
+                      const std::string& default_interval, const Assets& assets) {
   json::Object job;
   job["job_name"] = std::string(kind) + "/" + std::string(monitor.namespace_()) + "/" + std::string(monitor.name()) + "/" + std::to_string(i);
   job["honor_labels"] = ep.honor_labels;
   job["kubernetes_sd_configs"] = json::Array{kubernetes_sd(role, monitor.spec.namespace_selector, monitor.namespace_())};
-  endpoint_settings(ep, default_interval, job);
+  endpoint_settings(ep, default_interval, AssetFiles(monitor.namespace_(), assets), job);
   return job;
 }
 
@@ -162,8 +222,9 @@ void running_filter(const v1::ScrapeEndpoint& ep, json::Array& r) {
   if (ep.filter_running.value_or(true)) r.push_back(relabel(strings({"__meta_kubernetes_pod_phase"}), "", "(Failed|Succeeded)", "", "drop"));
 }
 
-json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoint& ep, std::size_t i, const std::string& default_interval) {
-  json::Object job = job_head(sm, "serviceMonitor", "endpoints", ep, i, default_interval);
+json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoint& ep, std::size_t i, const std::string& default_interval,
+                                 const Assets& assets) {
+  json::Object job = job_head(sm, "serviceMonitor", "endpoints", ep, i, default_interval, assets);
   json::Array r = initial_relabelings();
   selector_relabelings(sm.spec.selector, "service", r);
   std::string endpoint_label;
@@ -197,8 +258,9 @@ json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoin
   return job;
 }
 
-json::Object pod_monitor_job(const v1::PodMonitor& pm, const v1::PodMetricsEndpoint& ep, std::size_t i, const std::string& default_interval) {
-  json::Object job = job_head(pm, "podMonitor", "pod", ep, i, default_interval);
+json::Object pod_monitor_job(const v1::PodMonitor& pm, const v1::PodMetricsEndpoint& ep, std::size_t i, const std::string& default_interval,
+                             const Assets& assets) {
+  json::Object job = job_head(pm, "podMonitor", "pod", ep, i, default_interval, assets);
   json::Array r = initial_relabelings();
   selector_relabelings(pm.spec.selector, "pod", r);
   std::string endpoint_label;
@@ -224,7 +286,7 @@ json::Object pod_monitor_job(const v1::PodMonitor& pm, const v1::PodMetricsEndpo
 
 // A Probe's job, as prometheus-operator's generateProbeConfig writes it: the targets become the
 // prober's `target` parameter (and the instance label), the prober's address the scrape address.
-json::Object probe_job(const v1::Probe& probe) {
+json::Object probe_job(const v1::Probe& probe, const Assets& assets) {
   const auto& spec = probe.spec;
   const std::string ns(probe.namespace_());
   json::Object job;
@@ -239,8 +301,7 @@ json::Object probe_job(const v1::Probe& probe) {
   for (const auto& p : spec.params)
     if (spec.module.empty() || p.name != "module") params[p.name] = strings_of(p.values);
   if (!params.empty()) job["params"] = std::move(params);
-  if (spec.tls_config)
-    if (auto t = tls_config(*spec.tls_config); !t.empty()) job["tls_config"] = std::move(t);
+  http_client(spec, spec.tls_config, AssetFiles(ns, assets), job);
 
   json::Array r = initial_relabelings();
   if (!spec.job_name.empty()) r.push_back(relabel({}, "job", "", spec.job_name));
@@ -271,8 +332,9 @@ json::Object probe_job(const v1::Probe& probe) {
 }
 
 // A ScrapeConfig's job: its discovery written out in Prometheus's terms.
-json::Object scrape_config_job(const v1::ScrapeConfig& sc) {
+json::Object scrape_config_job(const v1::ScrapeConfig& sc, const Assets& assets) {
   const auto& spec = sc.spec;
+  const AssetFiles files(sc.namespace_(), assets);
   json::Object job;
   job["job_name"] = "scrapeConfig/" + std::string(sc.namespace_()) + "/" + std::string(sc.name());
   if (spec.honor_timestamps) job["honor_timestamps"] = *spec.honor_timestamps;
@@ -286,8 +348,7 @@ json::Object scrape_config_job(const v1::ScrapeConfig& sc) {
   if (!spec.scrape_interval.empty()) job["scrape_interval"] = spec.scrape_interval;
   if (!spec.scrape_timeout.empty()) job["scrape_timeout"] = spec.scrape_timeout;
   if (!spec.scheme.empty()) job["scheme"] = lower(spec.scheme);
-  if (spec.tls_config)
-    if (auto t = tls_config(*spec.tls_config); !t.empty()) job["tls_config"] = std::move(t);
+  http_client(spec, spec.tls_config, files, job);
   if (!spec.static_configs.empty()) {
     json::Array list;
     for (const auto& c : spec.static_configs) {
@@ -311,8 +372,7 @@ json::Object scrape_config_job(const v1::ScrapeConfig& sc) {
     for (const auto& c : spec.http_sd_configs) {
       json::Object o{{"url", c.url}};
       if (!c.refresh_interval.empty()) o["refresh_interval"] = c.refresh_interval;
-      if (c.tls_config)
-        if (auto t = tls_config(*c.tls_config); !t.empty()) o["tls_config"] = std::move(t);
+      http_client(c, c.tls_config, files, o);
       list.push_back(std::move(o));
     }
     job["http_sd_configs"] = std::move(list);
@@ -452,12 +512,12 @@ json::Value generate_config(const ConfigInputs& in) {
     jobs.push_back(std::move(job));
   };
   for (const auto& sm : in.service_monitors)
-    for (std::size_t i = 0; i < sm.spec.endpoints.size(); ++i) add(service_monitor_job(sm, sm.spec.endpoints[i], i, ""), "__address__");
+    for (std::size_t i = 0; i < sm.spec.endpoints.size(); ++i) add(service_monitor_job(sm, sm.spec.endpoints[i], i, "", in.assets), "__address__");
   for (const auto& pm : in.pod_monitors)
     for (std::size_t i = 0; i < pm.spec.pod_metrics_endpoints.size(); ++i)
-      add(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, ""), "__address__");
-  for (const auto& probe : in.probes) add(probe_job(probe), "__param_target");
-  for (const auto& sc : in.scrape_configs) add(scrape_config_job(sc), "__address__");
+      add(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, "", in.assets), "__address__");
+  for (const auto& probe : in.probes) add(probe_job(probe, in.assets), "__param_target");
+  for (const auto& sc : in.scrape_configs) add(scrape_config_job(sc, in.assets), "__address__");
   for (const auto& job : in.additional_scrape_configs) jobs.push_back(job);
   config["scrape_configs"] = std::move(jobs);
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "apis/monitoring/v1/types.h"
+#include "controllers/monitoring/assets.h"
 #include "runtime/json/json.h"
 
 #include <string>
@@ -24,6 +25,8 @@ struct ConfigInputs {
   std::vector<apis::monitoring::v1::ScrapeConfig> scrape_configs;
   std::vector<std::string> rule_file_globs;  // "/etc/prometheus/rules/<configmap>/*.yaml"
   json::Array additional_scrape_configs;     // spec.additionalScrapeConfigs, read (additional_scrape_configs)
+  // The values the selected objects reference (assets.h): a job names the file of each one read.
+  Assets assets;
 };
 
 // The scrape configurations of spec.additionalScrapeConfigs from the Secret's value: a YAML list

@@ -3,6 +3,7 @@
 #include "apis/monitoring/v1/group.h"
 #include "apis/monitoring/v1/types.h"
 #include "controllers/monitoring/acceptance.h"
+#include "controllers/monitoring/assets.h"
 #include "controllers/monitoring/env.h"
 #include "controllers/monitoring/objects.h"
 #include "controllers/monitoring/promcfg.h"
@@ -27,23 +28,37 @@ namespace {
 
 namespace v1 = apis::monitoring::v1;
 
-// The monitors of `objects` that Prometheus would take (acceptance.h); one it would refuse is
-// left out with a warning on it, and costs no other monitor its place. Its status.bindings say
-// the same (bindings_controller.h).
+// The monitors of `objects` that Prometheus would take (acceptance.h) and whose referenced Secret
+// and ConfigMap values can be read (added to `assets`); one it would refuse, or whose values are
+// missing, is left out with a warning on it, and costs no other monitor its place. Its
+// status.bindings say the same (bindings_controller.h).
 template <class Monitor>
 std::vector<Monitor> accepted(Env& env, const std::vector<json::Value>& objects, std::string_view kind,
-                              std::string (*problems)(const json::Value&), const std::string& prometheus, controller::Context& ctx) {
+                              std::string (*problems)(const json::Value&), const std::string& prometheus, AssetReader& reader,
+                              Assets& assets, controller::Context& ctx) {
   std::vector<Monitor> out;
   out.reserve(objects.size());
   for (const auto& o : objects) {
-    if (std::string why = problems(o); !why.empty()) {
+    std::string why = problems(o);
+    std::optional<Monitor> monitor;
+    Assets read;
+    if (why.empty()) {
+      monitor = Monitor::from_json(o);
+      try {
+        read_assets(reader, asset_refs(*monitor), read);
+      } catch (const std::runtime_error& e) {
+        why = e.what();
+      }
+    }
+    if (!why.empty()) {
       const std::string key = std::string(meta::namespace_of(o)) + "/" + std::string(meta::name_of(o));
       ctx.log.warn("monitor left out", {{"kind", std::string(kind)}, {"object", key}, {"error", why}});
       env.event(o, events::kWarning, v1::reason::kInvalidConfiguration,
                 std::string(kind) + " " + key + " is not loaded by Prometheus " + prometheus + ": " + why);
       continue;
     }
-    out.push_back(Monitor::from_json(o));
+    assets.merge(read);
+    out.push_back(std::move(*monitor));
   }
   return out;
 }
@@ -69,17 +84,18 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
     in.name = request_.name;
     in.spec = &spec;
     const std::string key = request_.key();
+    AssetReader reader(env_.client);
     in.service_monitors = accepted<v1::ServiceMonitor>(
         env_, Selection(env_.namespaces, request_.ns, spec.service_monitor_selector, spec.service_monitor_namespace_selector).pick(env_.service_monitors),
-        v1::kServiceMonitorKind, service_monitor_problems, key, ctx_);
+        v1::kServiceMonitorKind, service_monitor_problems, key, reader, in.assets, ctx_);
     in.pod_monitors = accepted<v1::PodMonitor>(
         env_, Selection(env_.namespaces, request_.ns, spec.pod_monitor_selector, spec.pod_monitor_namespace_selector).pick(env_.pod_monitors),
-        v1::kPodMonitorKind, pod_monitor_problems, key, ctx_);
+        v1::kPodMonitorKind, pod_monitor_problems, key, reader, in.assets, ctx_);
     in.probes = accepted<v1::Probe>(env_, Selection(env_.namespaces, request_.ns, spec.probe_selector, spec.probe_namespace_selector).pick(env_.probes),
-                                    v1::kProbeKind, probe_problems, key, ctx_);
+                                    v1::kProbeKind, probe_problems, key, reader, in.assets, ctx_);
     in.scrape_configs = accepted<v1::ScrapeConfig>(
         env_, Selection(env_.namespaces, request_.ns, spec.scrape_config_selector, spec.scrape_config_namespace_selector).pick(env_.scrape_configs),
-        v1::kScrapeConfigKind, scrape_config_problems, key, ctx_);
+        v1::kScrapeConfigKind, scrape_config_problems, key, reader, in.assets, ctx_);
     auto rules = Selection(env_.namespaces, request_.ns, spec.rule_selector, spec.rule_namespace_selector).pick(env_.rules);
     auto files = rule_files(rules);
     for (const auto& [index, why] : files.rejected) {
@@ -104,6 +120,7 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
     const std::string_view manager = kManagedBy;
     for (std::size_t i = 0; i < bins.size(); ++i)
       controller::apply_if_changed(env_.client, env_.configmaps, kConfigMapType.gvr, rule_configmap(before_, i, bins[i]), manager);
+    controller::apply_if_changed(env_.client, env_.secrets, kSecretType.gvr, assets_secret(before_, in.assets), manager);
     controller::apply_if_changed(env_.client, env_.secrets, kSecretType.gvr, config_secret(before_, config), manager);
     controller::apply_if_changed(env_.client, env_.services, kServiceType.gvr, governing_service(before_), manager);
     for (std::int32_t shard = 0; shard < spec.shards; ++shard)

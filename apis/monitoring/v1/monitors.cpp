@@ -38,10 +38,61 @@ const auto& relabel_fields() {
   return table;
 }
 
+const auto& configmap_key_fields() {
+  using K = ConfigMapKeySelector;
+  static const auto table = codec::table<K>(
+      "A key of a ConfigMap in the object's namespace.", field("name", &K::name, openapi::object_name("Name of the ConfigMap.")).required(),
+      field("key", &K::key, Schema::string("The key of the ConfigMap's data.").min_length(1).max_length(253)).required(),
+      field("optional", &K::optional, Schema::boolean("Whether a missing ConfigMap or key is ignored.")));
+  return table;
+}
+
+const auto& secret_or_configmap_fields() {
+  static const auto table = codec::table<SecretOrConfigMap>(
+      "A value from a Secret or a ConfigMap (exactly one).", field("secret", &SecretOrConfigMap::secret, SecretKeySelector::schema()),
+      field("configMap", &SecretOrConfigMap::config_map, ConfigMapKeySelector::schema()));
+  return table;
+}
+
+constexpr std::string_view kTlsVersions[] = {"TLS10", "TLS11", "TLS12", "TLS13"};
+
 const auto& tls_fields() {
-  static const auto table = codec::table<SafeTLSConfig>(
-      "TLS of the scrape.", field("serverName", &SafeTLSConfig::server_name, Schema::string("Server name the certificate must carry.")),
-      field("insecureSkipVerify", &SafeTLSConfig::insecure_skip_verify, Schema::boolean("Do not verify the certificate.")));
+  using T = SafeTLSConfig;
+  static const auto table = codec::table<T>(
+      "TLS of the scrape.", field("ca", &T::ca, std::move(SecretOrConfigMap::schema().description("The CA certificates (PEM) the server's must chain to."))),
+      field("cert", &T::cert, std::move(SecretOrConfigMap::schema().description("The client certificate (PEM)."))),
+      field("keySecret", &T::key_secret, std::move(SecretKeySelector::schema().description("The client certificate's key (PEM)."))),
+      field("serverName", &T::server_name, Schema::string("Server name the certificate must carry.").max_length(253)),
+      field("insecureSkipVerify", &T::insecure_skip_verify, Schema::boolean("Do not verify the certificate.")),
+      field("minVersion", &T::min_version, Schema::string_enum(kTlsVersions, "Lowest TLS version.")),
+      field("maxVersion", &T::max_version, Schema::string_enum(kTlsVersions, "Highest TLS version.")));
+  return table;
+}
+
+const auto& basic_auth_fields() {
+  static const auto table = codec::table<BasicAuth>(
+      "HTTP basic authentication from a Secret.",
+      field("username", &BasicAuth::username, std::move(SecretKeySelector::schema().description("The user name."))),
+      field("password", &BasicAuth::password, std::move(SecretKeySelector::schema().description("The password."))));
+  return table;
+}
+
+const auto& authorization_fields() {
+  static const auto table = codec::table<SafeAuthorization>(
+      "The Authorization header.",
+      field("type", &SafeAuthorization::type, Schema::string("The scheme (default Bearer; Basic is refused: use basicAuth).").max_length(64)),
+      field("credentials", &SafeAuthorization::credentials, std::move(SecretKeySelector::schema().description("The credentials."))));
+  return table;
+}
+
+const auto& oauth2_fields() {
+  static const auto table = codec::table<OAuth2>(
+      "OAuth2 client credentials: a token fetched from tokenUrl and sent as a bearer token.",
+      field("clientId", &OAuth2::client_id, std::move(SecretOrConfigMap::schema().description("The client id."))).required(),
+      field("clientSecret", &OAuth2::client_secret, std::move(SecretKeySelector::schema().description("The client secret."))).required(),
+      field("tokenUrl", &OAuth2::token_url, Schema::string("The token endpoint.").min_length(1).max_length(2048)).required(),
+      field("scopes", &OAuth2::scopes, Schema::strings("Scopes asked for.").max_items(64)),
+      field("endpointParams", &OAuth2::endpoint_params, Schema::string_map("Parameters added to the token request.").max_properties(64)));
   return table;
 }
 
@@ -62,14 +113,14 @@ auto scrape_fields() {
       field<E>("filterRunning", &E::filter_running, Schema::boolean("Drop targets whose pods are not running (default true).")),
       field<E>("followRedirects", &E::follow_redirects, Schema::boolean("Follow HTTP 3xx redirects.")),
       field<E>("enableHttp2", &E::enable_http2, Schema::boolean("Allow HTTP/2.")),
-      field<E>("tlsConfig", &E::tls_config, SafeTLSConfig::schema()));
+      field<E>("tlsConfig", &E::tls_config, SafeTLSConfig::schema()), bearer_token_field<E>());
 }
 
 const auto& endpoint_fields() {
   static const auto table = codec::table<Endpoint>(
       "A Service endpoint to scrape.",
       std::tuple_cat(std::make_tuple(field<Endpoint>("port", &Endpoint::port, Schema::string("Name of the Service port."))),
-                     scrape_fields<Endpoint>()));
+                     scrape_fields<Endpoint>(), credential_fields<Endpoint>()));
   return table;
 }
 
@@ -80,7 +131,7 @@ const auto& pod_endpoint_fields() {
       std::tuple_cat(std::make_tuple(field<E>("port", &E::port, Schema::string("Name of the pod port.")),
                                      field("portNumber", &E::port_number,
                                            Schema::integer("Number of the pod port (when it has no name).", "int32").range(1, 65535))),
-                     scrape_fields<E>()));
+                     scrape_fields<E>(), credential_fields<E>()));
   return table;
 }
 
@@ -147,7 +198,12 @@ const auto& config_status_fields() {
 
 CAPSTAN_CODEC_FROM(NamespaceSelector, namespace_selector_fields)
 CAPSTAN_CODEC_FROM(RelabelConfig, relabel_fields)
+CAPSTAN_CODEC_FROM(ConfigMapKeySelector, configmap_key_fields)
+CAPSTAN_CODEC_FROM(SecretOrConfigMap, secret_or_configmap_fields)
 CAPSTAN_CODEC_FROM(SafeTLSConfig, tls_fields)
+CAPSTAN_CODEC_FROM(BasicAuth, basic_auth_fields)
+CAPSTAN_CODEC_FROM(SafeAuthorization, authorization_fields)
+CAPSTAN_CODEC_FROM(OAuth2, oauth2_fields)
 CAPSTAN_CODEC_FROM(Endpoint, endpoint_fields)
 CAPSTAN_CODEC_FROM(PodMetricsEndpoint, pod_endpoint_fields)
 CAPSTAN_CODEC_FROM(ServiceMonitorSpec, service_monitor_fields)

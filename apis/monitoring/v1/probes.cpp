@@ -67,17 +67,19 @@ const auto& probe_fields() {
   using S = ProbeSpec;
   static const auto table = codec::table<S>(
       "Which targets to probe, through which prober and module.",
-      field("jobName", &S::job_name, Schema::string("The job label of the probes (default: the generated job name).").max_length(253)),
-      field("prober", &S::prober, ProberSpec::schema()).required(),
-      field("module", &S::module, Schema::string("The prober's module (http_2xx, tcp_connect, ...).").max_length(253)),
-      field("targets", &S::targets, ProbeTargets::schema()).required(),
-      field("interval", &S::interval, duration("Probe interval (default: the Prometheus scrapeInterval).")),
-      field("scrapeTimeout", &S::scrape_timeout, duration("Probe timeout.")),
-      field("params", &S::params, Schema::array(ProbeParam::schema(), "URL parameters of the probe request.").max_items(64)),
-      field("metricRelabelings", &S::metric_relabelings, relabelings("Relabelings applied to samples before ingestion.")),
-      field("tlsConfig", &S::tls_config, SafeTLSConfig::schema()),
-      field("sampleLimit", &S::sample_limit, Schema::integer("Samples per probe above which it fails.", "int64").minimum(0)),
-      field("targetLimit", &S::target_limit, Schema::integer("Targets above which the probes fail.", "int64").minimum(0)));
+      std::tuple_cat(std::make_tuple(
+          field("jobName", &S::job_name, Schema::string("The job label of the probes (default: the generated job name).").max_length(253)),
+          field("prober", &S::prober, ProberSpec::schema()).required(),
+          field("module", &S::module, Schema::string("The prober's module (http_2xx, tcp_connect, ...).").max_length(253)),
+          field("targets", &S::targets, ProbeTargets::schema()).required(),
+          field("interval", &S::interval, duration("Probe interval (default: the Prometheus scrapeInterval).")),
+          field("scrapeTimeout", &S::scrape_timeout, duration("Probe timeout.")),
+          field("params", &S::params, Schema::array(ProbeParam::schema(), "URL parameters of the probe request.").max_items(64)),
+          field("metricRelabelings", &S::metric_relabelings, relabelings("Relabelings applied to samples before ingestion.")),
+          field("tlsConfig", &S::tls_config, SafeTLSConfig::schema()),
+          field("sampleLimit", &S::sample_limit, Schema::integer("Samples per probe above which it fails.", "int64").minimum(0)),
+          field("targetLimit", &S::target_limit, Schema::integer("Targets above which the probes fail.", "int64").minimum(0)),
+          bearer_token_field<S>()), credential_fields<S>()));
   return table;
 }
 
@@ -102,11 +104,13 @@ const auto& file_sd_fields() {
 }
 
 const auto& http_sd_fields() {
-  static const auto table = codec::table<HTTPSDConfig>(
+  using H = HTTPSDConfig;
+  static const auto table = codec::table<H>(
       "Targets fetched from an HTTP endpoint (Prometheus's HTTP service discovery format).",
-      field("url", &HTTPSDConfig::url, Schema::string("The endpoint's URL (http or https).").min_length(1).max_length(2048)).required(),
-      field("refreshInterval", &HTTPSDConfig::refresh_interval, duration("How often it is fetched again (default 60s).")),
-      field("tlsConfig", &HTTPSDConfig::tls_config, SafeTLSConfig::schema()));
+      std::tuple_cat(std::make_tuple(field("url", &H::url, Schema::string("The endpoint's URL (http or https).").min_length(1).max_length(2048)).required(),
+                                     field("refreshInterval", &H::refresh_interval, duration("How often it is fetched again (default 60s).")),
+                                     field("tlsConfig", &H::tls_config, SafeTLSConfig::schema())),
+                     credential_fields<H>()));
   return table;
 }
 
@@ -155,24 +159,26 @@ const auto& scrape_config_fields() {
   using S = ScrapeConfigSpec;
   static const auto table = codec::table<S>(
       "A scrape job: its targets' discovery and how they are scraped.",
-      field("jobName", &S::job_name, Schema::string("The job label of the targets (default: the generated job name).").max_length(253)),
-      field("staticConfigs", &S::static_configs, Schema::array(StaticConfig::schema(), "Targets written out.").max_items(64)),
-      field("fileSDConfigs", &S::file_sd_configs, Schema::array(FileSDConfig::schema(), "Targets read from files.").max_items(16)),
-      field("httpSDConfigs", &S::http_sd_configs, Schema::array(HTTPSDConfig::schema(), "Targets fetched over HTTP.").max_items(16)),
-      field("kubernetesSDConfigs", &S::kubernetes_sd_configs,
-            Schema::array(KubernetesSDConfig::schema(), "Targets discovered in the cluster.").max_items(16)),
-      field("relabelings", &S::relabelings, relabelings("Relabelings applied to the targets before scraping.")),
-      field("metricRelabelings", &S::metric_relabelings, relabelings("Relabelings applied to samples before ingestion.")),
-      field("metricsPath", &S::metrics_path, Schema::string("HTTP path of the metrics (default /metrics).").max_length(2048)),
-      field("scrapeInterval", &S::scrape_interval, duration("Scrape interval (default: the Prometheus scrapeInterval).")),
-      field("scrapeTimeout", &S::scrape_timeout, duration("Scrape timeout.")),
-      field("scheme", &S::scheme, Schema::string_enum({"http", "https", "HTTP", "HTTPS"}, "HTTP scheme of the scrape.")),
-      field("honorLabels", &S::honor_labels, Schema::boolean("Keep the target's labels when they clash with the server's.")),
-      field("honorTimestamps", &S::honor_timestamps, Schema::boolean("Keep the timestamps the target exposes.")),
-      field("params", &S::params, Schema::map(Schema::strings(), "URL parameters of the scrape.").max_properties(64)),
-      field("tlsConfig", &S::tls_config, SafeTLSConfig::schema()),
-      field("sampleLimit", &S::sample_limit, Schema::integer("Samples per scrape above which the scrape fails.", "int64").minimum(0)),
-      field("targetLimit", &S::target_limit, Schema::integer("Targets above which the scrape fails.", "int64").minimum(0)));
+      std::tuple_cat(std::make_tuple(
+          field("jobName", &S::job_name, Schema::string("The job label of the targets (default: the generated job name).").max_length(253)),
+          field("staticConfigs", &S::static_configs, Schema::array(StaticConfig::schema(), "Targets written out.").max_items(64)),
+          field("fileSDConfigs", &S::file_sd_configs, Schema::array(FileSDConfig::schema(), "Targets read from files.").max_items(16)),
+          field("httpSDConfigs", &S::http_sd_configs, Schema::array(HTTPSDConfig::schema(), "Targets fetched over HTTP.").max_items(16)),
+          field("kubernetesSDConfigs", &S::kubernetes_sd_configs,
+                Schema::array(KubernetesSDConfig::schema(), "Targets discovered in the cluster.").max_items(16)),
+          field("relabelings", &S::relabelings, relabelings("Relabelings applied to the targets before scraping.")),
+          field("metricRelabelings", &S::metric_relabelings, relabelings("Relabelings applied to samples before ingestion.")),
+          field("metricsPath", &S::metrics_path, Schema::string("HTTP path of the metrics (default /metrics).").max_length(2048)),
+          field("scrapeInterval", &S::scrape_interval, duration("Scrape interval (default: the Prometheus scrapeInterval).")),
+          field("scrapeTimeout", &S::scrape_timeout, duration("Scrape timeout.")),
+          field("scheme", &S::scheme, Schema::string_enum({"http", "https", "HTTP", "HTTPS"}, "HTTP scheme of the scrape.")),
+          field("honorLabels", &S::honor_labels, Schema::boolean("Keep the target's labels when they clash with the server's.")),
+          field("honorTimestamps", &S::honor_timestamps, Schema::boolean("Keep the timestamps the target exposes.")),
+          field("params", &S::params, Schema::map(Schema::strings(), "URL parameters of the scrape.").max_properties(64)),
+          field("tlsConfig", &S::tls_config, SafeTLSConfig::schema()),
+          field("sampleLimit", &S::sample_limit, Schema::integer("Samples per scrape above which the scrape fails.", "int64").minimum(0)),
+          field("targetLimit", &S::target_limit, Schema::integer("Targets above which the scrape fails.", "int64").minimum(0))),
+          credential_fields<S>()));
   return table;
 }
 

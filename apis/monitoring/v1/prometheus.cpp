@@ -51,7 +51,7 @@ const auto& pod_metadata_fields() {
 const auto& secret_key_fields() {
   using K = SecretKeySelector;
   static const auto table = codec::table<K>(
-      "A key of a Secret in the Prometheus's namespace.", field("name", &K::name, openapi::object_name("Name of the Secret.")).required(),
+      "A key of a Secret in the object's namespace.", field("name", &K::name, openapi::object_name("Name of the Secret.")).required(),
       field("key", &K::key, Schema::string("The key of the Secret's data.").min_length(1).max_length(253)).required(),
       field("optional", &K::optional, Schema::boolean("Whether a missing Secret or key is ignored.")));
   return table;

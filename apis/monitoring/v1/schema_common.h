@@ -3,6 +3,7 @@
 
 #include "apis/common/codec.h"
 #include "apis/common/openapi.h"
+#include "apis/monitoring/v1/types.h"
 
 #include <string>
 
@@ -13,6 +14,22 @@ openapi::Schema duration(std::string_view description);
 
 // A list of relabel configurations (RelabelConfig), at most 256.
 openapi::Schema relabelings(std::string_view description);
+
+// How a scrape of S authenticates (HttpCredentials): basicAuth, authorization, oauth2 (endpoints
+// and Probes also have the deprecated bearerTokenSecret: bearer_token_field).
+template <class S>
+auto credential_fields() {
+  using codec::field;
+  return std::make_tuple(field<S>("basicAuth", &S::basic_auth, BasicAuth::schema()),
+                         field<S>("authorization", &S::authorization, SafeAuthorization::schema()),
+                         field<S>("oauth2", &S::oauth2, OAuth2::schema()));
+}
+
+template <class S>
+auto bearer_token_field() {
+  return codec::field<S>("bearerTokenSecret", &S::bearer_token_secret,
+                         std::move(SecretKeySelector::schema().description("A bearer token (deprecated: use authorization).")));
+}
 
 // The pod settings a Prometheus and an Alertmanager pass through to their StatefulSet's pods, in
 // the order prometheus-operator lists them; `container` names the main container.

@@ -20,9 +20,13 @@
 //   ServiceMonitor  selector, namespaceSelector{any, matchNames}, jobLabel, targetLabels,
 //                   podTargetLabels, sampleLimit, targetLimit, endpoints[{port, targetPort, path,
 //                   scheme, params, interval, scrapeTimeout, honorLabels, honorTimestamps,
-//                   relabelings, metricRelabelings, filterRunning, tlsConfig{serverName,
-//                   insecureSkipVerify}, followRedirects, enableHttp2}]
+//                   relabelings, metricRelabelings, filterRunning, followRedirects,
+//                   enableHttp2, and the credentials below}]
 //   PodMonitor      the same with podMetricsEndpoints[{port, portNumber, ...}]
+//   credentials     (endpoints, Probe, ScrapeConfig, httpSDConfigs) basicAuth{username, password},
+//                   authorization{type, credentials}, bearerTokenSecret (not ScrapeConfig),
+//                   oauth2{clientId, clientSecret, tokenUrl, scopes, endpointParams}, tlsConfig{ca,
+//                   cert, keySecret, serverName, insecureSkipVerify, minVersion, maxVersion}
 //   Probe           jobName, prober{url, scheme, path (/probe)}, module, targets{staticConfig{static,
 //                   labels, relabelingConfigs} | ingress{selector, namespaceSelector,
 //                   relabelingConfigs}}, interval, scrapeTimeout, params[{name, values}],
@@ -207,14 +211,63 @@ struct RelabelConfig {
   CAPSTAN_CODEC(RelabelConfig);
 };
 
+struct ConfigMapKeySelector {
+  std::string name, key;
+  bool optional = false;
+  CAPSTAN_CODEC(ConfigMapKeySelector);
+};
+
+// A value from a key of a Secret or of a ConfigMap (exactly one), in the object's namespace.
+struct SecretOrConfigMap {
+  std::optional<SecretKeySelector> secret;
+  std::optional<ConfigMapKeySelector> config_map;
+  CAPSTAN_CODEC(SecretOrConfigMap);
+};
+
+// TLS of a scrape. The CA, certificate and key are read from the object's namespace and handed to
+// Prometheus as files (the assets Secret, controllers/monitoring/assets.h).
 struct SafeTLSConfig {
   std::string server_name;
   bool insecure_skip_verify = false;
+  std::optional<SecretOrConfigMap> ca, cert;
+  std::optional<SecretKeySelector> key_secret;
+  std::string min_version, max_version;  // TLS10..TLS13
   CAPSTAN_CODEC(SafeTLSConfig);
 };
 
+struct BasicAuth {
+  std::optional<SecretKeySelector> username, password;
+  CAPSTAN_CODEC(BasicAuth);
+};
+
+// The Authorization header: `type` (default Bearer) and the credentials from a Secret.
+struct SafeAuthorization {
+  std::string type;
+  std::optional<SecretKeySelector> credentials;
+  CAPSTAN_CODEC(SafeAuthorization);
+};
+
+struct OAuth2 {
+  SecretOrConfigMap client_id;
+  SecretKeySelector client_secret;
+  std::string token_url;
+  std::vector<std::string> scopes;
+  std::map<std::string, std::string> endpoint_params;
+  CAPSTAN_CODEC(OAuth2);
+};
+
+// How a scrape authenticates (at most one of them): what monitors' endpoints, Probes and
+// ScrapeConfigs share. Secret values reach Prometheus as files, never in its configuration, but
+// the basic-auth username and the OAuth2 client id (which Prometheus takes only inline).
+struct HttpCredentials {
+  std::optional<BasicAuth> basic_auth;
+  std::optional<SafeAuthorization> authorization;
+  std::optional<SecretKeySelector> bearer_token_secret;  // deprecated there in favour of authorization
+  std::optional<OAuth2> oauth2;
+};
+
 // What a ServiceMonitor's endpoint and a PodMonitor's podMetricsEndpoint share.
-struct ScrapeEndpoint {
+struct ScrapeEndpoint : HttpCredentials {
   std::string port;
   std::optional<json::Value> target_port;  // a name or a number
   std::string path, scheme;
@@ -427,7 +480,7 @@ struct ProbeTargets {
   CAPSTAN_CODEC(ProbeTargets);
 };
 
-struct ProbeSpec {
+struct ProbeSpec : HttpCredentials {
   std::string job_name;  // "" = the generated job name
   ProberSpec prober;
   std::string module;
@@ -454,7 +507,7 @@ struct FileSDConfig {
   CAPSTAN_CODEC(FileSDConfig);
 };
 
-struct HTTPSDConfig {
+struct HTTPSDConfig : HttpCredentials {
   std::string url;
   std::string refresh_interval;
   std::optional<SafeTLSConfig> tls_config;
@@ -485,7 +538,7 @@ struct KubernetesSDConfig {
   CAPSTAN_CODEC(KubernetesSDConfig);
 };
 
-struct ScrapeConfigSpec {
+struct ScrapeConfigSpec : HttpCredentials {
   std::string job_name;  // "" = the generated job name
   std::vector<StaticConfig> static_configs;
   std::vector<FileSDConfig> file_sd_configs;

@@ -21,7 +21,10 @@ namespace capstan::apis::monitoring::v1 {
 std::vector<validation::Cause> validate_prometheus_rule(const json::Value& obj);
 
 // Relabel regexes of every endpoint (relabelings and metricRelabelings), compiled as Prometheus
-// does (Go regexp, RE2 syntax, anchored).
+// does (Go regexp, RE2 syntax, anchored). Credentials (here and on Probes and ScrapeConfigs): at
+// most one of basicAuth, authorization, oauth2 and bearerTokenSecret; basicAuth with both keys;
+// authorization with credentials and not of type Basic; one of secret and configMap for a CA,
+// certificate and OAuth2 client id; a certificate with its key.
 // Each endpoint's interval and scrapeTimeout (non-zero, timeout not above the interval) and its
 // relabel configurations (what Prometheus's relabel.Config.Validate requires per action).
 std::vector<validation::Cause> validate_service_monitor(const json::Value& obj);

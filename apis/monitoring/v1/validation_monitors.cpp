@@ -29,6 +29,48 @@ void relabelings(const json::Object& endpoint, std::string_view key, const Field
   }
 }
 
+// A SecretOrConfigMap: exactly one of secret and configMap.
+void secret_or_configmap(const json::Value& parent, std::string_view key, const FieldPath& path, std::vector<Cause>& out) {
+  const json::Value* v = json::find(parent, {key});
+  if (!v || !v->is_object()) return;
+  const bool secret = json::find(*v, {"secret"}) != nullptr, configmap = json::find(*v, {"configMap"}) != nullptr;
+  if (secret == configmap)
+    out.push_back(secret ? validation::field_forbidden(path.child(key), "secret and configMap are exclusive")
+                         : validation::field_required(path.child(key), "one of secret and configMap is required"));
+}
+
+// How a scrape authenticates and its TLS: what Prometheus's HTTP client configuration refuses.
+void credentials(const json::Value& holder, const FieldPath& path, std::vector<Cause>& out) {
+  if (!holder.is_object()) return;
+  std::vector<std::string_view> set;
+  for (std::string_view key : {"basicAuth", "authorization", "oauth2", "bearerTokenSecret"})
+    if (json::find(holder, {key})) set.push_back(key);
+  for (std::size_t i = 1; i < set.size(); ++i)
+    out.push_back(validation::field_forbidden(path.child(set[i]), "at most one of basicAuth, authorization, oauth2 and bearerTokenSecret may be set"));
+  if (const json::Value* basic = json::find(holder, {"basicAuth"}))
+    for (std::string_view key : {"username", "password"})
+      if (!json::find(*basic, {key})) out.push_back(validation::field_required(path.child("basicAuth").child(key)));
+  if (const json::Value* auth = json::find(holder, {"authorization"})) {
+    std::string type(json::get_string(*auth, {"type"}));
+    for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (type == "basic")
+      out.push_back(validation::field_invalid(path.child("authorization").child("type"), *json::find(*auth, {"type"}), "use basicAuth for Basic"));
+    if (!json::find(*auth, {"credentials"})) out.push_back(validation::field_required(path.child("authorization").child("credentials")));
+  }
+  if (const json::Value* oauth2 = json::find(holder, {"oauth2"})) {
+    secret_or_configmap(*oauth2, "clientId", path.child("oauth2"), out);
+    if (const json::Value* url = json::find(*oauth2, {"tokenUrl"}); url && url->is_string() && !http_url(url->get_string()))
+      out.push_back(validation::field_invalid(path.child("oauth2").child("tokenUrl"), *url, "must be an http:// or https:// URL with a host"));
+  }
+  if (const json::Value* tls = json::find(holder, {"tlsConfig"}); tls && tls->is_object()) {
+    const FieldPath tp = path.child("tlsConfig");
+    secret_or_configmap(*tls, "ca", tp, out);
+    secret_or_configmap(*tls, "cert", tp, out);
+    const bool cert = json::find(*tls, {"cert"}) != nullptr, key = json::find(*tls, {"keySecret"}) != nullptr;
+    if (cert != key) out.push_back(validation::field_required(tp.child(cert ? "keySecret" : "cert"), "cert and keySecret go together"));
+  }
+}
+
 std::vector<Cause> validate_monitor(const json::Value& obj, std::string_view endpoints_key) {
   std::vector<Cause> out;
   const json::Array* endpoints = json::get_array(obj, {"spec", endpoints_key});
@@ -37,6 +79,7 @@ std::vector<Cause> validate_monitor(const json::Value& obj, std::string_view end
   for (std::size_t i = 0; i < endpoints->size(); ++i) {
     if (!(*endpoints)[i].is_object()) continue;
     validate_endpoint_timing((*endpoints)[i], path.index(i), out);
+    credentials((*endpoints)[i], path.index(i), out);
     relabelings((*endpoints)[i].get_object(), "relabelings", path.index(i), out);
     relabelings((*endpoints)[i].get_object(), "metricRelabelings", path.index(i), out);
   }
@@ -157,6 +200,7 @@ std::vector<Cause> validate_probe(const json::Value& obj) {
     out.push_back(validation::field_required(tp, "staticConfig or ingress is required"));
   }
   validate_endpoint_timing(*spec, sp, out);
+  credentials(*spec, sp, out);
   relabelings(spec->get_object(), "metricRelabelings", sp, out);
   return out;
 }
@@ -181,13 +225,16 @@ std::vector<Cause> validate_scrape_config(const json::Value& obj) {
             out.push_back(validation::field_invalid(sp.child("fileSDConfigs").index(i).child("files").index(j), (*files)[j],
                                                     "must end in .json, .yml or .yaml, with a * in the file name only"));
   if (const json::Array* list = json::get_array(*spec, {"httpSDConfigs"}))
-    for (std::size_t i = 0; i < list->size(); ++i)
+    for (std::size_t i = 0; i < list->size(); ++i) {
       if (const json::Value* url = json::find((*list)[i], {"url"}); url && url->is_string() && !http_url(url->get_string()))
         out.push_back(validation::field_invalid(sp.child("httpSDConfigs").index(i).child("url"), *url, "must be an http:// or https:// URL with a host"));
+      credentials((*list)[i], sp.child("httpSDConfigs").index(i), out);
+    }
   if (const json::Array* list = json::get_array(*spec, {"kubernetesSDConfigs"}))
     for (std::size_t i = 0; i < list->size(); ++i) kubernetes_sd((*list)[i], sp.child("kubernetesSDConfigs").index(i), out);
   path_member(*spec, "metricsPath", sp, out);
   validate_endpoint_timing(*spec, sp, out, "scrapeInterval");
+  credentials(*spec, sp, out);
   relabelings(spec->get_object(), "relabelings", sp, out);
   relabelings(spec->get_object(), "metricRelabelings", sp, out);
   return out;

@@ -216,6 +216,36 @@ spec:
             }));
 }
 
+// Credentials: one way of authenticating, each complete; TLS material from one source, a
+// certificate with its key.
+TEST(MonitorValidation, CredentialsAsPrometheusHttpClientTakesThem) {
+  auto sm = json::from_yaml(R"(
+spec:
+  endpoints:
+  - port: web
+    basicAuth: {username: {name: a, key: u}, password: {name: a, key: p}}
+    tlsConfig: {ca: {configMap: {name: ca, key: ca.crt}}, cert: {secret: {name: c, key: tls.crt}}, keySecret: {name: c, key: tls.key}}
+  - port: web
+    basicAuth: {username: {name: a, key: u}}
+    authorization: {type: basic, credentials: {name: a, key: t}}
+    bearerTokenSecret: {name: a, key: t}
+    tlsConfig: {ca: {secret: {name: a, key: ca}, configMap: {name: ca, key: ca.crt}}, cert: {secret: {name: c, key: tls.crt}}}
+  - port: web
+    oauth2: {clientId: {}, clientSecret: {name: o, key: s}, tokenUrl: 'not a url'}
+)");
+  EXPECT_EQ(errors(validate_service_monitor(sm)),
+            (std::vector<std::string>{
+                R"x(spec.endpoints[1].authorization: Forbidden: at most one of basicAuth, authorization, oauth2 and bearerTokenSecret may be set)x",
+                R"x(spec.endpoints[1].bearerTokenSecret: Forbidden: at most one of basicAuth, authorization, oauth2 and bearerTokenSecret may be set)x",
+                R"x(spec.endpoints[1].basicAuth.password: Required value)x",
+                R"x(spec.endpoints[1].authorization.type: Invalid value: "basic": use basicAuth for Basic)x",
+                R"x(spec.endpoints[1].tlsConfig.ca: Forbidden: secret and configMap are exclusive)x",
+                R"x(spec.endpoints[1].tlsConfig.keySecret: Required value: cert and keySecret go together)x",
+                R"x(spec.endpoints[2].oauth2.clientId: Required value: one of secret and configMap is required)x",
+                R"x(spec.endpoints[2].oauth2.tokenUrl: Invalid value: "not a url": must be an http:// or https:// URL with a host)x",
+            }));
+}
+
 TEST(PrometheusValidation, WhatPrometheusWouldRefuseLater) {
   EXPECT_TRUE(validate_prometheus(json::from_yaml("spec: {replicas: 1, scrapeInterval: 30s, retention: 15d, retentionSize: 10GiB}")).empty());
   auto p = json::from_yaml(R"(

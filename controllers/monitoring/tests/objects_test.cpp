@@ -56,6 +56,28 @@ TEST(MonitoringObjects, TheConfigSecretIsDeterministicGzip) {
   EXPECT_THROW(gzip::decompress("not gzip"), std::runtime_error);
 }
 
+// The assets Secret holds the referenced values by file name; every pod mounts it read-only where
+// the configuration names the files. What a Secret cannot hold is refused naming the sizes.
+TEST(MonitoringObjects, TheAssetsSecretIsMountedWhereTheConfigurationNamesItsFiles) {
+  auto secret = assets_secret(prometheus(), {{"secret_shop_web-auth_password", "pw"}});
+  EXPECT_EQ(json::get_string(secret, {"metadata", "name"}), "prometheus-main-tls-assets-0");
+  EXPECT_EQ(meta::base64_decode(json::get_string(secret, {"data", "secret_shop_web-auth_password"})), "pw");
+  auto sts = statefulset(prometheus(), v1::Prometheus::from_json(prometheus()).spec, {});
+  const auto& pod = sts.at("spec").at("template").at("spec");
+  EXPECT_NE(json::serialize(pod.at("volumes")).find(R"({"name":"tls-assets","secret":{"secretName":"prometheus-main-tls-assets-0"}})"),
+            std::string::npos)
+      << json::serialize(pod.at("volumes"));
+  EXPECT_NE(json::serialize(pod.at("containers").at(0).at("volumeMounts"))
+                .find(R"({"name":"tls-assets","mountPath":"/etc/prometheus/certs","readOnly":true})"),
+            std::string::npos);
+  try {
+    assets_secret(prometheus(), {{"big", std::string(kMaxConfigSecretBytes, 'x')}});
+    ADD_FAILURE() << "accepted";
+  } catch (const std::length_error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than the assets Secret holds (1048576)"), std::string::npos) << e.what();
+  }
+}
+
 // Incompressible configuration over what a Secret holds: refused naming the sizes.
 TEST(MonitoringObjects, AConfigurationNoSecretHoldsIsRefusedNamingTheSizes) {
   std::string config;

@@ -274,6 +274,87 @@ TEST(Promcfg, ProbesAndScrapeConfigsAsPrometheusOperator) {
   EXPECT_EQ(promtool_config(config), "") << json::to_yaml(config);
 }
 
+// Credentials and TLS: the values reach Prometheus as files of the assets Secret (assets.h), the
+// configuration names the files; only a basic-auth username and an OAuth2 client id are inline.
+// An optional value that is missing leaves its member out.
+TEST(Promcfg, CredentialsAndTlsAreFilesOfTheAssetsSecret) {
+  auto spec = v1::Prometheus::from_json(Y("spec: {}")).spec;
+  ConfigInputs in;
+  in.ns = "monitoring";
+  in.name = "main";
+  in.spec = &spec;
+  in.service_monitors = {v1::ServiceMonitor::from_json(Y(R"(
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {}
+  endpoints:
+  - port: https
+    scheme: https
+    basicAuth: {username: {name: web-auth, key: user}, password: {name: web-auth, key: password}}
+    tlsConfig:
+      ca: {configMap: {name: web-ca, key: ca.crt}}
+      cert: {secret: {name: web-client, key: tls.crt}}
+      keySecret: {name: web-client, key: tls.key}
+      serverName: web.shop.svc
+      minVersion: TLS12
+)"))};
+  in.pod_monitors = {v1::PodMonitor::from_json(Y(R"(
+metadata: {name: jobs, namespace: batch}
+spec:
+  podMetricsEndpoints:
+  - {port: m, authorization: {credentials: {name: jobs-token, key: token}}}
+  - {port: n, authorization: {credentials: {name: absent, key: token, optional: true}}}
+)"))};
+  in.probes = {v1::Probe::from_json(Y(R"(
+metadata: {name: sites, namespace: shop}
+spec:
+  prober: {url: 'blackbox:9115'}
+  bearerTokenSecret: {name: probe-token, key: token}
+  targets: {staticConfig: {static: ['https://example.com']}}
+)"))};
+  in.scrape_configs = {v1::ScrapeConfig::from_json(Y(R"(
+metadata: {name: cloud, namespace: ops}
+spec:
+  oauth2: {clientId: {secret: {name: oauth, key: id}}, clientSecret: {name: oauth, key: secret}, tokenUrl: 'https://auth.example.com/token', scopes: [read]}
+  httpSDConfigs: [{url: 'https://sd.example.com/', authorization: {type: Token, credentials: {name: sd, key: token}}}]
+)"))};
+  const std::vector<std::vector<AssetRef>> refs = {asset_refs(in.service_monitors[0]), asset_refs(in.pod_monitors[0]), asset_refs(in.probes[0]),
+                                                   asset_refs(in.scrape_configs[0])};
+  std::vector<std::string> files;
+  for (const auto& list : refs)
+    for (const auto& r : list) files.push_back(r.file());
+  EXPECT_EQ(files, (std::vector<std::string>{"secret_shop_web-auth_user", "secret_shop_web-auth_password", "configmap_shop_web-ca_ca.crt",
+                                             "secret_shop_web-client_tls.crt", "secret_shop_web-client_tls.key", "secret_batch_jobs-token_token",
+                                             "secret_batch_absent_token", "secret_shop_probe-token_token", "secret_ops_oauth_id",
+                                             "secret_ops_oauth_secret", "secret_ops_sd_token"}));
+  in.assets = {{"secret_shop_web-auth_user", "admin"},      {"secret_shop_web-auth_password", "s3cr3t-pw"},
+               {"configmap_shop_web-ca_ca.crt", "CA PEM"},  {"secret_shop_web-client_tls.crt", "CERT PEM"},
+               {"secret_shop_web-client_tls.key", "KEY PEM"}, {"secret_batch_jobs-token_token", "jobs-t0ken"},
+               {"secret_shop_probe-token_token", "probe-t0ken"}, {"secret_ops_oauth_id", "client-1"},
+               {"secret_ops_oauth_secret", "oauth-s3cret"},  {"secret_ops_sd_token", "sd-t0ken"}};
+  auto config = generate_config(in);
+  const std::string yaml = json::to_yaml(config);
+  for (const char* secret : {"s3cr3t-pw", "KEY PEM", "jobs-t0ken", "probe-t0ken", "oauth-s3cret", "sd-t0ken"})
+    EXPECT_EQ(yaml.find(secret), std::string::npos) << secret << " is in the configuration:\n" << yaml;
+  const auto& jobs = config.at("scrape_configs").as_array();
+  ASSERT_EQ(jobs.size(), 5u);
+  EXPECT_EQ(json::serialize(jobs[0].at("basic_auth")),
+            R"({"username":"admin","password_file":"/etc/prometheus/certs/secret_shop_web-auth_password"})");
+  EXPECT_EQ(json::serialize(jobs[0].at("tls_config")),
+            R"({"ca_file":"/etc/prometheus/certs/configmap_shop_web-ca_ca.crt","cert_file":"/etc/prometheus/certs/secret_shop_web-client_tls.crt",)"
+            R"("key_file":"/etc/prometheus/certs/secret_shop_web-client_tls.key","server_name":"web.shop.svc","min_version":"TLS12"})");
+  EXPECT_EQ(json::serialize(jobs[1].at("authorization")),
+            R"({"type":"Bearer","credentials_file":"/etc/prometheus/certs/secret_batch_jobs-token_token"})");
+  EXPECT_FALSE(jobs[2].as_object().contains("authorization")) << "the optional value is missing";
+  EXPECT_EQ(json::get_string(jobs[3], {"bearer_token_file"}), "/etc/prometheus/certs/secret_shop_probe-token_token");
+  EXPECT_EQ(json::serialize(jobs[4].at("oauth2")),
+            R"({"client_id":"client-1","client_secret_file":"/etc/prometheus/certs/secret_ops_oauth_secret","token_url":"https://auth.example.com/token","scopes":["read"]})");
+  EXPECT_EQ(json::serialize(jobs[4].at("http_sd_configs")),
+            R"([{"url":"https://sd.example.com/","authorization":{"type":"Token","credentials_file":"/etc/prometheus/certs/secret_ops_sd_token"}}])");
+  e2e::TempDir dir("assets");
+  EXPECT_EQ(promtool_config(e2e::with_assets_in(config, dir.file("certs"), in.assets)), "") << yaml;
+}
+
 // spec.additionalScrapeConfigs: a YAML list of jobs, appended after the generated ones; what is
 // not such a list is refused naming why.
 TEST(Promcfg, AdditionalScrapeConfigsAreAppendedAndCheckedForAJobName) {
