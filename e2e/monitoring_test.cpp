@@ -245,7 +245,7 @@ TEST_P(MonitoringE2E, ARealPrometheusLoadsTheGeneratedConfigurationAndRules) {
   kubectl_->ok({"patch", "prometheus", "main", "-n", "obs", "--type=merge", "-p",
                 R"({"spec":{"additionalScrapeConfigs":{"name":"extra-jobs","key":"jobs.yaml"}}})"});
   auto reconciled = [&] { return condition("prometheus", "main", "obs", "Reconciled", "message"); };
-  EXPECT_TRUE(eventually([&] { return reconciled().find("spec.additionalScrapeConfigs: Secret obs/extra-jobs is not there") != std::string::npos; }, 20s))
+  EXPECT_TRUE(eventually([&] { return reconciled().find("spec.additionalScrapeConfigs: Secret obs/extra-jobs not found") != std::string::npos; }, 20s))
       << reconciled();
   EXPECT_NE(config().find("serviceMonitor/obs/web/0"), std::string::npos) << "the last configuration stays";
   kubectl_->ok({"create", "secret", "generic", "extra-jobs", "-n", "obs",

@@ -1,5 +1,7 @@
 #include "controllers/monitoring/alertmanager_controller.h"
 
+#include "controllers/monitoring/assets.h"
+
 #include "apis/monitoring/v1/group.h"
 #include "apis/monitoring/v1/types.h"
 #include "apis/monitoring/v1/validation.h"
@@ -104,24 +106,17 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Alertmanager> {
                "AlertmanagerConfig " + key + " is not loaded by Alertmanager " + request_.key() + ": " + why);
   }
 
+  // A receiver's Secret value (a webhook URL): one it cannot be sent without, optional or not.
   std::string secret_value(const std::string& ns, const v1::SecretKeySelector& ref) {
-    std::optional<json::Value> secret;
-    try {
-      secret = env_.client.get(kSecretType.gvr, ns, ref.name);
-    } catch (const client::ApiError& e) {
-      if (e.code() != 404) throw;
-    }
-    if (!secret) throw std::runtime_error("Secret " + ns + "/" + ref.name + " not found");
-    const std::string_view encoded = json::get_string(*secret, {"data", ref.key});
-    if (encoded.empty()) throw std::runtime_error("Secret " + ns + "/" + ref.name + " has no key " + ref.key);
-    auto value = meta::base64_decode(encoded);
-    if (!value) throw std::runtime_error("Secret " + ns + "/" + ref.name + " key " + ref.key + ": not base64");
-    return *value;
+    AssetRef required = asset(ns, ref);
+    required.optional = false;
+    return *reader_.read(required);
   }
 
   void set_availability() { availability_from({alertmanager_statefulset_name(request_.name)}, obj_.spec.replicas, false); }
 
   std::vector<json::Value> selected_;  // the objects of selected_configs(), in its order
+  AssetReader reader_{env_.client};     // each Secret read once per reconcile
 };
 
 }  // namespace

@@ -194,7 +194,9 @@ json::Object job_head(const Monitor& monitor, std::string_view kind, std::string
   json::Object job;
   job["job_name"] = std::string(kind) + "/" + std::string(monitor.namespace_()) + "/" + std::string(monitor.name()) + "/" + std::to_string(i);
   job["honor_labels"] = ep.honor_labels;
-  job["kubernetes_sd_configs"] = json::Array{kubernetes_sd(role, monitor.spec.namespace_selector, monitor.namespace_())};
+  json::Object sd = kubernetes_sd(role, monitor.spec.namespace_selector, monitor.namespace_());
+  if (const auto& attach = monitor.spec.attach_metadata; attach && attach->node) sd["attach_metadata"] = json::Object{{"node", *attach->node}};
+  job["kubernetes_sd_configs"] = json::Array{std::move(sd)};
   endpoint_settings(ep, default_interval, AssetFiles(monitor.namespace_(), assets), job);
   return job;
 }
@@ -222,14 +224,17 @@ void running_filter(const v1::ScrapeEndpoint& ep, json::Array& r) {
   if (ep.filter_running.value_or(true)) r.push_back(relabel(strings({"__meta_kubernetes_pod_phase"}), "", "(Failed|Succeeded)", "", "drop"));
 }
 
+// A ServiceMonitor endpoint's job; `default_role`: the Prometheus's serviceDiscoveryRole.
 json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoint& ep, std::size_t i, const std::string& default_interval,
-                                 const Assets& assets) {
-  json::Object job = job_head(sm, "serviceMonitor", "endpoints", ep, i, default_interval, assets);
+                                 std::string_view default_role, const Assets& assets) {
+  const bool slices = (sm.spec.service_discovery_role.empty() ? default_role : sm.spec.service_discovery_role) == "EndpointSlice";
+  const std::string meta = slices ? "__meta_kubernetes_endpointslice_" : "__meta_kubernetes_endpoint_";
+  json::Object job = job_head(sm, "serviceMonitor", slices ? "endpointslice" : "endpoints", ep, i, default_interval, assets);
   json::Array r = initial_relabelings();
   selector_relabelings(sm.spec.selector, "service", r);
   std::string endpoint_label;
   if (!ep.port.empty()) {
-    r.push_back(relabel(strings({"__meta_kubernetes_endpoint_port_name"}), "", ep.port, "", "keep"));
+    r.push_back(relabel(strings({meta + "port_name"}), "", ep.port, "", "keep"));
     endpoint_label = ep.port;
   } else if (ep.target_port && (ep.target_port->is_string() || ep.target_port->is_int64())) {
     if (ep.target_port->is_int64()) {
@@ -240,7 +245,7 @@ json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoin
       r.push_back(relabel(strings({"__meta_kubernetes_pod_container_port_name"}), "", endpoint_label, "", "keep"));
     }
   }
-  json::Array kind_name = strings({"__meta_kubernetes_endpoint_address_target_kind", "__meta_kubernetes_endpoint_address_target_name"});
+  json::Array kind_name = strings({meta + "address_target_kind", meta + "address_target_name"});
   r.push_back(relabel(kind_name, "node", "Node;(.*)", "${1}", "", ";"));
   r.push_back(relabel(kind_name, "pod", "Pod;(.*)", "${1}", "", ";"));
   r.push_back(relabel(strings({"__meta_kubernetes_namespace"}), "namespace"));
@@ -423,11 +428,13 @@ void shard(json::Object& job, std::int32_t shards, std::string_view label) {
 // so the replicas' copies of an alert are one alert to Alertmanager.
 json::Value alerting(const std::string& own_ns, const apis::monitoring::v1::PrometheusSpec& spec) {
   json::Array alertmanagers;
+  const bool slices = spec.service_discovery_role == "EndpointSlice";
+  const std::string port_name = slices ? "__meta_kubernetes_endpointslice_port_name" : "__meta_kubernetes_endpoint_port_name";
   for (const auto& am : spec.alerting->alertmanagers) {
     const std::string ns = am.namespace_.empty() ? own_ns : am.namespace_;
     json::Array relabel{json::Object{{"action", "keep"}, {"source_labels", json::Array{"__meta_kubernetes_service_name"}}, {"regex", am.name}}};
     if (am.port.is_string())
-      relabel.push_back(json::Object{{"action", "keep"}, {"source_labels", json::Array{"__meta_kubernetes_endpoint_port_name"}},
+      relabel.push_back(json::Object{{"action", "keep"}, {"source_labels", json::Array{port_name}},
                                      {"regex", am.port.get_string()}});
     else if (am.port.is_int64())
       relabel.push_back(json::Object{{"action", "keep"}, {"source_labels", json::Array{"__meta_kubernetes_pod_container_port_number"}},
@@ -435,7 +442,8 @@ json::Value alerting(const std::string& own_ns, const apis::monitoring::v1::Prom
     json::Object o{{"path_prefix", am.path_prefix.empty() ? std::string("/") : am.path_prefix},
                    {"scheme", am.scheme.empty() ? std::string("http") : lower(am.scheme)},
                    {"api_version", "v2"},
-                   {"kubernetes_sd_configs", json::Array{json::Object{{"role", "endpoints"}, {"namespaces", json::Object{{"names", json::Array{ns}}}}}}},
+                   {"kubernetes_sd_configs",
+                    json::Array{json::Object{{"role", slices ? "endpointslice" : "endpoints"}, {"namespaces", json::Object{{"names", json::Array{ns}}}}}}},
                    {"relabel_configs", std::move(relabel)}};
     if (!am.timeout.empty()) o["timeout"] = am.timeout;
     alertmanagers.push_back(std::move(o));
@@ -512,7 +520,7 @@ json::Value generate_config(const ConfigInputs& in) {
     jobs.push_back(std::move(job));
   };
   for (const auto& sm : in.service_monitors)
-    for (std::size_t i = 0; i < sm.spec.endpoints.size(); ++i) add(service_monitor_job(sm, sm.spec.endpoints[i], i, "", in.assets), "__address__");
+    for (std::size_t i = 0; i < sm.spec.endpoints.size(); ++i) add(service_monitor_job(sm, sm.spec.endpoints[i], i, "", spec.service_discovery_role, in.assets), "__address__");
   for (const auto& pm : in.pod_monitors)
     for (std::size_t i = 0; i < pm.spec.pod_metrics_endpoints.size(); ++i)
       add(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, "", in.assets), "__address__");

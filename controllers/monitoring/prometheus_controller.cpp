@@ -12,12 +12,10 @@
 #include "controllers/monitoring/workload_reconciler.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
-#include "runtime/client/errors.h"
 #include "runtime/controller/apply.h"
 #include "runtime/controller/status.h"
 #include "runtime/events/event.h"
 #include "runtime/json/yaml.h"
-#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 #include "runtime/meta/selector.h"
 
@@ -112,7 +110,7 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
       configmaps.push_back(rule_configmap_name(request_.name, i));
       in.rule_file_globs.push_back("/etc/prometheus/rules/" + configmaps.back() + "/*.yaml");
     }
-    if (spec.additional_scrape_configs) in.additional_scrape_configs = additional_jobs(*spec.additional_scrape_configs);
+    if (spec.additional_scrape_configs) in.additional_scrape_configs = additional_jobs(reader, *spec.additional_scrape_configs);
     const std::string config = json::to_yaml(generate_config(in));
 
     // Rule ConfigMaps first, then the config, so the pods never mount a missing ConfigMap. Only
@@ -146,25 +144,20 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
   // to the Secret is picked up at the next reconcile or resync). A missing Secret or key that is
   // not optional, or a value that is not a list of jobs, fails the reconcile: the configuration
   // last applied stays, and Reconciled says why.
-  json::Array additional_jobs(const v1::SecretKeySelector& ref) {
-    const std::string where = "spec.additionalScrapeConfigs: Secret " + request_.ns + "/" + ref.name;
-    std::optional<json::Value> secret;
+  json::Array additional_jobs(AssetReader& reader, const v1::SecretKeySelector& ref) {
+    const std::string where = "spec.additionalScrapeConfigs: ";
+    const AssetRef secret = asset(request_.ns, ref);
+    std::optional<std::string> yaml;
     try {
-      secret = env_.client.get(kSecretType.gvr, request_.ns, ref.name);
-    } catch (const client::ApiError& e) {
-      if (e.code() != 404) throw;
+      yaml = reader.read(secret);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(where + e.what());
     }
-    const std::string_view encoded = secret ? json::get_string(*secret, {"data", ref.key}) : std::string_view();
-    if (!secret || encoded.empty()) {
-      if (ref.optional) return {};
-      throw std::runtime_error(where + (secret ? " has no key " + ref.key : std::string(" is not there")));
-    }
-    auto yaml = meta::base64_decode(encoded);
-    if (!yaml) throw std::runtime_error(where + " key " + ref.key + ": not base64");
+    if (!yaml) return {};
     try {
       return additional_scrape_configs(*yaml);
     } catch (const std::invalid_argument& e) {
-      throw std::runtime_error(where + " key " + ref.key + ": " + e.what());
+      throw std::runtime_error(where + secret.describe() + ": " + e.what());
     }
   }
 

@@ -150,7 +150,8 @@ auto monitor_fields(bool pod) {
                                   : "Service label whose value becomes the job label (default: the Service name).")),
       field<S>("podTargetLabels", &S::pod_target_labels, Schema::strings("Pod labels copied onto the targets.")),
       field<S>("sampleLimit", &S::sample_limit, Schema::integer("Samples per scrape above which the scrape fails.", "int64").minimum(0)),
-      field<S>("targetLimit", &S::target_limit, Schema::integer("Targets above which the scrape fails.", "int64").minimum(0)));
+      field<S>("targetLimit", &S::target_limit, Schema::integer("Targets above which the scrape fails.", "int64").minimum(0)),
+      field<S>("attachMetadata", &S::attach_metadata, AttachMetadata::schema()));
 }
 
 const auto& service_monitor_fields() {
@@ -159,6 +160,10 @@ const auto& service_monitor_fields() {
       codec::table<S>("Which Services' endpoints to scrape, and how.",
                       std::tuple_cat(monitor_fields<S>(false),
                                      std::make_tuple(field("targetLabels", &S::target_labels, Schema::strings("Service labels copied onto the targets.")),
+                                                     field("serviceDiscoveryRole", &S::service_discovery_role,
+                                                           Schema::string_enum({"Endpoints", "EndpointSlice"},
+                                                                               "Discover the targets through Endpoints or EndpointSlices "
+                                                                               "(default: the Prometheus's serviceDiscoveryRole).")),
                                                      field("endpoints", &S::endpoints,
                                                            Schema::array(Endpoint::schema(), "The Service endpoints to scrape.").max_items(64)))));
   return table;

@@ -131,6 +131,8 @@ const auto& spec_fields() {
             openapi::label_selector("Namespaces of the ScrapeConfigs: {} all, absent own.")),
       field("ruleSelector", &S::rule_selector, openapi::label_selector("PrometheusRules to load: {} all, absent none.")),
       field("ruleNamespaceSelector", &S::rule_namespace_selector, openapi::label_selector("Namespaces of the PrometheusRules: {} all, absent own.")),
+      field("serviceDiscoveryRole", &S::service_discovery_role,
+            Schema::string_enum({"Endpoints", "EndpointSlice"}, "How ServiceMonitors' targets are discovered (default Endpoints).")),
       field("remoteWrite", &S::remote_write, Schema::array(RemoteWriteSpec::schema(), "Remote write endpoints.").max_items(32)),
       field("alerting", &S::alerting, AlertingSpec::schema()),
       field("additionalScrapeConfigs", &S::additional_scrape_configs, SecretKeySelector::schema()),

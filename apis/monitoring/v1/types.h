@@ -16,13 +16,15 @@
 //                   (prometheus), {serviceMonitor,podMonitor,probe,scrapeConfig,rule}{,Namespace}Selector,
 //                   remoteWrite[{url, name, remoteTimeout}], alerting{alertmanagers[{namespace, name,
 //                   port, scheme, pathPrefix, apiVersion, timeout}]}, additionalScrapeConfigs, logLevel, logFormat, enableFeatures,
-//                   externalUrl, routePrefix, portName (web)
+//                   externalUrl, routePrefix, portName (web), serviceDiscoveryRole
 //   ServiceMonitor  selector, namespaceSelector{any, matchNames}, jobLabel, targetLabels,
-//                   podTargetLabels, sampleLimit, targetLimit, endpoints[{port, targetPort, path,
+//                   podTargetLabels, sampleLimit, targetLimit, attachMetadata{node},
+//                   serviceDiscoveryRole (Endpoints|EndpointSlice), endpoints[{port, targetPort, path,
 //                   scheme, params, interval, scrapeTimeout, honorLabels, honorTimestamps,
 //                   relabelings, metricRelabelings, filterRunning, followRedirects,
 //                   enableHttp2, and the credentials below}]
-//   PodMonitor      the same with podMetricsEndpoints[{port, portNumber, ...}]
+//   PodMonitor      the same (but targetLabels, serviceDiscoveryRole) with podMetricsEndpoints[{port,
+//                   portNumber, ...}]
 //   credentials     (endpoints, Probe, ScrapeConfig, httpSDConfigs) basicAuth{username, password},
 //                   authorization{type, credentials}, bearerTokenSecret (not ScrapeConfig),
 //                   oauth2{clientId, clientSecret, tokenUrl, scopes, endpointParams}, tlsConfig{ca,
@@ -167,6 +169,8 @@ struct PrometheusSpec {
   std::optional<json::Value> rule_selector, rule_namespace_selector;
   std::optional<json::Value> probe_selector, probe_namespace_selector;
   std::optional<json::Value> scrape_config_selector, scrape_config_namespace_selector;
+  // How ServiceMonitors' targets are discovered: Endpoints (default) or EndpointSlice.
+  std::string service_discovery_role;
   std::vector<RemoteWriteSpec> remote_write;
   std::optional<AlertingSpec> alerting;
   // Scrape configurations written by hand (a YAML list of scrape_config), appended to the
@@ -290,6 +294,12 @@ struct PodMetricsEndpoint : ScrapeEndpoint {
   CAPSTAN_CODEC(PodMetricsEndpoint);
 };
 
+// Metadata Kubernetes discovery attaches to the targets: the node's labels (needs node get/list/watch).
+struct AttachMetadata {
+  std::optional<bool> node;
+  CAPSTAN_CODEC(AttachMetadata);
+};
+
 // What a ServiceMonitor's and a PodMonitor's spec share.
 struct MonitorSpec {
   json::Value selector;  // metav1.LabelSelector as written; null = every object
@@ -297,10 +307,12 @@ struct MonitorSpec {
   std::string job_label;
   std::vector<std::string> pod_target_labels;
   std::int64_t sample_limit = 0, target_limit = 0;  // 0 = no limit
+  std::optional<AttachMetadata> attach_metadata;
 };
 
 struct ServiceMonitorSpec : MonitorSpec {
   std::vector<std::string> target_labels;
+  std::string service_discovery_role;  // Endpoints | EndpointSlice; "" = the Prometheus's
   std::vector<Endpoint> endpoints;
   CAPSTAN_CODEC(ServiceMonitorSpec);
 };
@@ -523,11 +535,6 @@ struct K8SNamespaceDiscovery {
 struct K8SSelectorConfig {
   std::string role, label, field;
   CAPSTAN_CODEC(K8SSelectorConfig);
-};
-
-struct AttachMetadata {
-  std::optional<bool> node;
-  CAPSTAN_CODEC(AttachMetadata);
 };
 
 struct KubernetesSDConfig {

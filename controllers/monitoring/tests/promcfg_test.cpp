@@ -214,6 +214,44 @@ spec:
   relabelings: [{sourceLabels: [__address__], targetLabel: host, regex: '(.*):.*', replacement: '$1'}]
 )";
 
+// serviceDiscoveryRole EndpointSlice (the Prometheus's, or a ServiceMonitor's own) discovers
+// through EndpointSlices and reads their labels; attachMetadata asks for the node's labels.
+TEST(Promcfg, EndpointSlicesAndNodeMetadata) {
+  auto spec = v1::Prometheus::from_json(Y(R"(
+spec:
+  serviceDiscoveryRole: EndpointSlice
+  alerting: {alertmanagers: [{name: alertmanager-operated, port: web}]}
+)")).spec;
+  auto in = inputs(spec);
+  in.service_monitors.push_back(v1::ServiceMonitor::from_json(Y(R"(
+metadata: {name: legacy, namespace: shop}
+spec:
+  serviceDiscoveryRole: Endpoints
+  selector: {matchLabels: {app: legacy}}
+  attachMetadata: {node: true}
+  endpoints: [{port: metrics}]
+)")));
+  in.pod_monitors[0].spec.attach_metadata = v1::AttachMetadata{true};
+  auto config = generate_config(in);
+  const auto& jobs = config.at("scrape_configs").as_array();
+  ASSERT_EQ(jobs.size(), 4u);
+  EXPECT_EQ(json::serialize(jobs[0].at("kubernetes_sd_configs")), R"j([{"role":"endpointslice","namespaces":{"names":["shop"]}}])j");
+  const std::string r0 = json::serialize(jobs[0].at("relabel_configs"));
+  EXPECT_NE(r0.find(R"j({"action":"keep","source_labels":["__meta_kubernetes_endpointslice_port_name"],"regex":"metrics"})j"), std::string::npos) << r0;
+  EXPECT_NE(r0.find(R"j("source_labels":["__meta_kubernetes_endpointslice_address_target_kind","__meta_kubernetes_endpointslice_address_target_name"])j"),
+            std::string::npos)
+      << r0;
+  EXPECT_EQ(r0.find("__meta_kubernetes_endpoint_"), std::string::npos) << r0;
+  EXPECT_EQ(json::serialize(jobs[2].at("kubernetes_sd_configs")),
+            R"j([{"role":"endpoints","namespaces":{"names":["shop"]},"attach_metadata":{"node":true}}])j")
+      << "the ServiceMonitor's own role wins";
+  EXPECT_EQ(json::serialize(jobs[3].at("kubernetes_sd_configs")), R"j([{"role":"pod","attach_metadata":{"node":true}}])j");
+  const std::string alerting = json::serialize(config.at("alerting"));
+  EXPECT_NE(alerting.find(R"("role":"endpointslice")"), std::string::npos) << alerting;
+  EXPECT_NE(alerting.find("__meta_kubernetes_endpointslice_port_name"), std::string::npos) << alerting;
+  EXPECT_EQ(promtool_config(config), "") << json::to_yaml(config);
+}
+
 // Probes (static targets and Ingresses) and ScrapeConfigs, after the monitors, as
 // prometheus-operator's generateProbeConfig and generateScrapeConfig write them.
 TEST(Promcfg, ProbesAndScrapeConfigsAsPrometheusOperator) {
