@@ -8,6 +8,7 @@
 #include "testing/prometheus.h"
 #include "runtime/http/server.h"
 #include "runtime/meta/base64.h"
+#include "runtime/json/yaml.h"
 #include "runtime/pki/sign.h"
 
 #include <gtest/gtest.h>
@@ -441,7 +442,7 @@ spec:
   EXPECT_EQ(assets.at("secret_obs_exporter-auth_password"), "pa55word");
   EXPECT_EQ(assets.at("configmap_obs_exporter-ca_ca.crt"), ca.to_pem());
   TempDir prom_dir("prometheus");
-  PrometheusServer prometheus(prom_dir, generated, {}, "127.0.0.1:9093", assets);
+  PrometheusServer prometheus(prom_dir, generated, {}, {.assets = assets});
   auto query = [&] { return prometheus.get("/api/v1/query?query=capstan_e2e_secure"); };
   EXPECT_TRUE(eventually([&] { return query().find(R"("job":"scrapeConfig/obs/exporter")") != std::string::npos; }, 30s))
       << query() << "\ntargets:\n" << prometheus.get("/api/v1/targets");
@@ -449,6 +450,65 @@ spec:
     std::lock_guard l(mu);
     EXPECT_EQ(refused, 0) << "every scrape authenticated";
   }
+  exporter.stop();
+}
+
+// A PrometheusAgent: prometheus-operator's prom-agent-<name> objects, a configuration agent mode
+// takes, bindings naming the agent; a real Prometheus in agent mode scrapes what the agent selects
+// and remote-writes it to a real receiving Prometheus, where it can be queried. kubectl scale sets
+// the shards.
+TEST_P(MonitoringE2E, APrometheusAgentScrapesAndRemoteWrites) {
+  http::Server exporter({.name = "exporter"}, [](http::Request&, http::Reply& reply) {
+    reply.send(http::Response(200, "# TYPE capstan_e2e_agent gauge\ncapstan_e2e_agent 7\n", "text/plain; version=0.0.4"));
+  });
+  exporter.start();
+  TempDir receiver_dir("receiver");
+  PrometheusServer receiver(receiver_dir, "global: {scrape_interval: 1m}\n", {}, {.remote_write_receiver = true});
+
+  kubectl_->ok({"create", "namespace", "obs"});
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: monitoring.capstan.dev/v1
+kind: PrometheusAgent
+metadata: {name: edge, namespace: obs}
+spec:
+  version: v2.53.0
+  scrapeInterval: 1s
+  scrapeConfigSelector: {matchLabels: {agent: edge}}
+  externalLabels: {site: e2e}
+  remoteWrite: [{url: 'http://)" + receiver.address() + R"(/api/v1/write'}]
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ScrapeConfig
+metadata: {name: exporter, namespace: obs, labels: {agent: edge}}
+spec:
+  staticConfigs: [{targets: [')" + exporter.address() + R"(']}]
+)");
+  auto cfg = [&] { return config("prom-agent-edge"); };
+  ASSERT_TRUE(eventually([&] { return cfg().find("scrapeConfig/obs/exporter") != std::string::npos; }, 30s)) << cfg();
+  const std::string generated = cfg();
+  EXPECT_EQ(generated.find("rule_files"), std::string::npos) << generated;
+  const std::string path = dir_->write("agent.yaml", json::to_yaml(with_static_targets(json::from_yaml(generated))));
+  auto check = run({"promtool", "check", "config", "--agent", path});
+  EXPECT_EQ(check.code, 0) << check.out << check.err;
+  const std::string args = get({"get", "statefulset", "prom-agent-edge", "-n", "obs", "-o", "jsonpath={.spec.template.spec.containers[0].args}"});
+  EXPECT_NE(args.find("--enable-feature=agent"), std::string::npos) << args;
+  EXPECT_EQ(get({"get", "service", "prometheus-agent-operated", "-n", "obs", "-o", "jsonpath={.spec.selector}"}),
+            R"({"app.kubernetes.io/name":"prometheus-agent"})");
+  EXPECT_TRUE(eventually([&] { return condition("prometheusagent", "edge", "obs", "Available") == "True"; }, 30s))
+      << condition("prometheusagent", "edge", "obs", "Available", "message");
+  EXPECT_TRUE(eventually([&] { return get({"get", "scrapeconfig", "exporter", "-n", "obs", "-o", "jsonpath={.status.bindings[0].resource}"}) == "prometheusagents"; },
+                         20s));
+  EXPECT_EQ(get({"get", "scrapeconfig", "exporter", "-n", "obs", "-o", "jsonpath={.status.bindings[0].conditions[0].message}"}),
+            "loaded by PrometheusAgent obs/edge");
+
+  TempDir agent_dir("agent");
+  PrometheusServer agent(agent_dir, generated, {}, {.agent = true});
+  auto query = [&] { return receiver.get("/api/v1/query?query=capstan_e2e_agent"); };
+  EXPECT_TRUE(eventually([&] { return query().find(R"("job":"scrapeConfig/obs/exporter")") != std::string::npos; }, 60s))
+      << query() << "\nagent:\n" << agent.logs();
+  EXPECT_NE(query().find(R"("site":"e2e")"), std::string::npos) << "the agent's external labels: " << query();
+
+  kubectl_->ok({"scale", "prometheusagent", "edge", "-n", "obs", "--replicas=2"});
+  EXPECT_TRUE(eventually([&] { return !get({"get", "statefulset", "prom-agent-edge-shard-1", "-n", "obs", "--ignore-not-found"}).empty(); }, 30s));
   exporter.stop();
 }
 
@@ -649,7 +709,7 @@ TEST_P(MonitoringE2E, AnAlertFromAPrometheusRuleReachesTheWebhookOfAnAlertmanage
   // The real servers: the alert is fired, routed and delivered.
   TempDir am_dir("alertmanager"), prom_dir("prometheus");  // each server's files apart
   AlertmanagerServer alertmanager(am_dir, assembled);
-  PrometheusServer prometheus(prom_dir, prom_config(), files, alertmanager.address());
+  PrometheusServer prometheus(prom_dir, prom_config(), files, {.alertmanager = alertmanager.address()});
   const bool got = eventually(
       [&] {
         std::lock_guard l(mu);

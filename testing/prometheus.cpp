@@ -67,22 +67,29 @@ json::Value with_assets_in(json::Value config, const std::string& dir, const std
 }
 
 PrometheusServer::PrometheusServer(const TempDir& dir, const std::string& config_yaml, const std::map<std::string, std::string>& rule_files,
-                                   const std::string& alertmanager, const std::map<std::string, std::string>& assets) {
-  const std::filesystem::path rules = dir.path() / "prometheus-rules";
-  std::filesystem::create_directories(rules);
-  for (const auto& [name, content] : rule_files) write_file((rules / name).string(), content);
-  json::Value config = with_assets_in(with_static_targets(json::from_yaml(config_yaml), alertmanager), dir.file("certs"), assets);
-  config.as_object()["rule_files"] = json::Array{(rules / "*.yaml").string()};
+                                   const PrometheusOptions& options) {
+  json::Value config = with_assets_in(with_static_targets(json::from_yaml(config_yaml), options.alertmanager), dir.file("certs"), options.assets);
+  if (!options.agent) {
+    const std::filesystem::path rules = dir.path() / "prometheus-rules";
+    std::filesystem::create_directories(rules);
+    for (const auto& [name, content] : rule_files) write_file((rules / name).string(), content);
+    config.as_object()["rule_files"] = json::Array{(rules / "*.yaml").string()};
+  }
   const std::string config_path = dir.file("prometheus.yaml");
   write_file(config_path, json::to_yaml(config));
 
   port_ = free_port();
-  proc_ = start_ready({"prometheus", "--config.file=" + config_path, "--web.listen-address=127.0.0.1:" + std::to_string(port_),
-                       "--storage.tsdb.path=" + dir.file("prometheus-data"),
-                       // Alerts fired before the Alertmanager is discovered are dropped; they are
-                       // sent again after this delay (default 1m).
-                       "--rules.alert.resend-delay=1s"},
-                      dir.file("prometheus.log"), port_, "/-/ready", "prometheus");
+  std::vector<std::string> args{"prometheus", "--config.file=" + config_path, "--web.listen-address=" + address()};
+  if (options.agent) {
+    args.insert(args.end(), {"--enable-feature=agent", "--storage.agent.path=" + dir.file("prometheus-wal")});
+  } else {
+    args.insert(args.end(), {"--storage.tsdb.path=" + dir.file("prometheus-data"),
+                             // Alerts fired before the Alertmanager is discovered are dropped; they
+                             // are sent again after this delay (default 1m).
+                             "--rules.alert.resend-delay=1s"});
+  }
+  if (options.remote_write_receiver) args.emplace_back("--web.enable-remote-write-receiver");
+  proc_ = start_ready(std::move(args), dir.file("prometheus.log"), port_, "/-/ready", "prometheus");
 }
 
 PrometheusServer::~PrometheusServer() {

@@ -25,19 +25,27 @@ json::Value with_static_targets(json::Value config, const std::string& alertmana
 // value) are written.
 json::Value with_assets_in(json::Value config, const std::string& dir, const std::map<std::string, std::string>& files);
 
+struct PrometheusOptions {
+  std::string alertmanager = "127.0.0.1:9093";  // where alerts go ("host:port")
+  std::map<std::string, std::string> assets;    // the assets Secret's files (with_assets_in)
+  bool agent = false;                           // agent mode (the feature flag of Prometheus 2)
+  bool remote_write_receiver = false;           // accept remote writes at /api/v1/write
+};
+
 class PrometheusServer {
  public:
   // Starts `prometheus` on a free loopback port with `config` (YAML, as the operator generated
   // it: discovery is swapped by with_static_targets, rule_files point at `rule_files`, written
-  // to a directory of its own; alerts go to `alertmanager`, "host:port") and waits until it is
-  // ready. Throws with its log when it is not. `assets`: the assets Secret's files (with_assets_in).
+  // to a directory of its own; none in agent mode) and waits until it is ready. Throws with its
+  // log when it is not.
   PrometheusServer(const TempDir& dir, const std::string& config_yaml, const std::map<std::string, std::string>& rule_files,
-                   const std::string& alertmanager = "127.0.0.1:9093", const std::map<std::string, std::string>& assets = {});
+                   const PrometheusOptions& options = {});
   ~PrometheusServer();
 
   // GET of an API path ("/api/v1/rules"): the body.
   std::string get(const std::string& path) const;
   std::string logs() const;
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
 
  private:
   std::uint16_t port_ = 0;

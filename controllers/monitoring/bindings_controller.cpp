@@ -18,9 +18,10 @@ namespace v1 = apis::monitoring::v1;
 // The schema's bound on status.bindings.
 constexpr std::size_t kMaxBindings = 1024;
 
-const v1::WorkloadBinding* find_binding(const std::vector<v1::WorkloadBinding>& bindings, std::string_view ns, std::string_view name) {
+const v1::WorkloadBinding* find_binding(const std::vector<v1::WorkloadBinding>& bindings, std::string_view resource, std::string_view ns,
+                                       std::string_view name) {
   for (const auto& b : bindings)
-    if (b.group == v1::kGroup && b.resource == kPrometheusType.gvr.resource && b.namespace_ == ns && b.name == name) return &b;
+    if (b.group == v1::kGroup && b.resource == resource && b.namespace_ == ns && b.name == name) return &b;
   return nullptr;
 }
 
@@ -96,46 +97,56 @@ controller::Result reconcile_bindings(Env& env, const BoundKind& kind, const con
     }
   }
 
-  auto prometheuses = env.prometheuses.list();
-  std::sort(prometheuses.begin(), prometheuses.end(), [](const auto& a, const auto& b) { return a->key() < b->key(); });
-  std::optional<std::string> problems;  // judged once, when a Prometheus selects the object
+  // The Prometheuses, then the PrometheusAgents (which select no rules), each sorted by key.
+  struct Workload {
+    cache::ObjectPtr object;
+    const meta::ResourceType* type;
+  };
+  std::vector<Workload> workloads;
+  for (const auto* type : {&kPrometheusType, &kPrometheusAgentType}) {
+    if (type == &kPrometheusAgentType && &kind == &prometheus_rule_bindings()) break;
+    auto list = (type == &kPrometheusType ? env.prometheuses : env.prometheus_agents).list();
+    std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a->key() < b->key(); });
+    for (auto& o : list) workloads.push_back({std::move(o), type});
+  }
+  std::optional<std::string> problems;  // judged once, when a workload selects the object
   bool missing_value = false;
   v1::ConfigResourceStatus status;
-  for (const auto& p : prometheuses) {
+  for (const auto& [p, type] : workloads) {
     if (p->deleting()) continue;
-    v1::Prometheus prometheus;
+    v1::Prometheus prometheus;  // an agent's fields are a subset of a Prometheus's
     std::optional<Choice> choice;
     try {
       prometheus = v1::Prometheus::from_json(p->value());
       choice = Selection(env.namespaces, std::string(p->ns()), prometheus.spec.*kind.selector, prometheus.spec.*kind.namespace_selector)
                    .judge(*cached);
     } catch (const std::exception&) {
-      continue;  // an unreadable Prometheus or selector: its own status says so, and it selects nothing
+      continue;  // an unreadable workload or selector: its own status says so, and it selects nothing
     }
     if (*choice == Choice::NotSelected) continue;
     if (status.bindings.size() == kMaxBindings) {
-      ctx.log.warn("more Prometheuses select this object than its status can name", {{"max", std::to_string(kMaxBindings)}});
+      ctx.log.warn("more workloads select this object than its status can name", {{"max", std::to_string(kMaxBindings)}});
       break;
     }
     v1::WorkloadBinding binding;
     binding.group = v1::kGroup;
-    binding.resource = kPrometheusType.gvr.resource;
+    binding.resource = type->gvr.resource;
     binding.namespace_ = p->ns();
     binding.name = p->name();
-    if (const auto* old = find_binding(previous.bindings, p->ns(), p->name())) binding.conditions = old->conditions;
-    const std::string prometheus_key = std::string(p->ns()) + "/" + std::string(p->name());
+    if (const auto* old = find_binding(previous.bindings, binding.resource, p->ns(), p->name())) binding.conditions = old->conditions;
+    const std::string workload = type->kind + " " + std::string(p->ns()) + "/" + std::string(p->name());
     if (*choice == Choice::NamespaceNotSelected) {
       const bool own_only = !(prometheus.spec.*kind.namespace_selector);
-      std::string message = own_only ? "Prometheus " + prometheus_key + " looks only in its own namespace " + std::string(p->ns()) +
-                                           " (spec." + std::string(kind.namespace_selector_field) + " is not set)"
+      std::string message = own_only ? workload + " looks only in its own namespace " + std::string(p->ns()) + " (spec." +
+                                           std::string(kind.namespace_selector_field) + " is not set)"
                                      : "namespace " + request.ns + " is not chosen by spec." + std::string(kind.namespace_selector_field) +
-                                           " of Prometheus " + prometheus_key;
+                                           " of " + workload;
       controller::set_condition(binding.conditions, v1::condition::kAccepted, "False", v1::reason::kNamespaceNotSelected, message, generation);
     } else {
       if (!problems) problems = object_problems(env, kind, before, missing_value);
       if (problems->empty())
-        controller::set_condition(binding.conditions, v1::condition::kAccepted, "True", v1::reason::kAcceptedReason,
-                                  "loaded by Prometheus " + prometheus_key, generation);
+        controller::set_condition(binding.conditions, v1::condition::kAccepted, "True", v1::reason::kAcceptedReason, "loaded by " + workload,
+                                  generation);
       else
         controller::set_condition(binding.conditions, v1::condition::kAccepted, "False", v1::reason::kInvalidConfiguration, *problems,
                                   generation);

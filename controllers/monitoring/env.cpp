@@ -4,10 +4,11 @@
 
 namespace capstan::monitoring {
 
-Env::Env(client::Client& c, cache::Informer& p, cache::Informer& sm, cache::Informer& pm, cache::Informer& r, cache::Informer& ns,
+Env::Env(client::Client& c, cache::Informer& p, cache::Informer& agents, cache::Informer& sm, cache::Informer& pm, cache::Informer& r, cache::Informer& ns,
          Scrapes scrapes, Owned owned, Alerting alerting, MonitoringOptions o)
     : client(c),
       prometheuses(p),
+      prometheus_agents(agents),
       service_monitors(sm),
       pod_monitors(pm),
       probes(scrapes.probes),

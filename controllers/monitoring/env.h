@@ -27,6 +27,7 @@ namespace capstan::monitoring {
 using apis::monitoring::v1::kAlertmanagerConfigType;
 using apis::monitoring::v1::kAlertmanagerType;
 using apis::monitoring::v1::kPodMonitorType;
+using apis::monitoring::v1::kPrometheusAgentType;
 using apis::monitoring::v1::kProbeType;
 using apis::monitoring::v1::kScrapeConfigType;
 using apis::monitoring::v1::kPrometheusRuleType;
@@ -67,12 +68,13 @@ struct Env {
     cache::Informer& alertmanagers;
     cache::Informer& configs;
   };
-  Env(client::Client& client, cache::Informer& prometheuses, cache::Informer& service_monitors, cache::Informer& pod_monitors,
+  Env(client::Client& client, cache::Informer& prometheuses, cache::Informer& prometheus_agents, cache::Informer& service_monitors, cache::Informer& pod_monitors,
       cache::Informer& rules, cache::Informer& namespaces, Scrapes scrapes, Owned owned, Alerting alerting, MonitoringOptions options);
   ~Env();
 
   client::Client& client;
   cache::Informer& prometheuses;
+  cache::Informer& prometheus_agents;
   cache::Informer& service_monitors;
   cache::Informer& pod_monitors;
   cache::Informer& probes;

@@ -19,10 +19,10 @@ using build::string_map;
 using build::typed;
 using build::volume_mount;
 
-std::map<std::string, std::string> common_labels(std::string_view prometheus, std::int32_t shard = 0) {
-  auto labels = selector_labels(prometheus, shard);
+std::map<std::string, std::string> common_labels(std::string_view prometheus, std::int32_t shard = 0, const Flavor& f = kServer) {
+  auto labels = selector_labels(prometheus, shard, f);
   labels[std::string(kManagedByLabel)] = std::string(kManagedBy);
-  labels["operator.prometheus.io/mode"] = "server";
+  labels["operator.prometheus.io/mode"] = std::string(f.mode);
   return labels;
 }
 
@@ -38,40 +38,43 @@ json::Object reloader(std::string_view name, const std::vector<std::string>& rul
 
 }  // namespace
 
-std::string statefulset_name(std::string_view prometheus, std::int32_t shard) {
-  return "prometheus-" + std::string(prometheus) + (shard > 0 ? "-shard-" + std::to_string(shard) : "");
+std::string statefulset_name(std::string_view prometheus, std::int32_t shard, const Flavor& f) {
+  return std::string(f.prefix) + "-" + std::string(prometheus) + (shard > 0 ? "-shard-" + std::to_string(shard) : "");
 }
-std::string config_secret_name(std::string_view prometheus) { return "prometheus-" + std::string(prometheus); }
+std::string config_secret_name(std::string_view prometheus, const Flavor& f) { return std::string(f.prefix) + "-" + std::string(prometheus); }
 std::string rule_configmap_name(std::string_view prometheus, std::size_t i) {
   return "prometheus-" + std::string(prometheus) + "-rulefiles-" + std::to_string(i);
 }
 
-std::map<std::string, std::string> selector_labels(std::string_view prometheus, std::int32_t shard) {
-  return {{"app.kubernetes.io/instance", std::string(prometheus)},
-          {"app.kubernetes.io/name", "prometheus"},
-          {"operator.prometheus.io/name", std::string(prometheus)},
-          {std::string(kShardLabel), std::to_string(shard)},
-          {"prometheus", std::string(prometheus)}};
+std::map<std::string, std::string> selector_labels(std::string_view prometheus, std::int32_t shard, const Flavor& f) {
+  std::map<std::string, std::string> labels{{"app.kubernetes.io/instance", std::string(prometheus)},
+                                            {"app.kubernetes.io/name", std::string(f.app)},
+                                            {"operator.prometheus.io/name", std::string(prometheus)},
+                                            {std::string(kShardLabel), std::to_string(shard)}};
+  if (!f.agent) labels["prometheus"] = std::string(prometheus);
+  return labels;
 }
 
-std::string selector_string(std::string_view prometheus) {
+std::string selector_string(std::string_view prometheus, const Flavor& f) {
   std::string out;
-  for (const auto& [k, v] : selector_labels(prometheus))
+  for (const auto& [k, v] : selector_labels(prometheus, 0, f))
     if (k != kShardLabel) out += (out.empty() ? "" : ",") + k + "=" + v;
   return out;
 }
 
-json::Value config_secret(const json::Value& prometheus, const std::string& config_yaml) {
+json::Value config_secret(const json::Value& prometheus, const std::string& config_yaml, const Flavor& f) {
   auto name = meta::name_of(prometheus);
-  return compressed_secret(prometheus, config_secret_name(name), common_labels(name), kConfigKey, config_yaml,
+  return compressed_secret(prometheus, config_secret_name(name, f), common_labels(name, 0, f), kConfigKey, config_yaml,
                            "the generated Prometheus configuration", "select fewer monitors");
 }
 
-std::string assets_secret_name(std::string_view prometheus) { return "prometheus-" + std::string(prometheus) + "-tls-assets-0"; }
+std::string assets_secret_name(std::string_view prometheus, const Flavor& f) {
+  return std::string(f.prefix) + "-" + std::string(prometheus) + "-tls-assets-0";
+}
 
-json::Value assets_secret(const json::Value& prometheus, const std::map<std::string, std::string>& files) {
+json::Value assets_secret(const json::Value& prometheus, const std::map<std::string, std::string>& files, const Flavor& f) {
   auto name = meta::name_of(prometheus);
-  auto o = typed("v1", "Secret", metadata(prometheus, assets_secret_name(name), common_labels(name)));
+  auto o = typed("v1", "Secret", metadata(prometheus, assets_secret_name(name, f), common_labels(name, 0, f)));
   o["type"] = "Opaque";
   json::Object data;
   std::size_t size = 0;
@@ -95,30 +98,37 @@ json::Value rule_configmap(const json::Value& prometheus, std::size_t i, const s
   return o;
 }
 
-json::Value governing_service(const json::Value& prometheus) {
+json::Value governing_service(const json::Value& prometheus, const Flavor& f) {
   auto o = typed("v1", "Service",
-                 metadata(prometheus, std::string(kGoverningService),
-                          {{"operated-prometheus", "true"}, {std::string(kManagedByLabel), std::string(kManagedBy)}}, false));
+                 metadata(prometheus, std::string(f.governing_service),
+                          {{f.agent ? "operated-prometheus-agent" : "operated-prometheus", "true"},
+                           {std::string(kManagedByLabel), std::string(kManagedBy)}},
+                          false));
   o["spec"] = json::Object{{"clusterIP", "None"},
-                           {"selector", json::Object{{"app.kubernetes.io/name", "prometheus"}}},
+                           {"selector", json::Object{{"app.kubernetes.io/name", f.app}}},
                            {"ports", json::Array{json::Object{{"name", "web"}, {"port", kWebPort}, {"protocol", "TCP"},
                                                               {"targetPort", "web"}}}}};
   return o;
 }
 
 json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spec, const std::vector<std::string>& rule_configmaps,
-                        std::int32_t shard) {
+                        std::int32_t shard, const Flavor& f) {
   const std::string name(meta::name_of(prometheus));
-  auto o = typed("apps/v1", "StatefulSet", metadata(prometheus, statefulset_name(name, shard), common_labels(name, shard)));
+  auto o = typed("apps/v1", "StatefulSet", metadata(prometheus, statefulset_name(name, shard, f), common_labels(name, shard, f)));
 
-  json::Array args{"--config.file=/etc/prometheus/config_out/prometheus.env.yaml",
-                   "--web.enable-lifecycle",
-                   "--web.route-prefix=" + (spec.route_prefix.empty() ? std::string("/") : spec.route_prefix),
-                   "--storage.tsdb.path=/prometheus",
-                   "--web.console.templates=/etc/prometheus/consoles",
-                   "--web.console.libraries=/etc/prometheus/console_libraries"};
-  if (auto r = spec.effective_retention(); !r.empty()) args.emplace_back("--storage.tsdb.retention.time=" + r);
-  if (!spec.retention_size.empty()) args.emplace_back("--storage.tsdb.retention.size=" + spec.retention_size);
+  json::Array args{"--config.file=/etc/prometheus/config_out/prometheus.env.yaml", "--web.enable-lifecycle",
+                   "--web.route-prefix=" + (spec.route_prefix.empty() ? std::string("/") : spec.route_prefix)};
+  if (f.agent) {
+    // Prometheus 3 has --agent; 2.x the agent feature flag.
+    args.emplace_back(spec.effective_version().starts_with("v2.") ? "--enable-feature=agent" : "--agent");
+    args.emplace_back("--storage.agent.path=/prometheus");
+  } else {
+    args.emplace_back("--storage.tsdb.path=/prometheus");
+    args.emplace_back("--web.console.templates=/etc/prometheus/consoles");
+    args.emplace_back("--web.console.libraries=/etc/prometheus/console_libraries");
+    if (auto r = spec.effective_retention(); !r.empty()) args.emplace_back("--storage.tsdb.retention.time=" + r);
+    if (!spec.retention_size.empty()) args.emplace_back("--storage.tsdb.retention.size=" + spec.retention_size);
+  }
   if (!spec.external_url.empty()) args.emplace_back("--web.external-url=" + spec.external_url);
   if (!spec.log_level.empty()) args.emplace_back("--log.level=" + spec.log_level);
   if (!spec.log_format.empty()) args.emplace_back("--log.format=" + spec.log_format);
@@ -128,13 +138,14 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
   // restarts, or an ephemeral volume); mounted through the prometheus-db subPath when storage is set.
   const auto& storage = spec.storage;
   const auto* claim = storage && storage->volume_claim_template ? &*storage->volume_claim_template : nullptr;
-  std::string db = claim && claim->metadata && !claim->metadata->name.empty() ? claim->metadata->name : "prometheus-" + name + "-db";
+  std::string db =
+      claim && claim->metadata && !claim->metadata->name.empty() ? claim->metadata->name : std::string(f.prefix) + "-" + name + "-db";
   json::Object db_mount = volume_mount(db, "/prometheus");
   if (storage && !storage->disable_mount_sub_path) db_mount["subPath"] = "prometheus-db";
   json::Array mounts{volume_mount("config-out", "/etc/prometheus/config_out", true), volume_mount("tls-assets", kAssetsDir, true),
                      std::move(db_mount)};
-  json::Array volumes{json::Object{{"name", "config"}, {"secret", json::Object{{"secretName", config_secret_name(name)}}}},
-                      json::Object{{"name", "tls-assets"}, {"secret", json::Object{{"secretName", assets_secret_name(name)}}}},
+  json::Array volumes{json::Object{{"name", "config"}, {"secret", json::Object{{"secretName", config_secret_name(name, f)}}}},
+                      json::Object{{"name", "tls-assets"}, {"secret", json::Object{{"secretName", assets_secret_name(name, f)}}}},
                       json::Object{{"name", "config-out"}, {"emptyDir", json::Object{{"medium", "Memory"}}}}};
   if (storage && storage->empty_dir) volumes.push_back(json::Object{{"name", db}, {"emptyDir", *storage->empty_dir}});
   else if (storage && storage->ephemeral) volumes.push_back(json::Object{{"name", db}, {"ephemeral", *storage->ephemeral}});
@@ -154,7 +165,7 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
                     {"volumeMounts", std::move(mounts)}};
   if (spec.resources) prom["resources"] = *spec.resources;
 
-  auto pod_labels = selector_labels(name, shard);
+  auto pod_labels = selector_labels(name, shard, f);
   json::Object pod_annotations{{"kubectl.kubernetes.io/default-container", "prometheus"}};
   if (spec.pod_metadata) {
     for (const auto& [key, value] : spec.pod_metadata->labels) pod_labels.try_emplace(key, value);  // the selector's stay
@@ -172,10 +183,10 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
   build::pod_settings(pod_spec, spec);
   o["spec"] = json::Object{
       {"replicas", spec.replicas},
-      {"serviceName", kGoverningService},
+      {"serviceName", f.governing_service},
       {"podManagementPolicy", "Parallel"},
       {"updateStrategy", json::Object{{"type", "RollingUpdate"}}},
-      {"selector", json::Object{{"matchLabels", string_map(selector_labels(name, shard))}}},
+      {"selector", json::Object{{"matchLabels", string_map(selector_labels(name, shard, f))}}},
       {"template", json::Object{{"metadata", json::Object{{"labels", string_map(pod_labels)}, {"annotations", std::move(pod_annotations)}}},
                                 {"spec", std::move(pod_spec)}}}};
   auto& sts_spec = o["spec"].as_object();

@@ -1,5 +1,6 @@
 // The objects a Prometheus "<name>" in "<ns>" owns, named and labelled as prometheus-operator
-// names them (pkg/prometheus/server/statefulset.go, pkg/prometheus/common.go):
+// names them (pkg/prometheus/server/statefulset.go, pkg/prometheus/common.go); a
+// PrometheusAgent's are the same but the rule ConfigMaps, under prom-agent-<name> (Flavor):
 //
 //   Secret       prometheus-<name>                 prometheus.yaml.gz (the generated config)
 //   Secret       prometheus-<name>-tls-assets-0    the credentials, CAs and keys the jobs name (assets.h)
@@ -28,28 +29,39 @@ inline constexpr std::string_view kShardLabel = "operator.prometheus.io/shard";
 inline constexpr std::string_view kManagedBy = "capstan-monitoring";  // also the field manager
 inline constexpr int kWebPort = 9090;
 
-// prometheus-<name> for shard 0, prometheus-<name>-shard-<i> for the others.
-std::string statefulset_name(std::string_view prometheus, std::int32_t shard = 0);
-std::string config_secret_name(std::string_view prometheus);
+// What sets a Prometheus server's objects and a Prometheus agent's apart, under
+// prometheus-operator's names: prometheus-<name> and prom-agent-<name>, the governing Services
+// prometheus-operated and prometheus-agent-operated, pods labelled app.kubernetes.io/name
+// prometheus or prometheus-agent. An agent has no rules and runs Prometheus with --agent.
+struct Flavor {
+  std::string_view prefix, app, mode, governing_service;
+  bool agent;
+};
+inline constexpr Flavor kServer{"prometheus", "prometheus", "server", kGoverningService, false};
+inline constexpr Flavor kAgent{"prom-agent", "prometheus-agent", "agent", "prometheus-agent-operated", true};
+
+// <prefix>-<name> for shard 0, <prefix>-<name>-shard-<i> for the others.
+std::string statefulset_name(std::string_view prometheus, std::int32_t shard = 0, const Flavor& f = kServer);
+std::string config_secret_name(std::string_view prometheus, const Flavor& f = kServer);
 std::string rule_configmap_name(std::string_view prometheus, std::size_t i);
 // The pods' labels and the StatefulSet's selector (one shard's).
-std::map<std::string, std::string> selector_labels(std::string_view prometheus, std::int32_t shard = 0);
+std::map<std::string, std::string> selector_labels(std::string_view prometheus, std::int32_t shard = 0, const Flavor& f = kServer);
 // "app.kubernetes.io/instance=web,app.kubernetes.io/name=prometheus,..." (status.selector): the
 // pods of every shard.
-std::string selector_string(std::string_view prometheus);
+std::string selector_string(std::string_view prometheus, const Flavor& f = kServer);
 
 // What a Secret's data may hold (kube-apiserver's limit): the gzipped configuration must fit.
 inline constexpr std::size_t kMaxConfigSecretBytes = 1024 * 1024;
 // Throws std::length_error naming the sizes when the gzipped configuration does not fit.
-json::Value config_secret(const json::Value& prometheus, const std::string& config_yaml);
-std::string assets_secret_name(std::string_view prometheus);  // prometheus-<name>-tls-assets-0
+json::Value config_secret(const json::Value& prometheus, const std::string& config_yaml, const Flavor& f = kServer);
+std::string assets_secret_name(std::string_view prometheus, const Flavor& f = kServer);  // <prefix>-<name>-tls-assets-0
 // The values the jobs reference, by file name (assets.h), mounted at /etc/prometheus/certs.
 // Throws std::length_error naming the sizes when they do not fit a Secret.
-json::Value assets_secret(const json::Value& prometheus, const std::map<std::string, std::string>& files);
+json::Value assets_secret(const json::Value& prometheus, const std::map<std::string, std::string>& files, const Flavor& f = kServer);
 json::Value rule_configmap(const json::Value& prometheus, std::size_t i, const std::map<std::string, std::string>& files);
-json::Value governing_service(const json::Value& prometheus);
-// `rule_configmaps`: the names of the rule ConfigMaps to mount.
+json::Value governing_service(const json::Value& prometheus, const Flavor& f = kServer);
+// `rule_configmaps`: the names of the rule ConfigMaps to mount (none for an agent).
 json::Value statefulset(const json::Value& prometheus, const apis::monitoring::v1::PrometheusSpec& spec,
-                        const std::vector<std::string>& rule_configmaps, std::int32_t shard = 0);
+                        const std::vector<std::string>& rule_configmaps, std::int32_t shard = 0, const Flavor& f = kServer);
 
 }  // namespace capstan::monitoring

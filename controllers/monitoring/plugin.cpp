@@ -14,7 +14,8 @@
 namespace capstan::monitoring {
 
 std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions options) {
-  auto env = std::make_shared<Env>(mgr.client(), mgr.informer(kPrometheusType), mgr.informer(kServiceMonitorType), mgr.informer(kPodMonitorType),
+  auto env = std::make_shared<Env>(mgr.client(), mgr.informer(kPrometheusType), mgr.informer(kPrometheusAgentType),
+                                   mgr.informer(kServiceMonitorType), mgr.informer(kPodMonitorType),
                                    mgr.informer(kPrometheusRuleType), mgr.informer(kNamespaceType),
                                    Env::Scrapes{mgr.informer(kProbeType), mgr.informer(kScrapeConfigType)},
                                    Env::Owned{mgr.informer(kStatefulSetType, kOwnedSelector), mgr.informer(kConfigMapType, kOwnedSelector),
@@ -23,34 +24,44 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
   if (env->options.record_events)
     env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kEventComponent), ""});
 
-  // A change to any monitor, rule or namespace may change what a Prometheus selects: every
-  // Prometheus regenerates (as prometheus-operator's enqueueForNamespace), which costs a config
+  // A change to any monitor, rule or namespace may change what a Prometheus (or agent) selects:
+  // every one regenerates (as prometheus-operator's enqueueForNamespace), which costs a config
   // build; children whose content did not change are not sent (controller::apply_if_changed).
   Env* e = env.get();
-  auto every_prometheus = [e](const cache::ObjectPtr&) {
-    std::vector<controller::Request> out;
-    for (const auto& p : e->prometheuses.list()) out.push_back({std::string(p->ns()), std::string(p->name())});
-    return out;
-  };
   // What a monitor or rule contributes is its spec and whether its labels select it; its status
   // (the bindings written below) changes nothing.
   const auto spec_or_labels = controller::any_of({controller::generation_changed(), controller::labels_changed()});
   cache::InformerOptions owned;
   owned.label_selector = std::string(kOwnedSelector);
-  mgr.controller("prometheus")
-      .for_(kPrometheusType, {controller::generation_changed()})
-      .owns(kStatefulSetType, {}, owned)
-      .owns(kConfigMapType, {controller::resource_version_changed()}, owned)
-      .owns(kSecretType, {controller::resource_version_changed()}, owned)
-      .watches(kServiceMonitorType, every_prometheus, {spec_or_labels})
-      .watches(kPodMonitorType, every_prometheus, {spec_or_labels})
-      .watches(kProbeType, every_prometheus, {spec_or_labels})
-      .watches(kScrapeConfigType, every_prometheus, {spec_or_labels})
-      .watches(kPrometheusRuleType, every_prometheus, {spec_or_labels})
-      .watches(kNamespaceType, every_prometheus, {controller::labels_changed()})
-      .with_max_concurrent(env->options.max_concurrent_reconciles)
-      .records_faults(std::string(apis::monitoring::v1::condition::kReconciled), env->recorder.get())
-      .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_prometheus(*env, r, c); });
+  struct Server {
+    std::string name;
+    const meta::ResourceType& type;
+    cache::Informer& informer;
+    controller::Result (*reconcile)(Env&, const controller::Request&, controller::Context&);
+  };
+  for (const Server& s : {Server{"prometheus", kPrometheusType, e->prometheuses, reconcile_prometheus},
+                          Server{"prometheus-agent", kPrometheusAgentType, e->prometheus_agents, reconcile_prometheus_agent}}) {
+    cache::Informer* informer = &s.informer;
+    auto every = [informer](const cache::ObjectPtr&) {
+      std::vector<controller::Request> out;
+      for (const auto& p : informer->list()) out.push_back({std::string(p->ns()), std::string(p->name())});
+      return out;
+    };
+    controller::Builder builder = mgr.controller(s.name);
+    builder.for_(s.type, {controller::generation_changed()})
+        .owns(kStatefulSetType, {}, owned)
+        .owns(kSecretType, {controller::resource_version_changed()}, owned)
+        .watches(kServiceMonitorType, every, {spec_or_labels})
+        .watches(kPodMonitorType, every, {spec_or_labels})
+        .watches(kProbeType, every, {spec_or_labels})
+        .watches(kScrapeConfigType, every, {spec_or_labels})
+        .watches(kNamespaceType, every, {controller::labels_changed()});
+    if (&s.type == &kPrometheusType)  // an agent has no rules
+      builder.owns(kConfigMapType, {controller::resource_version_changed()}, owned).watches(kPrometheusRuleType, every, {spec_or_labels});
+    builder.with_max_concurrent(env->options.max_concurrent_reconciles)
+        .records_faults(std::string(apis::monitoring::v1::condition::kReconciled), env->recorder.get())
+        .complete([env, reconcile = s.reconcile](const controller::Request& r, controller::Context& c) { return reconcile(*env, r, c); });
+  }
 
   // Alertmanagers: a change to an AlertmanagerConfig or a namespace's labels may change what each
   // selects; the configuration is assembled again and sent only when it changed.
@@ -80,6 +91,7 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
     mgr.controller(kind->type.gvr.resource + "-bindings")
         .for_(kind->type, {spec_or_labels})
         .watches(kPrometheusType, every_object, {controller::generation_changed()})
+        .watches(kPrometheusAgentType, every_object, {controller::generation_changed()})
         .watches(kNamespaceType, every_object, {controller::labels_changed()})
         .complete([env, kind](const controller::Request& r, controller::Context& c) { return reconcile_bindings(*env, *kind, r, c); });
   }
@@ -91,12 +103,12 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
 plugin::Plugin plugin() {
   return plugin::Plugin("monitoring")
       .alias("prometheus-operator")
-      .describe("The monitoring stack (prometheus-operator's Prometheus, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, "
+      .describe("The monitoring stack (prometheus-operator's Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, "
                 "PrometheusRule, Alertmanager and AlertmanagerConfig under monitoring.capstan.dev): generated scrape configuration, rule files and Alertmanager "
                 "configuration, the Prometheus and Alertmanager StatefulSets and their status")
       .crds(apis::monitoring::v1::crds)
       .permits({"monitoring.capstan.dev"},
-               {"prometheuses/status", "servicemonitors/status", "podmonitors/status", "probes/status", "scrapeconfigs/status",
+               {"prometheuses/status", "prometheusagents/status", "servicemonitors/status", "podmonitors/status", "probes/status", "scrapeconfigs/status",
                 "prometheusrules/status", "alertmanagers/status"},
                {"get", "update", "patch"})
       .permits({"apps"}, {"statefulsets"}, {"create", "update", "patch", "delete"})

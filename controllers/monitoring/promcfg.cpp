@@ -497,7 +497,7 @@ json::Array additional_scrape_configs(std::string_view yaml) {
 json::Value generate_config(const ConfigInputs& in) {
   const auto& spec = *in.spec;
   json::Object global;
-  global["evaluation_interval"] = spec.evaluation_interval;
+  if (!in.agent) global["evaluation_interval"] = spec.evaluation_interval;
   global["scrape_interval"] = spec.scrape_interval;
   if (!spec.scrape_timeout.empty()) global["scrape_timeout"] = spec.scrape_timeout;
   json::Object external;
@@ -508,9 +508,11 @@ json::Value generate_config(const ConfigInputs& in) {
 
   json::Object config;
   config["global"] = std::move(global);
-  json::Array rule_files;
-  for (const auto& g : in.rule_file_globs) rule_files.emplace_back(g);
-  config["rule_files"] = std::move(rule_files);
+  if (!in.agent) {
+    json::Array rule_files;
+    for (const auto& g : in.rule_file_globs) rule_files.emplace_back(g);
+    config["rule_files"] = std::move(rule_files);
+  }
 
   // prometheus-operator's order: ServiceMonitors, PodMonitors, Probes, ScrapeConfigs, then the
   // hand-written jobs.
@@ -539,7 +541,7 @@ json::Value generate_config(const ConfigInputs& in) {
     }
     config["remote_write"] = std::move(rw);
   }
-  if (spec.alerting && !spec.alerting->alertmanagers.empty()) config["alerting"] = alerting(in.ns, spec);
+  if (!in.agent && spec.alerting && !spec.alerting->alertmanagers.empty()) config["alerting"] = alerting(in.ns, spec);
   return config;
 }
 

@@ -19,6 +19,8 @@ namespace capstan::monitoring {
 struct ConfigInputs {
   std::string ns, name;  // of the Prometheus
   const apis::monitoring::v1::PrometheusSpec* spec = nullptr;
+  // A PrometheusAgent's: no evaluation interval, rule files or alerting (agent mode refuses them).
+  bool agent = false;
   std::vector<apis::monitoring::v1::ServiceMonitor> service_monitors;  // selected, sorted by namespace/name
   std::vector<apis::monitoring::v1::PodMonitor> pod_monitors;
   std::vector<apis::monitoring::v1::Probe> probes;

@@ -32,7 +32,7 @@ namespace v1 = apis::monitoring::v1;
 // status.bindings say the same (bindings_controller.h).
 template <class Monitor>
 std::vector<Monitor> accepted(Env& env, const std::vector<json::Value>& objects, std::string_view kind,
-                              std::string (*problems)(const json::Value&), const std::string& prometheus, AssetReader& reader,
+                              std::string (*problems)(const json::Value&), const std::string& workload, AssetReader& reader,
                               Assets& assets, controller::Context& ctx) {
   std::vector<Monitor> out;
   out.reserve(objects.size());
@@ -52,7 +52,7 @@ std::vector<Monitor> accepted(Env& env, const std::vector<json::Value>& objects,
       const std::string key = std::string(meta::namespace_of(o)) + "/" + std::string(meta::name_of(o));
       ctx.log.warn("monitor left out", {{"kind", std::string(kind)}, {"object", key}, {"error", why}});
       env.event(o, events::kWarning, v1::reason::kInvalidConfiguration,
-                std::string(kind) + " " + key + " is not loaded by Prometheus " + prometheus + ": " + why);
+                std::string(kind) + " " + key + " is not loaded by " + workload + ": " + why);
       continue;
     }
     assets.merge(read);
@@ -61,17 +61,22 @@ std::vector<Monitor> accepted(Env& env, const std::vector<json::Value>& objects,
   return out;
 }
 
+// A Prometheus, or a PrometheusAgent (`flavor` kAgent), read as a Prometheus: an agent's fields
+// are a subset of a Prometheus's, and the ones it has not (rules, alerting, retention) keep their
+// defaults, which select and configure nothing.
 class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
  public:
-  Reconciler(Env& env, const controller::Request& request, controller::Context& ctx)
-      : WorkloadReconciler(env, env.prometheuses, kPrometheusType, request, ctx) {}
+  Reconciler(Env& env, const controller::Request& request, controller::Context& ctx, const Flavor& flavor)
+      : WorkloadReconciler(env, flavor.agent ? env.prometheus_agents : env.prometheuses, flavor.agent ? kPrometheusAgentType : kPrometheusType,
+                           request, ctx),
+        flavor_(flavor) {}
 
  private:
   friend class WorkloadReconciler<Reconciler, v1::Prometheus>;
 
   void prepare_status() {
     obj_.status.shards = obj_.spec.shards;
-    obj_.status.selector = selector_string(request_.name);
+    obj_.status.selector = selector_string(request_.name, flavor_);
   }
 
   // The configuration, the rule ConfigMaps, the Service and the StatefulSet.
@@ -81,7 +86,8 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
     in.ns = request_.ns;
     in.name = request_.name;
     in.spec = &spec;
-    const std::string key = request_.key();
+    in.agent = flavor_.agent;
+    const std::string key = type_.kind + " " + request_.key();
     AssetReader reader(env_.client);
     in.service_monitors = accepted<v1::ServiceMonitor>(
         env_, Selection(env_.namespaces, request_.ns, spec.service_monitor_selector, spec.service_monitor_namespace_selector).pick(env_.service_monitors),
@@ -94,12 +100,13 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
     in.scrape_configs = accepted<v1::ScrapeConfig>(
         env_, Selection(env_.namespaces, request_.ns, spec.scrape_config_selector, spec.scrape_config_namespace_selector).pick(env_.scrape_configs),
         v1::kScrapeConfigKind, scrape_config_problems, key, reader, in.assets, ctx_);
-    auto rules = Selection(env_.namespaces, request_.ns, spec.rule_selector, spec.rule_namespace_selector).pick(env_.rules);
+    auto rules = flavor_.agent ? std::vector<json::Value>{}
+                               : Selection(env_.namespaces, request_.ns, spec.rule_selector, spec.rule_namespace_selector).pick(env_.rules);
     auto files = rule_files(rules);
     for (const auto& [index, why] : files.rejected) {
       const auto& rule = rules[index];
       std::string message = "PrometheusRule " + std::string(meta::namespace_of(rule)) + "/" + std::string(meta::name_of(rule)) +
-                            " is not loaded by Prometheus " + request_.key() + ": " + why;
+                            " is not loaded by " + key + ": " + why;
       ctx_.log.warn("rule rejected", {{"rule", std::string(meta::namespace_of(rule)) + "/" + std::string(meta::name_of(rule))},
                                       {"reason", why}});
       env_.event(rule, events::kWarning, v1::reason::kRuleRejected, message);
@@ -118,18 +125,20 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
     const std::string_view manager = kManagedBy;
     for (std::size_t i = 0; i < bins.size(); ++i)
       controller::apply_if_changed(env_.client, env_.configmaps, kConfigMapType.gvr, rule_configmap(before_, i, bins[i]), manager);
-    controller::apply_if_changed(env_.client, env_.secrets, kSecretType.gvr, assets_secret(before_, in.assets), manager);
-    controller::apply_if_changed(env_.client, env_.secrets, kSecretType.gvr, config_secret(before_, config), manager);
-    controller::apply_if_changed(env_.client, env_.services, kServiceType.gvr, governing_service(before_), manager);
+    controller::apply_if_changed(env_.client, env_.secrets, kSecretType.gvr, assets_secret(before_, in.assets, flavor_), manager);
+    controller::apply_if_changed(env_.client, env_.secrets, kSecretType.gvr, config_secret(before_, config, flavor_), manager);
+    controller::apply_if_changed(env_.client, env_.services, kServiceType.gvr, governing_service(before_, flavor_), manager);
     for (std::int32_t shard = 0; shard < spec.shards; ++shard)
-      controller::apply_if_changed(env_.client, env_.statefulsets, kStatefulSetType.gvr, statefulset(before_, spec, configmaps, shard), manager);
+      controller::apply_if_changed(env_.client, env_.statefulsets, kStatefulSetType.gvr, statefulset(before_, spec, configmaps, shard, flavor_),
+                                   manager);
     client::DeleteOptions d;
     d.ignore_not_found = true;
     // The StatefulSets of shards scaled away.
-    for (std::int32_t shard = spec.shards; env_.statefulsets.get(request_.ns, statefulset_name(request_.name, shard)); ++shard)
-      env_.client.remove(kStatefulSetType.gvr, request_.ns, statefulset_name(request_.name, shard), d);
-    // Rule ConfigMaps beyond what the rules need now.
-    for (std::size_t i = bins.size(); env_.configmaps.get(request_.ns, rule_configmap_name(request_.name, i)); ++i)
+    for (std::int32_t shard = spec.shards; env_.statefulsets.get(request_.ns, statefulset_name(request_.name, shard, flavor_)); ++shard)
+      env_.client.remove(kStatefulSetType.gvr, request_.ns, statefulset_name(request_.name, shard, flavor_), d);
+    // Rule ConfigMaps beyond what the rules need now (an agent has none, and must not touch a
+    // Prometheus's of the same name).
+    for (std::size_t i = bins.size(); !flavor_.agent && env_.configmaps.get(request_.ns, rule_configmap_name(request_.name, i)); ++i)
       env_.client.remove(kConfigMapType.gvr, request_.ns, rule_configmap_name(request_.name, i), d);
 
     condition(v1::condition::kReconciled, "True", "", "");
@@ -164,15 +173,21 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
   // The pods of every shard's StatefulSet against spec.replicas, naming each shard that is short.
   void set_availability() {
     std::vector<std::string> statefulsets;
-    for (std::int32_t shard = 0; shard < obj_.spec.shards; ++shard) statefulsets.push_back(statefulset_name(request_.name, shard));
+    for (std::int32_t shard = 0; shard < obj_.spec.shards; ++shard) statefulsets.push_back(statefulset_name(request_.name, shard, flavor_));
     availability_from(statefulsets, obj_.spec.replicas, true);
   }
+
+  const Flavor& flavor_;
 };
 
 }  // namespace
 
 controller::Result reconcile_prometheus(Env& env, const controller::Request& request, controller::Context& ctx) {
-  return Reconciler(env, request, ctx).run();
+  return Reconciler(env, request, ctx, kServer).run();
+}
+
+controller::Result reconcile_prometheus_agent(Env& env, const controller::Request& request, controller::Context& ctx) {
+  return Reconciler(env, request, ctx, kAgent).run();
 }
 
 }  // namespace capstan::monitoring

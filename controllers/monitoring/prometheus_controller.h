@@ -13,5 +13,7 @@ namespace capstan::monitoring {
 struct Env;
 
 controller::Result reconcile_prometheus(Env& env, const controller::Request& request, controller::Context& ctx);
+// A PrometheusAgent: the same, but no rules or alerting, under prom-agent-<name> (objects.h).
+controller::Result reconcile_prometheus_agent(Env& env, const controller::Request& request, controller::Context& ctx);
 
 }  // namespace capstan::monitoring

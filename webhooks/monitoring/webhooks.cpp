@@ -23,7 +23,8 @@ const std::vector<webhook::Hook>& hooks() {
       webhook::kind_hook(v1::kPrometheusType), webhook::kind_hook(v1::kServiceMonitorType),
       webhook::kind_hook(v1::kPodMonitorType), webhook::kind_hook(v1::kPrometheusRuleType),
       webhook::kind_hook(v1::kAlertmanagerType), webhook::kind_hook(v1::kAlertmanagerConfigType),
-      webhook::kind_hook(v1::kProbeType),        webhook::kind_hook(v1::kScrapeConfigType)};
+      webhook::kind_hook(v1::kProbeType),        webhook::kind_hook(v1::kScrapeConfigType),
+      webhook::kind_hook(v1::kPrometheusAgentType)};
   return all;
 }
 
@@ -35,6 +36,8 @@ webhook::Handler alertmanager_validating_handler() { return handler(&v1::validat
 webhook::Handler alertmanager_config_validating_handler() { return handler(&v1::validate_alertmanager_config); }
 webhook::Handler probe_validating_handler() { return handler(&v1::validate_probe); }
 webhook::Handler scrape_config_validating_handler() { return handler(&v1::validate_scrape_config); }
+// An agent's fields are a subset of a Prometheus's, checked the same way.
+webhook::Handler prometheus_agent_validating_handler() { return handler(&v1::validate_prometheus); }
 
 void register_webhooks(webhook::Server& server) {
   const auto& h = hooks();
@@ -46,6 +49,7 @@ void register_webhooks(webhook::Server& server) {
   server.register_path(h[5].path, alertmanager_config_validating_handler());
   server.register_path(h[6].path, probe_validating_handler());
   server.register_path(h[7].path, scrape_config_validating_handler());
+  server.register_path(h[8].path, prometheus_agent_validating_handler());
 }
 
 std::vector<json::Value> configurations(const webhook::Endpoint& endpoint) {

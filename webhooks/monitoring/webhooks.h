@@ -31,6 +31,7 @@ webhook::Handler alertmanager_validating_handler();
 webhook::Handler alertmanager_config_validating_handler();
 webhook::Handler probe_validating_handler();
 webhook::Handler scrape_config_validating_handler();
+webhook::Handler prometheus_agent_validating_handler();
 
 void register_webhooks(webhook::Server& server);
 

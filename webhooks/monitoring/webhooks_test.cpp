@@ -42,6 +42,8 @@ TEST(MonitoringWebhooks, EveryKindIsValidated) {
       {probe_validating_handler(), "Probe", "probes", "{prober: {url: 'blackbox:9115'}, targets: {staticConfig: {static: ['https://x.example']}}}",
        "{prober: {url: 'https://blackbox:9115'}, targets: {staticConfig: {static: ['https://x.example']}}}",
        "spec.prober.url: Invalid value: \"https://blackbox:9115\": must be host:port, without a scheme (set prober.scheme)"},
+      {prometheus_agent_validating_handler(), "PrometheusAgent", "prometheusagents", "{shards: 2, remoteWrite: [{url: 'http://r.example/w'}]}",
+       "{externalLabels: {bad-name: x}}", "spec.externalLabels[bad-name]: Invalid value: \"bad-name\": is not a valid label name"},
       {scrape_config_validating_handler(), "ScrapeConfig", "scrapeconfigs", "{staticConfigs: [{targets: ['10.0.0.1:9100']}]}",
        "{httpSDConfigs: [{url: 'sd.example'}]}",
        "spec.httpSDConfigs[0].url: Invalid value: \"sd.example\": must be an http:// or https:// URL with a host"},
@@ -70,7 +72,8 @@ TEST(MonitoringWebhooks, ConfigurationNamesEveryKind) {
   EXPECT_EQ(names, (std::vector<std::string>{"vprometheus.monitoring.capstan.dev", "vservicemonitor.monitoring.capstan.dev",
                                              "vpodmonitor.monitoring.capstan.dev", "vprometheusrule.monitoring.capstan.dev",
                                              "valertmanager.monitoring.capstan.dev", "valertmanagerconfig.monitoring.capstan.dev",
-                                             "vprobe.monitoring.capstan.dev", "vscrapeconfig.monitoring.capstan.dev"}));
+                                             "vprobe.monitoring.capstan.dev", "vscrapeconfig.monitoring.capstan.dev",
+                                             "vprometheusagent.monitoring.capstan.dev"}));
   EXPECT_EQ(urls[3], "https://127.0.0.1:9443/validate-monitoring-capstan-dev-v1-prometheusrule");
 }
 

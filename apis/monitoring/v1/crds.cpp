@@ -15,7 +15,8 @@ PrinterColumn condition_column(std::string_view name, std::string_view type) {
 }
 
 // A monitor's or rule's CRD. `kubectl get servicemonitors` answers "why isn't my monitor picked
-// up?": the first Prometheus that selects it (most objects have one) and whether it took it.
+// up?": the first Prometheus (or PrometheusAgent) that selects it (most objects have one) and
+// whether it took it.
 json::Value bound_crd(const CrdNames& names, json::Value schema) {
   return make_crd(kGroupVersion, names, true, std::move(schema),
                   {{"Prometheus", "string", ".status.bindings[0].name", 0, "The first Prometheus whose selectors choose this resource"},
@@ -25,22 +26,29 @@ json::Value bound_crd(const CrdNames& names, json::Value schema) {
                    age_column()});
 }
 
+// A Prometheus's or PrometheusAgent's CRD: prometheus-operator's columns, and `kubectl scale
+// prometheus --replicas=N` sets the shards, as with prometheus-operator.
+json::Value server_crd(const CrdNames& names, json::Value schema) {
+  json::Value crd = make_crd(kGroupVersion, names, true, std::move(schema),
+                             {{"Version", "string", ".spec.version", 0, "The version of Prometheus"},
+                              {"Desired", "integer", ".spec.replicas", 0, "The number of desired replicas"},
+                              {"Ready", "integer", ".status.availableReplicas", 0, "The number of ready replicas"},
+                              condition_column("Reconciled", "Reconciled"),
+                              condition_column("Available", "Available"),
+                              age_column(),
+                              {"Paused", "boolean", ".status.paused", 1, "Whether the resource reconciliation is paused or not"}});
+  add_scale_subresource(crd, ".spec.shards", ".status.shards", ".status.selector");
+  return crd;
+}
+
 }  // namespace
 
 std::vector<json::Value> crds() {
-  json::Value prometheus =
-      make_crd(kGroupVersion, {kPrometheusKind, "prometheuses", "prometheus", {"prom"}}, true, prometheus_schema(),
-               {{"Version", "string", ".spec.version", 0, "The version of Prometheus"},
-                {"Desired", "integer", ".spec.replicas", 0, "The number of desired replicas"},
-                {"Ready", "integer", ".status.availableReplicas", 0, "The number of ready replicas"},
-                condition_column("Reconciled", "Reconciled"),
-                condition_column("Available", "Available"),
-                age_column(),
-                {"Paused", "boolean", ".status.paused", 1, "Whether the resource reconciliation is paused or not"}});
-  // `kubectl scale prometheus --replicas=N` sets the shards, as with prometheus-operator.
-  add_scale_subresource(prometheus, ".spec.shards", ".status.shards", ".status.selector");
+  json::Value prometheus = server_crd({kPrometheusKind, "prometheuses", "prometheus", {"prom"}}, prometheus_schema());
+  json::Value agent = server_crd({kPrometheusAgentKind, "prometheusagents", "prometheusagent", {"promagent"}}, prometheus_agent_schema());
   return {
       std::move(prometheus),
+      std::move(agent),
       bound_crd({kServiceMonitorKind, "servicemonitors", "servicemonitor", {"smon"}}, service_monitor_schema()),
       bound_crd({kPodMonitorKind, "podmonitors", "podmonitor", {"pmon"}}, pod_monitor_schema()),
       bound_crd({kProbeKind, "probes", "probe", {"prb"}}, probe_schema()),

@@ -11,6 +11,7 @@
 namespace capstan::apis::monitoring::v1 {
 
 json::Value prometheus_schema();
+json::Value prometheus_agent_schema();
 json::Value service_monitor_schema();
 json::Value pod_monitor_schema();
 json::Value probe_schema();
@@ -19,7 +20,7 @@ json::Value prometheus_rule_schema();
 json::Value alertmanager_schema();
 json::Value alertmanager_config_schema();
 
-// prometheuses, servicemonitors, podmonitors, probes, scrapeconfigs, prometheusrules, alertmanagers,
+// prometheuses, prometheusagents, servicemonitors, podmonitors, probes, scrapeconfigs, prometheusrules, alertmanagers,
 // alertmanagerconfigs.
 std::vector<json::Value> crds();
 

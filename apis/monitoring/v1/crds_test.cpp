@@ -26,7 +26,7 @@ const json::Value& crd_named(const std::vector<json::Value>& all, std::string_vi
 
 TEST(MonitoringCrds, AcceptedByTheApiServerWithPrometheusOperatorNames) {
   auto all = crds();
-  ASSERT_EQ(all.size(), 8u);
+  ASSERT_EQ(all.size(), 9u);
   apiserver::builtin::CrdStrategy strategy;
   for (auto crd : all) {
     strategy.prepare_create(crd);
@@ -39,6 +39,8 @@ TEST(MonitoringCrds, AcceptedByTheApiServerWithPrometheusOperatorNames) {
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "prometheusrules"), {"spec", "names", "shortNames"})), R"(["promrule"])");
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "probes"), {"spec", "names", "shortNames"})), R"(["prb"])");
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "scrapeconfigs"), {"spec", "names", "shortNames"})), R"(["scfg"])");
+  EXPECT_EQ(json::serialize(*json::find(crd_named(all, "prometheusagents"), {"spec", "names", "shortNames"})), R"(["promagent"])");
+  EXPECT_EQ(column_names(crd_named(all, "prometheusagents")), (Strings{"Version", "Desired", "Ready", "Reconciled", "Available", "Age", "Paused"}));
   EXPECT_EQ(column_names(crd_named(all, "probes")), (Strings{"Prometheus", "Accepted", "Reason", "Age"}));
   EXPECT_EQ(column_names(crd_named(all, "prometheuses")), (Strings{"Version", "Desired", "Ready", "Reconciled", "Available", "Age", "Paused"}));
   EXPECT_EQ(json::serialize(*json::find(crd_named(all, "alertmanagers"), {"spec", "names", "shortNames"})), R"(["am"])");

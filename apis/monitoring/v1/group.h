@@ -1,6 +1,6 @@
 // The monitoring.capstan.dev/v1 API group: prometheus-operator's Prometheus, ServiceMonitor,
-// PodMonitor, Probe, PrometheusRule and Alertmanager (monitoring.coreos.com/v1), ScrapeConfig and
-// AlertmanagerConfig (v1alpha1 there) under our group name, so a prometheus-operator manifest
+// PodMonitor, Probe, PrometheusRule and Alertmanager (monitoring.coreos.com/v1), PrometheusAgent,
+// ScrapeConfig and AlertmanagerConfig (v1alpha1 there) under our group name, so a prometheus-operator manifest
 // ports by changing its apiVersion. types.h lists the fields
 // Capstan implements.
 #pragma once
@@ -13,6 +13,7 @@ namespace capstan::apis::monitoring::v1 {
 
 // The resources of this group (one declaration for the controllers, webhooks and tools).
 inline const meta::ResourceType kPrometheusType{{"monitoring.capstan.dev", "v1", "prometheuses"}, "Prometheus", true};
+inline const meta::ResourceType kPrometheusAgentType{{"monitoring.capstan.dev", "v1", "prometheusagents"}, "PrometheusAgent", true};
 inline const meta::ResourceType kServiceMonitorType{{"monitoring.capstan.dev", "v1", "servicemonitors"}, "ServiceMonitor", true};
 inline const meta::ResourceType kPodMonitorType{{"monitoring.capstan.dev", "v1", "podmonitors"}, "PodMonitor", true};
 inline const meta::ResourceType kProbeType{{"monitoring.capstan.dev", "v1", "probes"}, "Probe", true};
@@ -26,6 +27,7 @@ inline constexpr std::string_view kVersion = "v1";
 inline constexpr std::string_view kApiVersion = "monitoring.capstan.dev/v1";
 
 inline constexpr std::string_view kPrometheusKind = "Prometheus";
+inline constexpr std::string_view kPrometheusAgentKind = "PrometheusAgent";
 inline constexpr std::string_view kServiceMonitorKind = "ServiceMonitor";
 inline constexpr std::string_view kPodMonitorKind = "PodMonitor";
 inline constexpr std::string_view kProbeKind = "Probe";

@@ -184,7 +184,7 @@ const auto& binding_fields() {
   static const auto table = codec::table<B>(
       "A workload that selects this resource, and whether it accepted it.",
       field("group", &B::group, Schema::string("The workload's API group.").max_length(253)).required(),
-      field("resource", &B::resource, Schema::string("The workload's resource (prometheuses).").max_length(63)).required(),
+      field("resource", &B::resource, Schema::string("The workload's resource (prometheuses, prometheusagents).").max_length(63)).required(),
       field("name", &B::name, Schema::string("The workload's name.").max_length(253)).required(),
       field("namespace", &B::namespace_, Schema::string("The workload's namespace.").max_length(63)).required(),
       field("conditions", &B::conditions, openapi::conditions("Accepted: whether the workload took this resource, and why not.", "Accepted", true)));
@@ -195,7 +195,7 @@ const auto& config_status_fields() {
   static const auto table = codec::table<ConfigResourceStatus>(
       "Status of the resource: the workloads that select it.",
       field("bindings", &ConfigResourceStatus::bindings,
-            Schema::array(WorkloadBinding::schema(), "The workloads (Prometheus) whose selectors choose this resource.").max_items(1024)));
+            Schema::array(WorkloadBinding::schema(), "The workloads (Prometheus, PrometheusAgent) whose selectors choose this resource.").max_items(1024)));
   return table;
 }
 

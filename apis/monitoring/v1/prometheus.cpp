@@ -84,64 +84,83 @@ const auto& storage_fields() {
   return table;
 }
 
+// What a Prometheus server and a Prometheus agent share (prometheus-operator's
+// CommonPrometheusFields), as fields of S: the workload, then what is scraped and where it goes.
+template <class S>
+auto common_fields() {
+  return std::tuple_cat(
+      std::make_tuple(
+          field<S>("version", &S::version, Schema::string("Prometheus version, e.g. v3.13.2; used for the image tag.")),
+          field<S>("image", &S::image, Schema::string("Container image (overrides version).")),
+          field<S>("replicas", &S::replicas, Schema::integer("Replicas of each shard's StatefulSet (default 1).", "int32").range(0, 100)).always(),
+          field<S>("shards", &S::shards,
+                   Schema::integer("Shards: targets are split by hashmod of their address, one StatefulSet per shard (default 1).", "int32")
+                       .range(1, 64)
+                       .default_value(1))
+              .always(),
+          field<S>("paused", &S::paused, Schema::boolean("Stop reconciling the objects of this resource."))),
+      pod_fields<S>("prometheus"),
+      std::make_tuple(
+          field<S>("volumeMounts", &S::volume_mounts,
+                   Schema::array(Schema::open_object("A volume mount of the prometheus container."), "Volume mounts added to the prometheus container.")
+                       .max_items(64)),
+          field<S>("storage", &S::storage, StorageSpec::schema()),
+          field<S>("persistentVolumeClaimRetentionPolicy", &S::persistent_volume_claim_retention_policy,
+                   Schema::open_object("When the StatefulSet's claims are deleted (whenDeleted, whenScaled: Retain or Delete).")),
+          field<S>("podMetadata", &S::pod_metadata, EmbeddedObjectMetadata::schema()),
+          field<S>("scrapeInterval", &S::scrape_interval, duration("Default scrape interval (default 30s).")),
+          field<S>("scrapeTimeout", &S::scrape_timeout, duration("Default scrape timeout.")),
+          field<S>("externalLabels", &S::external_labels,
+                   Schema::string_map("Labels added to every series and alert leaving this Prometheus.").max_properties(64)),
+          field<S>("replicaExternalLabelName", &S::replica_external_label_name,
+                   Schema::string("External label naming the replica (default prometheus_replica).")),
+          field<S>("prometheusExternalLabelName", &S::prometheus_external_label_name,
+                   Schema::string("External label naming this Prometheus (default prometheus).")),
+          field<S>("serviceMonitorSelector", &S::service_monitor_selector, openapi::label_selector("ServiceMonitors to use: {} all, absent none.")),
+          field<S>("serviceMonitorNamespaceSelector", &S::service_monitor_namespace_selector,
+                   openapi::label_selector("Namespaces of the ServiceMonitors: {} all, absent own.")),
+          field<S>("podMonitorSelector", &S::pod_monitor_selector, openapi::label_selector("PodMonitors to use: {} all, absent none.")),
+          field<S>("podMonitorNamespaceSelector", &S::pod_monitor_namespace_selector,
+                   openapi::label_selector("Namespaces of the PodMonitors: {} all, absent own.")),
+          field<S>("probeSelector", &S::probe_selector, openapi::label_selector("Probes to use: {} all, absent none.")),
+          field<S>("probeNamespaceSelector", &S::probe_namespace_selector, openapi::label_selector("Namespaces of the Probes: {} all, absent own.")),
+          field<S>("scrapeConfigSelector", &S::scrape_config_selector, openapi::label_selector("ScrapeConfigs to use: {} all, absent none.")),
+          field<S>("scrapeConfigNamespaceSelector", &S::scrape_config_namespace_selector,
+                   openapi::label_selector("Namespaces of the ScrapeConfigs: {} all, absent own.")),
+          field<S>("serviceDiscoveryRole", &S::service_discovery_role,
+                   Schema::string_enum({"Endpoints", "EndpointSlice"}, "How ServiceMonitors' targets are discovered (default Endpoints).")),
+          field<S>("remoteWrite", &S::remote_write, Schema::array(RemoteWriteSpec::schema(), "Remote write endpoints.").max_items(32)),
+          field<S>("additionalScrapeConfigs", &S::additional_scrape_configs, SecretKeySelector::schema()),
+          field<S>("logLevel", &S::log_level, Schema::string_enum({"", "debug", "info", "warn", "error"}, "Log level of Prometheus.")),
+          field<S>("logFormat", &S::log_format, Schema::string_enum({"", "logfmt", "json"}, "Log format of Prometheus.")),
+          field<S>("enableFeatures", &S::enable_features,
+                   Schema::strings("Prometheus feature flags (--enable-feature).").max_items(64).list_type("set")),
+          field<S>("externalUrl", &S::external_url, Schema::string("URL Prometheus is reachable at from outside.")),
+          field<S>("routePrefix", &S::route_prefix, Schema::string("Prefix of the web routes.")),
+          field<S>("portName", &S::port_name, Schema::string("Name of the web port (default web)."))));
+}
+
 const auto& spec_fields() {
   using S = PrometheusSpec;
   static const auto table = codec::table<S>(
       "The desired Prometheus deployment and what it selects.",
-      std::tuple_cat(std::make_tuple(
-      field<S>("version", &S::version, Schema::string("Prometheus version, e.g. v3.13.2; used for the image tag.")),
-      field("image", &S::image, Schema::string("Container image (overrides version).")),
-      field("replicas", &S::replicas, Schema::integer("Replicas of each shard's StatefulSet (default 1).", "int32").range(0, 100)).always(),
-      field("shards", &S::shards,
-            Schema::integer("Shards: targets are split by hashmod of their address, one StatefulSet per shard (default 1).", "int32")
-                .range(1, 64)
-                .default_value(1))
-          .always(),
-      field<S>("paused", &S::paused, Schema::boolean("Stop reconciling the objects of this Prometheus."))),
-      pod_fields<S>("prometheus"),
-      std::make_tuple(
-      field<S>("volumeMounts", &S::volume_mounts,
-            Schema::array(Schema::open_object("A volume mount of the prometheus container."), "Volume mounts added to the prometheus container.")
-                .max_items(64)),
-      field("storage", &S::storage, StorageSpec::schema()),
-      field("persistentVolumeClaimRetentionPolicy", &S::persistent_volume_claim_retention_policy,
-            Schema::open_object("When the StatefulSet's claims are deleted (whenDeleted, whenScaled: Retain or Delete).")),
-      field("podMetadata", &S::pod_metadata, EmbeddedObjectMetadata::schema()),
-      field("retention", &S::retention, duration("How long to keep data (default 24h when retentionSize is unset too).")),
-      field("retentionSize", &S::retention_size, Schema::string("Maximum size of the data, e.g. 10GB.")),
-      field("scrapeInterval", &S::scrape_interval, duration("Default scrape interval (default 30s).")),
-      field("scrapeTimeout", &S::scrape_timeout, duration("Default scrape timeout.")),
-      field("evaluationInterval", &S::evaluation_interval, duration("Rule evaluation interval (default 30s).")),
-      field("externalLabels", &S::external_labels,
-            Schema::string_map("Labels added to every series and alert leaving this Prometheus.").max_properties(64)),
-      field("replicaExternalLabelName", &S::replica_external_label_name,
-            Schema::string("External label naming the replica (default prometheus_replica).")),
-      field("prometheusExternalLabelName", &S::prometheus_external_label_name,
-            Schema::string("External label naming this Prometheus (default prometheus).")),
-      field("serviceMonitorSelector", &S::service_monitor_selector, openapi::label_selector("ServiceMonitors to use: {} all, absent none.")),
-      field("serviceMonitorNamespaceSelector", &S::service_monitor_namespace_selector,
-            openapi::label_selector("Namespaces of the ServiceMonitors: {} all, absent own.")),
-      field("podMonitorSelector", &S::pod_monitor_selector, openapi::label_selector("PodMonitors to use: {} all, absent none.")),
-      field("podMonitorNamespaceSelector", &S::pod_monitor_namespace_selector,
-            openapi::label_selector("Namespaces of the PodMonitors: {} all, absent own.")),
-      field("probeSelector", &S::probe_selector, openapi::label_selector("Probes to use: {} all, absent none.")),
-      field("probeNamespaceSelector", &S::probe_namespace_selector, openapi::label_selector("Namespaces of the Probes: {} all, absent own.")),
-      field("scrapeConfigSelector", &S::scrape_config_selector, openapi::label_selector("ScrapeConfigs to use: {} all, absent none.")),
-      field("scrapeConfigNamespaceSelector", &S::scrape_config_namespace_selector,
-            openapi::label_selector("Namespaces of the ScrapeConfigs: {} all, absent own.")),
-      field("ruleSelector", &S::rule_selector, openapi::label_selector("PrometheusRules to load: {} all, absent none.")),
-      field("ruleNamespaceSelector", &S::rule_namespace_selector, openapi::label_selector("Namespaces of the PrometheusRules: {} all, absent own.")),
-      field("serviceDiscoveryRole", &S::service_discovery_role,
-            Schema::string_enum({"Endpoints", "EndpointSlice"}, "How ServiceMonitors' targets are discovered (default Endpoints).")),
-      field("remoteWrite", &S::remote_write, Schema::array(RemoteWriteSpec::schema(), "Remote write endpoints.").max_items(32)),
-      field("alerting", &S::alerting, AlertingSpec::schema()),
-      field("additionalScrapeConfigs", &S::additional_scrape_configs, SecretKeySelector::schema()),
-      field("logLevel", &S::log_level, Schema::string_enum({"", "debug", "info", "warn", "error"}, "Log level of Prometheus.")),
-      field("logFormat", &S::log_format, Schema::string_enum({"", "logfmt", "json"}, "Log format of Prometheus.")),
-      field("enableFeatures", &S::enable_features, Schema::strings("Prometheus feature flags (--enable-feature).").max_items(64).list_type("set")),
-      field("externalUrl", &S::external_url, Schema::string("URL Prometheus is reachable at from outside.")),
-      field("routePrefix", &S::route_prefix, Schema::string("Prefix of the web routes.")),
-      field<S>("portName", &S::port_name, Schema::string("Name of the web port (default web).")))));
+      std::tuple_cat(
+          common_fields<S>(),
+          std::make_tuple(
+              field("retention", &S::retention, duration("How long to keep data (default 24h when retentionSize is unset too).")),
+              field("retentionSize", &S::retention_size, Schema::string("Maximum size of the data, e.g. 10GB.")),
+              field("evaluationInterval", &S::evaluation_interval, duration("Rule evaluation interval (default 30s).")),
+              field("ruleSelector", &S::rule_selector, openapi::label_selector("PrometheusRules to load: {} all, absent none.")),
+              field("ruleNamespaceSelector", &S::rule_namespace_selector,
+                    openapi::label_selector("Namespaces of the PrometheusRules: {} all, absent own.")),
+              field("alerting", &S::alerting, AlertingSpec::schema()))));
+  return table;
+}
+
+// An agent scrapes and remote-writes: no rules, alerting, retention or local queries.
+const auto& agent_spec_fields() {
+  static const auto table = codec::table<PrometheusAgentSpec>("The desired Prometheus agent deployment and what it selects.",
+                                                              common_fields<PrometheusAgentSpec>());
   return table;
 }
 
@@ -172,6 +191,7 @@ CAPSTAN_CODEC_FROM(ClaimMetadata, claim_metadata_fields)
 CAPSTAN_CODEC_FROM(ClaimTemplate, claim_template_fields)
 CAPSTAN_CODEC_FROM(StorageSpec, storage_fields)
 CAPSTAN_CODEC_FROM(PrometheusSpec, spec_fields)
+CAPSTAN_CODEC_FROM(PrometheusAgentSpec, agent_spec_fields)
 CAPSTAN_CODEC_FROM(PrometheusStatus, status_fields)
 
 std::string PrometheusSpec::effective_image() const {
@@ -187,6 +207,12 @@ std::string PrometheusSpec::effective_retention() const {
 json::Value prometheus_schema() {
   return openapi::root(kApiVersion, "A Prometheus runs a Prometheus server with the configuration generated from the monitors and rules it selects.",
                        PrometheusSpec::schema(), PrometheusStatus::schema())
+      .json();
+}
+
+json::Value prometheus_agent_schema() {
+  return openapi::root(kApiVersion, "A PrometheusAgent runs Prometheus in agent mode: it scrapes what it selects and remote-writes it.",
+                       PrometheusAgentSpec::schema(), PrometheusStatus::schema())
       .json();
 }
 

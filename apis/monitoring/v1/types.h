@@ -17,6 +17,8 @@
 //                   remoteWrite[{url, name, remoteTimeout}], alerting{alertmanagers[{namespace, name,
 //                   port, scheme, pathPrefix, apiVersion, timeout}]}, additionalScrapeConfigs, logLevel, logFormat, enableFeatures,
 //                   externalUrl, routePrefix, portName (web), serviceDiscoveryRole
+//   PrometheusAgent the Prometheus fields but retention, retentionSize, evaluationInterval,
+//                   rule{,Namespace}Selector and alerting
 //   ServiceMonitor  selector, namespaceSelector{any, matchNames}, jobLabel, targetLabels,
 //                   podTargetLabels, sampleLimit, targetLimit, attachMetadata{node},
 //                   serviceDiscoveryRole (Endpoints|EndpointSlice), endpoints[{port, targetPort, path,
@@ -76,41 +78,7 @@ inline constexpr std::string_view kDefaultReplicaLabel = "prometheus_replica";
 inline constexpr std::string_view kDefaultPrometheusLabel = "prometheus";
 inline constexpr std::string_view kDefaultProbePath = "/probe";
 
-// ---- Prometheus ----
-
-struct RemoteWriteSpec {
-  std::string url, name, remote_timeout;
-  CAPSTAN_CODEC(RemoteWriteSpec);
-};
-
-struct EmbeddedObjectMetadata {
-  std::map<std::string, std::string> labels, annotations;
-  CAPSTAN_CODEC(EmbeddedObjectMetadata);
-};
-
-// The metadata a PersistentVolumeClaim template may set (prometheus-operator's EmbeddedObjectMetadata).
-struct ClaimMetadata {
-  std::string name;  // "" = prometheus-<name>-db
-  std::map<std::string, std::string> labels, annotations;
-  CAPSTAN_CODEC(ClaimMetadata);
-};
-
-// A PersistentVolumeClaim template of the StatefulSet: one claim per pod, kept across restarts.
-struct ClaimTemplate {
-  std::optional<ClaimMetadata> metadata;
-  json::Value spec;  // a PersistentVolumeClaimSpec, passed through as it is
-  CAPSTAN_CODEC(ClaimTemplate);
-};
-
-// Where the TSDB lives (prometheus-operator's StorageSpec): an emptyDir by default; at most one of
-// emptyDir, ephemeral and volumeClaimTemplate.
-struct StorageSpec {
-  bool disable_mount_sub_path = false;
-  std::optional<json::Value> empty_dir;  // an EmptyDirVolumeSource
-  std::optional<json::Value> ephemeral;  // an EphemeralVolumeSource
-  std::optional<ClaimTemplate> volume_claim_template;
-  CAPSTAN_CODEC(StorageSpec);
-};
+// ---- Shared by the workloads and the objects they select ----
 
 // A key of a Secret in the object's namespace (core/v1 SecretKeySelector).
 struct SecretKeySelector {
@@ -119,85 +87,6 @@ struct SecretKeySelector {
   CAPSTAN_CODEC(SecretKeySelector);
 };
 
-// An Alertmanager Service the Prometheus sends its alerts to (prometheus-operator's
-// AlertmanagerEndpoints): the pods behind it, found through their endpoints.
-struct AlertmanagerEndpoints {
-  std::string namespace_;  // "" = the Prometheus's
-  std::string name;        // the Service, e.g. alertmanager-operated
-  json::Value port;        // its port's name or number
-  std::string scheme, path_prefix, api_version, timeout;
-  CAPSTAN_CODEC(AlertmanagerEndpoints);
-};
-
-struct AlertingSpec {
-  std::vector<AlertmanagerEndpoints> alertmanagers;
-  CAPSTAN_CODEC(AlertingSpec);
-};
-
-struct PrometheusSpec {
-  std::string version;  // "" = kDefaultPrometheusVersion
-  std::string image;    // "" = base image : version
-  std::int32_t replicas = 1;
-  // Shards (hashmod of each target's address): one StatefulSet per shard, each scraping its part.
-  std::int32_t shards = 1;
-  bool paused = false;
-  std::string service_account_name;
-  std::optional<json::Value> resources;  // passed through to the container as it is
-  std::map<std::string, std::string> node_selector;
-  std::vector<json::Value> tolerations;  // passed through to the pod as they are
-  // The pod settings passed through as they are: affinity, topology spread, security context,
-  // priority class, image pull secrets.
-  std::optional<json::Value> affinity, security_context;
-  std::vector<json::Value> topology_spread_constraints, image_pull_secrets;
-  std::string priority_class_name;
-  // Merged into the generated pod by name: a container named prometheus or config-reloader
-  // changes the generated one (volumeMounts by mountPath and env by name are merged, any other
-  // field replaced); other names are added. volumeMounts are added to the prometheus container.
-  std::vector<json::Value> containers, init_containers, volumes, volume_mounts;
-  std::optional<StorageSpec> storage;
-  std::optional<json::Value> persistent_volume_claim_retention_policy;
-  std::optional<EmbeddedObjectMetadata> pod_metadata;
-  std::string retention, retention_size;
-  std::string scrape_interval{kDefaultScrapeInterval}, scrape_timeout, evaluation_interval{kDefaultEvaluationInterval};
-  std::map<std::string, std::string> external_labels;
-  std::string replica_external_label_name{kDefaultReplicaLabel};
-  std::string prometheus_external_label_name{kDefaultPrometheusLabel};
-  // Selectors as written (nullopt = the member is absent: selects nothing; for namespace
-  // selectors, only the Prometheus's own namespace).
-  std::optional<json::Value> service_monitor_selector, service_monitor_namespace_selector;
-  std::optional<json::Value> pod_monitor_selector, pod_monitor_namespace_selector;
-  std::optional<json::Value> rule_selector, rule_namespace_selector;
-  std::optional<json::Value> probe_selector, probe_namespace_selector;
-  std::optional<json::Value> scrape_config_selector, scrape_config_namespace_selector;
-  // How ServiceMonitors' targets are discovered: Endpoints (default) or EndpointSlice.
-  std::string service_discovery_role;
-  std::vector<RemoteWriteSpec> remote_write;
-  std::optional<AlertingSpec> alerting;
-  // Scrape configurations written by hand (a YAML list of scrape_config), appended to the
-  // generated jobs.
-  std::optional<SecretKeySelector> additional_scrape_configs;
-  std::string log_level, log_format;
-  std::vector<std::string> enable_features;
-  std::string external_url, route_prefix;
-  std::string port_name{kDefaultPortName};
-
-  std::string effective_image() const;
-  std::string effective_version() const { return version.empty() ? std::string(kDefaultPrometheusVersion) : version; }
-  // retention, defaulting to 24h only when neither retention nor retentionSize is set.
-  std::string effective_retention() const;
-  CAPSTAN_CODEC(PrometheusSpec);
-};
-
-struct PrometheusStatus {
-  bool paused = false;
-  std::int32_t replicas = 0, updated_replicas = 0, available_replicas = 0, unavailable_replicas = 0;
-  std::int32_t shards = 0;
-  std::string selector;
-  std::vector<meta::Condition> conditions;  // Available, Reconciled
-  CAPSTAN_CODEC(PrometheusStatus);
-};
-
-// ---- ServiceMonitor and PodMonitor ----
 
 struct NamespaceSelector {
   bool any = false;
@@ -270,6 +159,135 @@ struct HttpCredentials {
   std::optional<OAuth2> oauth2;
 };
 
+// Metadata Kubernetes discovery attaches to the targets: the node's labels (needs node get/list/watch).
+struct AttachMetadata {
+  std::optional<bool> node;
+  CAPSTAN_CODEC(AttachMetadata);
+};
+
+// ---- Prometheus ----
+
+struct RemoteWriteSpec {
+  std::string url, name, remote_timeout;
+  CAPSTAN_CODEC(RemoteWriteSpec);
+};
+
+struct EmbeddedObjectMetadata {
+  std::map<std::string, std::string> labels, annotations;
+  CAPSTAN_CODEC(EmbeddedObjectMetadata);
+};
+
+// The metadata a PersistentVolumeClaim template may set (prometheus-operator's EmbeddedObjectMetadata).
+struct ClaimMetadata {
+  std::string name;  // "" = prometheus-<name>-db
+  std::map<std::string, std::string> labels, annotations;
+  CAPSTAN_CODEC(ClaimMetadata);
+};
+
+// A PersistentVolumeClaim template of the StatefulSet: one claim per pod, kept across restarts.
+struct ClaimTemplate {
+  std::optional<ClaimMetadata> metadata;
+  json::Value spec;  // a PersistentVolumeClaimSpec, passed through as it is
+  CAPSTAN_CODEC(ClaimTemplate);
+};
+
+// Where the TSDB lives (prometheus-operator's StorageSpec): an emptyDir by default; at most one of
+// emptyDir, ephemeral and volumeClaimTemplate.
+struct StorageSpec {
+  bool disable_mount_sub_path = false;
+  std::optional<json::Value> empty_dir;  // an EmptyDirVolumeSource
+  std::optional<json::Value> ephemeral;  // an EphemeralVolumeSource
+  std::optional<ClaimTemplate> volume_claim_template;
+  CAPSTAN_CODEC(StorageSpec);
+};
+
+// An Alertmanager Service the Prometheus sends its alerts to (prometheus-operator's
+// AlertmanagerEndpoints): the pods behind it, found through their endpoints.
+struct AlertmanagerEndpoints {
+  std::string namespace_;  // "" = the Prometheus's
+  std::string name;        // the Service, e.g. alertmanager-operated
+  json::Value port;        // its port's name or number
+  std::string scheme, path_prefix, api_version, timeout;
+  CAPSTAN_CODEC(AlertmanagerEndpoints);
+};
+
+struct AlertingSpec {
+  std::vector<AlertmanagerEndpoints> alertmanagers;
+  CAPSTAN_CODEC(AlertingSpec);
+};
+
+struct PrometheusSpec {
+  std::string version;  // "" = kDefaultPrometheusVersion
+  std::string image;    // "" = base image : version
+  std::int32_t replicas = 1;
+  // Shards (hashmod of each target's address): one StatefulSet per shard, each scraping its part.
+  std::int32_t shards = 1;
+  bool paused = false;
+  std::string service_account_name;
+  std::optional<json::Value> resources;  // passed through to the container as it is
+  std::map<std::string, std::string> node_selector;
+  std::vector<json::Value> tolerations;  // passed through to the pod as they are
+  // The pod settings passed through as they are: affinity, topology spread, security context,
+  // priority class, image pull secrets.
+  std::optional<json::Value> affinity, security_context;
+  std::vector<json::Value> topology_spread_constraints, image_pull_secrets;
+  std::string priority_class_name;
+  // Merged into the generated pod by name: a container named prometheus or config-reloader
+  // changes the generated one (volumeMounts by mountPath and env by name are merged, any other
+  // field replaced); other names are added. volumeMounts are added to the prometheus container.
+  std::vector<json::Value> containers, init_containers, volumes, volume_mounts;
+  std::optional<StorageSpec> storage;
+  std::optional<json::Value> persistent_volume_claim_retention_policy;
+  std::optional<EmbeddedObjectMetadata> pod_metadata;
+  std::string retention, retention_size;
+  std::string scrape_interval{kDefaultScrapeInterval}, scrape_timeout, evaluation_interval{kDefaultEvaluationInterval};
+  std::map<std::string, std::string> external_labels;
+  std::string replica_external_label_name{kDefaultReplicaLabel};
+  std::string prometheus_external_label_name{kDefaultPrometheusLabel};
+  // Selectors as written (nullopt = the member is absent: selects nothing; for namespace
+  // selectors, only the Prometheus's own namespace).
+  std::optional<json::Value> service_monitor_selector, service_monitor_namespace_selector;
+  std::optional<json::Value> pod_monitor_selector, pod_monitor_namespace_selector;
+  std::optional<json::Value> rule_selector, rule_namespace_selector;
+  std::optional<json::Value> probe_selector, probe_namespace_selector;
+  std::optional<json::Value> scrape_config_selector, scrape_config_namespace_selector;
+  // How ServiceMonitors' targets are discovered: Endpoints (default) or EndpointSlice.
+  std::string service_discovery_role;
+  std::vector<RemoteWriteSpec> remote_write;
+  std::optional<AlertingSpec> alerting;
+  // Scrape configurations written by hand (a YAML list of scrape_config), appended to the
+  // generated jobs.
+  std::optional<SecretKeySelector> additional_scrape_configs;
+  std::string log_level, log_format;
+  std::vector<std::string> enable_features;
+  std::string external_url, route_prefix;
+  std::string port_name{kDefaultPortName};
+
+  std::string effective_image() const;
+  std::string effective_version() const { return version.empty() ? std::string(kDefaultPrometheusVersion) : version; }
+  // retention, defaulting to 24h only when neither retention nor retentionSize is set.
+  std::string effective_retention() const;
+  CAPSTAN_CODEC(PrometheusSpec);
+};
+
+// A Prometheus agent (prometheus-operator's PrometheusAgent, v1alpha1 there): the fields a
+// Prometheus server and an agent share. Scrapes and remote-writes; no rules, alerting, retention
+// or local queries (the members of PrometheusSpec it has not keep their defaults and are unused).
+struct PrometheusAgentSpec : PrometheusSpec {
+  CAPSTAN_CODEC(PrometheusAgentSpec);
+};
+
+struct PrometheusStatus {
+  bool paused = false;
+  std::int32_t replicas = 0, updated_replicas = 0, available_replicas = 0, unavailable_replicas = 0;
+  std::int32_t shards = 0;
+  std::string selector;
+  std::vector<meta::Condition> conditions;  // Available, Reconciled
+  CAPSTAN_CODEC(PrometheusStatus);
+};
+
+// ---- ServiceMonitor and PodMonitor ----
+
 // What a ServiceMonitor's endpoint and a PodMonitor's podMetricsEndpoint share.
 struct ScrapeEndpoint : HttpCredentials {
   std::string port;
@@ -292,12 +310,6 @@ struct Endpoint : ScrapeEndpoint {
 struct PodMetricsEndpoint : ScrapeEndpoint {
   std::optional<std::int32_t> port_number;
   CAPSTAN_CODEC(PodMetricsEndpoint);
-};
-
-// Metadata Kubernetes discovery attaches to the targets: the node's labels (needs node get/list/watch).
-struct AttachMetadata {
-  std::optional<bool> node;
-  CAPSTAN_CODEC(AttachMetadata);
 };
 
 // What a ServiceMonitor's and a PodMonitor's spec share.
@@ -561,6 +573,7 @@ struct ScrapeConfigSpec : HttpCredentials {
 };
 
 using Prometheus = codec::Resource<PrometheusSpec, PrometheusStatus>;
+using PrometheusAgent = codec::Resource<PrometheusAgentSpec, PrometheusStatus>;
 using Alertmanager = codec::Resource<AlertmanagerSpec, AlertmanagerStatus>;
 using AlertmanagerConfig = codec::Resource<AlertmanagerConfigSpec, ConfigResourceStatus>;
 using ServiceMonitor = codec::Resource<ServiceMonitorSpec, ConfigResourceStatus>;

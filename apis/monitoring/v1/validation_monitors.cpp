@@ -91,7 +91,8 @@ void label_names(const json::Value& parent, std::string_view key, const FieldPat
   const json::Value* labels = json::find(parent, {key});
   if (!labels || !labels->is_object()) return;
   for (const auto& kv : labels->get_object())
-    if (!valid_label_name(kv.key())) out.push_back(validation::field_invalid(path.child(key), json::Value(std::string(kv.key())), "is not a valid label name"));
+    if (!valid_label_name(kv.key()))
+      out.push_back(validation::field_invalid(path.child(key).key(kv.key()), json::Value(std::string(kv.key())), "is not a valid label name"));
 }
 
 // A list of targets that must not be empty.

@@ -174,7 +174,7 @@ spec:
                 R"x(spec.prober.url: Invalid value: "http://blackbox:9115": must be host:port, without a scheme (set prober.scheme))x",
                 R"x(spec.prober.path: Invalid value: "probe": must begin with /)x",
                 R"x(spec.targets.staticConfig.static: Required value: at least one target is required)x",
-                R"x(spec.targets.staticConfig.labels: Invalid value: "bad-name": is not a valid label name)x",
+                R"x(spec.targets.staticConfig.labels[bad-name]: Invalid value: "bad-name": is not a valid label name)x",
                 R"x(spec.targets.staticConfig.relabelingConfigs[0].regex: Invalid value: "(": error parsing regexp: missing closing ): `^(?:()$`)x",
                 R"x(spec.scrapeTimeout: Invalid value: "30s": must not be greater than the scrape interval (10s))x",
                 R"x(spec.metricRelabelings[0].modulus: Required value: relabel configuration for hashmod requires non-zero modulus)x",
@@ -203,7 +203,7 @@ spec:
   EXPECT_EQ(errors(validate_scrape_config(bad)),
             (std::vector<std::string>{
                 R"x(spec.staticConfigs[0].targets: Required value: at least one target is required)x",
-                R"x(spec.staticConfigs[0].labels: Invalid value: "0bad": is not a valid label name)x",
+                R"x(spec.staticConfigs[0].labels[0bad]: Invalid value: "0bad": is not a valid label name)x",
                 R"x(spec.fileSDConfigs[0].files[1]: Invalid value: "/etc/*/targets.json": must end in .json, .yml or .yaml, with a * in the file name only)x",
                 R"x(spec.fileSDConfigs[0].files[2]: Invalid value: "/etc/sd/targets.txt": must end in .json, .yml or .yaml, with a * in the file name only)x",
                 R"x(spec.httpSDConfigs[0].url: Invalid value: "ftp://sd.example.com/": must be an http:// or https:// URL with a host)x",

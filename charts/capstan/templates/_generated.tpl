@@ -312,6 +312,7 @@ webhooks:
   - alertmanagers
   - podmonitors
   - probes
+  - prometheusagents
   - prometheuses
   - prometheusrules
   - scrapeconfigs
@@ -326,6 +327,7 @@ webhooks:
   - alertmanagers/status
   - podmonitors/status
   - probes/status
+  - prometheusagents/status
   - prometheuses/status
   - prometheusrules/status
   - scrapeconfigs/status
@@ -536,6 +538,31 @@ webhooks:
     - UPDATE
     resources:
     - scrapeconfigs
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vprometheusagent.monitoring.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-monitoring-capstan-dev-v1-prometheusagent") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - monitoring.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - prometheusagents
     scope: "*"
   failurePolicy: {{ .failurePolicy }}
   matchPolicy: Equivalent

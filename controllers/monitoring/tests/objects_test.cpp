@@ -56,6 +56,37 @@ TEST(MonitoringObjects, TheConfigSecretIsDeterministicGzip) {
   EXPECT_THROW(gzip::decompress("not gzip"), std::runtime_error);
 }
 
+// A PrometheusAgent's objects: prometheus-operator's prom-agent-<name> names, its own governing
+// Service, Prometheus in agent mode (a feature flag before Prometheus 3), no TSDB retention.
+TEST(MonitoringObjects, AnAgentRunsPrometheusInAgentModeUnderItsOwnNames) {
+  const json::Value agent = json::from_yaml(R"(
+apiVersion: monitoring.capstan.dev/v1
+kind: PrometheusAgent
+metadata: {name: edge, namespace: monitoring, uid: a-uid}
+spec: {shards: 2}
+)");
+  auto spec = v1::PrometheusAgent::from_json(agent).spec;
+  EXPECT_EQ(statefulset_name("edge", 1, kAgent), "prom-agent-edge-shard-1");
+  EXPECT_EQ(selector_string("edge", kAgent), "app.kubernetes.io/instance=edge,app.kubernetes.io/name=prometheus-agent,operator.prometheus.io/name=edge");
+  EXPECT_EQ(json::get_string(config_secret(agent, "global: {}\n", kAgent), {"metadata", "name"}), "prom-agent-edge");
+  EXPECT_EQ(json::get_string(assets_secret(agent, {}, kAgent), {"metadata", "name"}), "prom-agent-edge-tls-assets-0");
+  auto svc = governing_service(agent, kAgent);
+  EXPECT_EQ(json::get_string(svc, {"metadata", "name"}), "prometheus-agent-operated");
+  EXPECT_EQ(json::get_string(svc, {"spec", "selector", "app.kubernetes.io/name"}), "prometheus-agent");
+  auto sts = statefulset(agent, spec, {}, 1, kAgent);
+  EXPECT_EQ(json::get_string(sts, {"metadata", "name"}), "prom-agent-edge-shard-1");
+  EXPECT_EQ(json::get_string(sts, {"spec", "serviceName"}), "prometheus-agent-operated");
+  EXPECT_EQ(json::get_string(sts, {"metadata", "labels", "operator.prometheus.io/mode"}), "agent");
+  const std::string args = json::serialize(sts.at("spec").at("template").at("spec").at("containers").at(0).at("args"));
+  EXPECT_NE(args.find(R"("--agent")"), std::string::npos) << args;
+  EXPECT_NE(args.find("--storage.agent.path=/prometheus"), std::string::npos) << args;
+  EXPECT_EQ(args.find("retention"), std::string::npos) << args;
+  EXPECT_EQ(args.find("tsdb"), std::string::npos) << args;
+  spec.version = "v2.53.0";
+  const std::string v2 = json::serialize(statefulset(agent, spec, {}, 0, kAgent).at("spec").at("template").at("spec").at("containers").at(0).at("args"));
+  EXPECT_NE(v2.find("--enable-feature=agent"), std::string::npos) << v2;
+}
+
 // The assets Secret holds the referenced values by file name; every pod mounts it read-only where
 // the configuration names the files. What a Secret cannot hold is refused naming the sizes.
 TEST(MonitoringObjects, TheAssetsSecretIsMountedWhereTheConfigurationNamesItsFiles) {

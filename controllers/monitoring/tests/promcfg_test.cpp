@@ -393,6 +393,31 @@ spec:
   EXPECT_EQ(promtool_config(e2e::with_assets_in(config, dir.file("certs"), in.assets)), "") << yaml;
 }
 
+// A PrometheusAgent's configuration: the same jobs and remote write, without what agent mode
+// refuses (rule files, alerting; `promtool check config --agent` says so).
+TEST(Promcfg, AnAgentsConfigurationIsWhatAgentModeTakes) {
+  auto spec = v1::PrometheusAgent::from_json(Y(R"(
+spec:
+  remoteWrite: [{url: 'http://receiver:9090/api/v1/write'}]
+)")).spec;
+  auto in = inputs(spec);
+  in.agent = true;
+  auto config = generate_config(in);
+  EXPECT_FALSE(config.as_object().contains("rule_files"));
+  EXPECT_FALSE(config.at("global").as_object().contains("evaluation_interval"));
+  EXPECT_EQ(config.at("scrape_configs").as_array().size(), 3u);
+  EXPECT_EQ(json::get_string(config.at("remote_write").at(0), {"url"}), "http://receiver:9090/api/v1/write");
+  e2e::TempDir dir("agent");
+  const std::string path = dir.write("agent.yaml", json::to_yaml(e2e::with_static_targets(config)));
+  auto r = e2e::run({"promtool", "check", "config", "--agent", path});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  in.agent = false;  // the same inputs as a server's: its rule files, which agent mode refuses
+  const std::string server = dir.write("server.yaml", json::to_yaml(e2e::with_static_targets(generate_config(in))));
+  r = e2e::run({"promtool", "check", "config", "--agent", server});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE((r.out + r.err).find("field rule_files is not allowed in agent mode"), std::string::npos) << r.out << r.err;
+}
+
 // spec.additionalScrapeConfigs: a YAML list of jobs, appended after the generated ones; what is
 // not such a list is refused naming why.
 TEST(Promcfg, AdditionalScrapeConfigsAreAppendedAndCheckedForAJobName) {
