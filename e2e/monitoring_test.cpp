@@ -370,7 +370,8 @@ spec:
 // Credentials and TLS from Secrets and ConfigMaps: a real Prometheus scrapes an https exporter
 // that asks for basic auth, trusting the CA of a ConfigMap, with the files of the assets Secret
 // (the password never in the configuration). A ScrapeConfig whose Secret is missing is left out,
-// and its status names the Secret.
+// and its status names the Secret. The Prometheus's default scrape class labels what it scrapes;
+// a ScrapeConfig naming a class the Prometheus has not is left out, its status saying so.
 TEST_P(MonitoringE2E, ScrapesAuthenticateWithValuesFromSecretsAndConfigMaps) {
   auto ca_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
   auto ca = pki::self_signed_ca("exporter test CA", std::chrono::hours(1), ca_key);
@@ -403,6 +404,7 @@ metadata: {name: secure, namespace: obs}
 spec:
   scrapeInterval: 1s
   scrapeConfigSelector: {}
+  scrapeClasses: [{name: tagged, default: true, relabelings: [{targetLabel: scrape_class, replacement: tagged}]}]
 ---
 apiVersion: monitoring.capstan.dev/v1
 kind: ScrapeConfig
@@ -419,6 +421,13 @@ metadata: {name: locked, namespace: obs}
 spec:
   staticConfigs: [{targets: ['127.0.0.1:1']}]
   authorization: {credentials: {name: absent, key: token}}
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: ScrapeConfig
+metadata: {name: unclassed, namespace: obs}
+spec:
+  scrapeClass: gold
+  staticConfigs: [{targets: ['127.0.0.1:1']}]
 )");
   auto cfg = [&] { return config("prometheus-secure"); };
   ASSERT_TRUE(eventually([&] { return cfg().find("scrapeConfig/obs/exporter") != std::string::npos; }, 30s)) << cfg();
@@ -433,6 +442,14 @@ spec:
   EXPECT_TRUE(eventually([&] { return binding("exporter", "status") == "True"; }, 20s)) << binding("exporter", "message");
   EXPECT_TRUE(eventually([&] { return binding("locked", "message") == "Secret obs/absent not found"; }, 20s)) << binding("locked", "message");
   EXPECT_TRUE(eventually([&] { return get({"get", "events", "-n", "obs"}).find("Secret obs/absent not found") != std::string::npos; }, 20s));
+  EXPECT_EQ(generated.find("scrapeConfig/obs/unclassed"), std::string::npos) << generated;
+  EXPECT_TRUE(eventually(
+      [&] {
+        return binding("unclassed", "message") ==
+               R"(spec.scrapeClass: Invalid value: "gold": Prometheus obs/secure has no such scrape class (spec.scrapeClasses))";
+      },
+      20s))
+      << binding("unclassed", "message");
 
   // The assets Secret, as the pods mount it, and the real Prometheus.
   std::map<std::string, std::string> assets;
@@ -446,6 +463,7 @@ spec:
   auto query = [&] { return prometheus.get("/api/v1/query?query=capstan_e2e_secure"); };
   EXPECT_TRUE(eventually([&] { return query().find(R"("job":"scrapeConfig/obs/exporter")") != std::string::npos; }, 30s))
       << query() << "\ntargets:\n" << prometheus.get("/api/v1/targets");
+  EXPECT_NE(query().find(R"("scrape_class":"tagged")"), std::string::npos) << "the default class's relabeling: " << query();
   {
     std::lock_guard l(mu);
     EXPECT_EQ(refused, 0) << "every scrape authenticated";

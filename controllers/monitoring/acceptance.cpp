@@ -2,6 +2,7 @@
 
 #include "apis/monitoring/v1/types.h"
 #include "apis/monitoring/v1/validation.h"
+#include "controllers/monitoring/promcfg.h"
 #include "controllers/monitoring/rules.h"
 
 namespace capstan::monitoring {
@@ -33,6 +34,12 @@ std::string probe_problems(const json::Value& obj) { return monitor_problems<v1:
 
 std::string scrape_config_problems(const json::Value& obj) {
   return monitor_problems<v1::ScrapeConfig>(obj, v1::validate_scrape_config);
+}
+
+std::string scrape_class_problem(const v1::PrometheusSpec& spec, const json::Value& obj, std::string_view workload) {
+  const std::string_view name = json::get_string(obj, {"spec", "scrapeClass"});
+  if (name.empty() || scrape_class(spec, name)) return {};
+  return "spec.scrapeClass: Invalid value: \"" + std::string(name) + "\": " + std::string(workload) + " has no such scrape class (spec.scrapeClasses)";
 }
 
 std::string prometheus_rule_problems(const json::Value& obj) {

@@ -144,11 +144,13 @@ controller::Result reconcile_bindings(Env& env, const BoundKind& kind, const con
       controller::set_condition(binding.conditions, v1::condition::kAccepted, "False", v1::reason::kNamespaceNotSelected, message, generation);
     } else {
       if (!problems) problems = object_problems(env, kind, before, missing_value);
-      if (problems->empty())
+      std::string why = *problems;
+      if (why.empty()) why = scrape_class_problem(prometheus.spec, before, workload);
+      if (why.empty())
         controller::set_condition(binding.conditions, v1::condition::kAccepted, "True", v1::reason::kAcceptedReason, "loaded by " + workload,
                                   generation);
       else
-        controller::set_condition(binding.conditions, v1::condition::kAccepted, "False", v1::reason::kInvalidConfiguration, *problems,
+        controller::set_condition(binding.conditions, v1::condition::kAccepted, "False", v1::reason::kInvalidConfiguration, why,
                                   generation);
     }
     status.bindings.push_back(std::move(binding));

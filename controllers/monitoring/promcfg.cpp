@@ -153,6 +153,33 @@ void http_client(const v1::HttpCredentials& c, const std::optional<v1::SafeTLSCo
 }
 
 // The endpoint members every scrape job takes the same way.
+// A scrape class's TLS files and authorization, where the job has none of its own: its whole TLS
+// when the job has no tls_config, else only the CA, certificate and key files the job leaves out.
+void class_defaults(const v1::ScrapeClass* cls, json::Object& job) {
+  if (!cls) return;
+  if (const auto& t = cls->tls_config) {
+    const bool own = job.contains("tls_config");
+    if (!own) job["tls_config"] = json::Object();
+    json::Object& tls = job["tls_config"].as_object();
+    auto fill = [&](std::string_view key, const std::string& value) {
+      if (!value.empty() && !tls.contains(key)) tls[key] = value;
+    };
+    fill("ca_file", t->ca_file);
+    fill("cert_file", t->cert_file);
+    fill("key_file", t->key_file);
+    if (!own) {
+      fill("server_name", t->server_name);
+      if (t->insecure_skip_verify) tls["insecure_skip_verify"] = true;
+    }
+    if (tls.empty()) job.erase("tls_config");
+  }
+  if (const auto& a = cls->authorization) {
+    const bool authenticated = job.contains("authorization") || job.contains("basic_auth") || job.contains("oauth2") || job.contains("bearer_token_file");
+    if (!authenticated)
+      job["authorization"] = json::Object{{"type", a->type.empty() ? std::string("Bearer") : a->type}, {"credentials_file", a->credentials_file}};
+  }
+}
+
 void endpoint_settings(const v1::ScrapeEndpoint& ep, const std::string& default_interval, const AssetFiles& files, json::Object& job) {
   if (ep.honor_timestamps) job["honor_timestamps"] = *ep.honor_timestamps;
   const std::string& interval = ep.interval.empty() ? default_interval : ep.interval;
@@ -190,25 +217,30 @@ void label_copies(const std::vector<std::string>& labels, std::string_view role,
 // The job's members before and after its relabelings, as both kinds of monitor have them.
 template <class Monitor>
 json::Object job_head(const Monitor& monitor, std::string_view kind, std::string_view role, const v1::ScrapeEndpoint& ep, std::size_t i,
-                      const std::string& default_interval, const Assets& assets) {
+                      const std::string& default_interval, const Assets& assets, const v1::ScrapeClass* cls) {
   json::Object job;
   job["job_name"] = std::string(kind) + "/" + std::string(monitor.namespace_()) + "/" + std::string(monitor.name()) + "/" + std::to_string(i);
   job["honor_labels"] = ep.honor_labels;
   json::Object sd = kubernetes_sd(role, monitor.spec.namespace_selector, monitor.namespace_());
-  if (const auto& attach = monitor.spec.attach_metadata; attach && attach->node) sd["attach_metadata"] = json::Object{{"node", *attach->node}};
+  const auto& attach = monitor.spec.attach_metadata ? monitor.spec.attach_metadata : (cls ? cls->attach_metadata : std::nullopt);
+  if (attach && attach->node) sd["attach_metadata"] = json::Object{{"node", *attach->node}};
   job["kubernetes_sd_configs"] = json::Array{std::move(sd)};
   endpoint_settings(ep, default_interval, AssetFiles(monitor.namespace_(), assets), job);
+  class_defaults(cls, job);
   return job;
 }
 
 // The job's relabelings, limits and metric relabelings, after its own relabel rules `relabelings`.
+// The scrape class's relabelings (and metric relabelings) come before the object's own.
 template <class Spec>
 void job_tail(const Spec& spec, const std::vector<v1::RelabelConfig>& user, const std::vector<v1::RelabelConfig>& metric_user,
-              json::Array relabelings, json::Object& job) {
+              json::Array relabelings, json::Object& job, const v1::ScrapeClass* cls) {
+  if (cls) user_relabelings(cls->relabelings, relabelings);
   user_relabelings(user, relabelings);
   job["relabel_configs"] = std::move(relabelings);
   limits(spec, job);
   json::Array metric;
+  if (cls) user_relabelings(cls->metric_relabelings, metric);
   user_relabelings(metric_user, metric);
   if (!metric.empty()) job["metric_relabel_configs"] = std::move(metric);
 }
@@ -226,10 +258,10 @@ void running_filter(const v1::ScrapeEndpoint& ep, json::Array& r) {
 
 // A ServiceMonitor endpoint's job; `default_role`: the Prometheus's serviceDiscoveryRole.
 json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoint& ep, std::size_t i, const std::string& default_interval,
-                                 std::string_view default_role, const Assets& assets) {
+                                 std::string_view default_role, const Assets& assets, const v1::ScrapeClass* cls) {
   const bool slices = (sm.spec.service_discovery_role.empty() ? default_role : sm.spec.service_discovery_role) == "EndpointSlice";
   const std::string meta = slices ? "__meta_kubernetes_endpointslice_" : "__meta_kubernetes_endpoint_";
-  json::Object job = job_head(sm, "serviceMonitor", slices ? "endpointslice" : "endpoints", ep, i, default_interval, assets);
+  json::Object job = job_head(sm, "serviceMonitor", slices ? "endpointslice" : "endpoints", ep, i, default_interval, assets, cls);
   json::Array r = initial_relabelings();
   selector_relabelings(sm.spec.selector, "service", r);
   std::string endpoint_label;
@@ -259,13 +291,13 @@ json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoin
   if (!sm.spec.job_label.empty())
     r.push_back(relabel(strings({"__meta_kubernetes_service_label_" + sanitize_label_name(sm.spec.job_label)}), "job", "(.+)", "${1}"));
   if (!endpoint_label.empty()) r.push_back(relabel({}, "endpoint", "", endpoint_label));
-  job_tail(sm.spec, ep.relabelings, ep.metric_relabelings, std::move(r), job);
+  job_tail(sm.spec, ep.relabelings, ep.metric_relabelings, std::move(r), job, cls);
   return job;
 }
 
 json::Object pod_monitor_job(const v1::PodMonitor& pm, const v1::PodMetricsEndpoint& ep, std::size_t i, const std::string& default_interval,
-                             const Assets& assets) {
-  json::Object job = job_head(pm, "podMonitor", "pod", ep, i, default_interval, assets);
+                             const Assets& assets, const v1::ScrapeClass* cls) {
+  json::Object job = job_head(pm, "podMonitor", "pod", ep, i, default_interval, assets, cls);
   json::Array r = initial_relabelings();
   selector_relabelings(pm.spec.selector, "pod", r);
   std::string endpoint_label;
@@ -285,13 +317,13 @@ json::Object pod_monitor_job(const v1::PodMonitor& pm, const v1::PodMetricsEndpo
   if (!pm.spec.job_label.empty())
     r.push_back(relabel(strings({"__meta_kubernetes_pod_label_" + sanitize_label_name(pm.spec.job_label)}), "job", "(.+)", "${1}"));
   if (!endpoint_label.empty()) r.push_back(relabel({}, "endpoint", "", endpoint_label));
-  job_tail(pm.spec, ep.relabelings, ep.metric_relabelings, std::move(r), job);
+  job_tail(pm.spec, ep.relabelings, ep.metric_relabelings, std::move(r), job, cls);
   return job;
 }
 
 // A Probe's job, as prometheus-operator's generateProbeConfig writes it: the targets become the
 // prober's `target` parameter (and the instance label), the prober's address the scrape address.
-json::Object probe_job(const v1::Probe& probe, const Assets& assets) {
+json::Object probe_job(const v1::Probe& probe, const Assets& assets, const v1::ScrapeClass* cls) {
   const auto& spec = probe.spec;
   const std::string ns(probe.namespace_());
   json::Object job;
@@ -307,6 +339,7 @@ json::Object probe_job(const v1::Probe& probe, const Assets& assets) {
     if (spec.module.empty() || p.name != "module") params[p.name] = strings_of(p.values);
   if (!params.empty()) job["params"] = std::move(params);
   http_client(spec, spec.tls_config, AssetFiles(ns, assets), job);
+  class_defaults(cls, job);
 
   json::Array r = initial_relabelings();
   if (!spec.job_name.empty()) r.push_back(relabel({}, "job", "", spec.job_name));
@@ -332,12 +365,12 @@ json::Object probe_job(const v1::Probe& probe, const Assets& assets) {
     user = &ingress->relabeling_configs;
   }
   static const std::vector<v1::RelabelConfig> none;
-  job_tail(spec, user ? *user : none, spec.metric_relabelings, std::move(r), job);
+  job_tail(spec, user ? *user : none, spec.metric_relabelings, std::move(r), job, cls);
   return job;
 }
 
 // A ScrapeConfig's job: its discovery written out in Prometheus's terms.
-json::Object scrape_config_job(const v1::ScrapeConfig& sc, const Assets& assets) {
+json::Object scrape_config_job(const v1::ScrapeConfig& sc, const Assets& assets, const v1::ScrapeClass* cls) {
   const auto& spec = sc.spec;
   const AssetFiles files(sc.namespace_(), assets);
   json::Object job;
@@ -354,6 +387,7 @@ json::Object scrape_config_job(const v1::ScrapeConfig& sc, const Assets& assets)
   if (!spec.scrape_timeout.empty()) job["scrape_timeout"] = spec.scrape_timeout;
   if (!spec.scheme.empty()) job["scheme"] = lower(spec.scheme);
   http_client(spec, spec.tls_config, files, job);
+  class_defaults(cls, job);
   if (!spec.static_configs.empty()) {
     json::Array list;
     for (const auto& c : spec.static_configs) {
@@ -408,7 +442,7 @@ json::Object scrape_config_job(const v1::ScrapeConfig& sc, const Assets& assets)
   }
   json::Array r = initial_relabelings();
   if (!spec.job_name.empty()) r.push_back(relabel({}, "job", "", spec.job_name, "replace"));
-  job_tail(spec, spec.relabelings, spec.metric_relabelings, std::move(r), job);
+  job_tail(spec, spec.relabelings, spec.metric_relabelings, std::move(r), job, cls);
   return job;
 }
 
@@ -455,6 +489,12 @@ json::Value alerting(const std::string& own_ns, const apis::monitoring::v1::Prom
 }
 
 }  // namespace
+
+const v1::ScrapeClass* scrape_class(const v1::PrometheusSpec& spec, std::string_view name) {
+  for (const auto& c : spec.scrape_classes)
+    if (name.empty() ? c.default_ : c.name == name) return &c;
+  return nullptr;
+}
 
 std::string sanitize_label_name(std::string_view name) {
   std::string out(name);
@@ -522,12 +562,13 @@ json::Value generate_config(const ConfigInputs& in) {
     jobs.push_back(std::move(job));
   };
   for (const auto& sm : in.service_monitors)
-    for (std::size_t i = 0; i < sm.spec.endpoints.size(); ++i) add(service_monitor_job(sm, sm.spec.endpoints[i], i, "", spec.service_discovery_role, in.assets), "__address__");
+    for (std::size_t i = 0; i < sm.spec.endpoints.size(); ++i) add(service_monitor_job(sm, sm.spec.endpoints[i], i, "", spec.service_discovery_role, in.assets, scrape_class(spec, sm.spec.scrape_class)),
+          "__address__");
   for (const auto& pm : in.pod_monitors)
     for (std::size_t i = 0; i < pm.spec.pod_metrics_endpoints.size(); ++i)
-      add(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, "", in.assets), "__address__");
-  for (const auto& probe : in.probes) add(probe_job(probe, in.assets), "__param_target");
-  for (const auto& sc : in.scrape_configs) add(scrape_config_job(sc, in.assets), "__address__");
+      add(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, "", in.assets, scrape_class(spec, pm.spec.scrape_class)), "__address__");
+  for (const auto& probe : in.probes) add(probe_job(probe, in.assets, scrape_class(spec, probe.spec.scrape_class)), "__param_target");
+  for (const auto& sc : in.scrape_configs) add(scrape_config_job(sc, in.assets, scrape_class(spec, sc.spec.scrape_class)), "__address__");
   for (const auto& job : in.additional_scrape_configs) jobs.push_back(job);
   config["scrape_configs"] = std::move(jobs);
 

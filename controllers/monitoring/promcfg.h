@@ -35,6 +35,10 @@ struct ConfigInputs {
 // of objects with a job_name each. Throws std::invalid_argument naming what is wrong.
 json::Array additional_scrape_configs(std::string_view yaml);
 
+// The scrape class `name` of `spec` (nullptr when it has none of that name: such an object is left
+// out), or for "" its default class (nullptr when it has none).
+const apis::monitoring::v1::ScrapeClass* scrape_class(const apis::monitoring::v1::PrometheusSpec& spec, std::string_view name);
+
 // The configuration as a JSON value (what to_yaml writes out).
 json::Value generate_config(const ConfigInputs& in);
 

@@ -32,12 +32,13 @@ namespace v1 = apis::monitoring::v1;
 // status.bindings say the same (bindings_controller.h).
 template <class Monitor>
 std::vector<Monitor> accepted(Env& env, const std::vector<json::Value>& objects, std::string_view kind,
-                              std::string (*problems)(const json::Value&), const std::string& workload, AssetReader& reader,
-                              Assets& assets, controller::Context& ctx) {
+                              std::string (*problems)(const json::Value&), const v1::PrometheusSpec& spec, const std::string& workload,
+                              AssetReader& reader, Assets& assets, controller::Context& ctx) {
   std::vector<Monitor> out;
   out.reserve(objects.size());
   for (const auto& o : objects) {
     std::string why = problems(o);
+    if (why.empty()) why = scrape_class_problem(spec, o, workload);
     std::optional<Monitor> monitor;
     Assets read;
     if (why.empty()) {
@@ -91,15 +92,15 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
     AssetReader reader(env_.client);
     in.service_monitors = accepted<v1::ServiceMonitor>(
         env_, Selection(env_.namespaces, request_.ns, spec.service_monitor_selector, spec.service_monitor_namespace_selector).pick(env_.service_monitors),
-        v1::kServiceMonitorKind, service_monitor_problems, key, reader, in.assets, ctx_);
+        v1::kServiceMonitorKind, service_monitor_problems, spec, key, reader, in.assets, ctx_);
     in.pod_monitors = accepted<v1::PodMonitor>(
         env_, Selection(env_.namespaces, request_.ns, spec.pod_monitor_selector, spec.pod_monitor_namespace_selector).pick(env_.pod_monitors),
-        v1::kPodMonitorKind, pod_monitor_problems, key, reader, in.assets, ctx_);
+        v1::kPodMonitorKind, pod_monitor_problems, spec, key, reader, in.assets, ctx_);
     in.probes = accepted<v1::Probe>(env_, Selection(env_.namespaces, request_.ns, spec.probe_selector, spec.probe_namespace_selector).pick(env_.probes),
-                                    v1::kProbeKind, probe_problems, key, reader, in.assets, ctx_);
+                                    v1::kProbeKind, probe_problems, spec, key, reader, in.assets, ctx_);
     in.scrape_configs = accepted<v1::ScrapeConfig>(
         env_, Selection(env_.namespaces, request_.ns, spec.scrape_config_selector, spec.scrape_config_namespace_selector).pick(env_.scrape_configs),
-        v1::kScrapeConfigKind, scrape_config_problems, key, reader, in.assets, ctx_);
+        v1::kScrapeConfigKind, scrape_config_problems, spec, key, reader, in.assets, ctx_);
     auto rules = flavor_.agent ? std::vector<json::Value>{}
                                : Selection(env_.namespaces, request_.ns, spec.rule_selector, spec.rule_namespace_selector).pick(env_.rules);
     auto files = rule_files(rules);

@@ -151,7 +151,7 @@ auto monitor_fields(bool pod) {
       field<S>("podTargetLabels", &S::pod_target_labels, Schema::strings("Pod labels copied onto the targets.")),
       field<S>("sampleLimit", &S::sample_limit, Schema::integer("Samples per scrape above which the scrape fails.", "int64").minimum(0)),
       field<S>("targetLimit", &S::target_limit, Schema::integer("Targets above which the scrape fails.", "int64").minimum(0)),
-      field<S>("attachMetadata", &S::attach_metadata, AttachMetadata::schema()));
+      field<S>("attachMetadata", &S::attach_metadata, AttachMetadata::schema()), scrape_class_field<S>());
 }
 
 const auto& service_monitor_fields() {

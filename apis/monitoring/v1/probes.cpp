@@ -79,7 +79,8 @@ const auto& probe_fields() {
           field("tlsConfig", &S::tls_config, SafeTLSConfig::schema()),
           field("sampleLimit", &S::sample_limit, Schema::integer("Samples per probe above which it fails.", "int64").minimum(0)),
           field("targetLimit", &S::target_limit, Schema::integer("Targets above which the probes fail.", "int64").minimum(0)),
-          bearer_token_field<S>()), credential_fields<S>()));
+          bearer_token_field<S>(), scrape_class_field<S>()),
+      credential_fields<S>()));
   return table;
 }
 
@@ -177,8 +178,9 @@ const auto& scrape_config_fields() {
           field("params", &S::params, Schema::map(Schema::strings(), "URL parameters of the scrape.").max_properties(64)),
           field("tlsConfig", &S::tls_config, SafeTLSConfig::schema()),
           field("sampleLimit", &S::sample_limit, Schema::integer("Samples per scrape above which the scrape fails.", "int64").minimum(0)),
-          field("targetLimit", &S::target_limit, Schema::integer("Targets above which the scrape fails.", "int64").minimum(0))),
-          credential_fields<S>()));
+          field("targetLimit", &S::target_limit, Schema::integer("Targets above which the scrape fails.", "int64").minimum(0)),
+          scrape_class_field<S>()),
+      credential_fields<S>()));
   return table;
 }
 

@@ -48,6 +48,42 @@ const auto& pod_metadata_fields() {
   return table;
 }
 
+const auto& scrape_class_tls_fields() {
+  using T = ScrapeClassTLSConfig;
+  static const auto table = codec::table<T>(
+      "TLS files on the Prometheus pods (mount them with volumes), filling in what an object's tlsConfig leaves out.",
+      field("caFile", &T::ca_file, Schema::string("The CA certificates.").max_length(4096)),
+      field("certFile", &T::cert_file, Schema::string("The client certificate.").max_length(4096)),
+      field("keyFile", &T::key_file, Schema::string("The client certificate's key.").max_length(4096)),
+      field("serverName", &T::server_name, Schema::string("Server name the certificate must carry.").max_length(253)),
+      field("insecureSkipVerify", &T::insecure_skip_verify, Schema::boolean("Do not verify the certificate.")));
+  return table;
+}
+
+const auto& scrape_class_authorization_fields() {
+  using A = ScrapeClassAuthorization;
+  static const auto table = codec::table<A>(
+      "The Authorization header of objects that set no authentication of their own.",
+      field("type", &A::type, Schema::string("The scheme (default Bearer).").max_length(64)),
+      field("credentialsFile", &A::credentials_file, Schema::string("A file on the Prometheus pods holding the credentials.").min_length(1).max_length(4096))
+          .required());
+  return table;
+}
+
+const auto& scrape_class_fields() {
+  using C = ScrapeClass;
+  static const auto table = codec::table<C>(
+      "Settings the objects naming this class in spec.scrapeClass get (or, for the default class, the objects naming none).",
+      field("name", &C::name, Schema::string("The class's name.").min_length(1).max_length(253)).required(),
+      field("default", &C::default_, Schema::boolean("The class of the objects that name none (at most one).")),
+      field("tlsConfig", &C::tls_config, ScrapeClassTLSConfig::schema()),
+      field("authorization", &C::authorization, ScrapeClassAuthorization::schema()),
+      field("relabelings", &C::relabelings, relabelings("Relabelings applied before the object's own.")),
+      field("metricRelabelings", &C::metric_relabelings, relabelings("Metric relabelings applied before the object's own.")),
+      field("attachMetadata", &C::attach_metadata, AttachMetadata::schema()));
+  return table;
+}
+
 const auto& secret_key_fields() {
   using K = SecretKeySelector;
   static const auto table = codec::table<K>(
@@ -129,6 +165,8 @@ auto common_fields() {
                    openapi::label_selector("Namespaces of the ScrapeConfigs: {} all, absent own.")),
           field<S>("serviceDiscoveryRole", &S::service_discovery_role,
                    Schema::string_enum({"Endpoints", "EndpointSlice"}, "How ServiceMonitors' targets are discovered (default Endpoints).")),
+          field<S>("scrapeClasses", &S::scrape_classes,
+                   Schema::array(ScrapeClass::schema(), "Scrape classes the selected objects choose from.").max_items(32)),
           field<S>("remoteWrite", &S::remote_write, Schema::array(RemoteWriteSpec::schema(), "Remote write endpoints.").max_items(32)),
           field<S>("additionalScrapeConfigs", &S::additional_scrape_configs, SecretKeySelector::schema()),
           field<S>("logLevel", &S::log_level, Schema::string_enum({"", "debug", "info", "warn", "error"}, "Log level of Prometheus.")),
@@ -187,6 +225,9 @@ CAPSTAN_CODEC_FROM(AlertmanagerEndpoints, alertmanager_endpoints_fields)
 CAPSTAN_CODEC_FROM(AlertingSpec, alerting_fields)
 CAPSTAN_CODEC_FROM(EmbeddedObjectMetadata, pod_metadata_fields)
 CAPSTAN_CODEC_FROM(SecretKeySelector, secret_key_fields)
+CAPSTAN_CODEC_FROM(ScrapeClassTLSConfig, scrape_class_tls_fields)
+CAPSTAN_CODEC_FROM(ScrapeClassAuthorization, scrape_class_authorization_fields)
+CAPSTAN_CODEC_FROM(ScrapeClass, scrape_class_fields)
 CAPSTAN_CODEC_FROM(ClaimMetadata, claim_metadata_fields)
 CAPSTAN_CODEC_FROM(ClaimTemplate, claim_template_fields)
 CAPSTAN_CODEC_FROM(StorageSpec, storage_fields)

@@ -26,6 +26,12 @@ auto credential_fields() {
 }
 
 template <class S>
+auto scrape_class_field() {
+  return codec::field<S>("scrapeClass", &S::scrape_class,
+                         openapi::Schema::string("The Prometheus's scrape class to use (default: its default class).").min_length(1).max_length(253));
+}
+
+template <class S>
 auto bearer_token_field() {
   return codec::field<S>("bearerTokenSecret", &S::bearer_token_secret,
                          std::move(SecretKeySelector::schema().description("A bearer token (deprecated: use authorization).")));

@@ -16,11 +16,14 @@
 //                   (prometheus), {serviceMonitor,podMonitor,probe,scrapeConfig,rule}{,Namespace}Selector,
 //                   remoteWrite[{url, name, remoteTimeout}], alerting{alertmanagers[{namespace, name,
 //                   port, scheme, pathPrefix, apiVersion, timeout}]}, additionalScrapeConfigs, logLevel, logFormat, enableFeatures,
-//                   externalUrl, routePrefix, portName (web), serviceDiscoveryRole
+//                   externalUrl, routePrefix, portName (web), serviceDiscoveryRole,
+//                   scrapeClasses[{name, default, tlsConfig{caFile, certFile, keyFile, serverName,
+//                   insecureSkipVerify}, authorization{type, credentialsFile}, relabelings,
+//                   metricRelabelings, attachMetadata}]
 //   PrometheusAgent the Prometheus fields but retention, retentionSize, evaluationInterval,
 //                   rule{,Namespace}Selector and alerting
 //   ServiceMonitor  selector, namespaceSelector{any, matchNames}, jobLabel, targetLabels,
-//                   podTargetLabels, sampleLimit, targetLimit, attachMetadata{node},
+//                   podTargetLabels, sampleLimit, targetLimit, attachMetadata{node}, scrapeClass,
 //                   serviceDiscoveryRole (Endpoints|EndpointSlice), endpoints[{port, targetPort, path,
 //                   scheme, params, interval, scrapeTimeout, honorLabels, honorTimestamps,
 //                   relabelings, metricRelabelings, filterRunning, followRedirects,
@@ -34,13 +37,13 @@
 //   Probe           jobName, prober{url, scheme, path (/probe)}, module, targets{staticConfig{static,
 //                   labels, relabelingConfigs} | ingress{selector, namespaceSelector,
 //                   relabelingConfigs}}, interval, scrapeTimeout, params[{name, values}],
-//                   metricRelabelings, tlsConfig, sampleLimit, targetLimit
+//                   metricRelabelings, tlsConfig, sampleLimit, targetLimit, scrapeClass
 //   ScrapeConfig    jobName, staticConfigs[{targets, labels}], fileSDConfigs[{files,
 //                   refreshInterval}], httpSDConfigs[{url, refreshInterval, tlsConfig}],
 //                   kubernetesSDConfigs[{role, namespaces{ownNamespace, names}, selectors[{role,
 //                   label, field}], attachMetadata{node}}], relabelings, metricRelabelings,
 //                   metricsPath, scrapeInterval, scrapeTimeout, scheme, honorLabels,
-//                   honorTimestamps, params, tlsConfig, sampleLimit, targetLimit
+//                   honorTimestamps, params, tlsConfig, sampleLimit, targetLimit, scrapeClass
 //   PrometheusRule  groups[{name, interval, labels, limit, query_offset, rules[{record | alert,
 //                   expr, for, keep_firing_for, labels, annotations}]}]
 //   Alertmanager    version, image, replicas (1), paused, the pod settings above (but storage),
@@ -165,6 +168,33 @@ struct AttachMetadata {
   CAPSTAN_CODEC(AttachMetadata);
 };
 
+// A scrape class's TLS: files on the Prometheus pods (mounted by the user), filling in what an
+// object's tlsConfig leaves out.
+struct ScrapeClassTLSConfig {
+  std::string ca_file, cert_file, key_file, server_name;
+  bool insecure_skip_verify = false;
+  CAPSTAN_CODEC(ScrapeClassTLSConfig);
+};
+
+struct ScrapeClassAuthorization {
+  std::string type;  // "" = Bearer
+  std::string credentials_file;
+  CAPSTAN_CODEC(ScrapeClassAuthorization);
+};
+
+// A scrape class (a Prometheus's spec.scrapeClasses): what the objects that name it (spec.scrapeClass)
+// or, for the default class, that name none, get — TLS files and authorization where they set
+// none, relabelings and metric relabelings before their own, attachMetadata.
+struct ScrapeClass {
+  std::string name;
+  bool default_ = false;
+  std::optional<ScrapeClassTLSConfig> tls_config;
+  std::optional<ScrapeClassAuthorization> authorization;
+  std::vector<RelabelConfig> relabelings, metric_relabelings;
+  std::optional<AttachMetadata> attach_metadata;
+  CAPSTAN_CODEC(ScrapeClass);
+};
+
 // ---- Prometheus ----
 
 struct RemoteWriteSpec {
@@ -253,6 +283,7 @@ struct PrometheusSpec {
   std::optional<json::Value> scrape_config_selector, scrape_config_namespace_selector;
   // How ServiceMonitors' targets are discovered: Endpoints (default) or EndpointSlice.
   std::string service_discovery_role;
+  std::vector<ScrapeClass> scrape_classes;
   std::vector<RemoteWriteSpec> remote_write;
   std::optional<AlertingSpec> alerting;
   // Scrape configurations written by hand (a YAML list of scrape_config), appended to the
@@ -320,6 +351,7 @@ struct MonitorSpec {
   std::vector<std::string> pod_target_labels;
   std::int64_t sample_limit = 0, target_limit = 0;  // 0 = no limit
   std::optional<AttachMetadata> attach_metadata;
+  std::string scrape_class;  // "" = the Prometheus's default class, if it has one
 };
 
 struct ServiceMonitorSpec : MonitorSpec {
@@ -514,6 +546,7 @@ struct ProbeSpec : HttpCredentials {
   std::vector<RelabelConfig> metric_relabelings;
   std::optional<SafeTLSConfig> tls_config;
   std::int64_t sample_limit = 0, target_limit = 0;  // 0 = no limit
+  std::string scrape_class;
   CAPSTAN_CODEC(ProbeSpec);
 };
 
@@ -569,6 +602,7 @@ struct ScrapeConfigSpec : HttpCredentials {
   std::map<std::string, std::vector<std::string>> params;
   std::optional<SafeTLSConfig> tls_config;
   std::int64_t sample_limit = 0, target_limit = 0;  // 0 = no limit
+  std::string scrape_class;
   CAPSTAN_CODEC(ScrapeConfigSpec);
 };
 

@@ -43,7 +43,7 @@ std::vector<validation::Cause> validate_scrape_config(const json::Value& obj);
 
 // Prometheus: durations (non-zero intervals, scrapeTimeout not above scrapeInterval),
 // retentionSize, external label names, label selectors' operators, remoteWrite URLs and unique
-// names, externalUrl and routePrefix — what Prometheus or the operator would refuse later.
+// names, scrape classes (unique names, one default, relabelings), externalUrl and routePrefix — what Prometheus or the operator would refuse later.
 std::vector<validation::Cause> validate_prometheus(const json::Value& obj);
 
 // AlertmanagerConfig: receiver names unique, every route's receiver one of them (and the top
@@ -70,5 +70,8 @@ bool http_url(std::string_view url);
 void validate_endpoint_timing(const json::Value& endpoint, const validation::FieldPath& path, std::vector<validation::Cause>& out,
                               std::string_view interval_key = "interval");
 void validate_relabel_config(const json::Value& config, const validation::FieldPath& path, std::vector<validation::Cause>& out);
+// Each relabel configuration of parent[key] and its regex (compiled as Prometheus does).
+void validate_relabelings(const json::Value& parent, std::string_view key, const validation::FieldPath& path,
+                          std::vector<validation::Cause>& out);
 
 }  // namespace capstan::apis::monitoring::v1

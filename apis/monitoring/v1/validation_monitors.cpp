@@ -16,19 +16,6 @@ namespace {
 using validation::Cause;
 using validation::FieldPath;
 
-void relabelings(const json::Object& endpoint, std::string_view key, const FieldPath& path, std::vector<Cause>& out) {
-  auto it = endpoint.find(key);
-  if (it == endpoint.end() || !it->value().is_array()) return;
-  const json::Array& configs = it->value().get_array();
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    const json::Value* regex = configs[i].is_object() ? json::find(configs[i], {"regex"}) : nullptr;
-    validate_relabel_config(configs[i], path.child(key).index(i), out);
-    if (!regex || !regex->is_string()) continue;
-    if (auto why = promql::regex_error(regex->get_string()))
-      out.push_back(validation::field_invalid(path.child(key).index(i).child("regex"), *regex, *why));
-  }
-}
-
 // A SecretOrConfigMap: exactly one of secret and configMap.
 void secret_or_configmap(const json::Value& parent, std::string_view key, const FieldPath& path, std::vector<Cause>& out) {
   const json::Value* v = json::find(parent, {key});
@@ -80,8 +67,8 @@ std::vector<Cause> validate_monitor(const json::Value& obj, std::string_view end
     if (!(*endpoints)[i].is_object()) continue;
     validate_endpoint_timing((*endpoints)[i], path.index(i), out);
     credentials((*endpoints)[i], path.index(i), out);
-    relabelings((*endpoints)[i].get_object(), "relabelings", path.index(i), out);
-    relabelings((*endpoints)[i].get_object(), "metricRelabelings", path.index(i), out);
+    validate_relabelings((*endpoints)[i], "relabelings", path.index(i), out);
+    validate_relabelings((*endpoints)[i], "metricRelabelings", path.index(i), out);
   }
   return out;
 }
@@ -175,6 +162,18 @@ void kubernetes_sd(const json::Value& config, const FieldPath& path, std::vector
 
 }  // namespace
 
+void validate_relabelings(const json::Value& parent, std::string_view key, const FieldPath& path, std::vector<Cause>& out) {
+  const json::Array* configs = json::get_array(parent, {key});
+  if (!configs) return;
+  for (std::size_t i = 0; i < configs->size(); ++i) {
+    const json::Value* regex = (*configs)[i].is_object() ? json::find((*configs)[i], {"regex"}) : nullptr;
+    validate_relabel_config((*configs)[i], path.child(key).index(i), out);
+    if (!regex || !regex->is_string()) continue;
+    if (auto why = promql::regex_error(regex->get_string()))
+      out.push_back(validation::field_invalid(path.child(key).index(i).child("regex"), *regex, *why));
+  }
+}
+
 std::vector<Cause> validate_probe(const json::Value& obj) {
   std::vector<Cause> out;
   const json::Value* spec = json::find(obj, {"spec"});
@@ -193,16 +192,16 @@ std::vector<Cause> validate_probe(const json::Value& obj) {
   if (static_config && static_config->is_object()) {
     targets(*static_config, "static", tp.child("staticConfig"), out);
     label_names(*static_config, "labels", tp.child("staticConfig"), out);
-    relabelings(static_config->get_object(), "relabelingConfigs", tp.child("staticConfig"), out);
+    validate_relabelings(*static_config, "relabelingConfigs", tp.child("staticConfig"), out);
   } else if (ingress && ingress->is_object()) {
     validate_label_selector(*ingress, "selector", tp.child("ingress"), out);
-    relabelings(ingress->get_object(), "relabelingConfigs", tp.child("ingress"), out);
+    validate_relabelings(*ingress, "relabelingConfigs", tp.child("ingress"), out);
   } else {
     out.push_back(validation::field_required(tp, "staticConfig or ingress is required"));
   }
   validate_endpoint_timing(*spec, sp, out);
   credentials(*spec, sp, out);
-  relabelings(spec->get_object(), "metricRelabelings", sp, out);
+  validate_relabelings(*spec, "metricRelabelings", sp, out);
   return out;
 }
 
@@ -236,8 +235,8 @@ std::vector<Cause> validate_scrape_config(const json::Value& obj) {
   path_member(*spec, "metricsPath", sp, out);
   validate_endpoint_timing(*spec, sp, out, "scrapeInterval");
   credentials(*spec, sp, out);
-  relabelings(spec->get_object(), "relabelings", sp, out);
-  relabelings(spec->get_object(), "metricRelabelings", sp, out);
+  validate_relabelings(*spec, "relabelings", sp, out);
+  validate_relabelings(*spec, "metricRelabelings", sp, out);
   return out;
 }
 

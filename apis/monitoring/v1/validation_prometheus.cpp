@@ -119,6 +119,23 @@ std::vector<Cause> validate_prometheus(const json::Value& obj) {
       positive((*rw)[i], "remoteTimeout", t, p, out);
     }
   }
+  // Scrape classes: named once each, at most one the default, relabelings Prometheus takes.
+  if (const auto* classes = json::get_array(*spec, {"scrapeClasses"})) {
+    std::set<std::string> names;
+    bool has_default = false;
+    for (std::size_t i = 0; i < classes->size(); ++i) {
+      const json::Value& c = (*classes)[i];
+      FieldPath p = sp.child("scrapeClasses").index(i);
+      std::string_view name = json::get_string(c, {"name"});
+      if (!names.insert(std::string(name)).second) out.push_back(validation::field_duplicate(p.child("name"), jstr(name)));
+      if (json::get_bool(c, {"default"})) {
+        if (has_default) out.push_back(validation::field_invalid(p.child("default"), json::Value(true), "only one scrape class can be the default"));
+        has_default = true;
+      }
+      validate_relabelings(c, "relabelings", p, out);
+      validate_relabelings(c, "metricRelabelings", p, out);
+    }
+  }
   // The TSDB has one home.
   if (const auto* storage = json::get_object(*spec, {"storage"})) {
     std::vector<std::string> set;

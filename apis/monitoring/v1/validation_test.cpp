@@ -246,6 +246,22 @@ spec:
             }));
 }
 
+TEST(PrometheusValidation, ScrapeClassesAreNamedOnceWithOneDefault) {
+  auto p = json::from_yaml(R"(
+spec:
+  scrapeClasses:
+  - {name: a, default: true}
+  - {name: b, default: true, relabelings: [{targetLabel: x, regex: '(['}]}
+  - {name: a}
+)");
+  EXPECT_EQ(errors(validate_prometheus(p)),
+            (std::vector<std::string>{
+                R"x(spec.scrapeClasses[1].default: Invalid value: true: only one scrape class can be the default)x",
+                R"x(spec.scrapeClasses[1].relabelings[0].regex: Invalid value: "([": error parsing regexp: missing closing ]: `[)$`)x",
+                R"x(spec.scrapeClasses[2].name: Duplicate value: "a")x",
+            }));
+}
+
 TEST(PrometheusValidation, WhatPrometheusWouldRefuseLater) {
   EXPECT_TRUE(validate_prometheus(json::from_yaml("spec: {replicas: 1, scrapeInterval: 30s, retention: 15d, retentionSize: 10GiB}")).empty());
   auto p = json::from_yaml(R"(

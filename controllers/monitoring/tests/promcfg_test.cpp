@@ -393,6 +393,80 @@ spec:
   EXPECT_EQ(promtool_config(e2e::with_assets_in(config, dir.file("certs"), in.assets)), "") << yaml;
 }
 
+// Scrape classes: the default class for objects naming none, a named one for those naming it;
+// its relabelings and metric relabelings before the object's, its TLS files filling in what the
+// object's tlsConfig leaves out (all of it when the object has none), its authorization when the
+// object has none, its attachMetadata when the object has none.
+TEST(Promcfg, ScrapeClassesFillInWhatObjectsLeaveOut) {
+  auto spec = v1::Prometheus::from_json(Y(R"(
+spec:
+  scrapeClasses:
+  - name: cluster
+    default: true
+    tlsConfig: {caFile: /etc/prometheus/secrets/ca/ca.crt, certFile: /etc/prometheus/secrets/ca/tls.crt, keyFile: /etc/prometheus/secrets/ca/tls.key, serverName: kubernetes}
+    authorization: {credentialsFile: /var/run/secrets/kubernetes.io/serviceaccount/token}
+    relabelings: [{targetLabel: cluster, replacement: eu1}]
+    metricRelabelings: [{sourceLabels: [__name__], regex: 'debug_.*', action: drop}]
+    attachMetadata: {node: true}
+  - name: plain
+    relabelings: [{targetLabel: class, replacement: plain}]
+)")).spec;
+  ConfigInputs in;
+  in.ns = "monitoring";
+  in.name = "main";
+  in.spec = &spec;
+  in.service_monitors = {v1::ServiceMonitor::from_json(Y(R"(
+metadata: {name: api, namespace: shop}
+spec:
+  selector: {}
+  endpoints:
+  - {port: https, scheme: https, tlsConfig: {serverName: api.shop.svc}, relabelings: [{targetLabel: own, replacement: x}]}
+)")),
+                         v1::ServiceMonitor::from_json(Y(R"(
+metadata: {name: web, namespace: shop}
+spec:
+  scrapeClass: plain
+  selector: {}
+  endpoints: [{port: http}]
+)"))};
+  in.scrape_configs = {v1::ScrapeConfig::from_json(Y(R"(
+metadata: {name: ext, namespace: ops}
+spec:
+  staticConfigs: [{targets: ['10.0.0.1:9100']}]
+  authorization: {credentials: {name: t, key: token}}
+)"))};
+  in.assets = {{"secret_ops_t_token", "tok"}};
+  auto config = generate_config(in);
+  const auto& jobs = config.at("scrape_configs").as_array();
+  ASSERT_EQ(jobs.size(), 3u);
+  const json::Value& api = jobs[0];
+  EXPECT_EQ(json::serialize(api.at("tls_config")),
+            R"({"server_name":"api.shop.svc","ca_file":"/etc/prometheus/secrets/ca/ca.crt","cert_file":"/etc/prometheus/secrets/ca/tls.crt","key_file":"/etc/prometheus/secrets/ca/tls.key"})")
+      << "the object's serverName stays; the class's files fill in";
+  EXPECT_EQ(json::serialize(api.at("authorization")), R"({"type":"Bearer","credentials_file":"/var/run/secrets/kubernetes.io/serviceaccount/token"})");
+  EXPECT_EQ(json::serialize(api.at("kubernetes_sd_configs")),
+            R"j([{"role":"endpoints","namespaces":{"names":["shop"]},"attach_metadata":{"node":true}}])j");
+  const auto& r = api.at("relabel_configs").as_array();
+  ASSERT_GE(r.size(), 2u);
+  EXPECT_EQ(json::serialize(r[r.size() - 2]), R"({"target_label":"cluster","replacement":"eu1"})") << "the class's, then the object's";
+  EXPECT_EQ(json::serialize(r.back()), R"({"target_label":"own","replacement":"x"})");
+  EXPECT_EQ(json::serialize(api.at("metric_relabel_configs")), R"j([{"source_labels":["__name__"],"regex":"debug_.*","action":"drop"}])j");
+
+  const json::Value& web = jobs[1];
+  EXPECT_FALSE(web.as_object().contains("tls_config")) << "the plain class has no TLS";
+  EXPECT_FALSE(web.as_object().contains("authorization"));
+  EXPECT_EQ(json::serialize(web.at("relabel_configs").as_array().back()), R"({"target_label":"class","replacement":"plain"})");
+
+  const json::Value& ext = jobs[2];
+  EXPECT_EQ(json::get_string(ext, {"authorization", "credentials_file"}), "/etc/prometheus/certs/secret_ops_t_token") << "its own wins";
+  EXPECT_EQ(json::serialize(ext.at("tls_config")),
+            R"({"ca_file":"/etc/prometheus/secrets/ca/ca.crt","cert_file":"/etc/prometheus/secrets/ca/tls.crt","key_file":"/etc/prometheus/secrets/ca/tls.key","server_name":"kubernetes"})")
+      << "no TLS of its own: the class's whole";
+  EXPECT_EQ(scrape_class(spec, "plain"), &spec.scrape_classes[1]);
+  EXPECT_EQ(scrape_class(spec, ""), &spec.scrape_classes[0]);
+  EXPECT_EQ(scrape_class(spec, "absent"), nullptr);
+}
+
 // A PrometheusAgent's configuration: the same jobs and remote write, without what agent mode
 // refuses (rule files, alerting; `promtool check config --agent` says so).
 TEST(Promcfg, AnAgentsConfigurationIsWhatAgentModeTakes) {
