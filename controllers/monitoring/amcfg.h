@@ -4,9 +4,14 @@
 //   - its route becomes a child of the top route, first among the children, with continue: true
 //     and (strategy OnNamespace) the matcher namespace="<its namespace>" first;
 //   - its receivers are added as "<namespace>/<name>/<receiver>", and its routes name them so;
-//   - its inhibit rules are added with that namespace matcher on both sides.
-// Secret references (a webhook's urlSecret) are resolved through a reader, in the object's own
-// namespace: what Alertmanager reads is a plain configuration file.
+//   - its inhibit rules are added with that namespace matcher on both sides;
+//   - its muteTimeIntervals become time_intervals "<namespace>/<name>/<interval>", which its
+//     routes' mute_time_intervals and active_time_intervals name.
+// Receivers: webhook, Slack, PagerDuty, Opsgenie and e-mail. Secret references (URLs, keys,
+// passwords) are resolved through a reader, in the object's own namespace: what Alertmanager
+// reads is a plain configuration file (in the generated Secret). A receiver lacking what neither
+// it nor the base's global section gives (Slack's API URL, Opsgenie's API key, SMTP's smarthost
+// and sender) leaves its object out alone, as an unreadable Secret does.
 #pragma once
 
 #include "apis/monitoring/v1/types.h"
@@ -36,7 +41,8 @@ json::Value parse_base_config(const std::string& yaml);
 
 struct AssembledConfig {
   json::Value config;
-  // Configs left out (their index in the input, and why: a Secret they refer to cannot be read).
+  // Configs left out (their index in the input, and why: a Secret they refer to cannot be read, or
+  // a receiver lacks a setting).
   std::vector<std::pair<std::size_t, std::string>> rejected;
 };
 

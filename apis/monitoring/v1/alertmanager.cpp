@@ -90,7 +90,11 @@ const auto& webhook_fields() {
 const auto& receiver_fields() {
   static const auto table = codec::table<Receiver>(
       "A receiver: where notifications go.", field("name", &Receiver::name, Schema::string("Name, unique in this object.").min_length(1).max_length(253)).required(),
-      field("webhookConfigs", &Receiver::webhook_configs, Schema::array(WebhookConfig::schema(), "Webhooks.").max_items(32)));
+      field("webhookConfigs", &Receiver::webhook_configs, Schema::array(WebhookConfig::schema(), "Webhooks.").max_items(32)),
+      field("slackConfigs", &Receiver::slack_configs, Schema::array(SlackConfig::schema(), "Slack notifications.").max_items(32)),
+      field("pagerdutyConfigs", &Receiver::pagerduty_configs, Schema::array(PagerDutyConfig::schema(), "PagerDuty incidents.").max_items(32)),
+      field("opsgenieConfigs", &Receiver::opsgenie_configs, Schema::array(OpsGenieConfig::schema(), "Opsgenie alerts.").max_items(32)),
+      field("emailConfigs", &Receiver::email_configs, Schema::array(EmailConfig::schema(), "E-mails.").max_items(32)));
   return table;
 }
 
@@ -116,7 +120,10 @@ const auto& route_fields() {
       field("matchers", &R::matchers, Schema::array(Matcher::schema(), "Matchers alerts must satisfy.").max_items(64)),
       field("continue", &R::continue_, Schema::boolean("Keep matching the routes after this one (always true at the top).")),
       field("routes", &R::routes,
-            Schema::array(Schema::open_object("A child route, of the same fields."), "Child routes (at most 8 levels deep).").max_items(256)));
+            Schema::array(Schema::open_object("A child route, of the same fields."), "Child routes (at most 8 levels deep).").max_items(256)),
+      field("muteTimeIntervals", &R::mute_time_intervals, Schema::strings("Names of this object's muteTimeIntervals when the route is muted.").max_items(32)),
+      field("activeTimeIntervals", &R::active_time_intervals,
+            Schema::strings("Names of this object's muteTimeIntervals outside of which the route is muted.").max_items(32)));
   return table;
 }
 
@@ -126,7 +133,9 @@ const auto& config_spec_fields() {
       "Routes, receivers and inhibit rules merged into the configuration of the Alertmanagers that select this object.",
       field("route", &S::route, Route::schema()),
       field("receivers", &S::receivers, Schema::array(Receiver::schema(), "Receivers.").max_items(256)),
-      field("inhibitRules", &S::inhibit_rules, Schema::array(InhibitRule::schema(), "Inhibit rules.").max_items(256)));
+      field("inhibitRules", &S::inhibit_rules, Schema::array(InhibitRule::schema(), "Inhibit rules.").max_items(256)),
+      field("muteTimeIntervals", &S::mute_time_intervals,
+            Schema::array(MuteTimeInterval::schema(), "Named time intervals the routes mute or activate by.").max_items(64)));
   return table;
 }
 

@@ -51,9 +51,18 @@
 //                   configSecret, alertmanagerConfig{,Namespace}Selector,
 //                   alertmanagerConfigMatcherStrategy{type: OnNamespace|None}, portName
 //   AlertmanagerConfig (v1alpha1's fields) route{receiver, groupBy, groupWait, groupInterval,
-//                   repeatInterval, matchers[{name, value, matchType}], continue, routes},
-//                   receivers[{name, webhookConfigs[{url, urlSecret, sendResolved, maxAlerts}]}],
-//                   inhibitRules[{sourceMatch, targetMatch, equal}]
+//                   repeatInterval, matchers[{name, value, matchType}], continue, routes,
+//                   muteTimeIntervals, activeTimeIntervals}, receivers[{name,
+//                   webhookConfigs[{url, urlSecret, sendResolved, maxAlerts}], slackConfigs[{apiURL,
+//                   channel, username, color, title, titleLink, pretext, text, footer, fallback,
+//                   iconEmoji, iconURL, linkNames}], pagerdutyConfigs[{routingKey, serviceKey, url,
+//                   client, clientURL, description, severity, class, group, component, details}],
+//                   opsgenieConfigs[{apiKey, apiURL, message, description, source, tags, note,
+//                   priority, entity, actions, details, responders}], emailConfigs[{to, from, hello,
+//                   smarthost, authUsername, authPassword, authSecret, authIdentity, headers, html,
+//                   text, requireTLS}], each with sendResolved}], inhibitRules[{sourceMatch,
+//                   targetMatch, equal}], muteTimeIntervals[{name, timeIntervals[{times[{startTime,
+//                   endTime}], weekdays, daysOfMonth[{start, end}], months, years}]}]
 //   status          monitors and rules: bindings[{group, resource, name, namespace, conditions
 //                   [Accepted]}] (written by controllers/monitoring/bindings_controller.h)
 // Label selectors stay as written (metav1.LabelSelector JSON, which runtime/meta/selector.h
@@ -466,10 +475,88 @@ struct WebhookConfig {
   CAPSTAN_CODEC(WebhookConfig);
 };
 
+struct KeyValue {
+  std::string key, value;
+  CAPSTAN_CODEC(KeyValue);
+};
+
+// Slack: the incoming-webhook URL from a Secret (or the base configuration's global
+// slack_api_url).
+struct SlackConfig {
+  std::optional<bool> send_resolved;
+  std::optional<SecretKeySelector> api_url;
+  std::string channel, username, color, title, title_link, pretext, text, footer, fallback, icon_emoji, icon_url;
+  std::optional<bool> link_names;
+  CAPSTAN_CODEC(SlackConfig);
+};
+
+// PagerDuty: an Events API v2 routing key or a v1 service key, from a Secret.
+struct PagerDutyConfig {
+  std::optional<bool> send_resolved;
+  std::optional<SecretKeySelector> routing_key, service_key;
+  std::string url, client, client_url, description, severity, class_, group, component;
+  std::vector<KeyValue> details;
+  CAPSTAN_CODEC(PagerDutyConfig);
+};
+
+struct OpsGenieConfigResponder {
+  std::string id, name, username, type;
+  CAPSTAN_CODEC(OpsGenieConfigResponder);
+};
+
+// Opsgenie: the API key from a Secret (or the base configuration's global opsgenie_api_key).
+struct OpsGenieConfig {
+  std::optional<bool> send_resolved;
+  std::optional<SecretKeySelector> api_key;
+  std::string api_url, message, description, source, tags, note, priority, entity, actions;
+  std::vector<KeyValue> details;
+  std::vector<OpsGenieConfigResponder> responders;
+  CAPSTAN_CODEC(OpsGenieConfig);
+};
+
+// E-mail through an SMTP smarthost (or the base configuration's global smtp_*).
+struct EmailConfig {
+  std::optional<bool> send_resolved;
+  std::string to, from, hello, smarthost, auth_username, auth_identity, html, text;
+  std::optional<SecretKeySelector> auth_password, auth_secret;
+  std::vector<KeyValue> headers;
+  std::optional<bool> require_tls;
+  CAPSTAN_CODEC(EmailConfig);
+};
+
 struct Receiver {
   std::string name;
   std::vector<WebhookConfig> webhook_configs;
+  std::vector<SlackConfig> slack_configs;
+  std::vector<PagerDutyConfig> pagerduty_configs;
+  std::vector<OpsGenieConfig> opsgenie_configs;
+  std::vector<EmailConfig> email_configs;
   CAPSTAN_CODEC(Receiver);
+};
+
+// When a route is muted (muteTimeIntervals) or active (activeTimeIntervals): Alertmanager's
+// time_interval, each member a set of ranges ("09:00"-"17:00", "monday:friday", "1:7", "2024:2025").
+struct TimeRange {
+  std::string start_time, end_time;  // HH:MM
+  CAPSTAN_CODEC(TimeRange);
+};
+
+struct DayOfMonthRange {
+  std::int32_t start = 0, end = 0;  // 1..31, or -31..-1 from the month's end
+  CAPSTAN_CODEC(DayOfMonthRange);
+};
+
+struct TimeInterval {
+  std::vector<TimeRange> times;
+  std::vector<std::string> weekdays, months, years;
+  std::vector<DayOfMonthRange> days_of_month;
+  CAPSTAN_CODEC(TimeInterval);
+};
+
+struct MuteTimeInterval {
+  std::string name;
+  std::vector<TimeInterval> time_intervals;
+  CAPSTAN_CODEC(MuteTimeInterval);
 };
 
 struct InhibitRule {
@@ -487,6 +574,7 @@ struct Route {
   std::vector<Matcher> matchers;
   bool continue_ = false;
   std::vector<json::Value> routes;
+  std::vector<std::string> mute_time_intervals, active_time_intervals;  // names of the object's muteTimeIntervals
   CAPSTAN_CODEC(Route);
 };
 
@@ -494,6 +582,7 @@ struct AlertmanagerConfigSpec {
   std::optional<Route> route;
   std::vector<Receiver> receivers;
   std::vector<InhibitRule> inhibit_rules;
+  std::vector<MuteTimeInterval> mute_time_intervals;
   CAPSTAN_CODEC(AlertmanagerConfigSpec);
 };
 

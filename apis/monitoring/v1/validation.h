@@ -48,7 +48,10 @@ std::vector<validation::Cause> validate_prometheus(const json::Value& obj);
 
 // AlertmanagerConfig: receiver names unique, every route's receiver one of them (and the top
 // route's set), child routes of the same fields at most kMaxRouteDepth deep, matcher label names
-// and regexes (Go regexp), webhooks with exactly one of url and urlSecret — what would make
+// and regexes (Go regexp), webhooks with exactly one of url and urlSecret, PagerDuty with a
+// routing or service key, Opsgenie responders named, muteTimeIntervals (unique names, weekdays,
+// months, years, days of the month and times Alertmanager parses) and the routes' references to
+// them — what would make
 // Alertmanager refuse the merged configuration.
 inline constexpr int kMaxRouteDepth = 8;
 std::vector<validation::Cause> validate_alertmanager_config(const json::Value& obj);

@@ -120,6 +120,106 @@ TEST(AlertmanagerConfigAssembly, AConfigWhoseSecretCannotBeReadIsLeftOutAlone) {
             R"([{"receiver":"team-b/routing/all","matchers":["namespace=\"team-b\""],"continue":true}])");
 }
 
+const char* kReceivers = R"(
+route:
+  receiver: slack
+  muteTimeIntervals: [nights]
+  routes:
+  - receiver: pager
+    matchers: [{name: severity, value: critical}]
+    activeTimeIntervals: [office]
+receivers:
+- name: slack
+  slackConfigs: [{apiURL: {name: notify, key: slack}, channel: '#alerts', title: '{{ .CommonLabels.alertname }}', sendResolved: true}]
+- name: pager
+  pagerdutyConfigs: [{routingKey: {name: notify, key: pagerduty}, severity: critical, details: [{key: team, value: shop}]}]
+- name: genie
+  opsgenieConfigs: [{message: '{{ .CommonAnnotations.summary }}', priority: P2, responders: [{name: shop-oncall, type: team}]}]
+- name: mail
+  emailConfigs: [{to: oncall@shop.example, authUsername: alerts, authPassword: {name: notify, key: smtp}, headers: [{key: Subject, value: Alert}]}]
+muteTimeIntervals:
+- name: nights
+  timeIntervals: [{times: [{startTime: '00:00', endTime: '07:00'}]}]
+- name: office
+  timeIntervals:
+  - times: [{startTime: '09:00', endTime: '17:30'}]
+    weekdays: [Monday:Friday]
+    daysOfMonth: [{start: 1, end: 15}, {start: -3, end: -1}]
+    months: [january:march, '11']
+    years: ['2025:2030']
+)";
+
+// Slack, PagerDuty, Opsgenie and e-mail receivers with their Secrets read, and time intervals
+// muting or activating routes, under namespaced names; amtool loads the result. A receiver that
+// needs what neither it nor the base's global section gives leaves its object out alone.
+TEST(AlertmanagerConfigAssembly, ReceiversOfEveryKindAndTimeIntervalsLoadInAmtool) {
+  if (!have_amtool()) GTEST_SKIP() << "amtool is not installed";
+  ASSERT_TRUE(v1::validate_alertmanager_config(json::Object{{"spec", json::from_yaml(kReceivers)}}).empty())
+      << ::testing::PrintToString(validation::errors(v1::validate_alertmanager_config(json::Object{{"spec", json::from_yaml(kReceivers)}})));
+  auto notify = [](const std::string& ns, const v1::SecretKeySelector& ref) -> std::string {
+    if (ns == "shop" && ref.name == "notify") {
+      if (ref.key == "slack") return "https://hooks.slack.example/services/T0/B0/X\n";
+      if (ref.key == "pagerduty") return "0123456789abcdef0123456789abcdef";
+      if (ref.key == "smtp") return "s3cret";
+    }
+    throw std::runtime_error("Secret " + ns + "/" + ref.name + " has no key " + ref.key);
+  };
+  json::Value base = parse_base_config(R"(
+global: {opsgenie_api_key: base-key, smtp_smarthost: 'smtp.shop.example:587', smtp_from: 'alerts@shop.example'}
+route: {receiver: ops}
+receivers: [{name: ops}]
+)");
+  auto assembled = assemble_alertmanager_config(base, {config("shop", "notify", kReceivers)}, true, notify);
+  ASSERT_TRUE(assembled.rejected.empty()) << assembled.rejected[0].second;
+  Amtool am(assembled.config);
+  auto check = am.check();
+  ASSERT_EQ(check.code, 0) << check.out << check.err << json::to_yaml(assembled.config);
+  EXPECT_EQ(am.routes({"namespace=shop", "severity=critical"}), "shop/notify/pager");
+  const std::string yaml = json::to_yaml(assembled.config);
+  for (const char* part : {"api_url: https://hooks.slack.example/services/T0/B0/X\n", "routing_key: 0123456789abcdef0123456789abcdef",
+                           "auth_password: s3cret", "name: shop/notify/office", "- monday:friday", "- 1:15", "- \"-3:-1\"",
+                           "mute_time_intervals:\n    - shop/notify/nights", "active_time_intervals:\n      - shop/notify/office"})
+    EXPECT_NE(yaml.find(part), std::string::npos) << part << "\nin:\n" << yaml;
+
+  // Without the base's globals, the Opsgenie and e-mail receivers lack what Alertmanager needs.
+  auto bare = assemble_alertmanager_config(default_alertmanager_config(), {config("shop", "notify", kReceivers)}, true, notify);
+  ASSERT_EQ(bare.rejected.size(), 1u);
+  EXPECT_EQ(bare.rejected[0].second,
+            "AlertmanagerConfig shop/notify: receiver genie opsgenieConfigs[0].apiKey: not set, and the base configuration has no global opsgenie_api_key");
+}
+
+TEST(AlertmanagerConfigValidation, ReceiversAndTimeIntervals) {
+  json::Value obj = json::from_yaml(R"(
+spec:
+  route: {receiver: p, muteTimeIntervals: [missing], activeTimeIntervals: [weekends]}
+  receivers:
+  - name: p
+    pagerdutyConfigs: [{severity: critical}]
+    opsgenieConfigs: [{responders: [{type: team}]}]
+  muteTimeIntervals:
+  - name: weekends
+    timeIntervals:
+    - weekdays: [saturday, friday:monday, someday]
+      months: ['13', december]
+      daysOfMonth: [{start: 0}, {start: 20, end: 10}]
+      times: [{startTime: '18:00', endTime: '08:00'}]
+  - name: weekends
+)");
+  EXPECT_EQ(validation::errors(v1::validate_alertmanager_config(obj)),
+            (std::vector<std::string>{
+                R"x(spec.muteTimeIntervals[0].timeIntervals[0].weekdays[1]: Invalid value: "friday:monday": the range ends before it starts)x",
+                R"x(spec.muteTimeIntervals[0].timeIntervals[0].weekdays[2]: Invalid value: "someday": must be a day of the week or a range of them (a:b))x",
+                R"x(spec.muteTimeIntervals[0].timeIntervals[0].months[0]: Invalid value: "13": must be a month (a name or 1-12) or a range of them (a:b))x",
+                R"x(spec.muteTimeIntervals[0].timeIntervals[0].daysOfMonth[0]: Invalid value: {"start":0}: days are 1..31, or -31..-1 from the end)x",
+                R"x(spec.muteTimeIntervals[0].timeIntervals[0].daysOfMonth[1]: Invalid value: {"end":10,"start":20}: the range ends before it starts)x",
+                R"x(spec.muteTimeIntervals[0].timeIntervals[0].times[0].endTime: Invalid value: "08:00": must be after startTime)x",
+                R"x(spec.muteTimeIntervals[1].name: Duplicate value: "weekends")x",
+                R"x(spec.receivers[0].pagerdutyConfigs[0].routingKey: Required value: one of routingKey and serviceKey is required)x",
+                R"x(spec.receivers[0].opsgenieConfigs[0].responders[0]: Required value: one of id, name and username is required)x",
+                R"x(spec.route.muteTimeIntervals[0]: Invalid value: "missing": is not one of this object's muteTimeIntervals)x",
+            }));
+}
+
 TEST(AlertmanagerConfigAssembly, ABaseConfigurationWithoutATopReceiverIsRefused) {
   EXPECT_THROW(parse_base_config("route: {}\n"), std::invalid_argument);
   EXPECT_THROW(parse_base_config("- a list\n"), std::invalid_argument);
