@@ -81,7 +81,12 @@ json::Value alertmanager_statefulset(const json::Value& alertmanager, const Aler
   if (!spec.log_level.empty()) args.emplace_back("--log.level=" + spec.log_level);
   if (!spec.log_format.empty()) args.emplace_back("--log.format=" + spec.log_format);
 
-  const std::string db = sts + "-db";
+  json::Array volumes{json::Object{{"name", "config-volume"}, {"secret", json::Object{{"secretName", alertmanager_generated_secret_name(name)}}}},
+                      json::Object{{"name", "config-out"}, {"emptyDir", json::Object{{"medium", "Memory"}}}}};
+  // Silences and the notification log: mounted through the alertmanager-db subPath when storage is set.
+  json::Object claims;  // the StatefulSet's volumeClaimTemplates and their retention, if any
+  json::Object db_mount = build::data_volume(spec.storage, spec.persistent_volume_claim_retention_policy, sts + "-db", "/alertmanager",
+                                             "alertmanager-db", {volumes, claims});
   json::Object am{
       {"name", "alertmanager"},
       {"image", spec.effective_image()},
@@ -95,13 +100,10 @@ json::Value alertmanager_statefulset(const json::Value& alertmanager, const Aler
                                       {"periodSeconds", 5},
                                       {"failureThreshold", 10}}},
       {"volumeMounts", json::Array{volume_mount("config-volume", "/etc/alertmanager/config"),
-                                   volume_mount("config-out", "/etc/alertmanager/config_out", true), volume_mount(db, "/alertmanager")}}};
+                                   volume_mount("config-out", "/etc/alertmanager/config_out", true), std::move(db_mount)}}};
   if (spec.resources) am["resources"] = *spec.resources;
   json::Array containers{std::move(am), build::config_reloader("config-reloader", false, "alertmanager", kAlertmanagerWebPort, {}, {}, {})};
   json::Array init_containers{build::config_reloader("init-config-reloader", true, "alertmanager", kAlertmanagerWebPort, {}, {}, {})};
-  json::Array volumes{json::Object{{"name", "config-volume"}, {"secret", json::Object{{"secretName", alertmanager_generated_secret_name(name)}}}},
-                      json::Object{{"name", "config-out"}, {"emptyDir", json::Object{{"medium", "Memory"}}}},
-                      json::Object{{"name", db}, {"emptyDir", json::Object()}}};
   build::merge_by_name(containers, spec.containers);
   build::merge_by_name(init_containers, spec.init_containers);
   build::merge_by_name(volumes, spec.volumes);
@@ -125,6 +127,7 @@ json::Value alertmanager_statefulset(const json::Value& alertmanager, const Aler
       {"selector", json::Object{{"matchLabels", string_map(alertmanager_selector_labels(name))}}},
       {"template", json::Object{{"metadata", json::Object{{"labels", string_map(pod_labels)}, {"annotations", std::move(pod_annotations)}}},
                                 {"spec", std::move(pod_spec)}}}};
+  for (auto& kv : claims) o["spec"].as_object()[kv.key()] = std::move(kv.value());
   return o;
 }
 

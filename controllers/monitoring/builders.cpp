@@ -43,6 +43,26 @@ json::Object compressed_secret(const json::Value& owner, std::string name, const
   return o;
 }
 
+json::Object data_volume(const std::optional<apis::monitoring::v1::StorageSpec>& storage, const std::optional<json::Value>& claim_retention,
+                         const std::string& default_name, std::string_view path, std::string_view sub_path, StorageTarget target) {
+  const auto* claim = storage && storage->volume_claim_template ? &*storage->volume_claim_template : nullptr;
+  const std::string name = claim && claim->metadata && !claim->metadata->name.empty() ? claim->metadata->name : default_name;
+  json::Object mount = volume_mount(name, path);
+  if (storage && !storage->disable_mount_sub_path) mount["subPath"] = sub_path;
+  if (storage && storage->empty_dir) target.volumes.push_back(json::Object{{"name", name}, {"emptyDir", *storage->empty_dir}});
+  else if (storage && storage->ephemeral) target.volumes.push_back(json::Object{{"name", name}, {"ephemeral", *storage->ephemeral}});
+  else if (!claim) target.volumes.push_back(json::Object{{"name", name}, {"emptyDir", json::Object()}});
+  if (claim) {
+    json::Object md{{"name", name}};
+    if (claim->metadata && !claim->metadata->labels.empty()) md["labels"] = string_map(claim->metadata->labels);
+    if (claim->metadata && !claim->metadata->annotations.empty()) md["annotations"] = string_map(claim->metadata->annotations);
+    target.sts_spec["volumeClaimTemplates"] =
+        json::Array{json::Object{{"apiVersion", "v1"}, {"kind", "PersistentVolumeClaim"}, {"metadata", std::move(md)}, {"spec", claim->spec}}};
+  }
+  if (claim_retention) target.sts_spec["persistentVolumeClaimRetentionPolicy"] = *claim_retention;
+  return mount;
+}
+
 json::Object volume_mount(std::string_view name, std::string_view path, bool read_only) {
   json::Object m{{"name", name}, {"mountPath", path}};
   if (read_only) m["readOnly"] = true;

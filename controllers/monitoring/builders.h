@@ -3,6 +3,7 @@
 // settings users pass through, and prometheus-operator's merge of user containers by name.
 #pragma once
 
+#include "apis/monitoring/v1/types.h"
 #include "runtime/json/json.h"
 
 #include <map>
@@ -28,6 +29,19 @@ json::Object compressed_secret(const json::Value& owner, std::string name, const
                                std::string_view key, const std::string& content, std::string_view what, std::string_view advice);
 
 json::Object volume_mount(std::string_view name, std::string_view path, bool read_only = false);
+
+// Where a workload keeps its data (prometheus-operator's StorageSpec): an emptyDir, spec.storage's
+// emptyDir or ephemeral volume, or a claim per pod from its volumeClaimTemplate (named as its
+// metadata.name says, else `default_name`), kept when the pod is replaced. Adds the volume to
+// `volumes` (or the claim template and the claims' retention policy to `sts_spec`) and returns
+// the mount at `path` — through the subPath `sub_path` when storage is set, unless
+// disableMountSubPath.
+struct StorageTarget {
+  json::Array& volumes;
+  json::Object& sts_spec;
+};
+json::Object data_volume(const std::optional<apis::monitoring::v1::StorageSpec>& storage, const std::optional<json::Value>& claim_retention,
+                         const std::string& default_name, std::string_view path, std::string_view sub_path, StorageTarget target);
 
 // prometheus-operator's config-reloader for `app` ("prometheus" or "alertmanager"): it writes
 // /etc/<app>/config/<app>.yaml.gz out as /etc/<app>/config_out/<app>.env.yaml and (but as the init

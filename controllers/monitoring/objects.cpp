@@ -134,22 +134,14 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
   if (!spec.log_format.empty()) args.emplace_back("--log.format=" + spec.log_format);
   for (const auto& f : spec.enable_features) args.emplace_back("--enable-feature=" + f);
 
-  // The TSDB: an emptyDir, unless spec.storage says otherwise (a claim per pod, kept across
-  // restarts, or an ephemeral volume); mounted through the prometheus-db subPath when storage is set.
-  const auto& storage = spec.storage;
-  const auto* claim = storage && storage->volume_claim_template ? &*storage->volume_claim_template : nullptr;
-  std::string db =
-      claim && claim->metadata && !claim->metadata->name.empty() ? claim->metadata->name : std::string(f.prefix) + "-" + name + "-db";
-  json::Object db_mount = volume_mount(db, "/prometheus");
-  if (storage && !storage->disable_mount_sub_path) db_mount["subPath"] = "prometheus-db";
-  json::Array mounts{volume_mount("config-out", "/etc/prometheus/config_out", true), volume_mount("tls-assets", kAssetsDir, true),
-                     std::move(db_mount)};
   json::Array volumes{json::Object{{"name", "config"}, {"secret", json::Object{{"secretName", config_secret_name(name, f)}}}},
                       json::Object{{"name", "tls-assets"}, {"secret", json::Object{{"secretName", assets_secret_name(name, f)}}}},
                       json::Object{{"name", "config-out"}, {"emptyDir", json::Object{{"medium", "Memory"}}}}};
-  if (storage && storage->empty_dir) volumes.push_back(json::Object{{"name", db}, {"emptyDir", *storage->empty_dir}});
-  else if (storage && storage->ephemeral) volumes.push_back(json::Object{{"name", db}, {"ephemeral", *storage->ephemeral}});
-  else if (!claim) volumes.push_back(json::Object{{"name", db}, {"emptyDir", json::Object()}});
+  // The TSDB (an agent's WAL): mounted through the prometheus-db subPath when storage is set.
+  json::Object claims;  // the StatefulSet's volumeClaimTemplates and their retention, if any
+  json::Array mounts{volume_mount("config-out", "/etc/prometheus/config_out", true), volume_mount("tls-assets", kAssetsDir, true),
+                     build::data_volume(spec.storage, spec.persistent_volume_claim_retention_policy,
+                                        std::string(f.prefix) + "-" + name + "-db", "/prometheus", "prometheus-db", {volumes, claims})};
   for (const auto& cm : rule_configmaps) {
     mounts.push_back(volume_mount(cm, "/etc/prometheus/rules/" + cm));
     volumes.push_back(json::Object{{"name", cm}, {"configMap", json::Object{{"name", cm}}}});
@@ -189,16 +181,7 @@ json::Value statefulset(const json::Value& prometheus, const PrometheusSpec& spe
       {"selector", json::Object{{"matchLabels", string_map(selector_labels(name, shard, f))}}},
       {"template", json::Object{{"metadata", json::Object{{"labels", string_map(pod_labels)}, {"annotations", std::move(pod_annotations)}}},
                                 {"spec", std::move(pod_spec)}}}};
-  auto& sts_spec = o["spec"].as_object();
-  if (claim) {
-    json::Object md{{"name", db}};
-    if (claim->metadata && !claim->metadata->labels.empty()) md["labels"] = string_map(claim->metadata->labels);
-    if (claim->metadata && !claim->metadata->annotations.empty()) md["annotations"] = string_map(claim->metadata->annotations);
-    sts_spec["volumeClaimTemplates"] = json::Array{
-        json::Object{{"apiVersion", "v1"}, {"kind", "PersistentVolumeClaim"}, {"metadata", std::move(md)}, {"spec", claim->spec}}};
-  }
-  if (spec.persistent_volume_claim_retention_policy)
-    sts_spec["persistentVolumeClaimRetentionPolicy"] = *spec.persistent_volume_claim_retention_policy;
+  for (auto& kv : claims) o["spec"].as_object()[kv.key()] = std::move(kv.value());
   return o;
 }
 

@@ -35,6 +35,9 @@ const auto& spec_fields() {
       pod_fields<S>("alertmanager"),
       std::make_tuple(
       field("podMetadata", &S::pod_metadata, EmbeddedObjectMetadata::schema()),
+      field("storage", &S::storage, StorageSpec::schema()),
+      field("persistentVolumeClaimRetentionPolicy", &S::persistent_volume_claim_retention_policy,
+            Schema::open_object("When the StatefulSet's claims are deleted (whenDeleted, whenScaled: Retain or Delete).")),
       field("retention", &S::retention, duration("How long to keep silences and notification logs (default 120h).")),
       field("externalUrl", &S::external_url, Schema::string("URL Alertmanager is reachable at from outside.")),
       field("routePrefix", &S::route_prefix, Schema::string("Prefix of the web routes.")),

@@ -46,8 +46,8 @@
 //                   honorTimestamps, params, tlsConfig, sampleLimit, targetLimit, scrapeClass
 //   PrometheusRule  groups[{name, interval, labels, limit, query_offset, rules[{record | alert,
 //                   expr, for, keep_firing_for, labels, annotations}]}]
-//   Alertmanager    version, image, replicas (1), paused, the pod settings above (but storage),
-//                   podMetadata, retention (120h), externalUrl, routePrefix, logLevel, logFormat,
+//   Alertmanager    version, image, replicas (1), paused, the pod settings above, storage,
+//                   persistentVolumeClaimRetentionPolicy, podMetadata, retention (120h), externalUrl, routePrefix, logLevel, logFormat,
 //                   configSecret, alertmanagerConfig{,Namespace}Selector,
 //                   alertmanagerConfigMatcherStrategy{type: OnNamespace|None}, portName
 //   AlertmanagerConfig (v1alpha1's fields) route{receiver, groupBy, groupWait, groupInterval,
@@ -439,6 +439,10 @@ struct AlertmanagerSpec {
   std::string priority_class_name;
   std::vector<json::Value> topology_spread_constraints, image_pull_secrets, containers, init_containers, volumes;
   std::optional<EmbeddedObjectMetadata> pod_metadata;
+  // Silences and the notification log: an emptyDir unless set (a claim per pod, kept across
+  // restarts, or an ephemeral volume).
+  std::optional<StorageSpec> storage;
+  std::optional<json::Value> persistent_volume_claim_retention_policy;
   std::string retention{kDefaultAlertmanagerRetention};
   std::string external_url, route_prefix, log_level, log_format;
   // The Secret holding the base configuration (key alertmanager.yaml); "" = alertmanager-<name>.

@@ -56,7 +56,7 @@ std::vector<validation::Cause> validate_prometheus(const json::Value& obj);
 inline constexpr int kMaxRouteDepth = 8;
 std::vector<validation::Cause> validate_alertmanager_config(const json::Value& obj);
 
-// Alertmanager: retention, externalUrl, the AlertmanagerConfig selectors' operators.
+// Alertmanager: retention, externalUrl, the AlertmanagerConfig selectors' operators, storage.
 std::vector<validation::Cause> validate_alertmanager(const json::Value& obj);
 
 // metav1validation.ValidateLabelSelector's operator rules on spec.<key>.
@@ -69,6 +69,8 @@ bool valid_label_name(std::string_view s);
 bool http_url(std::string_view url);
 
 // Pieces shared by the monitors (validation_monitors.cpp).
+// spec.storage: at most one of emptyDir, ephemeral and volumeClaimTemplate (the data has one home).
+void validate_storage(const json::Value& spec, const validation::FieldPath& spec_path, std::vector<validation::Cause>& out);
 // interval_key: "interval" (monitors, probes) or "scrapeInterval" (ScrapeConfig).
 void validate_endpoint_timing(const json::Value& endpoint, const validation::FieldPath& path, std::vector<validation::Cause>& out,
                               std::string_view interval_key = "interval");

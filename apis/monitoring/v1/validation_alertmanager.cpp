@@ -160,6 +160,7 @@ std::vector<Cause> validate_alertmanager(const json::Value& obj) {
   if (const auto* url = json::find(*spec, {"externalUrl"}); url && url->is_string() && !url->get_string().empty() && !http_url(url->get_string()))
     out.push_back(validation::field_invalid(sp.child("externalUrl"), *url, "must be an http:// or https:// URL with a host"));
   for (std::string_view key : {"alertmanagerConfigSelector", "alertmanagerConfigNamespaceSelector"}) validate_label_selector(*spec, key, sp, out);
+  validate_storage(*spec, sp, out);
   return out;
 }
 

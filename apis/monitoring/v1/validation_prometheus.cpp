@@ -136,14 +136,7 @@ std::vector<Cause> validate_prometheus(const json::Value& obj) {
       validate_relabelings(c, "metricRelabelings", p, out);
     }
   }
-  // The TSDB has one home.
-  if (const auto* storage = json::get_object(*spec, {"storage"})) {
-    std::vector<std::string> set;
-    for (std::string_view key : {"emptyDir", "ephemeral", "volumeClaimTemplate"})
-      if (storage->contains(key)) set.emplace_back(key);
-    if (set.size() > 1)
-      out.push_back(validation::field_forbidden(sp.child("storage").child(set[1]), "may not be set together with " + set[0] + ": the data lives in one volume"));
-  }
+  validate_storage(*spec, sp, out);
   // What is merged by name needs one.
   for (std::string_view key : {"containers", "initContainers", "volumes"})
     if (const auto* items = json::get_array(*spec, {key}))
@@ -160,6 +153,16 @@ std::vector<Cause> validate_prometheus(const json::Value& obj) {
       prefix && prefix->is_string() && !prefix->get_string().empty() && prefix->get_string().front() != '/')
     out.push_back(validation::field_invalid(sp.child("routePrefix"), *prefix, "must begin with /"));
   return out;
+}
+
+void validate_storage(const json::Value& spec, const FieldPath& sp, std::vector<Cause>& out) {
+  if (const auto* storage = json::get_object(spec, {"storage"})) {
+    std::vector<std::string> set;
+    for (std::string_view key : {"emptyDir", "ephemeral", "volumeClaimTemplate"})
+      if (storage->contains(key)) set.emplace_back(key);
+    if (set.size() > 1)
+      out.push_back(validation::field_forbidden(sp.child("storage").child(set[1]), "may not be set together with " + set[0] + ": the data lives in one volume"));
+  }
 }
 
 void validate_endpoint_timing(const json::Value& endpoint, const FieldPath& path, std::vector<Cause>& out, std::string_view interval_key) {

@@ -263,5 +263,34 @@ spec:
   EXPECT_EQ(alertmanager_base_secret_name("main", spec), "alertmanager-main");
 }
 
+// Alertmanager storage: silences and the notification log in an emptyDir by default, or a claim
+// per pod (kept when the pod is replaced), mounted through the alertmanager-db subPath.
+TEST(AlertmanagerObjects, StorageKeepsSilencesInAClaimPerPod) {
+  const json::Value am = json::from_yaml(R"(
+apiVersion: monitoring.capstan.dev/v1
+kind: Alertmanager
+metadata: {name: main, namespace: monitoring, uid: am-uid}
+spec:
+  storage:
+    volumeClaimTemplate:
+      spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+  persistentVolumeClaimRetentionPolicy: {whenDeleted: Retain, whenScaled: Delete}
+)");
+  auto spec = v1::AlertmanagerSpec::from_json(*json::find(am, {"spec"}), "spec");
+  json::Value sts = alertmanager_statefulset(am, spec);
+  const auto& claims = *json::get_array(sts, {"spec", "volumeClaimTemplates"});
+  ASSERT_EQ(claims.size(), 1u);
+  EXPECT_EQ(json::get_string(claims[0], {"metadata", "name"}), "alertmanager-main-db");
+  EXPECT_EQ(json::get_string(sts, {"spec", "persistentVolumeClaimRetentionPolicy", "whenScaled"}), "Delete");
+  const auto& pod = *json::find(sts, {"spec", "template", "spec"});
+  EXPECT_EQ(json::serialize(*json::find(pod, {"volumes"})).find("alertmanager-main-db"), std::string::npos) << "the claim, not a volume";
+  EXPECT_NE(json::serialize(json::get_array(pod, {"containers"})->at(0).at("volumeMounts"))
+                .find(R"({"name":"alertmanager-main-db","mountPath":"/alertmanager","subPath":"alertmanager-db"})"),
+            std::string::npos);
+  spec.storage.reset();
+  const std::string plain = json::serialize(*json::find(alertmanager_statefulset(am, spec), {"spec", "template", "spec", "volumes"}));
+  EXPECT_NE(plain.find(R"({"name":"alertmanager-main-db","emptyDir":{}})"), std::string::npos) << plain;
+}
+
 }  // namespace
 }  // namespace capstan::monitoring
