@@ -698,6 +698,14 @@ TEST_P(MonitoringE2E, AnAlertFromAPrometheusRuleReachesTheWebhookOfAnAlertmanage
   EXPECT_EQ(assembled.find("shop/broken"), std::string::npos) << "its Secret is missing: left out\n" << assembled;
   EXPECT_TRUE(eventually([&] { return get({"get", "events", "-n", "shop"}).find("Secret shop/missing not found") != std::string::npos; }, 20s))
       << get({"get", "events", "-n", "shop"});
+  // Their status says which Alertmanager took them, and why not.
+  auto bound = [&](const std::string& name, const std::string& field) {
+    return get({"get", "alertmanagerconfig", name, "-n", "shop", "-o",
+                "jsonpath={.status.bindings[?(@.resource==\"alertmanagers\")].conditions[?(@.type==\"Accepted\")]." + field + "}"});
+  };
+  EXPECT_TRUE(eventually([&] { return bound("pager", "message") == "loaded by Alertmanager obs/main"; }, 20s)) << bound("pager", "message");
+  EXPECT_TRUE(eventually([&] { return bound("broken", "message") == "Secret shop/missing not found"; }, 20s)) << bound("broken", "message");
+  EXPECT_EQ(bound("broken", "reason"), "InvalidConfiguration");
   const std::string path = dir_->write("alertmanager.yaml", assembled);
   auto check = run({"amtool", "check-config", path});
   EXPECT_EQ(check.code, 0) << check.out << check.err << assembled;

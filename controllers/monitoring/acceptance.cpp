@@ -36,6 +36,10 @@ std::string scrape_config_problems(const json::Value& obj) {
   return monitor_problems<v1::ScrapeConfig>(obj, v1::validate_scrape_config);
 }
 
+std::string alertmanager_config_problems(const json::Value& obj) {
+  return monitor_problems<v1::AlertmanagerConfig>(obj, v1::validate_alertmanager_config);
+}
+
 std::string scrape_class_problem(const v1::PrometheusSpec& spec, const json::Value& obj, std::string_view workload) {
   const std::string_view name = json::get_string(obj, {"spec", "scrapeClass"});
   if (name.empty() || scrape_class(spec, name)) return {};

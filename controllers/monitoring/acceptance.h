@@ -16,6 +16,7 @@ std::string pod_monitor_problems(const json::Value& obj);
 std::string probe_problems(const json::Value& obj);
 std::string scrape_config_problems(const json::Value& obj);
 std::string prometheus_rule_problems(const json::Value& obj);
+std::string alertmanager_config_problems(const json::Value& obj);
 
 // Whether `workload` ("Prometheus obs/main", of spec `spec`) has the scrape class the object names
 // in spec.scrapeClass (none named: yes): "" when it has, else why not.

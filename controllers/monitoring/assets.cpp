@@ -71,6 +71,30 @@ std::vector<AssetRef> asset_refs(const v1::ScrapeConfig& sc) {
   return out;
 }
 
+std::vector<AssetRef> asset_refs(const v1::AlertmanagerConfig& config) {
+  std::vector<AssetRef> out;
+  auto add = [&](const std::optional<v1::SecretKeySelector>& ref) {
+    if (!ref) return;
+    AssetRef a = asset(config.namespace_(), *ref);
+    a.optional = false;  // a receiver cannot be sent to without it
+    out.push_back(std::move(a));
+  };
+  for (const auto& r : config.spec.receivers) {
+    for (const auto& w : r.webhook_configs) add(w.url_secret);
+    for (const auto& s : r.slack_configs) add(s.api_url);
+    for (const auto& p : r.pagerduty_configs) {
+      add(p.routing_key);
+      add(p.service_key);
+    }
+    for (const auto& g : r.opsgenie_configs) add(g.api_key);
+    for (const auto& e : r.email_configs) {
+      add(e.auth_password);
+      add(e.auth_secret);
+    }
+  }
+  return out;
+}
+
 std::optional<std::string> AssetReader::read(const AssetRef& ref) {
   if (ref.name.empty() || ref.key.empty()) return std::nullopt;
   const auto& type = ref.secret ? meta::core::kSecretType : meta::core::kConfigMapType;

@@ -40,6 +40,8 @@ std::vector<AssetRef> asset_refs(const apis::monitoring::v1::ServiceMonitor& sm)
 std::vector<AssetRef> asset_refs(const apis::monitoring::v1::PodMonitor& pm);
 std::vector<AssetRef> asset_refs(const apis::monitoring::v1::Probe& probe);
 std::vector<AssetRef> asset_refs(const apis::monitoring::v1::ScrapeConfig& sc);
+// A receiver's Secrets (URLs, keys, passwords): read into the assembled configuration, not files.
+std::vector<AssetRef> asset_refs(const apis::monitoring::v1::AlertmanagerConfig& config);
 
 // The values read, by file name (what the assets Secret holds and the generator looks up).
 using Assets = std::map<std::string, std::string>;

@@ -77,11 +77,75 @@ const BoundKind& scrape_config_bindings() {
   return kind;
 }
 
+const BoundKind& alertmanager_config_bindings() {
+  static const BoundKind kind{kAlertmanagerConfigType,
+                              [](Env& e) -> cache::Informer& { return e.alertmanager_configs; },
+                              nullptr,
+                              nullptr,
+                              "alertmanagerConfigNamespaceSelector",
+                              alertmanager_config_problems,
+                              [](const json::Value& o) { return asset_refs(v1::AlertmanagerConfig::from_json(o)); },
+                              /*alertmanagers=*/true};
+  return kind;
+}
+
 const BoundKind& prometheus_rule_bindings() {
   static const BoundKind kind{kPrometheusRuleType, [](Env& e) -> cache::Informer& { return e.rules; }, &v1::PrometheusSpec::rule_selector,
                               &v1::PrometheusSpec::rule_namespace_selector, "ruleNamespaceSelector", prometheus_rule_problems};
   return kind;
 }
+
+namespace {
+
+// How one workload judges an object: whether it selects it, whether it names a namespace
+// selector, and (when selected) what it alone refuses (a Prometheus's missing scrape class).
+struct Judgement {
+  Choice choice = Choice::NotSelected;
+  bool namespace_selector_set = false;
+  std::string refusal;
+};
+
+// The workloads that may select objects of `kind`, each sorted by key: Alertmanagers for
+// AlertmanagerConfigs; else the Prometheuses, then the PrometheusAgents (which select no rules).
+struct Workload {
+  cache::ObjectPtr object;
+  const meta::ResourceType* type;
+};
+std::vector<Workload> workloads(Env& env, const BoundKind& kind) {
+  std::vector<Workload> out;
+  auto add = [&](cache::Informer& informer, const meta::ResourceType& type) {
+    auto list = informer.list();
+    std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a->key() < b->key(); });
+    for (auto& o : list) out.push_back({std::move(o), &type});
+  };
+  if (kind.alertmanagers) {
+    add(env.alertmanagers, kAlertmanagerType);
+    return out;
+  }
+  add(env.prometheuses, kPrometheusType);
+  if (&kind != &prometheus_rule_bindings()) add(env.prometheus_agents, kPrometheusAgentType);
+  return out;
+}
+
+// Throws for an unreadable workload or selector (its own status says so; it selects nothing).
+Judgement judge(Env& env, const BoundKind& kind, const Workload& w, const cache::CachedObject& obj, const json::Value& obj_json,
+                const std::string& workload_name) {
+  const std::string ns(w.object->ns());
+  Judgement j;
+  if (kind.alertmanagers) {
+    const auto am = v1::Alertmanager::from_json(w.object->value());
+    j.choice = Selection(env.namespaces, ns, am.spec.alertmanager_config_selector, am.spec.alertmanager_config_namespace_selector).judge(obj);
+    j.namespace_selector_set = am.spec.alertmanager_config_namespace_selector.has_value();
+    return j;
+  }
+  const auto prometheus = v1::Prometheus::from_json(w.object->value());  // an agent's fields are a subset of a Prometheus's
+  j.choice = Selection(env.namespaces, ns, prometheus.spec.*kind.selector, prometheus.spec.*kind.namespace_selector).judge(obj);
+  j.namespace_selector_set = (prometheus.spec.*kind.namespace_selector).has_value();
+  if (j.choice == Choice::Selected) j.refusal = scrape_class_problem(prometheus.spec, obj_json, workload_name);
+  return j;
+}
+
+}  // namespace
 
 controller::Result reconcile_bindings(Env& env, const BoundKind& kind, const controller::Request& request, controller::Context& ctx) {
   auto cached = kind.informer(env).get(request.ns, request.name);
@@ -97,61 +161,44 @@ controller::Result reconcile_bindings(Env& env, const BoundKind& kind, const con
     }
   }
 
-  // The Prometheuses, then the PrometheusAgents (which select no rules), each sorted by key.
-  struct Workload {
-    cache::ObjectPtr object;
-    const meta::ResourceType* type;
-  };
-  std::vector<Workload> workloads;
-  for (const auto* type : {&kPrometheusType, &kPrometheusAgentType}) {
-    if (type == &kPrometheusAgentType && &kind == &prometheus_rule_bindings()) break;
-    auto list = (type == &kPrometheusType ? env.prometheuses : env.prometheus_agents).list();
-    std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a->key() < b->key(); });
-    for (auto& o : list) workloads.push_back({std::move(o), type});
-  }
   std::optional<std::string> problems;  // judged once, when a workload selects the object
   bool missing_value = false;
   v1::ConfigResourceStatus status;
-  for (const auto& [p, type] : workloads) {
+  for (const auto& w : workloads(env, kind)) {
+    const auto& p = w.object;
     if (p->deleting()) continue;
-    v1::Prometheus prometheus;  // an agent's fields are a subset of a Prometheus's
-    std::optional<Choice> choice;
+    const std::string workload = w.type->kind + " " + std::string(p->ns()) + "/" + std::string(p->name());
+    Judgement j;
     try {
-      prometheus = v1::Prometheus::from_json(p->value());
-      choice = Selection(env.namespaces, std::string(p->ns()), prometheus.spec.*kind.selector, prometheus.spec.*kind.namespace_selector)
-                   .judge(*cached);
+      j = judge(env, kind, w, *cached, before, workload);
     } catch (const std::exception&) {
       continue;  // an unreadable workload or selector: its own status says so, and it selects nothing
     }
-    if (*choice == Choice::NotSelected) continue;
+    if (j.choice == Choice::NotSelected) continue;
     if (status.bindings.size() == kMaxBindings) {
       ctx.log.warn("more workloads select this object than its status can name", {{"max", std::to_string(kMaxBindings)}});
       break;
     }
     v1::WorkloadBinding binding;
     binding.group = v1::kGroup;
-    binding.resource = type->gvr.resource;
+    binding.resource = w.type->gvr.resource;
     binding.namespace_ = p->ns();
     binding.name = p->name();
     if (const auto* old = find_binding(previous.bindings, binding.resource, p->ns(), p->name())) binding.conditions = old->conditions;
-    const std::string workload = type->kind + " " + std::string(p->ns()) + "/" + std::string(p->name());
-    if (*choice == Choice::NamespaceNotSelected) {
-      const bool own_only = !(prometheus.spec.*kind.namespace_selector);
-      std::string message = own_only ? workload + " looks only in its own namespace " + std::string(p->ns()) + " (spec." +
-                                           std::string(kind.namespace_selector_field) + " is not set)"
-                                     : "namespace " + request.ns + " is not chosen by spec." + std::string(kind.namespace_selector_field) +
-                                           " of " + workload;
+    if (j.choice == Choice::NamespaceNotSelected) {
+      std::string message = !j.namespace_selector_set ? workload + " looks only in its own namespace " + std::string(p->ns()) + " (spec." +
+                                                            std::string(kind.namespace_selector_field) + " is not set)"
+                                                      : "namespace " + request.ns + " is not chosen by spec." +
+                                                            std::string(kind.namespace_selector_field) + " of " + workload;
       controller::set_condition(binding.conditions, v1::condition::kAccepted, "False", v1::reason::kNamespaceNotSelected, message, generation);
     } else {
       if (!problems) problems = object_problems(env, kind, before, missing_value);
-      std::string why = *problems;
-      if (why.empty()) why = scrape_class_problem(prometheus.spec, before, workload);
+      const std::string why = problems->empty() ? j.refusal : *problems;
       if (why.empty())
         controller::set_condition(binding.conditions, v1::condition::kAccepted, "True", v1::reason::kAcceptedReason, "loaded by " + workload,
                                   generation);
       else
-        controller::set_condition(binding.conditions, v1::condition::kAccepted, "False", v1::reason::kInvalidConfiguration, why,
-                                  generation);
+        controller::set_condition(binding.conditions, v1::condition::kAccepted, "False", v1::reason::kInvalidConfiguration, why, generation);
     }
     status.bindings.push_back(std::move(binding));
   }

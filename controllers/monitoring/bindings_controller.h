@@ -1,13 +1,15 @@
-// The status.bindings of ServiceMonitors, PodMonitors, Probes, ScrapeConfigs and PrometheusRules: which Prometheus
-// selects each one and whether it took it — prometheus-operator's answer to "why isn't my
+// The status.bindings of ServiceMonitors, PodMonitors, Probes, ScrapeConfigs and PrometheusRules
+// (which Prometheus or PrometheusAgent selects each one) and of AlertmanagerConfigs (which
+// Alertmanager), and whether it took it — prometheus-operator's answer to "why isn't my
 // ServiceMonitor picked up?", with one more case it does not give: labels that match a
-// Prometheus's selector in a namespace its namespace selector leaves out (NamespaceNotSelected).
+// workload's selector in a namespace its namespace selector leaves out (NamespaceNotSelected).
 // Each binding carries condition Accepted: True, or False with InvalidConfiguration and every
-// field Prometheus would refuse, or the Secret or ConfigMap value it references that cannot be
-// read (the Prometheus reconciler leaves such an object out: see acceptance.h and assets.h; a
-// missing value is looked for again every minute). Bindings are recomputed when the object's spec or labels change, when a
-// Prometheus is created, changed or deleted (its bindings go with it) and when namespace labels
-// change; the status is written only when it changed.
+// field the workload would refuse, a scrape class it does not have, or the Secret or ConfigMap
+// value the object references that cannot be read (the reconcilers leave such an object out:
+// see acceptance.h and assets.h; a missing value is looked for again every minute). Bindings are
+// recomputed when the object's spec or labels change, when a workload is created, changed or
+// deleted (its bindings go with it) and when namespace labels change; the status is written only
+// when it changed.
 #pragma once
 
 #include "apis/monitoring/v1/types.h"
@@ -38,6 +40,9 @@ struct BoundKind {
   std::string (*problems)(const json::Value&);  // acceptance.h
   // The Secret and ConfigMap values an object references (assets.h); none for rules.
   std::vector<AssetRef> (*refs)(const json::Value&) = nullptr;
+  // Selected by Alertmanagers (alertmanagerConfigSelector; selector and namespace_selector are
+  // unused), not by Prometheuses and PrometheusAgents.
+  bool alertmanagers = false;
 };
 
 const BoundKind& service_monitor_bindings();
@@ -45,6 +50,7 @@ const BoundKind& pod_monitor_bindings();
 const BoundKind& probe_bindings();
 const BoundKind& scrape_config_bindings();
 const BoundKind& prometheus_rule_bindings();
+const BoundKind& alertmanager_config_bindings();
 
 controller::Result reconcile_bindings(Env& env, const BoundKind& kind, const controller::Request& request, controller::Context& ctx);
 

@@ -82,18 +82,19 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
 
   // The status.bindings of every monitor and rule (bindings_controller.h).
   for (const auto* kind : {&service_monitor_bindings(), &pod_monitor_bindings(), &probe_bindings(), &scrape_config_bindings(),
-                            &prometheus_rule_bindings()}) {
+                            &prometheus_rule_bindings(), &alertmanager_config_bindings()}) {
     auto every_object = [e, kind](const cache::ObjectPtr&) {
       std::vector<controller::Request> out;
       for (const auto& o : kind->informer(*e).list()) out.push_back({std::string(o->ns()), std::string(o->name())});
       return out;
     };
-    mgr.controller(kind->type.gvr.resource + "-bindings")
-        .for_(kind->type, {spec_or_labels})
-        .watches(kPrometheusType, every_object, {controller::generation_changed()})
-        .watches(kPrometheusAgentType, every_object, {controller::generation_changed()})
-        .watches(kNamespaceType, every_object, {controller::labels_changed()})
-        .complete([env, kind](const controller::Request& r, controller::Context& c) { return reconcile_bindings(*env, *kind, r, c); });
+    controller::Builder builder = mgr.controller(kind->type.gvr.resource + "-bindings");
+    builder.for_(kind->type, {spec_or_labels}).watches(kNamespaceType, every_object, {controller::labels_changed()});
+    // The workloads that may select it.
+    for (const auto* workload : kind->alertmanagers ? std::vector<const meta::ResourceType*>{&kAlertmanagerType}
+                                                    : std::vector<const meta::ResourceType*>{&kPrometheusType, &kPrometheusAgentType})
+      builder.watches(*workload, every_object, {controller::generation_changed()});
+    builder.complete([env, kind](const controller::Request& r, controller::Context& c) { return reconcile_bindings(*env, *kind, r, c); });
   }
 
   if (env->recorder) mgr.add_server("monitoring-events", [] {}, [env] { env->recorder->stop(); });
@@ -109,7 +110,7 @@ plugin::Plugin plugin() {
       .crds(apis::monitoring::v1::crds)
       .permits({"monitoring.capstan.dev"},
                {"prometheuses/status", "prometheusagents/status", "servicemonitors/status", "podmonitors/status", "probes/status", "scrapeconfigs/status",
-                "prometheusrules/status", "alertmanagers/status"},
+                "prometheusrules/status", "alertmanagers/status", "alertmanagerconfigs/status"},
                {"get", "update", "patch"})
       .permits({"apps"}, {"statefulsets"}, {"create", "update", "patch", "delete"})
       .permits({""}, {"secrets", "configmaps", "services"}, {"get", "list", "watch", "create", "update", "patch", "delete"})

@@ -324,6 +324,7 @@ webhooks:
 - apiGroups:
   - monitoring.capstan.dev
   resources:
+  - alertmanagerconfigs/status
   - alertmanagers/status
   - podmonitors/status
   - probes/status
