@@ -752,5 +752,91 @@ TEST_P(MonitoringE2E, AnAlertFromAPrometheusRuleReachesTheWebhookOfAnAlertmanage
 
 CAPSTAN_E2E_BACKENDS(MonitoringE2E);
 
+// With the certificates and monitoring controllers on together: the manager keeps a PodMonitor
+// for itself and the PrometheusRule capstan-certificates (each labelled as the flags say, for a
+// Prometheus's selectors); a Prometheus selecting them gets the manager's job and the alert rules,
+// and a real Prometheus scraping the manager evaluates them on a certificate expiring within 21
+// days (the alert pending).
+class CrossOperatorE2E : public ControllerFixture {
+ protected:
+  CrossOperatorE2E() : ControllerFixture({"cross-operator", /*simulate_workloads=*/true, "prometheusrules,podmonitors"}) {}
+  std::vector<std::string> manager_flags() override {
+    return {"--controllers=monitoring,certificates", "--monitoring-self-monitor-selector=app.kubernetes.io/name=capstan",
+            "--monitoring-self-monitor-labels=release=main", "--certificates-alert-rules-labels=role=alert-rules"};
+  }
+};
+
+TEST_P(CrossOperatorE2E, TheManagerIsScrapedAndItsCertificatesAlertRulesEvaluated) {
+  (*kubectl_)({"create", "namespace", "capstan-system"});  // the manager's namespace (there already on the kube backend)
+  auto rule = [&] { return get({"get", "prometheusrule", "capstan-certificates", "-n", "capstan-system", "-o", "json", "--ignore-not-found"}); };
+  ASSERT_TRUE(eventually([&] { return !rule().empty(); }, 40s)) << manager_->logs();
+  const json::Value prometheus_rule = json::parse(rule());
+  EXPECT_EQ(json::get_string(prometheus_rule, {"metadata", "labels", "role"}), "alert-rules");
+  const std::string rules_path = dir_->write("capstan-certificates.yaml", json::to_yaml(*json::find(prometheus_rule, {"spec"})));
+  auto check = run({"promtool", "check", "rules", rules_path});
+  EXPECT_EQ(check.code, 0) << check.out << check.err;
+  auto pod_monitor = [&] { return get({"get", "podmonitor", "capstan-manager", "-n", "capstan-system", "-o", "json", "--ignore-not-found"}); };
+  ASSERT_TRUE(eventually([&] { return !pod_monitor().empty(); }, 20s));
+  const json::Value manager_monitor = json::parse(pod_monitor());
+  EXPECT_EQ(json::get_string(manager_monitor, {"spec", "selector", "matchLabels", "app.kubernetes.io/name"}), "capstan");
+  EXPECT_EQ(json::get_string(manager_monitor, {"metadata", "labels", "release"}), "main");
+
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: monitoring.capstan.dev/v1
+kind: Prometheus
+metadata: {name: ops, namespace: capstan-system}
+spec:
+  scrapeInterval: 1s
+  evaluationInterval: 1s
+  podMonitorSelector: {matchLabels: {release: main}}
+  ruleSelector: {matchLabels: {role: alert-rules}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: shop}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Issuer
+metadata: {name: selfsigned, namespace: shop}
+spec: {selfSigned: {}}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: short-lived, namespace: shop}
+spec: {secretName: short-lived-tls, commonName: short.shop.example, duration: 240h, renewBefore: 1h, issuerRef: {name: selfsigned}}
+)");
+  auto cfg = [&] {
+    std::string b64 = get({"get", "secret", "prometheus-ops", "-n", "capstan-system", "-o", "jsonpath={.data.prometheus\\.yaml\\.gz}"});
+    auto gz = b64.empty() ? std::nullopt : meta::base64_decode(b64);
+    return gz ? gzip::decompress(*gz) : std::string();
+  };
+  ASSERT_TRUE(eventually([&] { return cfg().find("podMonitor/capstan-system/capstan-manager/0") != std::string::npos; }, 30s)) << cfg();
+  auto rule_data = [&] { return get({"get", "configmap", "prometheus-ops-rulefiles-0", "-n", "capstan-system", "-o", "json"}); };
+  ASSERT_TRUE(eventually([&] { return rule_data().find("CapstanCertificateExpirySoon") != std::string::npos; }, 30s));
+  EXPECT_TRUE(eventually([&] { return condition("certificate", "short-lived", "shop", "Ready") == "True"; }, 30s));
+
+  // A real Prometheus scrapes the manager (the PodMonitor's job, its discovery swapped for the
+  // manager's metrics address, and so without the relabelings that read what discovery finds)
+  // and evaluates the rules.
+  std::map<std::string, std::string> files;
+  const json::Value configmap = json::parse(rule_data());
+  for (const auto& kv : configmap.at("data").as_object()) files[std::string(kv.key())] = std::string(kv.value().as_string());
+  json::Value config = with_static_targets(json::from_yaml(cfg()));
+  for (auto& job : config.at("scrape_configs").as_array()) {
+    job.as_object()["static_configs"] = json::Array{json::Object{{"targets", json::Array{"127.0.0.1:" + std::to_string(manager_->metrics_port())}}}};
+    job.as_object().erase("relabel_configs");
+  }
+  TempDir prom_dir("prometheus");
+  PrometheusServer prometheus(prom_dir, json::to_yaml(config), files);
+  auto alerts = [&] { return prometheus.get("/api/v1/alerts"); };
+  EXPECT_TRUE(eventually([&] { return alerts().find(R"("alertname":"CapstanCertificateExpirySoon")") != std::string::npos; }, 60s))
+      << alerts() << "\nrules:\n" << prometheus.get("/api/v1/rules") << "\ntargets:\n" << prometheus.get("/api/v1/targets");
+  const std::string pending = alerts();
+  EXPECT_NE(pending.find(R"("name":"short-lived")"), std::string::npos) << pending;
+  EXPECT_NE(pending.find(R"("namespace":"shop")"), std::string::npos) << "the certificate's own namespace (honorLabels): " << pending;
+  EXPECT_NE(pending.find(R"("state":"pending")"), std::string::npos) << pending;
+}
+
+CAPSTAN_E2E_BACKENDS(CrossOperatorE2E);
+
 }  // namespace
 }  // namespace capstan::e2e

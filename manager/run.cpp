@@ -116,7 +116,9 @@ int run_controllers(client::Client& client, const RunOptions& o) {
   std::string names;
   // Each controller's watches create the shared informers it reads (one per resource and
   // selector, whoever asks first); nothing starts before run().
-  plugin::Wiring wiring{mgr, webhooks, o.env};
+  plugin::Environment env = o.env;
+  for (const auto* p : o.controllers) env.enabled.push_back(p->name());
+  plugin::Wiring wiring{mgr, webhooks, env};
   for (const auto* p : o.controllers) {
     p->wire(wiring);
     names += (names.empty() ? "" : ",") + p->name();

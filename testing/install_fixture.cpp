@@ -135,6 +135,21 @@ spec: {secretName: too-short, dnsNames: [short.example.com], duration: 30m, issu
       << bad.err;
 }
 
+bool InstallFixture::every_webhook_has_a_ca() {
+  for (const char* kind : {"validatingwebhookconfigurations", "mutatingwebhookconfigurations"}) {
+    const std::string out = get({"get", kind, "-l", "app.kubernetes.io/name=capstan", "-o", "json"});
+    if (out.empty()) return false;
+    const json::Value list = json::parse(out);
+    const json::Array* items = json::get_array(list, {"items"});
+    if (!items || items->empty()) return false;
+    for (const auto& config : *items)
+      if (const json::Array* hooks = json::get_array(config, {"webhooks"}))
+        for (const auto& hook : *hooks)
+          if (json::get_string(hook, {"clientConfig", "caBundle"}).empty()) return false;
+  }
+  return true;
+}
+
 std::string InstallFixture::webhook_identity() {
   std::string out = get({"get", "secret", kWebhookSecret, "-n", kCapstanNamespace, "-o", "jsonpath={.data}"});
   for (const char* kind : {"validatingwebhookconfigurations", "mutatingwebhookconfigurations"}) {

@@ -58,6 +58,9 @@ class InstallFixture : public ::testing::TestWithParam<Backend> {
   // The webhook configurations' caBundles and the webhook Secret's data, to compare across
   // upgrades.
   std::string webhook_identity();
+  // Whether every webhook of every Capstan webhook configuration (validating and mutating)
+  // carries a caBundle: the manager's CA is injected everywhere, one configuration after another.
+  bool every_webhook_has_a_ca();
   // The certificates validating webhook answers through the caBundle: a 30-minute Certificate is
   // refused by it, naming the field.
   void expect_webhook_refuses_a_short_certificate();

@@ -1,9 +1,14 @@
 #include "controllers/certificates/plugin.h"
 
+#include "controllers/certificates/alert_rules.h"
+#include "runtime/meta/selector.h"
+#include "runtime/plugin/kept_objects.h"
+
 #include "apis/certs/v1/crds.h"
 #include "apis/certs/v1/defaults.h"
 #include "apis/certs/v1/group.h"
 #include "controllers/certificates/acme/solver.h"
+#include "controllers/certificates/alert_rules.h"
 #include "controllers/certificates/certificate_controller.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
@@ -15,7 +20,9 @@
 #include "controllers/certificates/requests/issuer_controller.h"
 #include "runtime/controller/manager.h"
 #include "runtime/events/recorder.h"
+#include "runtime/meta/selector.h"
 #include "runtime/metrics/registry.h"
+#include "runtime/plugin/kept_objects.h"
 #include "webhooks/certificates/webhooks.h"
 
 namespace capstan::certificates {
@@ -161,6 +168,8 @@ plugin::Plugin plugin() {
     std::string acme_service = "capstan-acme-solver";
     std::string default_issuer_name, default_issuer_kind = "Issuer", default_issuer_group = "certs.capstan.dev";
     bool ingress_shim = true;
+    bool alert_rules = true;
+    meta::Labels alert_rule_labels;
   };
   auto settings = std::make_shared<Flags>();
   return plugin::Plugin("certificates")
@@ -181,6 +190,12 @@ plugin::Plugin plugin() {
                       "issuer of Ingresses annotated only kubernetes.io/tls-acme: \"true\" (empty: such Ingresses get a BadConfig event)");
         fs.add_string("default-issuer-kind", &settings->default_issuer_kind, "kind of the default issuer (Issuer or ClusterIssuer)");
         fs.add_string("default-issuer-group", &settings->default_issuer_group, "API group of the default issuer");
+        fs.add_bool("certificates-alert-rules", &settings->alert_rules,
+                    "with the monitoring controller on too, keep the PrometheusRule capstan-certificates in the manager's namespace "
+                    "(alerts on certificates expiring within 21 days or not ready); --certificates-alert-rules=false leaves it out");
+        fs.add_custom(
+            "certificates-alert-rules-labels", [settings](const std::string& v) { settings->alert_rule_labels = meta::parse_labels(v); },
+            "labels of that PrometheusRule (k=v,...), for your Prometheus's ruleSelector", "");
       })
       .dev_defaults([](flags::FlagSet& fs, const plugin::DevEnvironment& dev) {
         // The ACME solver on a loopback port kept across restarts.
@@ -206,6 +221,8 @@ plugin::Plugin plugin() {
       // HTTP-01 solver Services and Ingresses.
       .permits({""}, {"services"}, {"get", "list", "create", "delete"})
       .permits({"networking.k8s.io"}, {"ingresses"}, {"get", "list", "create", "delete"})
+      // The alert rules it gives the monitoring controller (server-side apply).
+      .permits({"monitoring.capstan.dev"}, {"prometheusrules"}, {"get", "create", "patch"})
       .webhooks({webhooks::certificates::configurations, [](plugin::Wiring& w) { webhooks::certificates::register_webhooks(w.webhooks); }})
       .setup([settings](plugin::Wiring& w) {
         CertificatesOptions o;
@@ -218,6 +235,10 @@ plugin::Plugin plugin() {
         o.default_issuer_kind = settings->default_issuer_kind;
         o.default_issuer_group = settings->default_issuer_group;
         wire_certificates(w.manager, o);
+        if (settings->alert_rules && w.env.runs("monitoring"))
+          plugin::add_kept_objects(w.manager, "certificates-alert-rules",
+                                   {certificate_alert_rule(w.env.pod_namespace, settings->alert_rule_labels)},
+                                   "capstan-certificates");
       });
 }
 

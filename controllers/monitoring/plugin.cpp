@@ -4,11 +4,14 @@
 #include "apis/monitoring/v1/group.h"
 #include "controllers/monitoring/alertmanager_controller.h"
 #include "controllers/monitoring/bindings_controller.h"
+#include "controllers/monitoring/objects.h"
 #include "controllers/monitoring/prometheus_controller.h"
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
 #include "runtime/controller/manager.h"
 #include "runtime/events/recorder.h"
+#include "runtime/meta/selector.h"
+#include "runtime/plugin/kept_objects.h"
 #include "webhooks/monitoring/webhooks.h"
 
 namespace capstan::monitoring {
@@ -101,7 +104,30 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
   return env;
 }
 
+namespace {
+
+// The PodMonitor the monitoring controller keeps for the manager itself: its pods (`selector`) in
+// its namespace, scraped on their metrics port; the certificates metrics keep their own
+// `namespace` label (honorLabels), which the certificates' alert rules group by.
+json::Value manager_pod_monitor(const std::string& ns, const meta::Labels& selector, const meta::Labels& labels) {
+  json::Object l{{"app.kubernetes.io/managed-by", std::string(kManagedBy)}};
+  for (const auto& [k, v] : labels) l[k] = v;
+  json::Object match;
+  for (const auto& [k, v] : selector) match[k] = v;
+  return json::Object{{"apiVersion", apis::monitoring::v1::kApiVersion},
+                      {"kind", apis::monitoring::v1::kPodMonitorKind},
+                      {"metadata", json::Object{{"name", "capstan-manager"}, {"namespace", ns}, {"labels", std::move(l)}}},
+                      {"spec", json::Object{{"selector", json::Object{{"matchLabels", std::move(match)}}},
+                                            {"podMetricsEndpoints", json::Array{json::Object{{"port", "metrics"}, {"honorLabels", true}}}}}}};
+}
+
+}  // namespace
+
 plugin::Plugin plugin() {
+  struct Flags {
+    meta::Labels self_selector, self_labels;
+  };
+  auto settings = std::make_shared<Flags>();
   return plugin::Plugin("monitoring")
       .alias("prometheus-operator")
       .describe("The monitoring stack (prometheus-operator's Prometheus, PrometheusAgent, ServiceMonitor, PodMonitor, Probe, ScrapeConfig, "
@@ -115,8 +141,26 @@ plugin::Plugin plugin() {
       .permits({"apps"}, {"statefulsets"}, {"create", "update", "patch", "delete"})
       .permits({""}, {"secrets", "configmaps", "services"}, {"get", "list", "watch", "create", "update", "patch", "delete"})
       .permits({""}, {"events"}, {"create", "patch"})
+      // The manager's own PodMonitor (server-side apply).
+      .permits({"monitoring.capstan.dev"}, {"podmonitors"}, {"get", "create", "patch"})
+      .flags([settings](flags::FlagSet& fs) {
+        fs.add_custom(
+            "monitoring-self-monitor-selector", [settings](const std::string& v) { settings->self_selector = meta::parse_labels(v); },
+            "labels of the manager's own pods (k=v,...): keep the PodMonitor capstan-manager in the manager's namespace, which "
+            "scrapes their metrics port (empty: none)",
+            "");
+        fs.add_custom(
+            "monitoring-self-monitor-labels", [settings](const std::string& v) { settings->self_labels = meta::parse_labels(v); },
+            "labels of that PodMonitor (k=v,...), for your Prometheus's podMonitorSelector", "");
+      })
       .webhooks({webhooks::monitoring::configurations, [](plugin::Wiring& w) { webhooks::monitoring::register_webhooks(w.webhooks); }})
-      .setup([](plugin::Wiring& w) { wire_monitoring(w.manager, MonitoringOptions{}); });
+      .setup([settings](plugin::Wiring& w) {
+        wire_monitoring(w.manager, MonitoringOptions{});
+        if (!settings->self_selector.empty())
+          plugin::add_kept_objects(w.manager, "monitoring-self-monitor",
+                                   {manager_pod_monitor(w.env.pod_namespace, settings->self_selector, settings->self_labels)},
+                                   std::string(kManagedBy));
+      });
 }
 
 }  // namespace capstan::monitoring

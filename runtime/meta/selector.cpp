@@ -442,4 +442,14 @@ std::string FieldSelector::str() const {
   return out;
 }
 
+Labels parse_labels(std::string_view text) {
+  Labels out;
+  const LabelSelector selector = LabelSelector::parse(text);
+  for (const auto& r : selector.requirements()) {
+    if (r.op != Requirement::Op::Equals || r.values.size() != 1) throw SelectorError("\"" + r.key + "\": labels are key=value");
+    out[r.key] = r.values.front();
+  }
+  return out;
+}
+
 }  // namespace capstan::meta

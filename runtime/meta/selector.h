@@ -51,6 +51,10 @@ class LabelSelector {
 // Labels of an object (metadata.labels); an absent map is empty.
 Labels labels_of(const json::Value& object);
 
+// "a=b,c=d" (as `kubectl label` and --labels flags take them) as a map; throws SelectorError
+// naming what is not key=value (the keys and values checked as a selector's are).
+Labels parse_labels(std::string_view text);
+
 class FieldSelector {
  public:
   struct Term {

@@ -25,6 +25,7 @@
 #include "runtime/meta/gvk.h"
 #include "runtime/webhook/configuration.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -44,6 +45,10 @@ namespace capstan::plugin {
 // What the manager knows that a controller may need while it wires itself.
 struct Environment {
   std::string pod_namespace = "capstan-system";  // the manager's own namespace
+  // The plug-ins the manager runs (their names): what lets two compose when both are on (the
+  // certificates controller gives the monitoring controller alert rules).
+  std::vector<std::string> enabled;
+  bool runs(std::string_view plugin) const { return std::find(enabled.begin(), enabled.end(), plugin) != enabled.end(); }
 };
 
 // What setup() and a webhook's serve() wire into.

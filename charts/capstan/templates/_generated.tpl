@@ -75,6 +75,14 @@
   verbs:
   - approve
 - apiGroups:
+  - monitoring.capstan.dev
+  resources:
+  - prometheusrules
+  verbs:
+  - get
+  - create
+  - patch
+- apiGroups:
   - networking.k8s.io
   resources:
   - ingresses
@@ -310,7 +318,6 @@ webhooks:
   resources:
   - alertmanagerconfigs
   - alertmanagers
-  - podmonitors
   - probes
   - prometheusagents
   - prometheuses
@@ -336,6 +343,16 @@ webhooks:
   verbs:
   - get
   - update
+  - patch
+- apiGroups:
+  - monitoring.capstan.dev
+  resources:
+  - podmonitors
+  verbs:
+  - get
+  - list
+  - watch
+  - create
   - patch
 {{- end }}
 {{- define "capstan.webhooks.monitoring" }}

@@ -20,6 +20,13 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 {{- end -}}
 
+{{/* A map of labels as a --*-labels flag takes them: k=v,k2=v2 (sorted by key). */}}
+{{- define "capstan.labelsFlag" -}}
+{{- $parts := list -}}
+{{- range $k, $v := . }}{{ $parts = append $parts (printf "%s=%s" $k $v) }}{{ end -}}
+{{- join "," $parts -}}
+{{- end -}}
+
 {{- define "capstan.selector" -}}
 app.kubernetes.io/name: capstan
 app.kubernetes.io/instance: {{ .Release.Name }}
