@@ -110,7 +110,8 @@ int run_controllers(client::Client& client, const RunOptions& o) {
     co.ca_validity = o.webhook_ca_validity;
     co.check_interval = o.webhook_cert_check_interval;
     certs = std::make_unique<webhook::CertRotator>(client, co);
-    certs->ensure();  // the server needs the files before it starts
+    certs->ensure();  // the server needs the files before it starts,
+    certs->inject();  // and every configuration its CA: none is served without it in between
     mgr.add_server("webhook-certificate", [&] { certs->start(); }, [&] { certs->stop(); });
   }
   std::string names;
