@@ -206,6 +206,11 @@ json::Value Harness::wait_ready(std::string_view ns, std::string_view name, std:
   return last.value_or(json::Value());
 }
 
+bool Harness::wait_no_temporary_keys(std::string_view ns, std::chrono::milliseconds timeout) {
+  return integration::eventually([&] { return list(kSecretType.gvr, ns, std::string(kNextPrivateKeyLabel) + "=true").empty(); },
+                                 timeout);
+}
+
 std::map<std::string, std::string> Harness::secret_data(std::string_view ns, std::string_view name) {
   std::map<std::string, std::string> out;
   auto s = get(kSecretType.gvr, ns, name);

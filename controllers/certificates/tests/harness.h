@@ -87,6 +87,9 @@ class Harness {
                                       const std::function<bool(const json::Value&)>& pred, std::chrono::milliseconds timeout = 30s);
   // Secret data, decoded.
   std::map<std::string, std::string> secret_data(std::string_view ns, std::string_view name);
+  // Waits until no temporary private-key Secret is left in `ns`. They are deleted after the
+  // status write that makes a Certificate Ready, so shortly after Ready, not with it.
+  bool wait_no_temporary_keys(std::string_view ns, std::chrono::milliseconds timeout = 10s);
 
   // rest_client_requests_total of the manager's client, summed over labels matching `method`
   // ("" = all) and `code` ("" = all).

@@ -144,7 +144,7 @@ TEST_F(IssuanceTest, CaChainIssuesLeavesOfEveryKeyAlgorithm) {
     EXPECT_EQ(condition_reason(*cr, "Ready"), "Issued");
   }
   // No temporary key Secret is left behind.
-  EXPECT_EQ(h.list(kSecretType.gvr, "shop", "certs.capstan.dev/next-private-key=true").size(), 0u);
+  EXPECT_TRUE(h.wait_no_temporary_keys("shop"));
 
   // Events on the Certificate, as cert-manager records them.
   Strings reasons;
