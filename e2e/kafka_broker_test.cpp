@@ -8,6 +8,9 @@
 // every message replicated to all three brokers. Then the topic operator on those brokers:
 // KafkaTopics become topics, grow, keep their settings and go when deleted.
 #include "controllers/kafka/cluster_admin.h"
+#include "runtime/json/json.h"
+#include "runtime/meta/base64.h"
+#include "runtime/pki/pki.h"
 #include "testing/controller_fixture.h"
 #include "testing/kafka_broker.h"
 #include "testing/kafka_client.h"
@@ -57,7 +60,8 @@ class KafkaNodesFixture : public ControllerFixture {
   }
 
   // Node `pod` as the controller made it: its ConfigMap and what its pod says of its address
-  // (hostname.subdomain.namespace.svc) and data volume.
+  // (hostname.subdomain.namespace.svc), data volume and Secret volumes (their files as the
+  // kubelet would mount them).
   KafkaNodeSpec node(const std::string& pod) {
     KafkaNodeSpec n;
     n.pod = pod;
@@ -66,13 +70,35 @@ class KafkaNodesFixture : public ControllerFixture {
     n.server_config = jsonpath("configmap", pod, R"(.data.server\.config)");
     n.cluster_id = jsonpath("configmap", pod, R"(.data.cluster\.id)");
     n.metadata_version = jsonpath("configmap", pod, R"(.data.metadata\.version)");
+    const json::Value object = json::parse(get({"get", "pod", pod, "-n", "data", "-o", "json"}));
+    for (const auto& volume : object.at("spec").at("volumes").as_array()) {
+      const std::string_view secret = json::get_string(volume, {"secret", "secretName"});
+      if (secret.empty()) continue;
+      const std::string name(json::get_string(volume, {"name"}));
+      std::string path = jsonpath("pod", pod, ".spec.containers[0].volumeMounts[?(@.name==\"" + name + "\")].mountPath");
+      for (const auto& [file, content] : secret_data(std::string(secret))) n.mounts[path][file] = content;
+    }
     return n;
+  }
+
+  // The Secret's data, decoded.
+  std::map<std::string, std::string> secret_data(const std::string& name) {
+    std::map<std::string, std::string> out;
+    const std::string text = get({"get", "secret", name, "-n", "data", "-o", "json"});
+    if (text.empty()) return out;
+    const json::Value secret = json::parse(text);
+    const json::Value* data = json::find(secret, {"data"});
+    if (!data) return out;
+    for (const auto& kv : data->as_object())
+      out[std::string(kv.key())] = meta::base64_decode(kv.value().as_string()).value_or("");
+    return out;
   }
 
   // The Kafka of kCluster (and `more` objects) made and Ready; the specs of its nodes `pods`.
   std::vector<KafkaNodeSpec> make_cluster(const std::string& more = "",
-                                          const std::vector<std::string>& pods = {"events-dual-0", "events-dual-1", "events-dual-2"}) {
-    kubectl_->ok({"apply", "-f", "-"}, kCluster + more);
+                                          const std::vector<std::string>& pods = {"events-dual-0", "events-dual-1", "events-dual-2"},
+                                          const std::string& cluster = kCluster) {
+    kubectl_->ok({"apply", "-f", "-"}, cluster + more);
     if (!eventually([&] { return condition("kafka", "events", "data", "Ready") == "True"; }, 60s)) return {};
     std::vector<KafkaNodeSpec> nodes;
     for (const auto& pod : pods) nodes.push_back(node(pod));
@@ -124,6 +150,77 @@ TEST_P(KafkaBrokerE2E, ThreeRealNodesFormAQuorumOnTheGeneratedConfigurationAndSe
 }
 
 CAPSTAN_E2E_BACKENDS(KafkaBrokerE2E);
+
+// TLS listeners with certificates from the certificates controller: the manager runs both
+// controllers, and the Kafka's CAs and its brokers' certificates are Certificates it issues.
+class KafkaTlsE2E : public KafkaNodesFixture {
+ protected:
+  KafkaTlsE2E() : KafkaNodesFixture({"kafka-tls", /*simulate_workloads=*/true, "kafka,certificates,issuers,pods"}) {}
+  std::vector<std::string> manager_flags() override { return {"--controllers=kafka,certificates"}; }
+};
+
+TEST_P(KafkaTlsE2E, ATlsListenerServesBrokerCertificatesOfTheClusterCaThatClientsVerifyByName) {
+  std::string cluster = kCluster;
+  const std::string listeners = "      - {name: other, port: 9094, type: cluster-ip, tls: false}\n";
+  ASSERT_NE(cluster.find(listeners), std::string::npos);
+  cluster.replace(cluster.find(listeners), listeners.size(), "      - {name: tls, port: 9093, type: internal, tls: true}\n");
+  std::vector<KafkaNodeSpec> nodes = make_cluster("", {"events-dual-0", "events-dual-1", "events-dual-2"}, cluster);
+  ASSERT_EQ(nodes.size(), 3u) << "the Kafka did not become Ready";
+  for (const char* o : {"certificate/events-cluster-ca", "certificate/events-clients-ca", "issuer/events-cluster-ca",
+                        "certificate/events-dual-0", "certificate/events-dual-2"})
+    EXPECT_EQ(get({"get", o, "-n", "data", "-o", "jsonpath={.metadata.ownerReferences[0].name}"}), "events") << o;
+  for (const char* crt : {"events-cluster-ca", "events-dual-0", "events-dual-1", "events-dual-2"})
+    EXPECT_EQ(condition("certificate", crt, "data", "Ready"), "True") << crt;
+
+  // What clients trust: the public CA Secret, also in the listener's status; no key in it.
+  auto ca = secret_data("events-cluster-ca-cert");
+  ASSERT_EQ(ca.size(), 1u);
+  const std::string ca_pem = ca["ca.crt"];
+  EXPECT_EQ(pki::Certificate::parse_pem(ca_pem).is_ca(), true);
+  EXPECT_EQ(jsonpath("kafka", "events", R"(.status.listeners[?(@.name=="tls")].certificates[0])"), ca_pem);
+  EXPECT_EQ(jsonpath("kafka", "events", R"(.status.listeners[?(@.name=="plain")].certificates)"), "");
+  EXPECT_EQ(secret_data("events-clients-ca-cert").size(), 1u);
+  const std::string ca_file = dir_->file("cluster-ca.crt");
+  write_file(ca_file, ca_pem);
+
+  KafkaBrokers brokers(*dir_, nodes);
+  KafkaClient tls(brokers.bootstrap_servers(9093, /*by_name=*/true),
+                  {{"security.protocol", "ssl"}, {"ssl.ca.location", ca_file}, {"ssl.endpoint.identification.algorithm", "https"}});
+  EXPECT_EQ(tls.cluster_id(), jsonpath("kafka", "events", ".status.clusterId")) << brokers.logs();
+  ASSERT_NO_THROW(tls.create_topic("secure", 3, 3)) << brokers.logs();
+  std::vector<std::string> sent{"one", "two", "three"};
+  ASSERT_NO_THROW(tls.produce("secure", sent)) << brokers.logs();
+  auto received = tls.consume("secure", 3, sent.size());
+  std::sort(received.begin(), received.end());
+  std::sort(sent.begin(), sent.end());
+  EXPECT_EQ(received, sent);
+
+  // The verification is real: a client trusting another CA, or naming the broker by an address
+  // its certificate does not carry, is refused.
+  auto other_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA);
+  const std::string other_ca = dir_->file("other-ca.crt");
+  write_file(other_ca, pki::self_signed_ca("other", std::chrono::hours(1), other_key).to_pem());
+  EXPECT_ANY_THROW(KafkaClient(brokers.bootstrap_servers(9093, true), {{"security.protocol", "ssl"}, {"ssl.ca.location", other_ca}})
+                       .cluster_id(5s));
+  EXPECT_ANY_THROW(KafkaClient(brokers.bootstrap_servers(9093), {{"security.protocol", "ssl"}, {"ssl.ca.location", ca_file},
+                                                                 {"ssl.endpoint.identification.algorithm", "https"}})
+                       .cluster_id(5s));
+
+  // A broker's certificate issued again (its Secret lost) rolls that broker alone.
+  auto revision = [&](const std::string& pod) { return jsonpath("pod", pod, R"(.metadata.annotations.kafka\.capstan\.dev/revision)"); };
+  const std::string r0 = revision("events-dual-0"), r1 = revision("events-dual-1");
+  const std::string serial = jsonpath("certificate", "events-dual-0", ".status.revision");
+  kubectl_->ok({"delete", "secret", "events-dual-0", "-n", "data"});
+  EXPECT_TRUE(eventually([&] {
+    const std::string r = revision("events-dual-0");
+    return !r.empty() && r != r0;
+  }, 60s)) << "the broker was not rolled onto its new certificate";
+  EXPECT_NE(jsonpath("certificate", "events-dual-0", ".status.revision"), serial);
+  EXPECT_EQ(revision("events-dual-1"), r1);
+  EXPECT_TRUE(eventually([&] { return condition("kafka", "events", "data", "Ready") == "True"; }, 60s));
+}
+
+CAPSTAN_E2E_BACKENDS(KafkaTlsE2E);
 
 // The topic operator against the real nodes. The manager runs outside the nodes' "pod network",
 // so it is told where the bootstrap Service's replication port leads (--kafka-address-map), as

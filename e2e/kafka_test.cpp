@@ -2,7 +2,7 @@
 // `capstan manager --controllers=kafka` and kubectl: a KRaft cluster of two node pools comes
 // up under Strimzi's names and status, scales up and down (node IDs as Strimzi assigns them,
 // claims deleted with deleteClaim), rolls every node after a configuration change, and an
-// invalid cluster is NotReady with the field at fault.
+// invalid cluster (or a TLS listener without the certificates controller) is NotReady saying why.
 #include "testing/controller_fixture.h"
 
 #include <gtest/gtest.h>
@@ -150,6 +150,14 @@ spec:
   std::string message = condition("kafka", "events", "default", "NotReady", "message");
   EXPECT_NE(message.find("spec.kafka.config[node.id]: Forbidden"), std::string::npos) << message;
   EXPECT_NE(message.find("No KafkaNodePools found for Kafka cluster events"), std::string::npos) << message;
+
+  // A TLS listener needs the certificates controller, which this manager does not run: said so,
+  // and no pod is started without its certificate.
+  kubectl_->ok({"apply", "-f", "-"}, std::string(kCluster).replace(std::string(kCluster).find("tls: false"), 10, "tls: true"));
+  auto tls_reason = [&] { return condition("kafka", "events", "data", "NotReady", "reason"); };
+  ASSERT_TRUE(eventually([&] { return tls_reason() == "CertificatesUnavailable"; }, 20s)) << tls_reason();
+  EXPECT_NE(condition("kafka", "events", "data", "NotReady", "message").find("--controllers=...,certificates"), std::string::npos);
+  EXPECT_EQ(pods(), "");
 }
 
 CAPSTAN_E2E_BACKENDS(KafkaE2E);

@@ -54,18 +54,25 @@ std::string KafkaNetwork::address(const std::string& host, int port) {
   return "127.0.0.1:" + std::to_string(it->second);
 }
 
-std::string KafkaNetwork::translate(const std::string& value, const std::string& own_host) {
+std::string KafkaNetwork::translate(const std::string& value, const std::string& own_host, const std::set<std::string>& names_kept) {
   std::string out;
   for (const auto& item : split(value, ',')) {
     // [NAME://|ID@]host:port
     std::size_t host_start = 0;
-    if (auto scheme = item.find("://"); scheme != std::string::npos) host_start = scheme + 3;
-    else if (auto at = item.find('@'); at != std::string::npos) host_start = at + 1;
+    std::string name;
+    if (auto scheme = item.find("://"); scheme != std::string::npos) {
+      host_start = scheme + 3;
+      name = item.substr(0, scheme);
+    } else if (auto at = item.find('@'); at != std::string::npos) {
+      host_start = at + 1;
+    }
     const auto colon = item.rfind(':');
     if (colon == std::string::npos || colon < host_start) throw std::invalid_argument("not an address list: " + value);
     std::string host = item.substr(host_start, colon - host_start);
     if (host == "0.0.0.0" || host.empty()) host = own_host;
-    out += (out.empty() ? "" : ",") + item.substr(0, host_start) + address(host, std::stoi(item.substr(colon + 1)));
+    std::string translated = address(host, std::stoi(item.substr(colon + 1)));
+    if (names_kept.contains(name)) translated = host + translated.substr(translated.rfind(':'));
+    out += (out.empty() ? "" : ",") + item.substr(0, host_start) + translated;
   }
   return out;
 }
@@ -115,6 +122,20 @@ KafkaBrokers::~KafkaBrokers() {
 void KafkaBrokers::prepare(Node& n) {
   n.data_dir = dir_.file("kafka-" + n.spec.pod + "-data");
   std::filesystem::create_directories(n.data_dir);
+  // The Secret volumes: mount path -> its folder here.
+  std::map<std::string, std::string> mounts;
+  for (const auto& [path, files] : n.spec.mounts) {
+    const std::string folder = dir_.file("kafka-" + n.spec.pod + "-mount-" + std::to_string(mounts.size()));
+    std::filesystem::create_directories(folder);
+    for (const auto& [file, content] : files) write_file(folder + "/" + file, content);
+    mounts[path] = folder;
+  }
+  // The TLS listeners: their advertised addresses keep the node's name.
+  std::set<std::string> tls;
+  for (const auto& line : split(n.spec.server_config, '\n'))
+    if (line.rfind("listener.security.protocol.map=", 0) == 0)
+      for (const auto& entry : split(line.substr(line.find('=') + 1), ','))
+        if (entry.size() > 4 && entry.substr(entry.size() - 4) == ":SSL") tls.insert(entry.substr(0, entry.size() - 4));
   std::string out;
   for (const auto& line : split(n.spec.server_config, '\n')) {
     const auto eq = line.find('=');
@@ -125,7 +146,7 @@ void KafkaBrokers::prepare(Node& n) {
     const std::string key = line.substr(0, eq);
     std::string value = line.substr(eq + 1);
     if (is_address_list(key)) {
-      value = network_.translate(value, n.spec.host);
+      value = network_.translate(value, n.spec.host, key == "advertised.listeners" ? tls : std::set<std::string>{});
       if (key == "listeners")
         for (const auto& l : split(value, ',')) n.listen_ports.push_back(static_cast<std::uint16_t>(std::stoi(l.substr(l.rfind(':') + 1))));
     } else if (is_data_dir(key)) {
@@ -138,6 +159,9 @@ void KafkaBrokers::prepare(Node& n) {
       value = dirs;
     } else if (key == "process.roles") {
       n.broker = value.find("broker") != std::string::npos;
+    } else {
+      for (const auto& [path, folder] : mounts)
+        if (value.rfind(path + "/", 0) == 0) value = folder + value.substr(path.size());
     }
     out += key + "=" + value + "\n";
   }
@@ -164,10 +188,14 @@ void KafkaBrokers::start(Node& n) {
   n.proc = std::make_unique<Process>(o);
 }
 
-std::string KafkaBrokers::bootstrap_servers(int port) {
+std::string KafkaBrokers::bootstrap_servers(int port, bool by_name) {
   std::string out;
-  for (const auto& n : nodes_)
-    if (n.broker) out += (out.empty() ? "" : ",") + network_.address(n.spec.host, port);
+  for (const auto& n : nodes_) {
+    if (!n.broker) continue;
+    std::string address = network_.address(n.spec.host, port);
+    if (by_name) address = n.spec.host + address.substr(address.rfind(':'));
+    out += (out.empty() ? "" : ",") + address;
+  }
   return out;
 }
 

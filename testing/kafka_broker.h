@@ -7,8 +7,12 @@
 // not. So, and only so, the configuration is translated as the pod network and the kubelet
 // would make it true: every `host:port` in listeners, advertised.listeners and the controller
 // quorum names a node's address, and each (node host, container port) pair becomes one free
-// loopback port (a bind on 0.0.0.0 means the node's own host); the data volume's mount path
-// becomes a folder of the node's. Every other line runs as the controller wrote it.
+// loopback port (a bind on 0.0.0.0 means the node's own host). A TLS listener's advertised
+// addresses keep the node's name with the port translated: its clients check the broker's
+// certificate against that name, and KafkaClient resolves every name to 127.0.0.1 as the pod
+// network's DNS would resolve it to the pod. The data volume's mount path becomes a folder of the
+// node's, and so does each Secret volume's (its files written there, paths in the configuration
+// translated). Every other line runs as the controller wrote it.
 #pragma once
 
 #include "testing/process.h"
@@ -17,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +39,8 @@ struct KafkaNodeSpec {
   std::string server_config;     // the ConfigMap's server.config
   std::string cluster_id;        // ... cluster.id
   std::string metadata_version;  // ... metadata.version
+  // The pod's Secret volumes: mount path -> file name -> content.
+  std::map<std::string, std::map<std::string, std::string>> mounts;
 };
 
 // The pod network of the nodes: (host, container port) -> a loopback port of their own.
@@ -42,8 +49,9 @@ class KafkaNetwork {
   // "127.0.0.1:<port>" for `host`:`port`, a free port taken on first use.
   std::string address(const std::string& host, int port);
   // `value` (a comma-separated list of [NAME://|ID@]host:port) with every address translated;
-  // 0.0.0.0 is `own_host`.
-  std::string translate(const std::string& value, const std::string& own_host);
+  // 0.0.0.0 is `own_host`. Listeners named in `names_kept` keep their host name (only the port
+  // is translated).
+  std::string translate(const std::string& value, const std::string& own_host, const std::set<std::string>& names_kept = {});
 
  private:
   std::map<std::pair<std::string, int>, std::uint16_t> ports_;
@@ -58,8 +66,9 @@ class KafkaBrokers {
   ~KafkaBrokers();
 
   // "127.0.0.1:p,..." for clients of the listener on container port `port`: the address of
-  // every broker node (as the bootstrap Service reaches them).
-  std::string bootstrap_servers(int port);
+  // every broker node (as the bootstrap Service reaches them). `by_name`: "<node host>:p,..."
+  // (for TLS clients, which check the name; KafkaClient resolves it to 127.0.0.1).
+  std::string bootstrap_servers(int port, bool by_name = false);
   // The node's data directory (the mount path's stand-in).
   std::string data_dir(const std::string& pod) const;
   // How long the last start took, from the first process to every broker listening.

@@ -1,6 +1,7 @@
 #include "testing/kafka_client.h"
 
 #include <librdkafka/rdkafka.h>
+#include <netdb.h>
 
 #include <memory>
 #include <stdexcept>
@@ -16,6 +17,15 @@ struct HandleDeleter {
 using Handle = std::unique_ptr<rd_kafka_t, HandleDeleter>;
 
 int ms(std::chrono::milliseconds d) { return static_cast<int>(d.count()); }
+
+// Every host name is the pod network's: it resolves to 127.0.0.1 (testing/kafka_broker.h).
+int resolve_to_loopback(const char* node, const char* service, const struct addrinfo* hints, struct addrinfo** res, void*) {
+  if (!node && !service && !hints) {
+    freeaddrinfo(*res);
+    return 0;
+  }
+  return getaddrinfo("127.0.0.1", service, hints, res);
+}
 
 // A producer or consumer handle on `bootstrap` with `config` and `extra` set, and `customize`
 // applied to its configuration (callbacks).
@@ -34,6 +44,7 @@ Handle make_handle(rd_kafka_type_t type, const std::string& bootstrap, const std
   set("log_level", "4");  // warnings and worse reach stderr (the test's log)
   for (const auto& [k, v] : config) set(k, v);
   for (const auto& [k, v] : extra) set(k, v);
+  rd_kafka_conf_set_resolve_cb(conf, resolve_to_loopback);
   if (customize) customize(conf, opaque);
   rd_kafka_t* h = rd_kafka_new(type, conf, err, sizeof err);  // owns conf on success
   if (!h) {

@@ -1,5 +1,5 @@
 // What the Kafka reconciler shares: the client and the shared informers (Kafka, KafkaNodePool,
-// and the pods it made, narrowed by label to those).
+// and the pods and Secrets of Kafka clusters, narrowed by label to those).
 #pragma once
 
 #include "apis/kafka/v1/group.h"
@@ -24,18 +24,23 @@ inline const meta::ResourceType& kNodePoolType = apis::kafka::v1::kKafkaNodePool
 using meta::core::kClaimType;
 using meta::core::kConfigMapType;
 using meta::core::kPodType;
+using meta::core::kSecretType;
 using meta::core::kServiceType;
 
 inline const meta::ResourceType kDisruptionBudgetType{{"policy", "v1", "poddisruptionbudgets"}, "PodDisruptionBudget", true};
 
-// Only the pods of Kafka clusters are cached.
-inline constexpr std::string_view kPodSelector = "kafka.capstan.dev/kind=Kafka";
+// Only the pods and Secrets of Kafka clusters are cached (the certificates' Secrets carry the
+// cluster's labels through their secretTemplate).
+inline constexpr std::string_view kClusterObjectsSelector = "kafka.capstan.dev/kind=Kafka";
 
 struct KafkaOptions {
   int max_concurrent_reconciles = 2;
   // Full reconciliation of every cluster at least this often (Strimzi's
   // STRIMZI_FULL_RECONCILIATION_INTERVAL_MS).
   std::chrono::milliseconds full_reconciliation{120'000};
+  // The certificates controller runs: the clusters' CAs and TLS certificates are made as its
+  // Certificates (security.h). Without it a TLS listener cannot be served.
+  bool certificates = false;
 };
 
 struct Env {
@@ -43,6 +48,7 @@ struct Env {
   cache::Informer& kafkas;
   cache::Informer& pools;
   cache::Informer& pods;
+  cache::Informer& secrets;
   // The running clusters, for the broker scale-down check.
   std::shared_ptr<ClusterAdmins> admins;
   KafkaOptions options;

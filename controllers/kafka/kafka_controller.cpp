@@ -6,6 +6,10 @@
 #include "controllers/kafka/env.h"
 #include "controllers/kafka/nodes.h"
 #include "controllers/kafka/objects.h"
+#include "controllers/kafka/security.h"
+#include "apis/certs/v1/group.h"
+#include "runtime/meta/base64.h"
+#include "runtime/pki/digest.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
 #include "runtime/controller/status.h"
@@ -94,6 +98,14 @@ class Reconciler {
     env_.client.apply(kServiceType.gvr, req_.ns, brokers_service(before_, spec), fm, true);
     env_.client.apply(kServiceType.gvr, req_.ns, bootstrap_service(before_, spec), fm, true);
     env_.client.apply(kDisruptionBudgetType.gvr, req_.ns, disruption_budget(before_, nodes.size()), fm, true);
+    if (serves_tls(spec) && !env_.options.certificates) {
+      not_ready(v1::reason::kCertificatesUnavailable,
+                "TLS listeners need the certificates controller, which makes the cluster CA and the brokers' certificates "
+                "(run the manager with it: --controllers=...,certificates)");
+      write();
+      return controller::Result::after(env_.options.full_reconciliation);
+    }
+    const std::string waiting = reconcile_certificates(nodes);
     std::map<std::string, json::Value> desired_pods;
     for (const auto& n : nodes) {
       const auto& pool = std::find_if(pools.begin(), pools.end(), [&](const Pool& p) { return p.object->name() == n.pool; })->pool.spec;
@@ -101,7 +113,8 @@ class Reconciler {
       env_.client.apply(kConfigMapType.gvr, req_.ns, node_configmap(before_, n, {config, status.cluster_id, metadata_version}), fm, true);
       if (pool.storage.type == "persistent-claim")
         env_.client.apply(kClaimType.gvr, req_.ns, node_claim(before_, n, pool.storage), fm, true);
-      desired_pods[n.pod_name(req_.name)] = node_pod(before_, spec, pool, n, config);
+      auto cert = certificate_hashes_.find(n.pod_name(req_.name));
+      desired_pods[n.pod_name(req_.name)] = node_pod(before_, spec, pool, n, config + (cert == certificate_hashes_.end() ? "" : cert->second));
     }
     hand_pool_rolls_to_pods(pools);
     bool settled = manage_pods(desired_pods, nodes, pools);
@@ -111,7 +124,9 @@ class Reconciler {
     status.listeners.clear();
     for (const auto& l : spec.listeners) {
       std::string host = bootstrap_service_name(req_.name) + "." + req_.ns + ".svc";
-      status.listeners.push_back({l.name, {{host, l.port}}, host + ":" + std::to_string(l.port)});
+      std::vector<std::string> certificates;
+      if (l.tls && !cluster_ca_pem_.empty()) certificates.push_back(cluster_ca_pem_);
+      status.listeners.push_back({l.name, {{host, l.port}}, host + ":" + std::to_string(l.port), std::move(certificates)});
     }
     status.kafka_node_pools.clear();
     for (const auto& p : pools) status.kafka_node_pools.push_back({std::string(p.object->name())});
@@ -123,13 +138,58 @@ class Reconciler {
       set_condition(status.conditions, v1::condition::kReady, "True", "", "", generation_);
     } else if (!meta::find_condition(before_, v1::condition::kReady)) {  // mid-roll, a Ready cluster stays Ready
       not_ready(v1::reason::kCreating, "Kafka cluster is being deployed: " + std::to_string(ready_) + " of " +
-                                           std::to_string(nodes.size()) + " nodes ready");
+                                           std::to_string(nodes.size()) + " nodes ready" + (waiting.empty() ? "" : "; " + waiting));
     }
     write();
     return controller::Result::after(settled ? env_.options.full_reconciliation : milliseconds(5'000));
   }
 
  private:
+  // The CAs (whenever the certificates controller runs) and their public Secrets; with TLS
+  // listeners, each broker's Certificate, and the hash of what its Secret holds (a renewal
+  // rolls the broker). A broker whose Secret is not there yet is not started (its pod would not
+  // start without it): returns which, or "".
+  std::string reconcile_certificates(const std::vector<Node>& nodes) {
+    if (!env_.options.certificates) return "";
+    namespace certs = apis::certs::v1;
+    for (const auto& o : ca_objects(before_))
+      env_.client.apply(json::get_string(o, {"kind"}) == "Issuer" ? certs::kIssuerType.gvr : certs::kCertificateType.gvr, req_.ns, o, kFieldManager,
+                        true);
+    std::vector<std::string> missing;
+    for (const auto& ca : {cluster_ca_name(req_.name), clients_ca_name(req_.name)}) {
+      const std::string pem = secret_value(ca, "tls.crt");
+      if (pem.empty()) {
+        missing.push_back("Secret " + ca + " of Certificate " + ca);
+        continue;
+      }
+      env_.client.apply(kSecretType.gvr, req_.ns, ca_cert_secret(before_, ca, pem), kFieldManager, true);
+      if (ca == cluster_ca_name(req_.name)) cluster_ca_pem_ = pem;
+    }
+    if (!serves_tls(kafka_.spec.kafka)) return "";
+    for (const auto& n : nodes) {
+      if (!n.broker) continue;
+      const std::string name = n.pod_name(req_.name);
+      env_.client.apply(certs::kCertificateType.gvr, req_.ns, node_certificate(before_, n), kFieldManager, true);
+      const std::string keystore = secret_value(name, kKeystoreFile);
+      if (keystore.empty() || cluster_ca_pem_.empty()) {
+        waiting_.insert(name);
+        if (keystore.empty()) missing.push_back("Secret " + name + " of Certificate " + name);
+        continue;
+      }
+      certificate_hashes_[name] = pki::sha256_hex(keystore + cluster_ca_pem_, 16);
+    }
+    if (waiting_.empty()) return "";
+    return "waiting for the certificates controller to issue " + join(missing, ", ");
+  }
+
+  // The decoded `key` of the cluster's Secret `name` in the cache, or "".
+  std::string secret_value(const std::string& name, std::string_view key) const {
+    auto secret = env_.secrets.get(req_.ns, name);
+    if (!secret) return "";
+    const json::Value value = secret->value();
+    return meta::base64_decode(json::get_string(value, {"data", key})).value_or("");
+  }
+
   // A pool annotated for a manual rolling update: the annotation moves onto each of its Pods
   // (which then roll one at a time, as for any change) and leaves the pool.
   void hand_pool_rolls_to_pods(const std::vector<Pool>& pools) {
@@ -217,10 +277,12 @@ class Reconciler {
       const auto& want = desired.at(name);
       auto it = live.find(name);
       if (it == live.end()) {
-        env_.client.apply(kPodType.gvr, req_.ns, want, kFieldManager, true);
+        if (!waiting_.contains(name)) env_.client.apply(kPodType.gvr, req_.ns, want, kFieldManager, true);
         continue;
       }
-      if (meta::annotation(it->second, v1::kRevisionAnnotation) != meta::annotation(want, v1::kRevisionAnnotation) ||
+      if (waiting_.contains(name)) {  // kept as it runs until its certificate is back
+        if (meta::pod_ready(it->second)) ++ready_;
+      } else if (meta::annotation(it->second, v1::kRevisionAnnotation) != meta::annotation(want, v1::kRevisionAnnotation) ||
           meta::annotation(it->second, v1::kManualRollingUpdateAnnotation) == "true") {
         if (n.controller) stale.insert(stale.begin(), name);
         else stale.push_back(name);
@@ -235,7 +297,7 @@ class Reconciler {
       ctx_.log.info("rolling a node to its new revision", {{"pod", stale.front()}});
       env_.client.remove(kPodType.gvr, req_.ns, stale.front(), d);  // recreated at its new revision next time
     }
-    return stale.empty() && ready_ == static_cast<int>(nodes.size());
+    return stale.empty() && waiting_.empty() && ready_ == static_cast<int>(nodes.size());
   }
 
   void write_pool_status(const Pool& p, const std::vector<std::int32_t>& ids, const std::string& cluster_id) {
@@ -316,6 +378,9 @@ class Reconciler {
   v1::Kafka kafka_;
   std::int64_t generation_ = 0;
   int ready_ = 0;
+  std::string cluster_ca_pem_;
+  std::map<std::string, std::string> certificate_hashes_;  // broker pod -> hash of its keystore and CA
+  std::set<std::string> waiting_;                          // brokers whose certificate is not issued yet
 };
 
 }  // namespace

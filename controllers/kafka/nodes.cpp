@@ -1,5 +1,6 @@
 #include "controllers/kafka/nodes.h"
 
+#include "controllers/kafka/security.h"
 #include "runtime/meta/base64.h"
 
 #include <openssl/rand.h>
@@ -19,6 +20,8 @@ std::string upper(std::string s) {
 
 // Strimzi's listener names in Kafka's configuration: "<NAME>-<PORT>".
 std::string listener_name(const apis::kafka::v1::GenericKafkaListener& l) { return upper(l.name) + "-" + std::to_string(l.port); }
+// ... as the prefix listener.name.<name>. spells it.
+std::string name_lower(const apis::kafka::v1::GenericKafkaListener& l) { return l.name + "-" + std::to_string(l.port); }
 
 }  // namespace
 
@@ -89,6 +92,14 @@ std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::st
   if (!advertised.empty()) out += "advertised.listeners=" + advertised + "\n";
   out += "listener.security.protocol.map=" + protocols + "\n";
   if (node.broker) out += "inter.broker.listener.name=REPLICATION-9091\n";
+  if (node.broker)
+    for (const auto& l : spec.listeners) {
+      if (!l.tls) continue;
+      // Kafka's listener prefixes are lower case; the keystore is the node Certificate's CombinedPEM.
+      const std::string prefix = "listener.name." + name_lower(l) + ".ssl.";
+      out += prefix + "keystore.location=" + std::string(kBrokerCertsPath) + "/" + std::string(kKeystoreFile) + "\n";
+      out += prefix + "keystore.type=PEM\n";
+    }
   out += "log.dirs=/var/lib/kafka/data/kafka-log" + std::to_string(node.id) + "\n";
   out += "metadata.log.dir=/var/lib/kafka/data/kafka-log" + std::to_string(node.id) + "\n";
   if (const auto properties = spec.properties(); !properties.empty()) {

@@ -1,6 +1,7 @@
 #include "controllers/kafka/objects.h"
 
 #include "apis/kafka/v1/group.h"
+#include "controllers/kafka/security.h"
 #include "runtime/meta/object.h"
 #include "runtime/pki/digest.h"
 
@@ -10,34 +11,11 @@ namespace {
 
 namespace v1 = apis::kafka::v1;
 
-json::Object labels(std::string_view cluster) {
-  return json::Object{{v1::kClusterLabel, cluster},
-                      {v1::kKindLabel, v1::kKafkaKind},
-                      {v1::kNameLabel, std::string(cluster) + "-kafka"},
-                      {"app.kubernetes.io/managed-by", "capstan-kafka"}};
-}
-
-// What the Services select: the cluster's pods (labels() without managed-by).
+// What the Services select: the cluster's pods (its labels without managed-by).
 json::Object pod_selector(std::string_view cluster) {
-  auto l = labels(cluster);
+  auto l = cluster_labels(cluster);
   l.erase("app.kubernetes.io/managed-by");
   return l;
-}
-
-json::Object node_labels(std::string_view cluster, const Node& n) {
-  auto l = labels(cluster);
-  l[v1::kPoolNameLabel] = n.pool;
-  l[v1::kPodNameLabel] = n.pod_name(cluster);
-  l[v1::kBrokerRoleLabel] = n.broker ? "true" : "false";
-  l[v1::kControllerRoleLabel] = n.controller ? "true" : "false";
-  return l;
-}
-
-json::Object metadata(const json::Value& kafka, std::string name, json::Object l) {
-  return json::Object{{"name", std::move(name)},
-                      {"namespace", meta::namespace_of(kafka)},
-                      {"labels", std::move(l)},
-                      {"ownerReferences", json::Array{meta::controller_reference(kafka).to_json()}}};
 }
 
 json::Object typed(std::string_view kind, json::Object metadata) {
@@ -49,6 +27,29 @@ json::Object port(std::string name, std::int64_t number) {
 }
 
 }  // namespace
+
+json::Object cluster_labels(std::string_view cluster) {
+  return json::Object{{v1::kClusterLabel, cluster},
+                      {v1::kKindLabel, v1::kKafkaKind},
+                      {v1::kNameLabel, std::string(cluster) + "-kafka"},
+                      {"app.kubernetes.io/managed-by", "capstan-kafka"}};
+}
+
+json::Object node_labels(std::string_view cluster, const Node& n) {
+  auto l = cluster_labels(cluster);
+  l[v1::kPoolNameLabel] = n.pool;
+  l[v1::kPodNameLabel] = n.pod_name(cluster);
+  l[v1::kBrokerRoleLabel] = n.broker ? "true" : "false";
+  l[v1::kControllerRoleLabel] = n.controller ? "true" : "false";
+  return l;
+}
+
+json::Object owned_metadata(const json::Value& kafka, std::string name, json::Object l) {
+  return json::Object{{"name", std::move(name)},
+                      {"namespace", meta::namespace_of(kafka)},
+                      {"labels", std::move(l)},
+                      {"ownerReferences", json::Array{meta::controller_reference(kafka).to_json()}}};
+}
 
 std::string brokers_service_name(std::string_view cluster) { return std::string(cluster) + "-kafka-brokers"; }
 std::string bootstrap_service_name(std::string_view cluster) { return std::string(cluster) + "-kafka-bootstrap"; }
@@ -62,7 +63,7 @@ std::string pool_selector(std::string_view cluster, std::string_view pool) {
 
 json::Value brokers_service(const json::Value& kafka, const v1::KafkaClusterSpec& spec) {
   std::string cluster(meta::name_of(kafka));
-  auto o = typed("Service", metadata(kafka, brokers_service_name(cluster), labels(cluster)));
+  auto o = typed("Service", owned_metadata(kafka, brokers_service_name(cluster), cluster_labels(cluster)));
   json::Array ports{port("tcp-ctrlplane", 9090), port("tcp-replication", 9091)};
   for (const auto& l : spec.listeners) ports.push_back(port("tcp-" + l.name, l.port));
   o["spec"] = json::Object{{"clusterIP", "None"},
@@ -74,7 +75,7 @@ json::Value brokers_service(const json::Value& kafka, const v1::KafkaClusterSpec
 
 json::Value bootstrap_service(const json::Value& kafka, const v1::KafkaClusterSpec& spec) {
   std::string cluster(meta::name_of(kafka));
-  auto o = typed("Service", metadata(kafka, bootstrap_service_name(cluster), labels(cluster)));
+  auto o = typed("Service", owned_metadata(kafka, bootstrap_service_name(cluster), cluster_labels(cluster)));
   json::Array ports{port("tcp-replication", 9091)};
   for (const auto& l : spec.listeners) ports.push_back(port("tcp-" + l.name, l.port));
   auto selector = pod_selector(cluster);
@@ -85,7 +86,7 @@ json::Value bootstrap_service(const json::Value& kafka, const v1::KafkaClusterSp
 
 json::Value disruption_budget(const json::Value& kafka, std::size_t nodes) {
   std::string cluster(meta::name_of(kafka));
-  auto o = typed("PodDisruptionBudget", metadata(kafka, std::string(cluster) + "-kafka", labels(cluster)));
+  auto o = typed("PodDisruptionBudget", owned_metadata(kafka, std::string(cluster) + "-kafka", cluster_labels(cluster)));
   o["apiVersion"] = "policy/v1";
   const auto min_available = static_cast<std::int64_t>(nodes > 0 ? nodes - 1 : 0);
   o["spec"] = json::Object{{"minAvailable", min_available}, {"selector", json::Object{{"matchLabels", pod_selector(cluster)}}}};
@@ -94,7 +95,7 @@ json::Value disruption_budget(const json::Value& kafka, std::size_t nodes) {
 
 json::Value node_configmap(const json::Value& kafka, const Node& node, const NodeFiles& files) {
   std::string cluster(meta::name_of(kafka));
-  auto o = typed("ConfigMap", metadata(kafka, node.pod_name(cluster), node_labels(cluster, node)));
+  auto o = typed("ConfigMap", owned_metadata(kafka, node.pod_name(cluster), node_labels(cluster, node)));
   o["data"] = json::Object{{"server.config", files.server_config},
                            {"cluster.id", files.cluster_id},
                            {"metadata.version", files.metadata_version}};
@@ -103,7 +104,7 @@ json::Value node_configmap(const json::Value& kafka, const Node& node, const Nod
 
 json::Value node_claim(const json::Value& kafka, const Node& node, const v1::Storage& storage) {
   std::string cluster(meta::name_of(kafka));
-  auto o = typed("PersistentVolumeClaim", metadata(kafka, claim_name(cluster, node), node_labels(cluster, node)));
+  auto o = typed("PersistentVolumeClaim", owned_metadata(kafka, claim_name(cluster, node), node_labels(cluster, node)));
   if (!storage.delete_claim) o["metadata"].as_object().erase("ownerReferences");  // outlives the cluster, as Strimzi's
   json::Object spec{{"accessModes", json::Array{"ReadWriteOnce"}},
                     {"resources", json::Object{{"requests", json::Object{{"storage", storage.size.empty() ? "1Gi" : storage.size}}}}}};
@@ -113,7 +114,7 @@ json::Value node_claim(const json::Value& kafka, const Node& node, const v1::Sto
 }
 
 json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec, const v1::KafkaNodePoolSpec& pool, const Node& node,
-                     const std::string& server_config) {
+                     const std::string& inputs) {
   std::string cluster(meta::name_of(kafka));
   json::Array ports{json::Object{{"name", "tcp-ctrlplane"}, {"containerPort", 9090}, {"protocol", "TCP"}},
                     json::Object{{"name", "tcp-replication"}, {"containerPort", 9091}, {"protocol", "TCP"}}};
@@ -131,6 +132,15 @@ json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec,
                                       {"timeoutSeconds", 5}}},
       {"volumeMounts", json::Array{json::Object{{"name", "data"}, {"mountPath", "/var/lib/kafka/data"}},
                                    json::Object{{"name", "kafka-metrics-and-logging"}, {"mountPath", "/opt/kafka/custom-config/"}}}}};
+  json::Array volumes;
+  if (node.broker && serves_tls(spec)) {
+    auto secret_volume = [&](std::string name, std::string secret, std::string_view path) {
+      container["volumeMounts"].as_array().push_back(json::Object{{"name", name}, {"mountPath", path}, {"readOnly", true}});
+      volumes.push_back(json::Object{{"name", std::move(name)}, {"secret", json::Object{{"secretName", std::move(secret)}}}});
+    };
+    secret_volume("broker-certs", node.pod_name(cluster), kBrokerCertsPath);
+    secret_volume("cluster-ca", ca_cert_secret_name(cluster_ca_name(cluster)), kClusterCaCertsPath);
+  }
   if (pool.resources) container["resources"] = *pool.resources;
   json::Object data_volume{{"name", "data"}};
   if (pool.storage.type == "persistent-claim") {
@@ -140,19 +150,19 @@ json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec,
     if (!pool.storage.size_limit.empty()) empty["sizeLimit"] = pool.storage.size_limit;
     data_volume["emptyDir"] = std::move(empty);
   }
+  volumes.insert(volumes.begin(), {std::move(data_volume), json::Object{{"name", "kafka-metrics-and-logging"},
+                                                                       {"configMap", json::Object{{"name", node.pod_name(cluster)}}}}});
   json::Object pod_spec{
       {"hostname", node.pod_name(cluster)},
       {"subdomain", brokers_service_name(cluster)},
       {"containers", json::Array{std::move(container)}},
-      {"volumes", json::Array{std::move(data_volume),
-                              json::Object{{"name", "kafka-metrics-and-logging"},
-                                           {"configMap", json::Object{{"name", node.pod_name(cluster)}}}}}},
+      {"volumes", std::move(volumes)},
       {"terminationGracePeriodSeconds", 30},
       {"restartPolicy", "Always"}};
-  auto o = typed("Pod", metadata(kafka, node.pod_name(cluster), node_labels(cluster, node)));
+  auto o = typed("Pod", owned_metadata(kafka, node.pod_name(cluster), node_labels(cluster, node)));
   o["spec"] = pod_spec;
-  // The revision: the pod as built plus its configuration, so a change to either rolls it.
-  std::string revision = pki::sha256_hex(json::serialize(o) + server_config, 8);
+  // The revision: the pod as built plus its inputs, so a change to either rolls it.
+  std::string revision = pki::sha256_hex(json::serialize(o) + inputs, 8);
   o["metadata"].as_object()["annotations"] = json::Object{{v1::kRevisionAnnotation, revision}};
   return o;
 }

@@ -8,7 +8,10 @@
 //   PDB        <c>-kafka             minAvailable = nodes - 1: voluntary evictions take one
 //                                    node at a time (Strimzi's default maxUnavailable 1)
 //   Pod        <c>-<pool>-<id>       the node (Strimzi's StrimziPodSet pods, made directly),
-//                                    annotated with a revision hash of its spec and config
+//                                    annotated with a revision hash of its spec, config and
+//                                    certificate
+//
+// and, with TLS listeners, the certificates of security.h.
 //
 // Each carries a controller reference to the Kafka, so deleting the Kafka deletes them.
 #pragma once
@@ -22,6 +25,13 @@
 namespace capstan::kafka {
 
 inline constexpr std::string_view kFieldManager = "capstan-kafka";
+
+// The labels of every object of the cluster (kafka.capstan.dev/cluster, kind, name, managed-by);
+// a node's add its pool, pod name and roles.
+json::Object cluster_labels(std::string_view cluster);
+json::Object node_labels(std::string_view cluster, const Node& node);
+// metadata{name, namespace, labels, ownerReferences: the Kafka as controller}.
+json::Object owned_metadata(const json::Value& kafka, std::string name, json::Object labels);
 
 std::string brokers_service_name(std::string_view cluster);
 std::string bootstrap_service_name(std::string_view cluster);
@@ -44,8 +54,10 @@ struct NodeFiles {
 json::Value disruption_budget(const json::Value& kafka, std::size_t nodes);
 json::Value node_configmap(const json::Value& kafka, const Node& node, const NodeFiles& files);
 json::Value node_claim(const json::Value& kafka, const Node& node, const apis::kafka::v1::Storage& storage);
-// The pod, with kafka.capstan.dev/revision = a hash of everything in it and of `server_config`.
+// The pod, with kafka.capstan.dev/revision = a hash of everything in it and of `inputs` (its
+// server.config and certificate: a change to either rolls it). A broker of a cluster serving
+// TLS mounts its certificate Secret and the cluster CA's public Secret (security.h).
 json::Value node_pod(const json::Value& kafka, const apis::kafka::v1::KafkaClusterSpec& spec, const apis::kafka::v1::KafkaNodePoolSpec& pool,
-                     const Node& node, const std::string& server_config);
+                     const Node& node, const std::string& inputs);
 
 }  // namespace capstan::kafka

@@ -64,19 +64,22 @@ std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, std::shared_ptr<
 
 std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<ClusterAdmins> admins, KafkaOptions options) {
   auto env = std::shared_ptr<Env>(new Env{mgr.client(), mgr.informer(kKafkaType), mgr.informer(kNodePoolType),
-                                          mgr.informer(kPodType, kPodSelector), std::move(admins), options});
-  cache::InformerOptions pods;
-  pods.label_selector = std::string(kPodSelector);
+                                          mgr.informer(kPodType, kClusterObjectsSelector),
+                                          mgr.informer(kSecretType, kClusterObjectsSelector), std::move(admins), options});
+  cache::InformerOptions narrow;
+  narrow.label_selector = std::string(kClusterObjectsSelector);
+  auto by_cluster_label = [](const cache::ObjectPtr& o) {
+    std::string cluster(o->label(apis::kafka::v1::kClusterLabel));
+    if (cluster.empty()) return std::vector<controller::Request>{};
+    return std::vector<controller::Request>{{std::string(o->ns()), cluster}};
+  };
   mgr.controller("kafka")
       .for_(kKafkaType, {spec_or_pause_changed()})
-      .owns(kPodType, {}, pods)
+      .owns(kPodType, {}, narrow)
+      // The certificates' Secrets (written by the certificates controller, labelled with the cluster).
+      .watches(kSecretType, by_cluster_label, {}, narrow)
       // A pool belongs to the cluster its label names.
-      .watches(kNodePoolType,
-               [](const cache::ObjectPtr& o) {
-                 std::string cluster(o->label(apis::kafka::v1::kClusterLabel));
-                 if (cluster.empty()) return std::vector<controller::Request>{};
-                 return std::vector<controller::Request>{{std::string(o->ns()), cluster}};
-               },
+      .watches(kNodePoolType, by_cluster_label,
                {controller::any_of({controller::generation_changed(), controller::labels_changed(), controller::annotations_changed()})})
       .with_max_concurrent(options.max_concurrent_reconciles)
       .records_faults("Ready")
@@ -120,10 +123,14 @@ plugin::Plugin plugin() {
       .permits({""}, {"pods"}, {"create", "update", "patch", "delete"})
       .permits({""}, {"services", "configmaps", "persistentvolumeclaims"}, {"get", "create", "update", "patch", "delete"})
       .permits({"policy"}, {"poddisruptionbudgets"}, {"get", "create", "update", "patch", "delete"})
+      // The clusters' CAs and node certificates (security.h), and the CAs' public Secrets.
+      .permits({"certs.capstan.dev"}, {"certificates", "issuers"}, {"get", "create", "update", "patch", "delete"})
+      .permits({""}, {"secrets"}, {"get", "create", "update", "patch", "delete"})
       .webhooks({webhooks::kafka::configurations, [](plugin::Wiring& w) { webhooks::kafka::register_webhooks(w.webhooks); },
                  {{kKafkaType.gvr.resource + "." + kKafkaType.gvr.group, webhooks::kafka::conversion_path()}}})
       .setup([kafka_options, address_map](plugin::Wiring& w) {
         kafka_options->full_reconciliation = std::max<std::chrono::milliseconds>(kafka_options->full_reconciliation, std::chrono::seconds(1));
+        kafka_options->certificates = w.env.runs("certificates");
         auto admins = std::make_shared<ClusterAdmins>(std::chrono::seconds(30), std::chrono::minutes(10), *address_map);
         wire_kafka(w.manager, admins, *kafka_options);
         TopicOptions topics;

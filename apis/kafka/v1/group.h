@@ -61,6 +61,8 @@ namespace reason {
 inline constexpr std::string_view kInvalidResource = "InvalidResourceException";
 inline constexpr std::string_view kCreating = "Creating";
 inline constexpr std::string_view kScaleDownPrevented = "ScaleDownPreventionCheck";
+// TLS listeners without the certificates controller to make their certificates.
+inline constexpr std::string_view kCertificatesUnavailable = "CertificatesUnavailable";
 // A KafkaTopic's (Strimzi's topic operator reasons).
 inline constexpr std::string_view kNotSupported = "NotSupported";
 inline constexpr std::string_view kKafkaError = "KafkaError";

@@ -61,7 +61,10 @@ const auto& listener_status_fields() {
   static const auto table = codec::table<ListenerStatus>(
       "How clients reach a listener.", field("name", &ListenerStatus::name, Schema::string("Name of the listener.")),
       field("addresses", &ListenerStatus::addresses, Schema::array(ListenerAddress::schema(), "Addresses of the listener.")),
-      field("bootstrapServers", &ListenerStatus::bootstrap_servers, Schema::string("host:port list for the clients' bootstrap.servers.")));
+      field("bootstrapServers", &ListenerStatus::bootstrap_servers, Schema::string("host:port list for the clients' bootstrap.servers.")),
+      field("certificates", &ListenerStatus::certificates,
+            Schema::array(Schema::string("A PEM certificate.").max_length(16384), "TLS listeners: the CA certificates clients trust (the cluster CA's).")
+                .max_items(4)));
   return table;
 }
 

@@ -5,14 +5,15 @@
 // Implemented from Strimzi (the rest of its spec is not in the CRD schema, so `kubectl apply`,
 // which asks for strict field validation, refuses a manifest using it):
 //   Kafka          spec.kafka{version, metadataVersion, image, listeners[{name, port, type:
-//                  internal|cluster-ip, tls}], config{}}
+//                  internal|cluster-ip, tls}], config{}}; status{..., listeners[{..., certificates}]}
 //   KafkaNodePool  spec{replicas, roles[controller|broker], storage{type: ephemeral (sizeLimit) |
 //                  persistent-claim (size, class, deleteClaim)}, resources}
 //   KafkaTopic     spec{topicName, partitions, replicas, config{}}; status{topicName} (no topicId: librdkafka 2.0 does not report it)
 // validation.h applies Strimzi's rules (listener names and ports, forbidden config prefixes,
-// storage and roles) and names the field at fault. Not yet implemented, and refused by it: TLS
-// listeners (Strimzi's cluster and clients CAs); the control plane (9090) and replication
-// (9091) listeners are plaintext inside the cluster, where Strimzi uses its cluster CA.
+// storage and roles) and names the field at fault. TLS listeners (`tls: true`) serve the node's
+// certificate from the cluster CA, both CAs made as Capstan Certificates (controllers/kafka/
+// security.h). Not yet implemented: the control plane (9090) and replication (9091) listeners
+// are plaintext inside the cluster, where Strimzi uses mutual TLS with its cluster CA.
 #pragma once
 
 #include "apis/common/codec.h"
@@ -73,6 +74,7 @@ struct ListenerStatus {
   std::string name;
   std::vector<ListenerAddress> addresses;
   std::string bootstrap_servers;
+  std::vector<std::string> certificates;  // TLS listeners: the cluster CA certificate (PEM)
   CAPSTAN_CODEC(ListenerStatus);
 };
 

@@ -99,8 +99,6 @@ void validate_listeners(const json::Value* listeners, const FieldPath& path, Cau
     std::string_view type = json::get_string(l, {"type"});
     if (type != "internal" && type != "cluster-ip")
       out.push_back(validation::field_not_supported(p.child("type"), jstr(type), {"internal", "cluster-ip"}));
-    if (json::get_bool(l, {"tls"}))
-      out.push_back(validation::field_not_supported(p.child("tls"), json::Value(true), {"false"}));
   }
 }
 

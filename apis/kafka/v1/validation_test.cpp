@@ -51,7 +51,6 @@ TEST(KafkaValidation, ListenersAndConfigEveryErrorAtOnce) {
             (Strings{"spec.kafka.listeners[1].name: Duplicate value: \"plain\"",
                      "spec.kafka.listeners[1].port: Duplicate value: 9092",
                      "spec.kafka.listeners[2].port: Invalid value: 9091: ports 9090 and 9091 are reserved for the control plane and replication",
-                     "spec.kafka.listeners[2].tls: Unsupported value: true: supported values: \"false\"",
                      "spec.kafka.listeners[3].name: Invalid value: \"Bad_Name\": must be 1-11 lower-case letters and digits ([a-z0-9]{1,11})",
                      "spec.kafka.listeners[3].port: Invalid value: 80: must be between 9092 and 65535, inclusive",
                      "spec.kafka.listeners[3].type: Unsupported value: \"nodeport\": supported values: \"internal\", \"cluster-ip\"",

@@ -612,10 +612,22 @@ webhooks:
   - ""
   resources:
   - pods
+  - secrets
   verbs:
   - get
   - list
   - watch
+  - create
+  - update
+  - patch
+  - delete
+- apiGroups:
+  - certs.capstan.dev
+  resources:
+  - certificates
+  - issuers
+  verbs:
+  - get
   - create
   - update
   - patch

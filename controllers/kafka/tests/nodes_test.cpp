@@ -1,5 +1,6 @@
 #include "controllers/kafka/nodes.h"
 #include "controllers/kafka/objects.h"
+#include "controllers/kafka/security.h"
 
 #include "runtime/json/yaml.h"
 #include "runtime/meta/base64.h"
@@ -74,6 +75,69 @@ metadata: {name: events, namespace: data, uid: 6c1c8a7e-0000-4000-8000-000000000
   EXPECT_EQ(pdb.at("spec").at("minAvailable").as_int64(), 5);
   EXPECT_EQ(pdb.at("spec").at("selector").at("matchLabels").at("kafka.capstan.dev/cluster").as_string(), "events");
   EXPECT_EQ(disruption_budget(kafka, 0).at("spec").at("minAvailable").as_int64(), 0);
+}
+
+TEST(KafkaTls, ATlsListenerServesTheBrokersCertificateFromThePemKeystore) {
+  const auto kafka = json::from_yaml(R"(
+apiVersion: kafka.capstan.dev/v1
+kind: Kafka
+metadata: {name: events, namespace: data, uid: 6c1c8a7e-0000-4000-8000-000000000001}
+spec:
+  kafka:
+    listeners: [{name: plain, port: 9092, type: internal, tls: false}, {name: tls, port: 9093, type: internal, tls: true}]
+)");
+  const auto spec = apis::kafka::v1::Kafka::from_json(kafka).spec.kafka;
+  ASSERT_TRUE(serves_tls(spec));
+  std::vector<Node> all{{0, "dual", true, true}, {1, "ctl", false, true}};
+  const std::string broker = server_config(spec, "events", "data", all[0], all);
+  EXPECT_NE(broker.find("listener.security.protocol.map=CONTROLPLANE-9090:PLAINTEXT,REPLICATION-9091:PLAINTEXT,PLAIN-9092:PLAINTEXT,"
+                        "TLS-9093:SSL\n"),
+            std::string::npos)
+      << broker;
+  EXPECT_NE(broker.find("listener.name.tls-9093.ssl.keystore.location=/opt/kafka/broker-certs/tls-combined.pem\n"
+                        "listener.name.tls-9093.ssl.keystore.type=PEM\n"),
+            std::string::npos)
+      << broker;
+  EXPECT_EQ(broker.find("listener.name.plain-9092"), std::string::npos);
+  EXPECT_EQ(server_config(spec, "events", "data", all[1], all).find("keystore"), std::string::npos) << "a controller serves no user listener";
+
+  // The broker's certificate: from the cluster CA, the names clients use, Kafka's key encoding.
+  const auto crt = node_certificate(kafka, all[0]);
+  EXPECT_EQ(crt.at("metadata").at("name").as_string(), "events-dual-0");
+  const auto& cs = crt.at("spec");
+  EXPECT_EQ(cs.at("secretName").as_string(), "events-dual-0");
+  EXPECT_EQ(cs.at("issuerRef").at("name").as_string(), "events-cluster-ca");
+  EXPECT_EQ(cs.at("privateKey").at("encoding").as_string(), "PKCS8");
+  EXPECT_EQ(cs.at("additionalOutputFormats").at(0).at("type").as_string(), "CombinedPEM");
+  std::set<std::string> names;
+  for (const auto& d : cs.at("dnsNames").as_array()) names.insert(std::string(d.as_string()));
+  for (const char* want : {"events-dual-0.events-kafka-brokers.data.svc", "events-dual-0.events-kafka-brokers.data.svc.cluster.local",
+                           "events-kafka-bootstrap", "events-kafka-bootstrap.data.svc", "events-kafka-brokers.data.svc.cluster.local"})
+    EXPECT_TRUE(names.contains(want)) << want;
+  EXPECT_EQ(cs.at("secretTemplate").at("labels").at("kafka.capstan.dev/kind").as_string(), "Kafka")
+      << "the controller's Secret cache is narrowed to this label";
+
+  // The CAs: self-signed roots, each with its Issuer; the public Secret has ca.crt only.
+  std::vector<std::string> made;
+  for (const auto& o : ca_objects(kafka))
+    made.push_back(std::string(o.at("kind").as_string()) + "/" + std::string(o.at("metadata").at("name").as_string()));
+  EXPECT_EQ(made, (std::vector<std::string>{"Issuer/events-ca-selfsigned", "Certificate/events-cluster-ca", "Issuer/events-cluster-ca",
+                                            "Certificate/events-clients-ca", "Issuer/events-clients-ca"}));
+  const auto pub = ca_cert_secret(kafka, cluster_ca_name("events"), "PEM");
+  EXPECT_EQ(pub.at("metadata").at("name").as_string(), "events-cluster-ca-cert");
+  EXPECT_EQ(pub.at("data").as_object().size(), 1u);
+  EXPECT_EQ(meta::base64_decode(pub.at("data").at("ca.crt").as_string()).value_or(""), "PEM");
+
+  // The broker's pod mounts both; a change of its certificate (the inputs) changes its revision.
+  apis::kafka::v1::KafkaNodePoolSpec pool;
+  const auto pod = node_pod(kafka, spec, pool, all[0], "config");
+  const auto& mounts = pod.at("spec").at("containers").at(0).at("volumeMounts").as_array();
+  ASSERT_EQ(mounts.size(), 4u);
+  EXPECT_EQ(mounts[2].at("mountPath").as_string(), "/opt/kafka/broker-certs");
+  EXPECT_EQ(mounts[3].at("mountPath").as_string(), "/opt/kafka/cluster-ca-certs");
+  EXPECT_EQ(pod.at("spec").at("volumes").at(3).at("secret").at("secretName").as_string(), "events-cluster-ca-cert");
+  EXPECT_NE(node_pod(kafka, spec, pool, all[0], "config" + std::string("renewed")).at("metadata").at("annotations"),
+            pod.at("metadata").at("annotations"));
 }
 
 TEST(KafkaClusterId, TwentyTwoBase64UrlCharactersOfSixteenBytesNeverStartingWithADash) {

@@ -1,0 +1,114 @@
+#include "controllers/kafka/security.h"
+
+#include "apis/certs/v1/group.h"
+#include "controllers/kafka/objects.h"
+#include "runtime/meta/base64.h"
+#include "runtime/meta/object.h"
+
+#include <algorithm>
+
+namespace capstan::kafka {
+namespace {
+
+// Strimzi's defaults: CAs valid 365 days and renewed 30 days before, as the nodes' certificates.
+constexpr std::string_view kValidity = "8760h";
+constexpr std::string_view kRenewBefore = "720h";
+
+std::string selfsigned_issuer_name(std::string_view cluster) { return std::string(cluster) + "-ca-selfsigned"; }
+
+json::Object typed(std::string_view kind, json::Object metadata) {
+  return json::Object{{"apiVersion", apis::certs::v1::kApiVersion}, {"kind", kind}, {"metadata", std::move(metadata)}};
+}
+
+json::Object issuer_ref(std::string name) { return json::Object{{"name", std::move(name)}, {"kind", "Issuer"}}; }
+
+json::Object secret_template(json::Object labels) {
+  labels.erase("app.kubernetes.io/managed-by");  // the certificates controller writes the Secret
+  return json::Object{{"labels", std::move(labels)}};
+}
+
+json::Value ca_certificate(const json::Value& kafka, const std::string& name, std::string_view common_name) {
+  const std::string cluster(meta::name_of(kafka));
+  auto o = typed("Certificate", owned_metadata(kafka, name, cluster_labels(cluster)));
+  o["spec"] = json::Object{{"isCA", true},
+                           {"commonName", common_name},
+                           {"subject", json::Object{{"organizations", json::Array{"capstan.dev"}}}},
+                           {"secretName", name},
+                           {"secretTemplate", secret_template(cluster_labels(cluster))},
+                           {"duration", kValidity},
+                           {"renewBefore", kRenewBefore},
+                           {"privateKey", json::Object{{"algorithm", "ECDSA"}, {"size", 256}, {"rotationPolicy", "Always"}}},
+                           {"issuerRef", issuer_ref(selfsigned_issuer_name(cluster))}};
+  return o;
+}
+
+json::Value ca_issuer(const json::Value& kafka, const std::string& name) {
+  const std::string cluster(meta::name_of(kafka));
+  auto o = typed("Issuer", owned_metadata(kafka, name, cluster_labels(cluster)));
+  o["spec"] = json::Object{{"ca", json::Object{{"secretName", name}}}};
+  return o;
+}
+
+// A name with the forms a client inside the cluster may use: short, namespaced, .svc and the
+// cluster domain.
+void add_service_names(json::Array& out, const std::string& service, std::string_view ns) {
+  for (const std::string& n : {service, service + "." + std::string(ns), service + "." + std::string(ns) + ".svc",
+                               service + "." + std::string(ns) + ".svc.cluster.local"})
+    out.push_back(json::Value(n));
+}
+
+}  // namespace
+
+std::string cluster_ca_name(std::string_view cluster) { return std::string(cluster) + "-cluster-ca"; }
+std::string clients_ca_name(std::string_view cluster) { return std::string(cluster) + "-clients-ca"; }
+std::string ca_cert_secret_name(std::string_view ca_name) { return std::string(ca_name) + "-cert"; }
+
+bool serves_tls(const apis::kafka::v1::KafkaClusterSpec& spec) {
+  return std::any_of(spec.listeners.begin(), spec.listeners.end(), [](const auto& l) { return l.tls; });
+}
+
+std::vector<json::Value> ca_objects(const json::Value& kafka) {
+  const std::string cluster(meta::name_of(kafka));
+  auto selfsigned = typed("Issuer", owned_metadata(kafka, selfsigned_issuer_name(cluster), cluster_labels(cluster)));
+  selfsigned["spec"] = json::Object{{"selfSigned", json::Object{}}};
+  return {selfsigned,
+          ca_certificate(kafka, cluster_ca_name(cluster), "cluster-ca v0"),
+          ca_issuer(kafka, cluster_ca_name(cluster)),
+          ca_certificate(kafka, clients_ca_name(cluster), "clients-ca v0"),
+          ca_issuer(kafka, clients_ca_name(cluster))};
+}
+
+json::Value node_certificate(const json::Value& kafka, const Node& node) {
+  const std::string cluster(meta::name_of(kafka));
+  const std::string ns(meta::namespace_of(kafka));
+  const std::string name = node.pod_name(cluster);
+  json::Array dns{json::Value(node_host(cluster, ns, node)), json::Value(node_host(cluster, ns, node) + ".cluster.local")};
+  add_service_names(dns, bootstrap_service_name(cluster), ns);
+  add_service_names(dns, brokers_service_name(cluster), ns);
+  auto o = typed("Certificate", owned_metadata(kafka, name, node_labels(cluster, node)));
+  o["spec"] = json::Object{
+      {"commonName", cluster + "-kafka"},
+      {"subject", json::Object{{"organizations", json::Array{"capstan.dev"}}}},
+      {"dnsNames", std::move(dns)},
+      {"secretName", name},
+      {"secretTemplate", secret_template(node_labels(cluster, node))},
+      {"duration", kValidity},
+      {"renewBefore", kRenewBefore},
+      {"usages", json::Array{"server auth", "client auth", "digital signature"}},
+      // Kafka's PEM keystore reads a PKCS#8 key followed by the chain from one file.
+      {"privateKey", json::Object{{"algorithm", "ECDSA"}, {"size", 256}, {"encoding", "PKCS8"}, {"rotationPolicy", "Always"}}},
+      {"additionalOutputFormats", json::Array{json::Object{{"type", "CombinedPEM"}}}},
+      {"issuerRef", issuer_ref(cluster_ca_name(cluster))}};
+  return o;
+}
+
+json::Value ca_cert_secret(const json::Value& kafka, std::string_view ca_name, const std::string& ca_pem) {
+  const std::string cluster(meta::name_of(kafka));
+  return json::Object{{"apiVersion", "v1"},
+                      {"kind", "Secret"},
+                      {"metadata", owned_metadata(kafka, ca_cert_secret_name(ca_name), cluster_labels(cluster))},
+                      {"type", "Opaque"},
+                      {"data", json::Object{{"ca.crt", meta::base64_encode(ca_pem)}}}};
+}
+
+}  // namespace capstan::kafka

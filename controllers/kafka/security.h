@@ -1,0 +1,52 @@
+// A Kafka cluster's certificates, made by the certificates controller (Capstan Certificates and
+// Issuers in the cluster's namespace, each controlled by the Kafka), where Strimzi's cluster
+// operator makes its own:
+//
+//   Issuer       <c>-ca-selfsigned       self-signed: signs the two CAs
+//   Certificate  <c>-cluster-ca          the cluster CA (isCA), Secret <c>-cluster-ca (tls.crt, tls.key)
+//   Issuer       <c>-cluster-ca          signs the nodes' certificates
+//   Certificate  <c>-clients-ca          the clients CA, Secret <c>-clients-ca
+//   Issuer       <c>-clients-ca          signs the users' certificates
+//   Secret       <c>-cluster-ca-cert     ca.crt only: what clients trust (Strimzi's name and key)
+//   Secret       <c>-clients-ca-cert     ca.crt only
+//   Certificate  <c>-<pool>-<id>         a broker's certificate, Secret of the same name (Strimzi's
+//                                        per-node Secret): its DNS names, the bootstrap and brokers
+//                                        Services', PKCS#8 key, tls-combined.pem for Kafka's PEM
+//                                        keystore
+//
+// Strimzi's key Secret <c>-cluster-ca holds only ca.key; here it is the CA Certificate's Secret
+// (tls.crt, tls.key, ca.crt), and the public <c>-cluster-ca-cert keeps Strimzi's shape. Every
+// Secret carries the cluster's labels, so the controller's label-narrowed Secret cache sees them
+// and no other Secret of the cluster is cached.
+#pragma once
+
+#include "apis/kafka/v1/types.h"
+#include "controllers/kafka/nodes.h"
+#include "runtime/json/json.h"
+
+#include <string>
+#include <vector>
+
+namespace capstan::kafka {
+
+std::string cluster_ca_name(std::string_view cluster);       // <c>-cluster-ca
+std::string clients_ca_name(std::string_view cluster);       // <c>-clients-ca
+std::string ca_cert_secret_name(std::string_view ca_name);  // <ca>-cert
+
+// Where a broker's pod mounts its certificate Secret and the cluster CA's public Secret.
+inline constexpr std::string_view kBrokerCertsPath = "/opt/kafka/broker-certs";
+inline constexpr std::string_view kClusterCaCertsPath = "/opt/kafka/cluster-ca-certs";
+// The CombinedPEM output of the node Certificate: its key then its chain, Kafka's PEM keystore.
+inline constexpr std::string_view kKeystoreFile = "tls-combined.pem";
+
+// Whether the cluster serves a listener with TLS (and so needs the nodes' certificates).
+bool serves_tls(const apis::kafka::v1::KafkaClusterSpec& spec);
+
+// The self-signed Issuer, the two CA Certificates and their Issuers.
+std::vector<json::Value> ca_objects(const json::Value& kafka);
+// The broker's Certificate.
+json::Value node_certificate(const json::Value& kafka, const Node& node);
+// The public Secret <ca>-cert of the CA whose certificate is `ca_pem`.
+json::Value ca_cert_secret(const json::Value& kafka, std::string_view ca_name, const std::string& ca_pem);
+
+}  // namespace capstan::kafka
