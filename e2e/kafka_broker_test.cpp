@@ -8,12 +8,15 @@
 // every message replicated to all three brokers. Then the topic operator on those brokers:
 // KafkaTopics become topics, grow, keep their settings and go when deleted.
 #include "controllers/kafka/cluster_admin.h"
+#include "runtime/gzip/gzip.h"
 #include "runtime/json/json.h"
+#include "runtime/json/yaml.h"
 #include "runtime/meta/base64.h"
 #include "runtime/pki/pki.h"
 #include "testing/controller_fixture.h"
 #include "testing/kafka_broker.h"
 #include "testing/kafka_client.h"
+#include "testing/prometheus.h"
 
 #include <gtest/gtest.h>
 
@@ -71,6 +74,9 @@ class KafkaNodesFixture : public ControllerFixture {
     n.cluster_id = jsonpath("configmap", pod, R"(.data.cluster\.id)");
     n.metadata_version = jsonpath("configmap", pod, R"(.data.metadata\.version)");
     const json::Value object = json::parse(get({"get", "pod", pod, "-n", "data", "-o", "json"}));
+    for (const auto& env : object.at("spec").at("containers").at(0).at("env").as_array())
+      if (json::get_string(env, {"name"}) == "KAFKA_METRICS_ENABLED" && json::get_string(env, {"value"}) == "true")
+        n.metrics_config = jsonpath("configmap", pod, R"(.data.metrics-config\.json)");
     for (const auto& volume : object.at("spec").at("volumes").as_array()) {
       const std::string_view secret = json::get_string(volume, {"secret", "secretName"});
       if (secret.empty()) continue;
@@ -221,6 +227,82 @@ TEST_P(KafkaTlsE2E, ATlsListenerServesBrokerCertificatesOfTheClusterCaThatClient
 }
 
 CAPSTAN_E2E_BACKENDS(KafkaTlsE2E);
+
+// Metrics: with metricsConfig every node runs Prometheus' JMX exporter, and with the monitoring
+// controller on too the cluster gets a PodMonitor that a Prometheus selects by its labels; a
+// real Prometheus scrapes the real brokers' exporters through that job.
+class KafkaMetricsE2E : public KafkaNodesFixture {
+ protected:
+  KafkaMetricsE2E() : KafkaNodesFixture({"kafka-metrics", /*simulate_workloads=*/true, "kafka,podmonitors,prometheuses,pods"}) {}
+  std::vector<std::string> manager_flags() override { return {"--controllers=kafka,monitoring"}; }
+};
+
+TEST_P(KafkaMetricsE2E, EveryNodeExportsItsMetricsAndThePodMonitorMadeForTheClusterScrapesThem) {
+  std::string cluster = kCluster;
+  cluster.replace(cluster.find("    config:\n"), 0, R"(    metricsConfig:
+      type: jmxPrometheusExporter
+      valueFrom: {configMapKeyRef: {name: kafka-metrics, key: kafka-metrics-config.yml}}
+      podMonitor: {labels: {release: main}}
+)");
+  // Strimzi's example rules for the broker's kafka.server beans.
+  const std::string metrics = R"(---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: kafka-metrics, namespace: data}
+data:
+  kafka-metrics-config.yml: |
+    lowercaseOutputName: true
+    rules:
+    - pattern: kafka.server<type=(.+), name=(.+)><>Value
+      name: kafka_server_$1_$2
+      type: GAUGE
+---
+apiVersion: monitoring.capstan.dev/v1
+kind: Prometheus
+metadata: {name: ops, namespace: data}
+spec: {scrapeInterval: 1s, podMonitorSelector: {matchLabels: {release: main}}}
+)";
+  std::vector<KafkaNodeSpec> nodes = make_cluster(metrics, {"events-dual-0", "events-dual-1", "events-dual-2"}, cluster);
+  ASSERT_EQ(nodes.size(), 3u) << "the Kafka did not become Ready";
+  for (const auto& n : nodes) EXPECT_NE(n.metrics_config.find("kafka_server_$1_$2"), std::string::npos) << n.pod;
+  EXPECT_EQ(jsonpath("pod", "events-dual-1", R"(.spec.containers[0].ports[?(@.name=="tcp-prometheus")].containerPort)"), "9404");
+  EXPECT_EQ(jsonpath("podmonitor", "events-kafka", ".metadata.labels.release"), "main");
+  EXPECT_EQ(jsonpath("podmonitor", "events-kafka", ".metadata.ownerReferences[0].name"), "events");
+
+  // The Prometheus selected it: its job is in the generated configuration.
+  auto generated = [&] {
+    std::string b64 = get({"get", "secret", "prometheus-ops", "-n", "data", "-o", "jsonpath={.data.prometheus\\.yaml\\.gz}"});
+    auto gz = b64.empty() ? std::nullopt : meta::base64_decode(b64);
+    return gz ? gzip::decompress(*gz) : std::string();
+  };
+  ASSERT_TRUE(eventually([&] { return generated().find("podMonitor/data/events-kafka/0") != std::string::npos; }, 30s)) << generated();
+
+  // The job runs in a real Prometheus, its discovery swapped for the three exporters (and so
+  // without the relabelings that read what discovery finds), against the real brokers.
+  KafkaBrokers brokers(*dir_, nodes);
+  json::Value config = with_static_targets(json::from_yaml(generated()));
+  for (auto& job : config.at("scrape_configs").as_array()) {
+    json::Array targets;
+    for (const auto& n : nodes) targets.push_back(json::Value(brokers.metrics_address(n.pod)));
+    job.as_object()["static_configs"] = json::Array{json::Object{{"targets", std::move(targets)}}};
+    job.as_object().erase("relabel_configs");
+  }
+  TempDir prom_dir("prometheus");
+  PrometheusServer prometheus(prom_dir, json::to_yaml(config), {});
+  auto query = [&](const std::string& q) { return prometheus.get("/api/v1/query?query=" + q); };
+  EXPECT_TRUE(eventually([&] { return query("count(up%3D%3D1)").find(R"("3"])") != std::string::npos; }, 60s))
+      << query("up") << "\n" << prometheus.get("/api/v1/targets") << brokers.logs();
+  // Every broker reports the partitions it leads (the __consumer_offsets topic gives some).
+  EXPECT_TRUE(eventually([&] { return query("count(kafka_server_replicamanager_leadercount)").find(R"("3"])") != std::string::npos; }, 60s))
+      << query("kafka_server_replicamanager_leadercount");
+
+  // Opting out removes the PodMonitor; the nodes keep their exporter.
+  kubectl_->ok({"patch", "kafka", "events", "-n", "data", "--type=merge", "-p",
+                R"({"spec":{"kafka":{"metricsConfig":{"podMonitor":{"enabled":false}}}}})"});
+  EXPECT_TRUE(eventually([&] { return get({"get", "podmonitor", "-n", "data", "-o", "name"}).empty(); }, 30s));
+}
+
+CAPSTAN_E2E_BACKENDS(KafkaMetricsE2E);
 
 // The topic operator against the real nodes. The manager runs outside the nodes' "pod network",
 // so it is told where the bootstrap Service's replication port leads (--kafka-address-map), as

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fetches the pinned Apache Kafka broker (tools/kafka/pom.xml holds the version) and its
-# runtime dependencies from Maven Central into .tools/kafka/libs, for the tests that run real
+# runtime dependencies from Maven Central into .tools/kafka/libs (Prometheus' JMX exporter
+# agent into .tools/kafka/agent), for the tests that run real
 # brokers on the configuration the Kafka controller generates. Fetched again only when the pom
 # changed since the last fetch (a stamp); Maven's own cache (~/.m2) makes a refetch cheap.
 #
@@ -32,7 +33,10 @@ if ! mvn -B -q -f "$pom" dependency:copy-dependencies -DincludeScope=runtime -Do
   echo "kafka: fetching Apache Kafka $version failed (Maven's output above, also in $log); rerun with: scripts/kafka.sh" >&2
   exit 1
 fi
-rm -rf "$out/libs"
+# The JMX exporter is an agent (-javaagent), not a library of the broker's classpath.
+rm -rf "$out/libs" "$out/agent"
+mkdir -p "$out/agent"
+mv "$out"/libs.new/jmx_prometheus_javaagent-*.jar "$out/agent/jmx_prometheus_javaagent.jar"
 mv "$out/libs.new" "$out/libs"
 echo "$stamp" >"$out/stamp"
 echo "kafka: fetched Apache Kafka $version ($(ls "$out/libs" | wc -l) jars) in $(($(date +%s) - start)) s"

@@ -43,10 +43,15 @@ std::vector<std::string> java_command(const std::string& main_class) {
 
 }  // namespace
 
-std::string kafka_libs_dir() {
+namespace {
+std::string kafka_tools_dir() {
   const char* t = std::getenv("CAPSTAN_TOOLS_DIR");
-  return (t && *t ? std::string(t) : source_dir() + "/.tools") + "/kafka/libs";
+  return (t && *t ? std::string(t) : source_dir() + "/.tools") + "/kafka";
 }
+}  // namespace
+
+std::string kafka_libs_dir() { return kafka_tools_dir() + "/libs"; }
+std::string kafka_agent_jar() { return kafka_tools_dir() + "/agent/jmx_prometheus_javaagent.jar"; }
 
 std::string KafkaNetwork::address(const std::string& host, int port) {
   auto [it, added] = ports_.try_emplace({host, port}, 0);
@@ -182,6 +187,12 @@ void KafkaBrokers::format(const Node& n) const {
 void KafkaBrokers::start(Node& n) {
   Process::Options o;
   o.args = java_command("kafka.Kafka");
+  if (!n.spec.metrics_config.empty()) {  // as Strimzi's kafka_run.sh adds the agent
+    const std::string address = metrics_address(n.spec.pod);
+    const std::string config = dir_.file("kafka-" + n.spec.pod + "-metrics-config.json");
+    write_file(config, n.spec.metrics_config);
+    o.args.insert(o.args.begin() + 1, "-javaagent:" + kafka_agent_jar() + "=" + address + ":" + config);
+  }
   o.args.push_back(n.config_path);
   o.stdout_path = dir_.file("kafka-" + n.spec.pod + ".log");
   o.stderr_path = dir_.file("kafka-" + n.spec.pod + ".err");
@@ -197,6 +208,12 @@ std::string KafkaBrokers::bootstrap_servers(int port, bool by_name) {
     out += (out.empty() ? "" : ",") + address;
   }
   return out;
+}
+
+std::string KafkaBrokers::metrics_address(const std::string& pod) {
+  for (const auto& n : nodes_)
+    if (n.spec.pod == pod) return network_.address(n.spec.host, 9404);
+  throw std::out_of_range("no Kafka node " + pod);
 }
 
 std::string KafkaBrokers::data_dir(const std::string& pod) const {

@@ -30,6 +30,8 @@ namespace capstan::e2e {
 
 // Where scripts/kafka.sh put the broker's jars ($CAPSTAN_TOOLS_DIR/kafka/libs, else .tools/...).
 std::string kafka_libs_dir();
+// Prometheus' JMX exporter agent scripts/kafka.sh put beside them.
+std::string kafka_agent_jar();
 
 // One node as the controller made it.
 struct KafkaNodeSpec {
@@ -41,6 +43,10 @@ struct KafkaNodeSpec {
   std::string metadata_version;  // ... metadata.version
   // The pod's Secret volumes: mount path -> file name -> content.
   std::map<std::string, std::map<std::string, std::string>> mounts;
+  // With KAFKA_METRICS_ENABLED=true on the pod: the ConfigMap's metrics-config.json, which
+  // Strimzi's image hands to Prometheus' JMX exporter agent (scripts/kafka.sh fetches it) on the
+  // node's port 9404.
+  std::string metrics_config;
 };
 
 // The pod network of the nodes: (host, container port) -> a loopback port of their own.
@@ -69,6 +75,8 @@ class KafkaBrokers {
   // every broker node (as the bootstrap Service reaches them). `by_name`: "<node host>:p,..."
   // (for TLS clients, which check the name; KafkaClient resolves it to 127.0.0.1).
   std::string bootstrap_servers(int port, bool by_name = false);
+  // "127.0.0.1:p" of the node's metrics port (9404), where its JMX exporter serves /metrics.
+  std::string metrics_address(const std::string& pod);
   // The node's data directory (the mount path's stand-in).
   std::string data_dir(const std::string& pod) const;
   // How long the last start took, from the first process to every broker listening.

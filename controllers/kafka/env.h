@@ -41,6 +41,8 @@ struct KafkaOptions {
   // The certificates controller runs: the clusters' CAs and TLS certificates are made as its
   // Certificates (security.h). Without it a TLS listener cannot be served.
   bool certificates = false;
+  // The monitoring controller runs: a cluster with metricsConfig gets a PodMonitor.
+  bool monitoring = false;
 };
 
 struct Env {
@@ -49,6 +51,7 @@ struct Env {
   cache::Informer& pools;
   cache::Informer& pods;
   cache::Informer& secrets;
+  cache::Informer* pod_monitors;  // the clusters' PodMonitors, when the monitoring controller runs
   // The running clusters, for the broker scale-down check.
   std::shared_ptr<ClusterAdmins> admins;
   KafkaOptions options;

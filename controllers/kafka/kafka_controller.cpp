@@ -8,6 +8,7 @@
 #include "controllers/kafka/objects.h"
 #include "controllers/kafka/security.h"
 #include "apis/certs/v1/group.h"
+#include "apis/monitoring/v1/group.h"
 #include "runtime/meta/base64.h"
 #include "runtime/pki/digest.h"
 #include "runtime/cache/informer.h"
@@ -105,12 +106,21 @@ class Reconciler {
       write();
       return controller::Result::after(env_.options.full_reconciliation);
     }
+    std::string metrics_config;
+    if (spec.metrics_config) {
+      if (auto why = read_metrics_config(*spec.metrics_config, metrics_config); !why.empty()) {
+        not_ready(v1::reason::kInvalidResource, why);
+        write();
+        return controller::Result::after(env_.options.full_reconciliation);
+      }
+    }
+    reconcile_pod_monitor(spec);
     const std::string waiting = reconcile_certificates(nodes);
     std::map<std::string, json::Value> desired_pods;
     for (const auto& n : nodes) {
       const auto& pool = std::find_if(pools.begin(), pools.end(), [&](const Pool& p) { return p.object->name() == n.pool; })->pool.spec;
       std::string config = server_config(spec, req_.name, req_.ns, n, nodes);
-      env_.client.apply(kConfigMapType.gvr, req_.ns, node_configmap(before_, n, {config, status.cluster_id, metadata_version}), fm, true);
+      env_.client.apply(kConfigMapType.gvr, req_.ns, node_configmap(before_, n, {config, status.cluster_id, metadata_version, metrics_config}), fm, true);
       if (pool.storage.type == "persistent-claim")
         env_.client.apply(kClaimType.gvr, req_.ns, node_claim(before_, n, pool.storage), fm, true);
       auto cert = certificate_hashes_.find(n.pod_name(req_.name));
@@ -145,6 +155,44 @@ class Reconciler {
   }
 
  private:
+  // The JMX exporter's configuration from metricsConfig's ConfigMap key (read when reconciled:
+  // a change reaches the nodes' ConfigMaps at the next full reconciliation, and the agent
+  // reloads it), or why it cannot be read.
+  std::string read_metrics_config(const v1::MetricsConfig& metrics, std::string& out) {
+    const auto& ref = metrics.value_from.config_map_key_ref;
+    const std::string field = "spec.kafka.metricsConfig.valueFrom.configMapKeyRef";
+    json::Value cm;
+    try {
+      cm = env_.client.get(kConfigMapType.gvr, req_.ns, ref.name);
+    } catch (const client::ApiError& e) {
+      if (!client::is_not_found(e)) throw;
+      return field + ": ConfigMap " + ref.name + " not found";
+    }
+    const json::Value* value = json::find(cm, {"data", ref.key});
+    if (!value || !value->is_string() || value->as_string().empty())
+      return field + ": ConfigMap " + ref.name + " has no key " + ref.key;
+    out = std::string(value->as_string());
+    return "";
+  }
+
+  // With the monitoring controller: the cluster's PodMonitor while metricsConfig asks for one;
+  // removed when it no longer does.
+  void reconcile_pod_monitor(const v1::KafkaClusterSpec& spec) {
+    if (!env_.pod_monitors) return;
+    const auto& type = apis::monitoring::v1::kPodMonitorType;
+    if (spec.metrics_config && spec.metrics_config->pod_monitor_enabled()) {
+      env_.client.apply(type.gvr, req_.ns, pod_monitor(before_, spec.metrics_config->pod_monitor.value_or(v1::KafkaPodMonitor{})),
+                        kFieldManager, true);
+      return;
+    }
+    auto existing = env_.pod_monitors->get(req_.ns, pod_monitor_name(req_.name));
+    if (!existing || existing->controller_uid() != meta::uid_of(before_)) return;
+    client::DeleteOptions d;
+    d.ignore_not_found = true;
+    env_.client.remove(type.gvr, req_.ns, pod_monitor_name(req_.name), d);
+    ctx_.log.info("removed the cluster's PodMonitor", {{"podMonitor", pod_monitor_name(req_.name)}});
+  }
+
   // The CAs (whenever the certificates controller runs) and their public Secrets; with TLS
   // listeners, each broker's Certificate, and the hash of what its Secret holds (a renewal
   // rolls the broker). A broker whose Secret is not there yet is not started (its pod would not

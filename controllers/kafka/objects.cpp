@@ -99,6 +99,7 @@ json::Value node_configmap(const json::Value& kafka, const Node& node, const Nod
   o["data"] = json::Object{{"server.config", files.server_config},
                            {"cluster.id", files.cluster_id},
                            {"metadata.version", files.metadata_version}};
+  if (!files.metrics_config.empty()) o["data"].as_object()["metrics-config.json"] = files.metrics_config;
   return o;
 }
 
@@ -113,6 +114,26 @@ json::Value node_claim(const json::Value& kafka, const Node& node, const v1::Sto
   return o;
 }
 
+std::string pod_monitor_name(std::string_view cluster) { return std::string(cluster) + "-kafka"; }
+
+json::Value pod_monitor(const json::Value& kafka, const v1::KafkaPodMonitor& settings) {
+  const std::string cluster(meta::name_of(kafka));
+  auto labels = cluster_labels(cluster);
+  for (const auto& [k, v] : settings.labels) labels[k] = v;
+  json::Object o{{"apiVersion", "monitoring.capstan.dev/v1"}, {"kind", "PodMonitor"},
+                 {"metadata", owned_metadata(kafka, pod_monitor_name(cluster), std::move(labels))}};
+  json::Object match{{v1::kClusterLabel, cluster}, {v1::kKindLabel, v1::kKafkaKind}};
+  o["spec"] = json::Object{
+      {"selector", json::Object{{"matchLabels", std::move(match)}}},
+      {"podMetricsEndpoints",
+       json::Array{json::Object{{"port", "tcp-prometheus"},
+                                {"path", "/metrics"},
+                                {"relabelings", json::Array{json::Object{{"action", "labelmap"},
+                                                                         {"regex", "__meta_kubernetes_pod_label_(kafka_capstan_dev_.+)"},
+                                                                         {"replacement", "$1"}}}}}}}};
+  return o;
+}
+
 json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec, const v1::KafkaNodePoolSpec& pool, const Node& node,
                      const std::string& inputs) {
   std::string cluster(meta::name_of(kafka));
@@ -120,11 +141,14 @@ json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec,
                     json::Object{{"name", "tcp-replication"}, {"containerPort", 9091}, {"protocol", "TCP"}}};
   for (const auto& l : spec.listeners)
     ports.push_back(json::Object{{"name", "tcp-" + l.name}, {"containerPort", l.port}, {"protocol", "TCP"}});
+  const bool metrics = spec.metrics_config.has_value();
+  if (metrics) ports.push_back(json::Object{{"name", "tcp-prometheus"}, {"containerPort", kMetricsPort}, {"protocol", "TCP"}});
   json::Object container{
       {"name", "kafka"},
       {"image", spec.effective_image()},
       {"command", json::Array{"/opt/kafka/kafka_run.sh"}},
-      {"env", json::Array{json::Object{{"name", "KAFKA_METRICS_ENABLED"}, {"value", "false"}},
+      // Strimzi's image starts the JMX exporter agent on 9404 with /opt/kafka/custom-config/metrics-config.json.
+      {"env", json::Array{json::Object{{"name", "KAFKA_METRICS_ENABLED"}, {"value", metrics ? "true" : "false"}},
                           json::Object{{"name", "STRIMZI_KRAFT_ENABLED"}, {"value", "true"}}}},
       {"ports", std::move(ports)},
       {"readinessProbe", json::Object{{"exec", json::Object{{"command", json::Array{"/opt/kafka/kafka_readiness.sh"}}}},

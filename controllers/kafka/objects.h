@@ -48,12 +48,21 @@ struct NodeFiles {
   std::string server_config;
   std::string cluster_id;
   std::string metadata_version;
+  std::string metrics_config;  // the JMX exporter's (metricsConfig's ConfigMap key), as metrics-config.json; "" = none
 };
+
+// The port of the nodes' metrics (Strimzi's tcp-prometheus).
+inline constexpr std::int64_t kMetricsPort = 9404;
 // Strimzi's PodDisruptionBudget: an absolute minAvailable (percentages do not work for pods
 // made by a custom controller) of max(0, `nodes` - 1), over every node of the cluster.
 json::Value disruption_budget(const json::Value& kafka, std::size_t nodes);
 json::Value node_configmap(const json::Value& kafka, const Node& node, const NodeFiles& files);
 json::Value node_claim(const json::Value& kafka, const Node& node, const apis::kafka::v1::Storage& storage);
+// The PodMonitor <c>-kafka that scrapes every node's metrics port, the pods' kafka.capstan.dev/
+// labels mapped onto the series (kafka_capstan_dev_cluster, ..._pool_name, ..._pod_name).
+json::Value pod_monitor(const json::Value& kafka, const apis::kafka::v1::KafkaPodMonitor& settings);
+std::string pod_monitor_name(std::string_view cluster);
+
 // The pod, with kafka.capstan.dev/revision = a hash of everything in it and of `inputs` (its
 // server.config and certificate: a change to either rolls it). A broker of a cluster serving
 // TLS mounts its certificate Secret and the cluster CA's public Secret (security.h).

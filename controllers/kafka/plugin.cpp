@@ -2,6 +2,7 @@
 
 #include "apis/kafka/v1/crds.h"
 #include "apis/kafka/v1/group.h"
+#include "apis/monitoring/v1/group.h"
 #include "controllers/kafka/kafka_controller.h"
 #include "controllers/kafka/topic_controller.h"
 #include "runtime/cache/factory.h"
@@ -65,7 +66,9 @@ std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, std::shared_ptr<
 std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<ClusterAdmins> admins, KafkaOptions options) {
   auto env = std::shared_ptr<Env>(new Env{mgr.client(), mgr.informer(kKafkaType), mgr.informer(kNodePoolType),
                                           mgr.informer(kPodType, kClusterObjectsSelector),
-                                          mgr.informer(kSecretType, kClusterObjectsSelector), std::move(admins), options});
+                                          mgr.informer(kSecretType, kClusterObjectsSelector),
+                                          options.monitoring ? &mgr.informer(apis::monitoring::v1::kPodMonitorType, kClusterObjectsSelector) : nullptr,
+                                          std::move(admins), options});
   cache::InformerOptions narrow;
   narrow.label_selector = std::string(kClusterObjectsSelector);
   auto by_cluster_label = [](const cache::ObjectPtr& o) {
@@ -126,11 +129,14 @@ plugin::Plugin plugin() {
       // The clusters' CAs and node certificates (security.h), and the CAs' public Secrets.
       .permits({"certs.capstan.dev"}, {"certificates", "issuers"}, {"get", "create", "update", "patch", "delete"})
       .permits({""}, {"secrets"}, {"get", "create", "update", "patch", "delete"})
+      // The PodMonitor of a cluster with metricsConfig (with the monitoring controller).
+      .permits({"monitoring.capstan.dev"}, {"podmonitors"}, {"get", "create", "update", "patch", "delete"})
       .webhooks({webhooks::kafka::configurations, [](plugin::Wiring& w) { webhooks::kafka::register_webhooks(w.webhooks); },
                  {{kKafkaType.gvr.resource + "." + kKafkaType.gvr.group, webhooks::kafka::conversion_path()}}})
       .setup([kafka_options, address_map](plugin::Wiring& w) {
         kafka_options->full_reconciliation = std::max<std::chrono::milliseconds>(kafka_options->full_reconciliation, std::chrono::seconds(1));
         kafka_options->certificates = w.env.runs("certificates");
+        kafka_options->monitoring = w.env.runs("monitoring");
         auto admins = std::make_shared<ClusterAdmins>(std::chrono::seconds(30), std::chrono::minutes(10), *address_map);
         wire_kafka(w.manager, admins, *kafka_options);
         TopicOptions topics;

@@ -26,6 +26,40 @@ const auto& listener_fields() {
   return table;
 }
 
+const auto& config_map_key_ref_fields() {
+  static const auto table = codec::table<ConfigMapKeyRef>(
+      "A key of a ConfigMap in the Kafka's namespace.",
+      field("name", &ConfigMapKeyRef::name, Schema::string("The ConfigMap.").min_length(1).max_length(253)).required(),
+      field("key", &ConfigMapKeyRef::key, Schema::string("Its key.").pattern("^[-._a-zA-Z0-9]+$").max_length(253)).required());
+  return table;
+}
+
+const auto& external_reference_fields() {
+  static const auto table = codec::table<ExternalConfigurationReference>(
+      "Where the configuration is.",
+      field("configMapKeyRef", &ExternalConfigurationReference::config_map_key_ref, ConfigMapKeyRef::schema()).required());
+  return table;
+}
+
+const auto& pod_monitor_fields() {
+  static const auto table = codec::table<KafkaPodMonitor>(
+      "The PodMonitor made for the cluster's metrics when the monitoring controller runs too (Capstan's).",
+      field("enabled", &KafkaPodMonitor::enabled, Schema::boolean("Make it (default true); false removes it.")),
+      field("labels", &KafkaPodMonitor::labels,
+            Schema::string_map("Labels of the PodMonitor, for the podMonitorSelector of the Prometheus that should scrape the cluster.")
+                .max_properties(32)));
+  return table;
+}
+
+const auto& metrics_config_fields() {
+  static const auto table = codec::table<MetricsConfig>(
+      "Metrics of the nodes: Prometheus' JMX exporter agent on port 9404 (tcp-prometheus), configured from a ConfigMap key.",
+      field("type", &MetricsConfig::type, Schema::string_enum({"jmxPrometheusExporter"}, "The exporter: jmxPrometheusExporter.")).required(),
+      field("valueFrom", &MetricsConfig::value_from, ExternalConfigurationReference::schema()).required(),
+      field("podMonitor", &MetricsConfig::pod_monitor, KafkaPodMonitor::schema()));
+  return table;
+}
+
 const auto& cluster_fields() {
   static const auto table = codec::table<KafkaClusterSpec>(
       "The Kafka brokers and controllers.",
@@ -40,7 +74,8 @@ const auto& cluster_fields() {
                 .rule("self.all(l, self.exists_one(m, m.port == l.port))", "listener ports must be unique"))
           .required(),
       field("config", &KafkaClusterSpec::config,
-            Schema::open_object("Broker configuration (Kafka properties); the operator's own keys are refused.").max_properties(256)));
+            Schema::open_object("Broker configuration (Kafka properties); the operator's own keys are refused.").max_properties(256)),
+      field("metricsConfig", &KafkaClusterSpec::metrics_config, MetricsConfig::schema()));
   return table;
 }
 
@@ -94,6 +129,10 @@ const auto& status_fields() {
 }  // namespace
 
 CAPSTAN_CODEC_FROM(GenericKafkaListener, listener_fields)
+CAPSTAN_CODEC_FROM(ConfigMapKeyRef, config_map_key_ref_fields)
+CAPSTAN_CODEC_FROM(ExternalConfigurationReference, external_reference_fields)
+CAPSTAN_CODEC_FROM(KafkaPodMonitor, pod_monitor_fields)
+CAPSTAN_CODEC_FROM(MetricsConfig, metrics_config_fields)
 CAPSTAN_CODEC_FROM(KafkaClusterSpec, cluster_fields)
 CAPSTAN_CODEC_FROM(KafkaSpec, spec_fields)
 CAPSTAN_CODEC_FROM(ListenerAddress, address_fields)

@@ -5,7 +5,9 @@
 // Implemented from Strimzi (the rest of its spec is not in the CRD schema, so `kubectl apply`,
 // which asks for strict field validation, refuses a manifest using it):
 //   Kafka          spec.kafka{version, metadataVersion, image, listeners[{name, port, type:
-//                  internal|cluster-ip, tls}], config{}}; status{..., listeners[{..., certificates}]}
+//                  internal|cluster-ip, tls}], config{}, metricsConfig{type: jmxPrometheusExporter,
+//                  valueFrom{configMapKeyRef}, podMonitor{enabled, labels} (Capstan's)}};
+//                  status{..., listeners[{..., certificates}]}
 //   KafkaNodePool  spec{replicas, roles[controller|broker], storage{type: ephemeral (sizeLimit) |
 //                  persistent-claim (size, class, deleteClaim)}, resources}
 //   KafkaTopic     spec{topicName, partitions, replicas, config{}}; status{topicName} (no topicId: librdkafka 2.0 does not report it)
@@ -42,12 +44,40 @@ struct GenericKafkaListener {
   CAPSTAN_CODEC(GenericKafkaListener);
 };
 
+struct ConfigMapKeyRef {
+  std::string name, key;
+  CAPSTAN_CODEC(ConfigMapKeyRef);
+};
+
+struct ExternalConfigurationReference {
+  ConfigMapKeyRef config_map_key_ref;
+  CAPSTAN_CODEC(ExternalConfigurationReference);
+};
+
+// Capstan's: the PodMonitor made for the cluster when the monitoring controller runs too.
+struct KafkaPodMonitor {
+  bool enabled = true;
+  std::map<std::string, std::string> labels;  // on the PodMonitor: what a Prometheus's podMonitorSelector matches
+  CAPSTAN_CODEC(KafkaPodMonitor);
+};
+
+// Strimzi's metricsConfig, type jmxPrometheusExporter: Prometheus' JMX exporter agent in each
+// node on port 9404 (tcp-prometheus), configured from the ConfigMap key.
+struct MetricsConfig {
+  std::string type;  // jmxPrometheusExporter
+  ExternalConfigurationReference value_from;
+  std::optional<KafkaPodMonitor> pod_monitor;
+  bool pod_monitor_enabled() const { return !pod_monitor || pod_monitor->enabled; }
+  CAPSTAN_CODEC(MetricsConfig);
+};
+
 struct KafkaClusterSpec {
   std::string version;           // "" = kDefaultKafkaVersion
   std::string metadata_version;  // "" = kDefaultMetadataVersion
   std::string image;             // "" = Strimzi's image for the version
   std::vector<GenericKafkaListener> listeners;
   json::Object config;  // Kafka properties as written (strings, numbers, booleans)
+  std::optional<MetricsConfig> metrics_config;
 
   std::string effective_version() const { return version.empty() ? std::string(kDefaultKafkaVersion) : version; }
   std::string effective_metadata_version() const {

@@ -2,6 +2,7 @@
 
 #include "apis/kafka/v1/group.h"
 #include "apis/kafka/v1/types.h"
+#include "runtime/meta/names.h"
 
 #include <cctype>
 #include <cmath>
@@ -102,6 +103,25 @@ void validate_listeners(const json::Value* listeners, const FieldPath& path, Cau
   }
 }
 
+// The ConfigMap reference, and the PodMonitor's labels (as the API server would judge them on
+// the PodMonitor, said here on the Kafka).
+void validate_metrics(const json::Value* metrics, const FieldPath& path, Causes& out) {
+  if (!metrics || !metrics->is_object()) return;
+  FieldPath ref = path.child("valueFrom").child("configMapKeyRef");
+  std::string_view name = member_string(metrics, {"valueFrom", "configMapKeyRef", "name"});
+  for (const auto& m : meta::names::dns1123_subdomain(name)) out.push_back(validation::field_invalid(ref.child("name"), jstr(name), m));
+  std::string_view key = member_string(metrics, {"valueFrom", "configMapKeyRef", "key"});
+  for (const auto& m : meta::names::config_map_key(key)) out.push_back(validation::field_invalid(ref.child("key"), jstr(key), m));
+  const json::Value* labels = member(metrics, {"podMonitor", "labels"});
+  if (!labels || !labels->is_object()) return;
+  FieldPath lp = path.child("podMonitor").child("labels");
+  for (const auto& kv : labels->get_object()) {
+    for (const auto& m : meta::names::qualified_name(kv.key())) out.push_back(validation::field_invalid(lp.key(kv.key()), jstr(kv.key()), m));
+    std::string_view v = kv.value().is_string() ? std::string_view(kv.value().get_string()) : std::string_view();
+    for (const auto& m : meta::names::label_value(v)) out.push_back(validation::field_invalid(lp.key(kv.key()), kv.value(), m));
+  }
+}
+
 void validate_config(const json::Value* config, const FieldPath& path, Causes& out) {
   if (!config || !config->is_object()) return;
   for (const auto& kv : config->get_object()) {
@@ -153,6 +173,7 @@ std::vector<Cause> validate_kafka(const json::Value& obj, const json::Value* old
   }
   validate_listeners(member(k, {"listeners"}), kafka.child("listeners"), out);
   validate_config(member(k, {"config"}), kafka.child("config"), out);
+  validate_metrics(member(k, {"metricsConfig"}), kafka.child("metricsConfig"), out);
 
   std::string_view version = member_string(k, {"version"});
   std::string_view metadata = member_string(k, {"metadataVersion"});

@@ -191,6 +191,30 @@ TEST(KafkaTopicValidation, TheTopicNameAndClusterAreKeptOnUpdate) {
                 "metadata.labels[kafka.capstan.dev/cluster]: Invalid value: \"audit\": field is immutable: a topic cannot move to another cluster"}));
 }
 
+TEST(KafkaValidation, MetricsConfigNamesAConfigMapKeyAndThePodMonitorValidLabels) {
+  auto k = kafka(R"(    listeners: [{name: plain, port: 9092, type: internal, tls: true}]
+    metricsConfig:
+      type: jmxPrometheusExporter
+      valueFrom: {configMapKeyRef: {name: Kafka_Metrics, key: "a/b"}}
+      podMonitor: {labels: {"bad key!": main, release: "not valid!"}}
+)");
+  EXPECT_EQ(errors(validate_kafka(k)),
+            (Strings{"spec.kafka.metricsConfig.valueFrom.configMapKeyRef.name: Invalid value: \"Kafka_Metrics\": a lowercase RFC 1123 "
+                     "subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an "
+                     "alphanumeric character (e.g. 'example.com', regex used for validation is "
+                     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+                     "spec.kafka.metricsConfig.valueFrom.configMapKeyRef.key: Invalid value: \"a/b\": a valid config key must consist of "
+                     "alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for "
+                     "validation is '[-._a-zA-Z0-9]+')",
+                     "spec.kafka.metricsConfig.podMonitor.labels[bad key!]: Invalid value: \"bad key!\": name part must consist of "
+                     "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. "
+                     "'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+                     "spec.kafka.metricsConfig.podMonitor.labels[release]: Invalid value: \"not valid!\": a valid label must be an "
+                     "empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+                     "alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is "
+                     "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"}));
+}
+
 TEST(KafkaTopicValidation, ConfigCountIsBounded) {
   std::string config;
   for (int i = 0; i < 300; ++i) config += (i ? ", " : "") + std::string("k") + std::to_string(i) + ": v";

@@ -663,6 +663,16 @@ webhooks:
   - watch
   - update
 - apiGroups:
+  - monitoring.capstan.dev
+  resources:
+  - podmonitors
+  verbs:
+  - get
+  - create
+  - update
+  - patch
+  - delete
+- apiGroups:
   - policy
   resources:
   - poddisruptionbudgets

@@ -140,6 +140,49 @@ spec:
             pod.at("metadata").at("annotations"));
 }
 
+TEST(KafkaMetrics, TheNodesRunTheExporterAndThePodMonitorSelectsTheirPort) {
+  const auto kafka = json::from_yaml(R"(
+apiVersion: kafka.capstan.dev/v1
+kind: Kafka
+metadata: {name: events, namespace: data, uid: 6c1c8a7e-0000-4000-8000-000000000001}
+spec:
+  kafka:
+    listeners: [{name: plain, port: 9092, type: internal, tls: false}]
+    metricsConfig:
+      type: jmxPrometheusExporter
+      valueFrom: {configMapKeyRef: {name: kafka-metrics, key: config.yml}}
+      podMonitor: {labels: {release: main}}
+)");
+  const auto spec = apis::kafka::v1::Kafka::from_json(kafka).spec.kafka;
+  ASSERT_TRUE(spec.metrics_config);
+  EXPECT_TRUE(spec.metrics_config->pod_monitor_enabled());
+  const Node node{0, "dual", true, true};
+  const auto cm = node_configmap(kafka, node, {"node.id=0\n", "id", "4.1-IV1", "rules: []\n"});
+  EXPECT_EQ(cm.at("data").at("metrics-config.json").as_string(), "rules: []\n");
+  EXPECT_FALSE(node_configmap(kafka, node, {"node.id=0\n", "id", "4.1-IV1", ""}).at("data").as_object().contains("metrics-config.json"));
+
+  apis::kafka::v1::KafkaNodePoolSpec pool;
+  const auto pod = node_pod(kafka, spec, pool, node, "config");
+  const auto& container = pod.at("spec").at("containers").at(0);
+  EXPECT_EQ(container.at("env").at(0).at("value").as_string(), "true") << "KAFKA_METRICS_ENABLED";
+  EXPECT_EQ(container.at("ports").as_array().back().at("name").as_string(), "tcp-prometheus");
+  EXPECT_EQ(container.at("ports").as_array().back().at("containerPort").as_int64(), 9404);
+
+  const auto pm = pod_monitor(kafka, *spec.metrics_config->pod_monitor);
+  EXPECT_EQ(pm.at("metadata").at("name").as_string(), "events-kafka");
+  EXPECT_EQ(pm.at("metadata").at("labels").at("release").as_string(), "main");
+  EXPECT_EQ(pm.at("metadata").at("labels").at("kafka.capstan.dev/kind").as_string(), "Kafka") << "the controller's narrowed cache sees it";
+  EXPECT_EQ(pm.at("spec").at("selector").at("matchLabels").at("kafka.capstan.dev/cluster").as_string(), "events");
+  EXPECT_EQ(pm.at("spec").at("podMetricsEndpoints").at(0).at("port").as_string(), "tcp-prometheus");
+
+  // Without metricsConfig nothing of it, and the pod is the one it always was.
+  auto plain = spec;
+  plain.metrics_config.reset();
+  const auto before = node_pod(kafka, plain, pool, node, "config");
+  EXPECT_EQ(before.at("spec").at("containers").at(0).at("env").at(0).at("value").as_string(), "false");
+  EXPECT_EQ(before.at("spec").at("containers").at(0).at("ports").as_array().size(), 3u);
+}
+
 TEST(KafkaClusterId, TwentyTwoBase64UrlCharactersOfSixteenBytesNeverStartingWithADash) {
   // One random ID in 64 would start with '-' (kafka-storage format would then fail on it).
   std::set<std::string> seen;
