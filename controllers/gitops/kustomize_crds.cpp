@@ -3,6 +3,7 @@
 #include "controllers/gitops/manifests.h"
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
+#include "runtime/meta/ascii.h"
 
 #include <algorithm>
 #include <cctype>
@@ -16,8 +17,7 @@ constexpr int kMaxDepth = 32;
 const json::Object* schema_of(const json::Value& definition) {
   if (!definition.is_object()) return nullptr;
   for (const auto& kv : definition.get_object()) {
-    std::string key(kv.key());
-    std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string key = meta::ascii_lower(kv.key());
     if (key == "schema" && kv.value().is_object()) return &kv.value().get_object();
   }
   return nullptr;

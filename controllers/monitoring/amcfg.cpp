@@ -1,6 +1,7 @@
 #include "controllers/monitoring/amcfg.h"
 
 #include "runtime/json/yaml.h"
+#include "runtime/meta/ascii.h"
 
 #include <cctype>
 #include <stdexcept>
@@ -231,10 +232,7 @@ json::Value convert_time_interval(const v1::MuteTimeInterval& m, const Alertmana
     }
     auto lowered = [](const std::vector<std::string>& names) {
       json::Array a;
-      for (std::string n : names) {
-        for (auto& ch : n) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        a.emplace_back(n);
-      }
+      for (const auto& n : names) a.emplace_back(meta::ascii_lower(n));
       return a;
     };
     if (!t.weekdays.empty()) o["weekdays"] = lowered(t.weekdays);

@@ -4,6 +4,7 @@
 
 #include "runtime/json/yaml.h"
 #include "runtime/meta/selector.h"
+#include "runtime/meta/ascii.h"
 
 #include <algorithm>
 #include <cctype>
@@ -25,11 +26,6 @@ json::Array strings_of(const std::vector<std::string>& list) {
   json::Array a;
   for (const auto& s : list) a.emplace_back(s);
   return a;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
 }
 
 json::Object relabel(json::Array source_labels, std::string target_label, std::string regex = {}, std::string replacement = {},
@@ -180,10 +176,9 @@ void class_defaults(const v1::ScrapeClass* cls, json::Object& job) {
   }
 }
 
-void endpoint_settings(const v1::ScrapeEndpoint& ep, const std::string& default_interval, const AssetFiles& files, json::Object& job) {
+void endpoint_settings(const v1::ScrapeEndpoint& ep, const AssetFiles& files, json::Object& job) {
   if (ep.honor_timestamps) job["honor_timestamps"] = *ep.honor_timestamps;
-  const std::string& interval = ep.interval.empty() ? default_interval : ep.interval;
-  if (!interval.empty()) job["scrape_interval"] = interval;
+  if (!ep.interval.empty()) job["scrape_interval"] = ep.interval;  // unset: the global scrape_interval
   if (!ep.scrape_timeout.empty()) job["scrape_timeout"] = ep.scrape_timeout;
   if (!ep.path.empty()) job["metrics_path"] = ep.path;
   if (!ep.params.empty()) {
@@ -191,7 +186,7 @@ void endpoint_settings(const v1::ScrapeEndpoint& ep, const std::string& default_
     for (const auto& [key, values] : ep.params) params[key] = strings_of(values);
     job["params"] = std::move(params);
   }
-  if (!ep.scheme.empty()) job["scheme"] = lower(ep.scheme);
+  if (!ep.scheme.empty()) job["scheme"] = meta::ascii_lower(ep.scheme);
   http_client(ep, ep.tls_config, files, job);
   if (ep.follow_redirects) job["follow_redirects"] = *ep.follow_redirects;
   if (ep.enable_http2) job["enable_http2"] = *ep.enable_http2;
@@ -217,7 +212,7 @@ void label_copies(const std::vector<std::string>& labels, std::string_view role,
 // The job's members before and after its relabelings, as both kinds of monitor have them.
 template <class Monitor>
 json::Object job_head(const Monitor& monitor, std::string_view kind, std::string_view role, const v1::ScrapeEndpoint& ep, std::size_t i,
-                      const std::string& default_interval, const Assets& assets, const v1::ScrapeClass* cls) {
+                      const Assets& assets, const v1::ScrapeClass* cls) {
   json::Object job;
   job["job_name"] = std::string(kind) + "/" + std::string(monitor.namespace_()) + "/" + std::string(monitor.name()) + "/" + std::to_string(i);
   job["honor_labels"] = ep.honor_labels;
@@ -225,7 +220,7 @@ json::Object job_head(const Monitor& monitor, std::string_view kind, std::string
   const auto& attach = monitor.spec.attach_metadata ? monitor.spec.attach_metadata : (cls ? cls->attach_metadata : std::nullopt);
   if (attach && attach->node) sd["attach_metadata"] = json::Object{{"node", *attach->node}};
   job["kubernetes_sd_configs"] = json::Array{std::move(sd)};
-  endpoint_settings(ep, default_interval, AssetFiles(monitor.namespace_(), assets), job);
+  endpoint_settings(ep, AssetFiles(monitor.namespace_(), assets), job);
   class_defaults(cls, job);
   return job;
 }
@@ -257,11 +252,11 @@ void running_filter(const v1::ScrapeEndpoint& ep, json::Array& r) {
 }
 
 // A ServiceMonitor endpoint's job; `default_role`: the Prometheus's serviceDiscoveryRole.
-json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoint& ep, std::size_t i, const std::string& default_interval,
+json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoint& ep, std::size_t i,
                                  std::string_view default_role, const Assets& assets, const v1::ScrapeClass* cls) {
   const bool slices = (sm.spec.service_discovery_role.empty() ? default_role : sm.spec.service_discovery_role) == "EndpointSlice";
   const std::string meta = slices ? "__meta_kubernetes_endpointslice_" : "__meta_kubernetes_endpoint_";
-  json::Object job = job_head(sm, "serviceMonitor", slices ? "endpointslice" : "endpoints", ep, i, default_interval, assets, cls);
+  json::Object job = job_head(sm, "serviceMonitor", slices ? "endpointslice" : "endpoints", ep, i, assets, cls);
   json::Array r = initial_relabelings();
   selector_relabelings(sm.spec.selector, "service", r);
   std::string endpoint_label;
@@ -295,9 +290,9 @@ json::Object service_monitor_job(const v1::ServiceMonitor& sm, const v1::Endpoin
   return job;
 }
 
-json::Object pod_monitor_job(const v1::PodMonitor& pm, const v1::PodMetricsEndpoint& ep, std::size_t i, const std::string& default_interval,
+json::Object pod_monitor_job(const v1::PodMonitor& pm, const v1::PodMetricsEndpoint& ep, std::size_t i,
                              const Assets& assets, const v1::ScrapeClass* cls) {
-  json::Object job = job_head(pm, "podMonitor", "pod", ep, i, default_interval, assets, cls);
+  json::Object job = job_head(pm, "podMonitor", "pod", ep, i, assets, cls);
   json::Array r = initial_relabelings();
   selector_relabelings(pm.spec.selector, "pod", r);
   std::string endpoint_label;
@@ -332,7 +327,7 @@ json::Object probe_job(const v1::Probe& probe, const Assets& assets, const v1::S
   job["metrics_path"] = spec.prober.path.empty() ? std::string(v1::kDefaultProbePath) : spec.prober.path;
   if (!spec.interval.empty()) job["scrape_interval"] = spec.interval;
   if (!spec.scrape_timeout.empty()) job["scrape_timeout"] = spec.scrape_timeout;
-  if (!spec.prober.scheme.empty()) job["scheme"] = lower(spec.prober.scheme);
+  if (!spec.prober.scheme.empty()) job["scheme"] = meta::ascii_lower(spec.prober.scheme);
   json::Object params;
   if (!spec.module.empty()) params["module"] = strings({spec.module});
   for (const auto& p : spec.params)
@@ -385,7 +380,7 @@ json::Object scrape_config_job(const v1::ScrapeConfig& sc, const Assets& assets,
   }
   if (!spec.scrape_interval.empty()) job["scrape_interval"] = spec.scrape_interval;
   if (!spec.scrape_timeout.empty()) job["scrape_timeout"] = spec.scrape_timeout;
-  if (!spec.scheme.empty()) job["scheme"] = lower(spec.scheme);
+  if (!spec.scheme.empty()) job["scheme"] = meta::ascii_lower(spec.scheme);
   http_client(spec, spec.tls_config, files, job);
   class_defaults(cls, job);
   if (!spec.static_configs.empty()) {
@@ -419,7 +414,7 @@ json::Object scrape_config_job(const v1::ScrapeConfig& sc, const Assets& assets,
   if (!spec.kubernetes_sd_configs.empty()) {
     json::Array list;
     for (const auto& c : spec.kubernetes_sd_configs) {
-      json::Object o{{"role", lower(c.role)}};
+      json::Object o{{"role", meta::ascii_lower(c.role)}};
       if (c.namespaces) {
         json::Object n{{"names", strings_of(c.namespaces->names)}};
         if (c.namespaces->own_namespace) n["own_namespace"] = *c.namespaces->own_namespace;
@@ -428,7 +423,7 @@ json::Object scrape_config_job(const v1::ScrapeConfig& sc, const Assets& assets,
       if (!c.selectors.empty()) {
         json::Array selectors;
         for (const auto& sel : c.selectors) {
-          json::Object so{{"role", lower(sel.role)}};
+          json::Object so{{"role", meta::ascii_lower(sel.role)}};
           if (!sel.label.empty()) so["label"] = sel.label;
           if (!sel.field.empty()) so["field"] = sel.field;
           selectors.push_back(std::move(so));
@@ -474,7 +469,7 @@ json::Value alerting(const std::string& own_ns, const apis::monitoring::v1::Prom
       relabel.push_back(json::Object{{"action", "keep"}, {"source_labels", json::Array{"__meta_kubernetes_pod_container_port_number"}},
                                      {"regex", std::to_string(am.port.get_int64())}});
     json::Object o{{"path_prefix", am.path_prefix.empty() ? std::string("/") : am.path_prefix},
-                   {"scheme", am.scheme.empty() ? std::string("http") : lower(am.scheme)},
+                   {"scheme", am.scheme.empty() ? std::string("http") : meta::ascii_lower(am.scheme)},
                    {"api_version", "v2"},
                    {"kubernetes_sd_configs",
                     json::Array{json::Object{{"role", slices ? "endpointslice" : "endpoints"}, {"namespaces", json::Object{{"names", json::Array{ns}}}}}}},
@@ -511,7 +506,7 @@ json::Value relabel_config(const v1::RelabelConfig& r) {
   if (!r.regex.empty()) out["regex"] = r.regex;
   if (r.modulus) out["modulus"] = *r.modulus;
   if (r.replacement) out["replacement"] = *r.replacement;
-  if (!r.action.empty()) out["action"] = lower(r.action);
+  if (!r.action.empty()) out["action"] = meta::ascii_lower(r.action);
   return out;
 }
 
@@ -562,11 +557,11 @@ json::Value generate_config(const ConfigInputs& in) {
     jobs.push_back(std::move(job));
   };
   for (const auto& sm : in.service_monitors)
-    for (std::size_t i = 0; i < sm.spec.endpoints.size(); ++i) add(service_monitor_job(sm, sm.spec.endpoints[i], i, "", spec.service_discovery_role, in.assets, scrape_class(spec, sm.spec.scrape_class)),
+    for (std::size_t i = 0; i < sm.spec.endpoints.size(); ++i) add(service_monitor_job(sm, sm.spec.endpoints[i], i, spec.service_discovery_role, in.assets, scrape_class(spec, sm.spec.scrape_class)),
           "__address__");
   for (const auto& pm : in.pod_monitors)
     for (std::size_t i = 0; i < pm.spec.pod_metrics_endpoints.size(); ++i)
-      add(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, "", in.assets, scrape_class(spec, pm.spec.scrape_class)), "__address__");
+      add(pod_monitor_job(pm, pm.spec.pod_metrics_endpoints[i], i, in.assets, scrape_class(spec, pm.spec.scrape_class)), "__address__");
   for (const auto& probe : in.probes) add(probe_job(probe, in.assets, scrape_class(spec, probe.spec.scrape_class)), "__param_target");
   for (const auto& sc : in.scrape_configs) add(scrape_config_job(sc, in.assets, scrape_class(spec, sc.spec.scrape_class)), "__address__");
   for (const auto& job : in.additional_scrape_configs) jobs.push_back(job);

@@ -4,6 +4,7 @@
 #include "runtime/client/client_impl.h"
 #include "runtime/client/discovery.h"
 #include "runtime/meta/object.h"
+#include "runtime/meta/ascii.h"
 
 #include <stdexcept>
 
@@ -234,8 +235,7 @@ http::Response Client::raw(std::string_view method, std::string_view path_and_qu
                            std::string_view content_type) {
   if (path_and_query.empty() || path_and_query.front() != '/')
     throw std::invalid_argument("raw request path must start with '/': " + std::string(path_and_query));
-  std::string verb;
-  for (char ch : method) verb += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string verb = meta::ascii_lower(method);
   std::string path(path_and_query);
   Call c{std::string(method), RequestInfo{verb, path, "", "", ""}, path};
   c.body = std::string(body);

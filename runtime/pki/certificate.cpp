@@ -7,6 +7,7 @@
 
 #include "runtime/pki/detail.h"
 #include "runtime/pki/parse_cache.h"
+#include "runtime/meta/ascii.h"
 
 namespace capstan::pki {
 
@@ -44,9 +45,8 @@ Certificate Access::make_certificate(X509Ptr x, std::string_view what) {
     if (!bn) fail(what, "reading serial number");
     char* h = BN_bn2hex(bn.get());
     if (!h) fail(what, "reading serial number");
-    impl->serial_hex = h;
+    impl->serial_hex = meta::ascii_lower(h);
     OPENSSL_free(h);
-    for (auto& c : impl->serial_hex) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   const char* sig = OBJ_nid2ln(X509_get_signature_nid(raw));
   impl->signature_algorithm = sig ? sig : "unknown";

@@ -332,17 +332,17 @@ void CertRotator::stop() {
 }
 
 void CertRotator::loop() {
-  for (bool first = true;; first = false) {
-    if (!first) {
-      try {
-        ensure();
-      } catch (const std::exception& e) {
-        log::error("webhook certificate check failed", {{"error", e.what()}});
-      }
+  for (;;) {
+    {
+      std::unique_lock lock(mu_);
+      if (wake_.wait_for(lock, opts_.check_interval, [this] { return stopping_; })) return;
+    }
+    try {
+      ensure();
+    } catch (const std::exception& e) {
+      log::error("webhook certificate check failed", {{"error", e.what()}});
     }
     inject();
-    std::unique_lock lock(mu_);
-    if (wake_.wait_for(lock, opts_.check_interval, [this] { return stopping_; })) return;
   }
 }
 

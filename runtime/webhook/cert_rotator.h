@@ -20,7 +20,8 @@
 //
 //   webhook::CertRotator certs(client, {.ns = "capstan-system", .secret_name = "capstan-webhook-server-cert",
 //                                       .hosts = {"capstan-webhook-service.capstan-system.svc"}, .cert_dir = dir});
-//   certs.ensure();  // before the webhook server starts: it needs the files
+//   certs.ensure();  // before the webhook server starts: it needs the files,
+//   certs.inject();  // and every configuration its CA
 //   certs.start();   // then every check_interval: ensure() and inject()
 #pragma once
 
@@ -65,7 +66,8 @@ class CertRotator {
   // Sets the caBundles (see above); returns how many objects it patched. An object it cannot
   // patch, or whose Secret it cannot read, is logged with its name and skipped.
   int inject();
-  // A thread running ensure() and inject() every check_interval (and inject() at once).
+  // A thread running ensure() and inject() every check_interval, the first after one interval
+  // (the caller ran both before serving).
   void start();
   void stop();
 

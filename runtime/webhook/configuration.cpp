@@ -3,6 +3,7 @@
 #include "runtime/meta/base64.h"
 #include "runtime/webhook/admission.h"
 #include "runtime/webhook/paths.h"
+#include "runtime/meta/ascii.h"
 
 #include <cctype>
 
@@ -10,8 +11,7 @@ namespace capstan::webhook {
 
 Hook kind_hook(const meta::ResourceType& type, bool mutating) {
   meta::GroupVersionKind gvk{type.gvr.group, type.gvr.version, type.kind};
-  std::string lower(type.kind);
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = meta::ascii_lower(type.kind);
   return Hook{std::string(mutating ? "m" : "v") + lower + "." + type.gvr.group, mutating ? mutate_path(gvk) : validate_path(gvk),
               type.gvr.group, type.gvr.version, {type.gvr.resource}, mutating};
 }

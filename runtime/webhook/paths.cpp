@@ -1,4 +1,5 @@
 #include "runtime/webhook/paths.h"
+#include "runtime/meta/ascii.h"
 
 #include <cctype>
 
@@ -12,7 +13,7 @@ std::string path_for(std::string_view prefix, const meta::GroupVersionKind& gvk)
   out += '-';
   out += gvk.version;
   out += '-';
-  for (char c : gvk.kind) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  out += meta::ascii_lower(gvk.kind);
   return out;
 }
 

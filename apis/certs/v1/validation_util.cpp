@@ -4,6 +4,7 @@
 #include "apis/common/codec.h"
 #include "runtime/meta/names.h"
 #include "runtime/meta/time.h"
+#include "runtime/meta/ascii.h"
 
 #include <arpa/inet.h>
 
@@ -153,8 +154,7 @@ void validate_labels(const json::Object& labels, const FieldPath& path, Causes& 
 void validate_annotations(const json::Object& annotations, const FieldPath& path, Causes& out) {
   std::size_t total = 0;
   for (const auto& kv : annotations) {
-    std::string lower(kv.key());
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string lower = meta::ascii_lower(kv.key());
     for (const auto& m : qualified_name_errors(lower)) out.push_back(validation::field_invalid(path, jstr(kv.key()), m));
     total += kv.key().size() + (kv.value().is_string() ? kv.value().get_string().size() : 0);
   }

@@ -4,6 +4,7 @@
 #include "apis/gitops/v1/semver.h"
 #include "apis/gitops/v1/variable_name.h"
 #include "runtime/meta/time.h"
+#include "runtime/meta/ascii.h"
 
 #include <algorithm>
 #include <deque>
@@ -80,8 +81,7 @@ std::vector<Cause> validate_git_repository(const json::Value& obj, const Validat
     out.push_back(validation::field_required(sp.child("url"), ""));
   } else {
     auto sep = url.find("://");
-    std::string scheme(sep == std::string_view::npos ? std::string_view() : url.substr(0, sep));
-    std::transform(scheme.begin(), scheme.end(), scheme.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string scheme = meta::ascii_lower(sep == std::string_view::npos ? std::string_view() : url.substr(0, sep));
     if (std::find(options.url_schemes.begin(), options.url_schemes.end(), scheme) == options.url_schemes.end()) {
       std::string detail = "supported schemes: ";
       for (std::size_t i = 0; i < options.url_schemes.size(); ++i) detail += (i ? ", " : "") + options.url_schemes[i] + "://";

@@ -5,6 +5,7 @@
 #include "apis/monitoring/promql/regex.h"
 #include "apis/monitoring/v1/types.h"
 #include "apis/monitoring/v1/validation.h"
+#include "runtime/meta/ascii.h"
 
 #include <algorithm>
 #include <cctype>
@@ -80,8 +81,7 @@ void route(const json::Value& r, const FieldPath& path, int depth, const Names& 
 
 // `s` as a number within [min, max], or a name of `names` (lowercase; position + offset is its number).
 std::optional<int> ordinal(std::string_view s, const std::vector<std::string_view>& names, int offset, int min, int max) {
-  std::string lower(s);
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = meta::ascii_lower(s);
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == lower) return static_cast<int>(i) + offset;
   if (s.empty() || s.size() > 4 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;

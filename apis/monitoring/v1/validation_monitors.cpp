@@ -3,6 +3,7 @@
 #include "apis/monitoring/promql/regex.h"
 #include "apis/monitoring/v1/validation.h"
 #include "runtime/meta/selector.h"
+#include "runtime/meta/ascii.h"
 
 #include <re2/re2.h>
 
@@ -38,8 +39,7 @@ void credentials(const json::Value& holder, const FieldPath& path, std::vector<C
     for (std::string_view key : {"username", "password"})
       if (!json::find(*basic, {key})) out.push_back(validation::field_required(path.child("basicAuth").child(key)));
   if (const json::Value* auth = json::find(holder, {"authorization"})) {
-    std::string type(json::get_string(*auth, {"type"}));
-    for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string type = meta::ascii_lower(json::get_string(*auth, {"type"}));
     if (type == "basic")
       out.push_back(validation::field_invalid(path.child("authorization").child("type"), *json::find(*auth, {"type"}), "use basicAuth for Basic"));
     if (!json::find(*auth, {"credentials"})) out.push_back(validation::field_required(path.child("authorization").child("credentials")));
@@ -127,21 +127,15 @@ std::vector<std::string> selector_roles(std::string_view role) {
   return {std::string(role)};
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 void kubernetes_sd(const json::Value& config, const FieldPath& path, std::vector<Cause>& out) {
-  const std::string role = lower(json::get_string(config, {"role"}));
+  const std::string role = meta::ascii_lower(json::get_string(config, {"role"}));
   const json::Array* selectors = json::get_array(config, {"selectors"});
   if (!selectors) return;
   std::set<std::string> seen;
   for (std::size_t i = 0; i < selectors->size(); ++i) {
     const json::Value& sel = (*selectors)[i];
     const FieldPath p = path.child("selectors").index(i);
-    const std::string sel_role = lower(json::get_string(sel, {"role"}));
+    const std::string sel_role = meta::ascii_lower(json::get_string(sel, {"role"}));
     if (const auto allowed = selector_roles(role);
         !role.empty() && !sel_role.empty() && std::find(allowed.begin(), allowed.end(), sel_role) == allowed.end())
       out.push_back(validation::field_not_supported(p.child("role"), *json::find(sel, {"role"}), allowed));

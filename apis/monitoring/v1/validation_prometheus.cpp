@@ -3,6 +3,7 @@
 #include "apis/monitoring/promql/number.h"
 #include "apis/monitoring/v1/types.h"
 #include "apis/monitoring/v1/validation.h"
+#include "runtime/meta/ascii.h"
 
 #include <re2/re2.h>
 #include <set>
@@ -174,8 +175,7 @@ void validate_endpoint_timing(const json::Value& endpoint, const FieldPath& path
 }
 
 void validate_relabel_config(const json::Value& config, const FieldPath& path, std::vector<Cause>& out) {
-  std::string action(json::get_string(config, {"action"}, "replace"));
-  for (auto& c : action) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string action = meta::ascii_lower(json::get_string(config, {"action"}, "replace"));
   bool has_target = !json::get_string(config, {"targetLabel"}).empty();
   if ((action == "replace" || action == "hashmod" || action == "lowercase" || action == "uppercase" || action == "keepequal" ||
        action == "dropequal") &&

@@ -1,4 +1,5 @@
 #include "controllers/certificates/acme/http_headers.h"
+#include "runtime/meta/ascii.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -18,28 +19,22 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Whether a Link's params (after the <target>) carry rel=... containing `rel`.
 bool has_rel(std::string_view params, std::string_view rel) {
-  std::string want = lower(rel);
+  std::string want = meta::ascii_lower(rel);
   std::size_t pos = 0;
   while (pos < params.size()) {
     std::size_t semi = params.find(';', pos);
     std::string_view param = trim(params.substr(pos, semi == std::string_view::npos ? std::string_view::npos : semi - pos));
     pos = semi == std::string_view::npos ? params.size() : semi + 1;
     auto eq = param.find('=');
-    if (eq == std::string_view::npos || lower(trim(param.substr(0, eq))) != "rel") continue;
+    if (eq == std::string_view::npos || meta::ascii_lower(trim(param.substr(0, eq))) != "rel") continue;
     std::string_view value = trim(param.substr(eq + 1));
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
     // rel may hold several space-separated relation types.
     std::istringstream words{std::string(value)};
     for (std::string w; words >> w;)
-      if (lower(w) == want) return true;
+      if (meta::ascii_lower(w) == want) return true;
   }
   return false;
 }

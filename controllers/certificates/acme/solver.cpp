@@ -3,6 +3,7 @@
 #include "runtime/http/server.h"
 #include "runtime/log/log.h"
 #include "runtime/metrics/registry.h"
+#include "runtime/meta/ascii.h"
 
 #include <mutex>
 #include <stdexcept>
@@ -28,10 +29,8 @@ std::string host_only(std::string_view host) {
   } else if (auto colon = h.rfind(':'); colon != std::string_view::npos && h.find(':') == colon) {
     h = h.substr(0, colon);
   }
-  std::string out(h);
-  while (!out.empty() && out.back() == '.') out.pop_back();
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+  while (!h.empty() && h.back() == '.') h.remove_suffix(1);
+  return meta::ascii_lower(h);
 }
 
 http::Response text(int status, std::string body) { return http::Response(status, std::move(body), "text/plain"); }

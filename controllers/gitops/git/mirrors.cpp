@@ -10,6 +10,7 @@
 #include "runtime/pki/certificate.h"
 #include "runtime/pki/digest.h"
 #include "runtime/pki/verify.h"
+#include "runtime/meta/ascii.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -356,8 +357,7 @@ std::string oid_hex(const git_oid& id) {
 
 // A full commit id, lower-cased; throws for anything else.
 git_oid parse_commit(const std::string& commit, std::string& hex, const Context& c) {
-  hex = commit;
-  std::transform(hex.begin(), hex.end(), hex.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  hex = meta::ascii_lower(commit);
   git_oid id;
   auto is_hex = [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)) != 0; };
   if (hex.size() != GIT_OID_HEXSZ || !std::all_of(hex.begin(), hex.end(), is_hex) ||
