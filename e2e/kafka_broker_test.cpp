@@ -157,12 +157,27 @@ TEST_P(KafkaBrokerE2E, ThreeRealNodesFormAQuorumOnTheGeneratedConfigurationAndSe
 
 CAPSTAN_E2E_BACKENDS(KafkaBrokerE2E);
 
-// TLS listeners with certificates from the certificates controller: the manager runs both
-// controllers, and the Kafka's CAs and its brokers' certificates are Certificates it issues.
+// TLS with certificates from the certificates controller: the manager runs both controllers,
+// and the Kafka's CAs, its nodes' and the operator's certificates are Certificates it issues.
+// The internal listeners are mutual TLS, so the manager's topic operator presents its own
+// certificate; it is told where the bootstrap Service and each broker's replication address
+// lead (the brokers advertise their names: their certificates carry them).
 class KafkaTlsE2E : public KafkaNodesFixture {
  protected:
-  KafkaTlsE2E() : KafkaNodesFixture({"kafka-tls", /*simulate_workloads=*/true, "kafka,certificates,issuers,pods"}) {}
-  std::vector<std::string> manager_flags() override { return {"--controllers=kafka,certificates"}; }
+  KafkaTlsE2E() : KafkaNodesFixture({"kafka-tls", /*simulate_workloads=*/true, "kafka,kafkatopics,certificates,issuers,pods"}) {
+    for (int i = 0; i < 3; ++i) {
+      const std::string host = "events-dual-" + std::to_string(i) + ".events-kafka-brokers.data.svc";
+      const std::string address = network_.address(host, 9091);
+      if (i == 0) address_map_ = "events-kafka-bootstrap.data.svc:9091=" + address;
+      address_map_ += "," + host + address.substr(address.rfind(':')) + "=" + address;
+    }
+  }
+  std::vector<std::string> manager_flags() override {
+    return {"--controllers=kafka,certificates", "--kafka-address-map=" + address_map_, "--kafka-full-reconciliation-interval=3s"};
+  }
+
+  KafkaNetwork network_;
+  std::string address_map_;
 };
 
 TEST_P(KafkaTlsE2E, ATlsListenerServesBrokerCertificatesOfTheClusterCaThatClientsVerifyByName) {
@@ -189,7 +204,15 @@ TEST_P(KafkaTlsE2E, ATlsListenerServesBrokerCertificatesOfTheClusterCaThatClient
   const std::string ca_file = dir_->file("cluster-ca.crt");
   write_file(ca_file, ca_pem);
 
-  KafkaBrokers brokers(*dir_, nodes);
+  for (const auto& n : nodes) {
+    EXPECT_NE(n.server_config.find("listener.security.protocol.map=CONTROLPLANE-9090:SSL,REPLICATION-9091:SSL,"), std::string::npos)
+        << n.pod;
+    EXPECT_NE(n.server_config.find("listener.name.replication-9091.ssl.client.auth=required"), std::string::npos) << n.pod;
+  }
+  EXPECT_EQ(condition("certificate", "events-cluster-operator-certs", "data", "Ready"), "True");
+
+  // The quorum forms and the brokers replicate over mutual TLS (names checked).
+  KafkaBrokers brokers(*dir_, nodes, std::move(network_));
   KafkaClient tls(brokers.bootstrap_servers(9093, /*by_name=*/true),
                   {{"security.protocol", "ssl"}, {"ssl.ca.location", ca_file}, {"ssl.endpoint.identification.algorithm", "https"}});
   EXPECT_EQ(tls.cluster_id(), jsonpath("kafka", "events", ".status.clusterId")) << brokers.logs();
@@ -211,6 +234,24 @@ TEST_P(KafkaTlsE2E, ATlsListenerServesBrokerCertificatesOfTheClusterCaThatClient
   EXPECT_ANY_THROW(KafkaClient(brokers.bootstrap_servers(9093), {{"security.protocol", "ssl"}, {"ssl.ca.location", ca_file},
                                                                  {"ssl.endpoint.identification.algorithm", "https"}})
                        .cluster_id(5s));
+
+  // The replication listener takes no client without a certificate of the cluster CA.
+  EXPECT_ANY_THROW(KafkaClient(brokers.bootstrap_servers(9091, true), {{"security.protocol", "ssl"}, {"ssl.ca.location", ca_file}})
+                       .cluster_id(5s));
+
+  // The topic operator reaches it with the operator's certificate.
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: kafka.capstan.dev/v1
+kind: KafkaTopic
+metadata: {name: audited, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {partitions: 2, replicas: 3, config: {retention.ms: 3600000}}
+)");
+  EXPECT_TRUE(eventually([&] { return condition("kafkatopic", "audited", "data", "Ready") == "True"; }, 90s))
+      << jsonpath("kafkatopic", "audited", ".status") << brokers.logs();
+  kafka::ClusterAdmin kafka_admin(brokers.bootstrap_servers(9092), 30s);  // the test's own look, on the plain listener
+  auto state = kafka_admin.describe("audited");
+  ASSERT_TRUE(state);
+  EXPECT_EQ(state->partitions, 2);
+  EXPECT_EQ(kafka_admin.overrides("audited"), (std::map<std::string, std::string>{{"retention.ms", "3600000"}}));
 
   // A broker's certificate issued again (its Secret lost) rolls that broker alone.
   auto revision = [&](const std::string& pod) { return jsonpath("pod", pod, R"(.metadata.annotations.kafka\.capstan\.dev/revision)"); };

@@ -151,7 +151,11 @@ void KafkaBrokers::prepare(Node& n) {
     const std::string key = line.substr(0, eq);
     std::string value = line.substr(eq + 1);
     if (is_address_list(key)) {
-      value = network_.translate(value, n.spec.host, key == "advertised.listeners" ? tls : std::set<std::string>{});
+      // Quorum voters (ID@host:port) name no listener: they are the control plane's.
+      std::set<std::string> kept;
+      if (key == "advertised.listeners") kept = tls;
+      else if (key == "controller.quorum.voters" && tls.contains("CONTROLPLANE-9090")) kept = {""};
+      value = network_.translate(value, n.spec.host, kept);
       if (key == "listeners")
         for (const auto& l : split(value, ',')) n.listen_ports.push_back(static_cast<std::uint16_t>(std::stoi(l.substr(l.rfind(':') + 1))));
     } else if (is_data_dir(key)) {
@@ -187,6 +191,9 @@ void KafkaBrokers::format(const Node& n) const {
 void KafkaBrokers::start(Node& n) {
   Process::Options o;
   o.args = java_command("kafka.Kafka");
+  // The names a TLS connection keeps resolve to 127.0.0.1, as the pod network's DNS would
+  // resolve them to the node: the JVM reads them from a hosts file of its own.
+  o.args.insert(o.args.begin() + 1, "-Djdk.net.hosts.file=" + hosts_file());
   if (!n.spec.metrics_config.empty()) {  // as Strimzi's kafka_run.sh adds the agent
     const std::string address = metrics_address(n.spec.pod);
     const std::string config = dir_.file("kafka-" + n.spec.pod + "-metrics-config.json");
@@ -208,6 +215,14 @@ std::string KafkaBrokers::bootstrap_servers(int port, bool by_name) {
     out += (out.empty() ? "" : ",") + address;
   }
   return out;
+}
+
+std::string KafkaBrokers::hosts_file() const {
+  const std::string path = dir_.file("kafka-hosts");
+  std::string hosts = "127.0.0.1 localhost";
+  for (const auto& n : nodes_) hosts += " " + n.spec.host;
+  write_file(path, hosts + "\n");
+  return path;
 }
 
 std::string KafkaBrokers::metrics_address(const std::string& pod) {

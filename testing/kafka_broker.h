@@ -8,9 +8,10 @@
 // would make it true: every `host:port` in listeners, advertised.listeners and the controller
 // quorum names a node's address, and each (node host, container port) pair becomes one free
 // loopback port (a bind on 0.0.0.0 means the node's own host). A TLS listener's advertised
-// addresses keep the node's name with the port translated: its clients check the broker's
-// certificate against that name, and KafkaClient resolves every name to 127.0.0.1 as the pod
-// network's DNS would resolve it to the pod. The data volume's mount path becomes a folder of the
+// addresses (and the quorum voters', when the control plane is TLS) keep the node's name with the
+// port translated: its clients check the node's certificate against that name, and the nodes'
+// JVMs (a hosts file) and KafkaClient resolve every name to 127.0.0.1 as the pod network's DNS
+// would resolve it to the pod. The data volume's mount path becomes a folder of the
 // node's, and so does each Secret volume's (its files written there, paths in the configuration
 // translated). Every other line runs as the controller wrote it.
 #pragma once
@@ -94,6 +95,8 @@ class KafkaBrokers {
   void prepare(Node& n);
   void format(const Node& n) const;
   void start(Node& n);
+  // /etc/hosts of the nodes' JVMs: every node's name is 127.0.0.1.
+  std::string hosts_file() const;
 
   const TempDir& dir_;
   KafkaNetwork network_;

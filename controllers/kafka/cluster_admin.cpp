@@ -2,8 +2,10 @@
 
 #include "controllers/kafka/objects.h"
 #include "runtime/log/log.h"
+#include "runtime/pki/digest.h"
 
 #include <librdkafka/rdkafka.h>
+#include <netdb.h>
 
 #include <vector>
 
@@ -52,6 +54,7 @@ struct ClusterAdmin::Impl {
   rd_kafka_t* handle = nullptr;
   milliseconds timeout;
   std::string bootstrap;
+  std::map<std::string, std::string> address_map;
 
   Options options(rd_kafka_admin_op_t op, bool operation_timeout = false) {
     Options o(rd_kafka_AdminOptions_new(handle, op));
@@ -77,19 +80,53 @@ struct ClusterAdmin::Impl {
   }
 };
 
-ClusterAdmin::ClusterAdmin(const std::string& bootstrap, milliseconds timeout) : impl_(std::make_unique<Impl>()) {
+namespace {
+
+// getaddrinfo through the address map: "node:service" mapped resolves where the map says.
+int resolve_mapped(const char* node, const char* service, const struct addrinfo* hints, struct addrinfo** res, void* opaque) {
+  if (!node && !service && !hints) {
+    freeaddrinfo(*res);
+    return 0;
+  }
+  const auto& map = static_cast<ClusterAdmin::Impl*>(opaque)->address_map;
+  if (node && service) {
+    if (auto it = map.find(std::string(node) + ":" + service); it != map.end()) {
+      const auto colon = it->second.rfind(':');
+      return getaddrinfo(it->second.substr(0, colon).c_str(), it->second.substr(colon + 1).c_str(), hints, res);
+    }
+  }
+  return getaddrinfo(node, service, hints, res);
+}
+
+}  // namespace
+
+ClusterAdmin::ClusterAdmin(const std::string& bootstrap, milliseconds timeout, std::map<std::string, std::string> address_map,
+                           const std::optional<ClientTls>& tls)
+    : impl_(std::make_unique<Impl>()) {
   impl_->timeout = timeout;
   impl_->bootstrap = bootstrap;
+  impl_->address_map = std::move(address_map);
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char err[512];
-  for (const auto& [k, v] : std::vector<std::pair<std::string, std::string>>{
-           {"bootstrap.servers", bootstrap}, {"client.id", "capstan-topic-operator"}, {"log_level", "6"}}) {
+  std::vector<std::pair<std::string, std::string>> settings{
+      {"bootstrap.servers", bootstrap}, {"client.id", "capstan-topic-operator"}, {"log_level", "6"}};
+  if (tls) {
+    settings.insert(settings.end(), {{"security.protocol", "ssl"},
+                                     {"ssl.endpoint.identification.algorithm", "https"},
+                                     {"ssl.ca.pem", tls->ca_pem},
+                                     {"ssl.certificate.pem", tls->certificate_pem},
+                                     {"ssl.key.pem", tls->key_pem}});
+  }
+  for (const auto& [k, v] : settings) {
     if (rd_kafka_conf_set(conf, k.c_str(), v.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
       rd_kafka_conf_destroy(conf);
-      throw AdminError("_INVALID_ARG", "Kafka client setting " + k + "=" + v + ": " + err);
+      // Never the value: it may be a key.
+      throw AdminError("_INVALID_ARG", "Kafka client setting " + k + ": " + err);
     }
   }
   rd_kafka_conf_set_log_cb(conf, log_line);
+  rd_kafka_conf_set_opaque(conf, impl_.get());
+  rd_kafka_conf_set_resolve_cb(conf, resolve_mapped);
   impl_->handle = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);  // owns conf on success
   if (!impl_->handle) {
     rd_kafka_conf_destroy(conf);
@@ -220,13 +257,13 @@ std::set<std::int32_t> ClusterAdmin::holding_replicas(const std::set<std::int32_
 }
 
 std::string ClusterAdmins::bootstrap(std::string_view cluster, std::string_view ns) const {
-  std::string address = bootstrap_service_name(cluster) + "." + std::string(ns) + ".svc:9091";
-  auto it = address_map_.find(address);
-  return it == address_map_.end() ? address : it->second;
+  return bootstrap_service_name(cluster) + "." + std::string(ns) + ".svc:9091";
 }
 
 std::shared_ptr<ClusterAdmin> ClusterAdmins::for_cluster(std::string_view cluster, std::string_view ns) {
   const std::string address = bootstrap(cluster, ns);
+  const std::optional<ClientTls> tls = credentials_ ? credentials_(cluster, ns) : std::nullopt;
+  const std::string fingerprint = tls ? pki::sha256_hex(tls->ca_pem + tls->certificate_pem + tls->key_pem, 16) : "";
   std::lock_guard<std::mutex> l(mu_);
   const auto now = std::chrono::steady_clock::now();
   for (auto it = admins_.begin(); it != admins_.end();) {
@@ -234,7 +271,10 @@ std::shared_ptr<ClusterAdmin> ClusterAdmins::for_cluster(std::string_view cluste
     else ++it;
   }
   auto& e = admins_[address];
-  if (!e.admin) e.admin = std::make_shared<ClusterAdmin>(address, timeout_);
+  if (!e.admin || e.credentials != fingerprint) {  // new, or its certificate was renewed
+    e.admin = std::make_shared<ClusterAdmin>(address, timeout_, address_map_, tls);
+    e.credentials = fingerprint;
+  }
   e.used = now;
   return e.admin;
 }

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -38,10 +39,19 @@ struct TopicState {
   int replicas = 0;  // the replication factor (the replica count of partition 0)
 };
 
+// The operator's credentials for a listener of mutual TLS: PEM of the CA it trusts, its
+// certificate and its PKCS#8 key. The broker's name is checked against its certificate.
+struct ClientTls {
+  std::string ca_pem, certificate_pem, key_pem;
+};
+
 class ClusterAdmin {
  public:
-  // `bootstrap`: "host:port,..." of a listener the operator may use (PLAINTEXT).
-  ClusterAdmin(const std::string& bootstrap, std::chrono::milliseconds timeout);
+  // `bootstrap`: "host:port,..." of a listener the operator may use: PLAINTEXT, or SSL with `tls`.
+  // `address_map` ("host:port" -> "host:port"): where an address leads, for every connection
+  // (the bootstrap and each broker's advertised address); others resolve as usual.
+  ClusterAdmin(const std::string& bootstrap, std::chrono::milliseconds timeout, std::map<std::string, std::string> address_map = {},
+               const std::optional<ClientTls>& tls = std::nullopt);
   ~ClusterAdmin();
   ClusterAdmin(const ClusterAdmin&) = delete;
   ClusterAdmin& operator=(const ClusterAdmin&) = delete;
@@ -67,14 +77,20 @@ class ClusterAdmin {
 };
 
 // One admin per cluster, shared by the reconciles of that cluster and closed after `idle`
-// without use. A cluster is reached on its replication listener through the bootstrap Service
-// (<cluster>-kafka-bootstrap.<ns>.svc:9091, as Strimzi's operators connect), unless
-// `address_map` (host:port -> host:port, --kafka-address-map) says where that address leads for
-// a manager outside the cluster's network.
+// without use (or when its credentials change). A cluster is reached on its replication listener
+// through the bootstrap Service (<cluster>-kafka-bootstrap.<ns>.svc:9091, as Strimzi's operators
+// connect); `address_map` (host:port -> host:port, --kafka-address-map) says where an address
+// leads for a manager outside the cluster's network.
 class ClusterAdmins {
  public:
+  // The cluster's credentials: nullopt for a plaintext replication listener; throws AdminError
+  // when the listener is TLS and they are not there yet.
+  using Credentials = std::function<std::optional<ClientTls>(std::string_view cluster, std::string_view ns)>;
+
   ClusterAdmins(std::chrono::milliseconds timeout, std::chrono::milliseconds idle, std::map<std::string, std::string> address_map = {})
       : timeout_(timeout), idle_(idle), address_map_(std::move(address_map)) {}
+  // Set once, before the first for_cluster().
+  void set_credentials(Credentials c) { credentials_ = std::move(c); }
   std::shared_ptr<ClusterAdmin> for_cluster(std::string_view cluster, std::string_view ns);
   // The address for_cluster() connects to.
   std::string bootstrap(std::string_view cluster, std::string_view ns) const;
@@ -82,10 +98,12 @@ class ClusterAdmins {
  private:
   struct Entry {
     std::shared_ptr<ClusterAdmin> admin;
+    std::string credentials;  // a hash of the ClientTls it was made with
     std::chrono::steady_clock::time_point used;
   };
   std::chrono::milliseconds timeout_, idle_;
   std::map<std::string, std::string> address_map_;
+  Credentials credentials_;
   std::mutex mu_;
   std::map<std::string, Entry> admins_;
 };

@@ -119,12 +119,13 @@ class Reconciler {
     std::map<std::string, json::Value> desired_pods;
     for (const auto& n : nodes) {
       const auto& pool = std::find_if(pools.begin(), pools.end(), [&](const Pool& p) { return p.object->name() == n.pool; })->pool.spec;
-      std::string config = server_config(spec, req_.name, req_.ns, n, nodes);
+      std::string config = server_config(spec, req_.name, req_.ns, n, nodes, internal_tls());
       env_.client.apply(kConfigMapType.gvr, req_.ns, node_configmap(before_, n, {config, status.cluster_id, metadata_version, metrics_config}), fm, true);
       if (pool.storage.type == "persistent-claim")
         env_.client.apply(kClaimType.gvr, req_.ns, node_claim(before_, n, pool.storage), fm, true);
       auto cert = certificate_hashes_.find(n.pod_name(req_.name));
-      desired_pods[n.pod_name(req_.name)] = node_pod(before_, spec, pool, n, config + (cert == certificate_hashes_.end() ? "" : cert->second));
+      desired_pods[n.pod_name(req_.name)] =
+          node_pod(before_, spec, pool, n, config + (cert == certificate_hashes_.end() ? "" : cert->second), internal_tls());
     }
     hand_pool_rolls_to_pods(pools);
     bool settled = manage_pods(desired_pods, nodes, pools);
@@ -193,16 +194,20 @@ class Reconciler {
     ctx_.log.info("removed the cluster's PodMonitor", {{"podMonitor", pod_monitor_name(req_.name)}});
   }
 
-  // The CAs (whenever the certificates controller runs) and their public Secrets; with TLS
-  // listeners, each broker's Certificate, and the hash of what its Secret holds (a renewal
-  // rolls the broker). A broker whose Secret is not there yet is not started (its pod would not
-  // start without it): returns which, or "".
+  // With the certificates controller the internal listeners are mutual TLS, as Strimzi's.
+  bool internal_tls() const { return env_.options.certificates; }
+
+  // The CAs and the operator's certificate (whenever the certificates controller runs) and the
+  // CAs' public Secrets; each node's Certificate where it needs one, and the hash of what its
+  // Secret holds (a renewal rolls the node). A node whose Secret is not there yet is not started
+  // (its pod would not start without it): returns which, or "".
   std::string reconcile_certificates(const std::vector<Node>& nodes) {
     if (!env_.options.certificates) return "";
     namespace certs = apis::certs::v1;
     for (const auto& o : ca_objects(before_))
       env_.client.apply(json::get_string(o, {"kind"}) == "Issuer" ? certs::kIssuerType.gvr : certs::kCertificateType.gvr, req_.ns, o, kFieldManager,
                         true);
+    env_.client.apply(certs::kCertificateType.gvr, req_.ns, operator_certificate(before_), kFieldManager, true);
     std::vector<std::string> missing;
     for (const auto& ca : {cluster_ca_name(req_.name), clients_ca_name(req_.name)}) {
       const std::string pem = secret_value(ca, "tls.crt");
@@ -213,9 +218,8 @@ class Reconciler {
       env_.client.apply(kSecretType.gvr, req_.ns, ca_cert_secret(before_, ca, pem), kFieldManager, true);
       if (ca == cluster_ca_name(req_.name)) cluster_ca_pem_ = pem;
     }
-    if (!serves_tls(kafka_.spec.kafka)) return "";
     for (const auto& n : nodes) {
-      if (!n.broker) continue;
+      if (!needs_certificate(kafka_.spec.kafka, n, internal_tls())) continue;
       const std::string name = n.pod_name(req_.name);
       env_.client.apply(certs::kCertificateType.gvr, req_.ns, node_certificate(before_, n), kFieldManager, true);
       const std::string keystore = secret_value(name, kKeystoreFile);

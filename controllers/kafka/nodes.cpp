@@ -64,13 +64,14 @@ std::string node_host(std::string_view cluster, std::string_view ns, const Node&
 }
 
 std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::string_view cluster, std::string_view ns, const Node& node,
-                          const std::vector<Node>& all) {
+                          const std::vector<Node>& all, bool internal_tls) {
   std::string roles = node.broker && node.controller ? "broker,controller" : node.broker ? "broker" : "controller";
   std::string voters;
   for (const auto& n : all)
     if (n.controller) voters += (voters.empty() ? "" : ",") + std::to_string(n.id) + "@" + node_host(cluster, ns, n) + ":9090";
 
-  std::string listeners, advertised, protocols = "CONTROLPLANE-9090:PLAINTEXT,REPLICATION-9091:PLAINTEXT";
+  std::string listeners, advertised,
+      protocols = internal_tls ? "CONTROLPLANE-9090:SSL,REPLICATION-9091:SSL" : "CONTROLPLANE-9090:PLAINTEXT,REPLICATION-9091:PLAINTEXT";
   if (node.controller) listeners = "CONTROLPLANE-9090://0.0.0.0:9090";
   if (node.broker) {
     listeners += std::string(listeners.empty() ? "" : ",") + "REPLICATION-9091://0.0.0.0:9091";
@@ -92,12 +93,25 @@ std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::st
   if (!advertised.empty()) out += "advertised.listeners=" + advertised + "\n";
   out += "listener.security.protocol.map=" + protocols + "\n";
   if (node.broker) out += "inter.broker.listener.name=REPLICATION-9091\n";
+  // Kafka's listener prefixes are lower case; the keystore is the node Certificate's CombinedPEM.
+  const std::string keystore = std::string(kBrokerCertsPath) + "/" + std::string(kKeystoreFile);
+  if (internal_tls)
+    for (const char* internal : {"controlplane-9090", "replication-9091"}) {
+      // The same settings make the listener's server side and the node's client side (quorum
+      // and replication connections to its peers).
+      const std::string prefix = std::string("listener.name.") + internal + ".ssl.";
+      out += prefix + "client.auth=required\n";
+      out += prefix + "endpoint.identification.algorithm=HTTPS\n";
+      out += prefix + "keystore.location=" + keystore + "\n";
+      out += prefix + "keystore.type=PEM\n";
+      out += prefix + "truststore.location=" + std::string(kClusterCaCertsPath) + "/ca.crt\n";
+      out += prefix + "truststore.type=PEM\n";
+    }
   if (node.broker)
     for (const auto& l : spec.listeners) {
       if (!l.tls) continue;
-      // Kafka's listener prefixes are lower case; the keystore is the node Certificate's CombinedPEM.
       const std::string prefix = "listener.name." + name_lower(l) + ".ssl.";
-      out += prefix + "keystore.location=" + std::string(kBrokerCertsPath) + "/" + std::string(kKeystoreFile) + "\n";
+      out += prefix + "keystore.location=" + keystore + "\n";
       out += prefix + "keystore.type=PEM\n";
     }
   out += "log.dirs=/var/lib/kafka/data/kafka-log" + std::to_string(node.id) + "\n";

@@ -42,8 +42,11 @@ std::string node_host(std::string_view cluster, std::string_view ns, const Node&
 
 // The server.config of `node` (Kafka properties, one per line, sorted within their group):
 // node.id, process.roles, the controller quorum, the listeners (control plane 9090, replication
-// 9091, the user's), advertised listeners, and the user's config.
+// 9091, the user's), advertised listeners, TLS settings, and the user's config. With
+// `internal_tls` the control plane and replication listeners are mutual TLS with the cluster CA,
+// as Strimzi's: every node serves and presents its own certificate (security.h) and accepts only
+// peers whose certificate the cluster CA signed, names checked.
 std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::string_view cluster, std::string_view ns, const Node& node,
-                          const std::vector<Node>& all);
+                          const std::vector<Node>& all, bool internal_tls = false);
 
 }  // namespace capstan::kafka

@@ -135,7 +135,7 @@ json::Value pod_monitor(const json::Value& kafka, const v1::KafkaPodMonitor& set
 }
 
 json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec, const v1::KafkaNodePoolSpec& pool, const Node& node,
-                     const std::string& inputs) {
+                     const std::string& inputs, bool internal_tls) {
   std::string cluster(meta::name_of(kafka));
   json::Array ports{json::Object{{"name", "tcp-ctrlplane"}, {"containerPort", 9090}, {"protocol", "TCP"}},
                     json::Object{{"name", "tcp-replication"}, {"containerPort", 9091}, {"protocol", "TCP"}}};
@@ -157,7 +157,7 @@ json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec,
       {"volumeMounts", json::Array{json::Object{{"name", "data"}, {"mountPath", "/var/lib/kafka/data"}},
                                    json::Object{{"name", "kafka-metrics-and-logging"}, {"mountPath", "/opt/kafka/custom-config/"}}}}};
   json::Array volumes;
-  if (node.broker && serves_tls(spec)) {
+  if (needs_certificate(spec, node, internal_tls)) {
     auto secret_volume = [&](std::string name, std::string secret, std::string_view path) {
       container["volumeMounts"].as_array().push_back(json::Object{{"name", name}, {"mountPath", path}, {"readOnly", true}});
       volumes.push_back(json::Object{{"name", std::move(name)}, {"secret", json::Object{{"secretName", std::move(secret)}}}});

@@ -64,9 +64,9 @@ json::Value pod_monitor(const json::Value& kafka, const apis::kafka::v1::KafkaPo
 std::string pod_monitor_name(std::string_view cluster);
 
 // The pod, with kafka.capstan.dev/revision = a hash of everything in it and of `inputs` (its
-// server.config and certificate: a change to either rolls it). A broker of a cluster serving
-// TLS mounts its certificate Secret and the cluster CA's public Secret (security.h).
+// server.config and certificate: a change to either rolls it). A node that needs its certificate
+// (security.h needs_certificate) mounts its Secret and the cluster CA's public Secret.
 json::Value node_pod(const json::Value& kafka, const apis::kafka::v1::KafkaClusterSpec& spec, const apis::kafka::v1::KafkaNodePoolSpec& pool,
-                     const Node& node, const std::string& inputs);
+                     const Node& node, const std::string& inputs, bool internal_tls = false);
 
 }  // namespace capstan::kafka

@@ -4,11 +4,13 @@
 #include "apis/kafka/v1/group.h"
 #include "apis/monitoring/v1/group.h"
 #include "controllers/kafka/kafka_controller.h"
+#include "controllers/kafka/security.h"
 #include "controllers/kafka/topic_controller.h"
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
 #include "runtime/controller/manager.h"
 #include "runtime/flags/flags.h"
+#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 #include "webhooks/kafka/webhooks.h"
 
@@ -31,6 +33,24 @@ controller::Predicate spec_or_pause_changed() {
 }
 
 constexpr std::string_view kTopicClusterIndex = "cluster";
+
+// The operator's certificate for a cluster's internal listeners (mutual TLS with the
+// certificates controller), from the cached Secret of its Certificate.
+ClusterAdmins::Credentials operator_credentials(const std::shared_ptr<Env>& env) {
+  return [env](std::string_view cluster, std::string_view ns) -> std::optional<ClientTls> {
+    const std::string name = operator_certificate_name(cluster);
+    auto secret = env->secrets.get(ns, name);
+    const json::Value value = secret ? secret->value() : json::Value();
+    auto field = [&](std::string_view key) {
+      return meta::base64_decode(json::get_string(value, {"data", key})).value_or("");
+    };
+    ClientTls tls{field("ca.crt"), field("tls.crt"), field("tls.key")};
+    if (tls.ca_pem.empty() || tls.certificate_pem.empty() || tls.key_pem.empty())
+      throw AdminError("_SSL", "the operator's certificate for the cluster's internal listeners (Secret " + std::string(ns) + "/" + name +
+                                   ") is not issued yet");
+    return tls;
+  };
+}
 
 }  // namespace
 
@@ -109,9 +129,10 @@ plugin::Plugin plugin() {
                 (*address_map)[entry.substr(0, eq)] = entry.substr(eq + 1);
               }
             },
-            "addresses the operator connects to (Kafka's Admin API) in place of a cluster's own, comma-separated "
-            "HOST:PORT=HOST:PORT (e.g. events-kafka-bootstrap.data.svc:9091=127.0.0.1:19091), for a manager running "
-            "outside the cluster's network (through port-forwards); the brokers' advertised addresses must be reachable too",
+            "where the addresses the operator connects to (Kafka's Admin API) lead, comma-separated HOST:PORT=HOST:PORT "
+            "(e.g. events-kafka-bootstrap.data.svc:9091=127.0.0.1:19091), for a manager running outside the cluster's "
+            "network (through port-forwards): the bootstrap Service's and each broker's advertised replication address; "
+            "the names stay what TLS checks",
             "");
         fs.add_duration("kafka-full-reconciliation-interval", &kafka_options->full_reconciliation,
                         "how often every Kafka cluster and topic is compared with what runs, changed or not (Strimzi's "
@@ -138,7 +159,8 @@ plugin::Plugin plugin() {
         kafka_options->certificates = w.env.runs("certificates");
         kafka_options->monitoring = w.env.runs("monitoring");
         auto admins = std::make_shared<ClusterAdmins>(std::chrono::seconds(30), std::chrono::minutes(10), *address_map);
-        wire_kafka(w.manager, admins, *kafka_options);
+        auto env = wire_kafka(w.manager, admins, *kafka_options);
+        if (kafka_options->certificates) admins->set_credentials(operator_credentials(env));
         TopicOptions topics;
         topics.full_reconciliation = kafka_options->full_reconciliation;
         wire_topics(w.manager, admins, topics);

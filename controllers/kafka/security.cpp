@@ -67,6 +67,29 @@ bool serves_tls(const apis::kafka::v1::KafkaClusterSpec& spec) {
   return std::any_of(spec.listeners.begin(), spec.listeners.end(), [](const auto& l) { return l.tls; });
 }
 
+bool needs_certificate(const apis::kafka::v1::KafkaClusterSpec& spec, const Node& node, bool internal_tls) {
+  return internal_tls || (node.broker && serves_tls(spec));
+}
+
+std::string operator_certificate_name(std::string_view cluster) { return std::string(cluster) + "-cluster-operator-certs"; }
+
+json::Value operator_certificate(const json::Value& kafka) {
+  const std::string cluster(meta::name_of(kafka));
+  const std::string name = operator_certificate_name(cluster);
+  auto o = typed("Certificate", owned_metadata(kafka, name, cluster_labels(cluster)));
+  o["spec"] = json::Object{
+      {"commonName", "cluster-operator"},
+      {"subject", json::Object{{"organizations", json::Array{"capstan.dev"}}}},
+      {"secretName", name},
+      {"secretTemplate", secret_template(cluster_labels(cluster))},
+      {"duration", kValidity},
+      {"renewBefore", kRenewBefore},
+      {"usages", json::Array{"client auth", "digital signature"}},
+      {"privateKey", json::Object{{"algorithm", "ECDSA"}, {"size", 256}, {"encoding", "PKCS8"}, {"rotationPolicy", "Always"}}},
+      {"issuerRef", issuer_ref(cluster_ca_name(cluster))}};
+  return o;
+}
+
 std::vector<json::Value> ca_objects(const json::Value& kafka) {
   const std::string cluster(meta::name_of(kafka));
   auto selfsigned = typed("Issuer", owned_metadata(kafka, selfsigned_issuer_name(cluster), cluster_labels(cluster)));

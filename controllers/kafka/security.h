@@ -9,10 +9,12 @@
 //   Issuer       <c>-clients-ca          signs the users' certificates
 //   Secret       <c>-cluster-ca-cert     ca.crt only: what clients trust (Strimzi's name and key)
 //   Secret       <c>-clients-ca-cert     ca.crt only
-//   Certificate  <c>-<pool>-<id>         a broker's certificate, Secret of the same name (Strimzi's
+//   Certificate  <c>-<pool>-<id>         a node's certificate, Secret of the same name (Strimzi's
 //                                        per-node Secret): its DNS names, the bootstrap and brokers
 //                                        Services', PKCS#8 key, tls-combined.pem for Kafka's PEM
-//                                        keystore
+//                                        keystore; server and client auth (the internal listeners
+//                                        are mutual TLS)
+//   Certificate  <c>-cluster-operator-certs  the operator's client certificate
 //
 // Strimzi's key Secret <c>-cluster-ca holds only ca.key; here it is the CA Certificate's Secret
 // (tls.crt, tls.key, ca.crt), and the public <c>-cluster-ca-cert keeps Strimzi's shape. Every
@@ -39,8 +41,17 @@ inline constexpr std::string_view kClusterCaCertsPath = "/opt/kafka/cluster-ca-c
 // The CombinedPEM output of the node Certificate: its key then its chain, Kafka's PEM keystore.
 inline constexpr std::string_view kKeystoreFile = "tls-combined.pem";
 
-// Whether the cluster serves a listener with TLS (and so needs the nodes' certificates).
+// Whether the cluster serves a listener with TLS.
 bool serves_tls(const apis::kafka::v1::KafkaClusterSpec& spec);
+// Whether `node` needs its certificate: every node when the internal listeners are mutual TLS,
+// else the brokers of a cluster serving TLS.
+bool needs_certificate(const apis::kafka::v1::KafkaClusterSpec& spec, const Node& node, bool internal_tls);
+
+// The operator's client certificate for the internal listeners (Strimzi's
+// <c>-cluster-operator-certs): from the cluster CA, for client auth. The topic operator and the
+// scale-down check use it on the replication listener.
+std::string operator_certificate_name(std::string_view cluster);
+json::Value operator_certificate(const json::Value& kafka);
 
 // The self-signed Issuer, the two CA Certificates and their Issuers.
 std::vector<json::Value> ca_objects(const json::Value& kafka);

@@ -14,8 +14,8 @@
 // validation.h applies Strimzi's rules (listener names and ports, forbidden config prefixes,
 // storage and roles) and names the field at fault. TLS listeners (`tls: true`) serve the node's
 // certificate from the cluster CA, both CAs made as Capstan Certificates (controllers/kafka/
-// security.h). Not yet implemented: the control plane (9090) and replication (9091) listeners
-// are plaintext inside the cluster, where Strimzi uses mutual TLS with its cluster CA.
+// security.h); with them the control plane (9090) and replication (9091) listeners are mutual
+// TLS, as Strimzi's.
 #pragma once
 
 #include "apis/common/codec.h"

@@ -101,6 +101,21 @@ spec:
   EXPECT_EQ(broker.find("listener.name.plain-9092"), std::string::npos);
   EXPECT_EQ(server_config(spec, "events", "data", all[1], all).find("keystore"), std::string::npos) << "a controller serves no user listener";
 
+  // With the internal listeners in mutual TLS every node, controllers too, presents its own
+  // certificate and accepts only peers of the cluster CA.
+  const std::string controller = server_config(spec, "events", "data", all[1], all, /*internal_tls=*/true);
+  EXPECT_NE(controller.find("listener.security.protocol.map=CONTROLPLANE-9090:SSL,REPLICATION-9091:SSL,"), std::string::npos) << controller;
+  for (const char* line : {"listener.name.controlplane-9090.ssl.client.auth=required\n",
+                           "listener.name.controlplane-9090.ssl.endpoint.identification.algorithm=HTTPS\n",
+                           "listener.name.controlplane-9090.ssl.truststore.location=/opt/kafka/cluster-ca-certs/ca.crt\n",
+                           "listener.name.replication-9091.ssl.keystore.location=/opt/kafka/broker-certs/tls-combined.pem\n"})
+    EXPECT_NE(controller.find(line), std::string::npos) << line;
+  EXPECT_TRUE(needs_certificate(spec, all[1], true));
+  EXPECT_FALSE(needs_certificate(spec, all[1], false));
+  const auto op = operator_certificate(kafka);
+  EXPECT_EQ(op.at("spec").at("secretName").as_string(), "events-cluster-operator-certs");
+  EXPECT_EQ(op.at("spec").at("usages").at(0).as_string(), "client auth");
+
   // The broker's certificate: from the cluster CA, the names clients use, Kafka's key encoding.
   const auto crt = node_certificate(kafka, all[0]);
   EXPECT_EQ(crt.at("metadata").at("name").as_string(), "events-dual-0");
