@@ -178,6 +178,7 @@ class KafkaTlsE2E : public KafkaNodesFixture {
 
   KafkaNetwork network_;
   std::string address_map_;
+  std::string tls_bootstrap_;  // the TLS listener's bootstrap, once the brokers run
 };
 
 TEST_P(KafkaTlsE2E, ATlsListenerServesBrokerCertificatesOfTheClusterCaThatClientsVerifyByName) {
@@ -265,6 +266,81 @@ spec: {partitions: 2, replicas: 3, config: {retention.ms: 3600000}}
   EXPECT_NE(jsonpath("certificate", "events-dual-0", ".status.revision"), serial);
   EXPECT_EQ(revision("events-dual-1"), r1);
   EXPECT_TRUE(eventually([&] { return condition("kafka", "events", "data", "Ready") == "True"; }, 60s));
+}
+
+// Authentication and authorization: a listener takes only clients with a certificate of the
+// clients CA (here Certificates the users apply, issued by the cluster's Issuer <c>-clients-ca),
+// whose subject is the user, and Kafka's StandardAuthorizer lets the super users do anything,
+// everyone else nothing (no ACLs yet).
+TEST_P(KafkaTlsE2E, ClientCertificatesOfTheClientsCaAuthenticateAndOnlySuperUsersAreAllowed) {
+  std::string cluster = kCluster;
+  const std::string listeners = "      - {name: other, port: 9094, type: cluster-ip, tls: false}\n";
+  cluster.replace(cluster.find(listeners), listeners.size(),
+                  "      - {name: mtls, port: 9093, type: internal, tls: true, authentication: {type: tls}}\n"
+                  "    authorization: {type: simple, superUsers: [CN=alice]}\n");
+  const std::string users = R"(---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: alice, namespace: data}
+spec: {secretName: alice, commonName: alice, usages: [client auth], issuerRef: {name: events-clients-ca}}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: bob, namespace: data}
+spec: {secretName: bob, commonName: bob, usages: [client auth], issuerRef: {name: events-clients-ca}}
+)";
+  std::vector<KafkaNodeSpec> nodes = make_cluster(users, {"events-dual-0", "events-dual-1", "events-dual-2"}, cluster);
+  ASSERT_EQ(nodes.size(), 3u) << "the Kafka did not become Ready";
+  for (const char* user : {"alice", "bob"})
+    ASSERT_TRUE(eventually([&] { return condition("certificate", user, "data", "Ready") == "True"; }, 30s)) << user;
+  EXPECT_NE(nodes[0].server_config.find("super.users=User:CN=events-kafka;User:CN=cluster-operator;User:CN=alice\n"), std::string::npos)
+      << nodes[0].server_config;
+  EXPECT_NE(nodes[0].server_config.find("listener.name.mtls-9093.ssl.truststore.location=/opt/kafka/client-ca-certs/ca.crt"),
+            std::string::npos);
+
+  const std::string ca_file = dir_->write("cluster-ca.crt", secret_data("events-cluster-ca-cert")["ca.crt"]);
+  auto client_of = [&](const std::string& user) {
+    auto files = secret_data(user);
+    return KafkaClient(tls_bootstrap_, {{"security.protocol", "ssl"},
+                                            {"ssl.ca.location", ca_file},
+                                            {"ssl.certificate.location", dir_->write(user + ".crt", files["tls.crt"])},
+                                            {"ssl.key.location", dir_->write(user + ".key", files["tls.key"])}});
+  };
+  KafkaBrokers brokers(*dir_, nodes, std::move(network_));
+  tls_bootstrap_ = brokers.bootstrap_servers(9093, /*by_name=*/true);
+
+  // alice, a super user, may do anything.
+  KafkaClient alice = client_of("alice");
+  ASSERT_NO_THROW(alice.create_topic("ledger", 3, 3)) << brokers.logs();
+  ASSERT_NO_THROW(alice.produce("ledger", {"debit", "credit"})) << brokers.logs();
+  EXPECT_EQ(alice.consume("ledger", 3, 2).size(), 2u);
+  // bob is who he says he is, and allowed nothing.
+  auto error_of = [](auto&& call) -> std::string {
+    try {
+      call();
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string bob_creates = error_of([&] { client_of("bob").create_topic("bobs", 1, 3, {}, 20s); });
+  EXPECT_NE(bob_creates.find("AUTHORIZATION_FAILED"), std::string::npos) << bob_creates;
+  const std::string bob_writes = error_of([&] { client_of("bob").produce("ledger", {"forged"}, 20s); });
+  EXPECT_NE(bob_writes.find("AUTHORIZATION_FAILED"), std::string::npos) << bob_writes;
+  // Without a certificate of the clients CA there is no connection, and an anonymous client of
+  // the plain listener is allowed nothing.
+  EXPECT_ANY_THROW(KafkaClient(tls_bootstrap_, {{"security.protocol", "ssl"}, {"ssl.ca.location", ca_file}}).cluster_id(5s));
+  const std::string anonymous = error_of([&] { KafkaClient(brokers.bootstrap_servers(9092)).create_topic("anonymous", 1, 3, {}, 20s); });
+  EXPECT_NE(anonymous.find("AUTHORIZATION_FAILED"), std::string::npos) << anonymous;
+
+  // The operator is a super user: its topics are made.
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: kafka.capstan.dev/v1
+kind: KafkaTopic
+metadata: {name: audited, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {partitions: 1, replicas: 3}
+)");
+  EXPECT_TRUE(eventually([&] { return condition("kafkatopic", "audited", "data", "Ready") == "True"; }, 90s))
+      << jsonpath("kafkatopic", "audited", ".status") << brokers.logs();
 }
 
 CAPSTAN_E2E_BACKENDS(KafkaTlsE2E);

@@ -99,10 +99,10 @@ class Reconciler {
     env_.client.apply(kServiceType.gvr, req_.ns, brokers_service(before_, spec), fm, true);
     env_.client.apply(kServiceType.gvr, req_.ns, bootstrap_service(before_, spec), fm, true);
     env_.client.apply(kDisruptionBudgetType.gvr, req_.ns, disruption_budget(before_, nodes.size()), fm, true);
-    if (serves_tls(spec) && !env_.options.certificates) {
+    if (needs_certificates_controller(spec) && !env_.options.certificates) {
       not_ready(v1::reason::kCertificatesUnavailable,
-                "TLS listeners need the certificates controller, which makes the cluster CA and the brokers' certificates "
-                "(run the manager with it: --controllers=...,certificates)");
+                "TLS listeners and authorization need the certificates controller, which makes the cluster and clients CAs and "
+                "the nodes' certificates (run the manager with it: --controllers=...,certificates)");
       write();
       return controller::Result::after(env_.options.full_reconciliation);
     }
@@ -216,19 +216,22 @@ class Reconciler {
         continue;
       }
       env_.client.apply(kSecretType.gvr, req_.ns, ca_cert_secret(before_, ca, pem), kFieldManager, true);
-      if (ca == cluster_ca_name(req_.name)) cluster_ca_pem_ = pem;
+      (ca == cluster_ca_name(req_.name) ? cluster_ca_pem_ : clients_ca_pem_) = pem;
     }
+    const bool authenticates = authenticates_clients(kafka_.spec.kafka);
     for (const auto& n : nodes) {
       if (!needs_certificate(kafka_.spec.kafka, n, internal_tls())) continue;
       const std::string name = n.pod_name(req_.name);
       env_.client.apply(certs::kCertificateType.gvr, req_.ns, node_certificate(before_, n), kFieldManager, true);
       const std::string keystore = secret_value(name, kKeystoreFile);
-      if (keystore.empty() || cluster_ca_pem_.empty()) {
+      // A broker authenticating clients also mounts the clients CA (and rolls when it changes).
+      const std::string clients_ca = n.broker && authenticates ? clients_ca_pem_ : "";
+      if (keystore.empty() || cluster_ca_pem_.empty() || (n.broker && authenticates && clients_ca.empty())) {
         waiting_.insert(name);
         if (keystore.empty()) missing.push_back("Secret " + name + " of Certificate " + name);
         continue;
       }
-      certificate_hashes_[name] = pki::sha256_hex(keystore + cluster_ca_pem_, 16);
+      certificate_hashes_[name] = pki::sha256_hex(keystore + cluster_ca_pem_ + clients_ca, 16);
     }
     if (waiting_.empty()) return "";
     return "waiting for the certificates controller to issue " + join(missing, ", ");
@@ -430,7 +433,7 @@ class Reconciler {
   v1::Kafka kafka_;
   std::int64_t generation_ = 0;
   int ready_ = 0;
-  std::string cluster_ca_pem_;
+  std::string cluster_ca_pem_, clients_ca_pem_;
   std::map<std::string, std::string> certificate_hashes_;  // broker pod -> hash of its keystore and CA
   std::set<std::string> waiting_;                          // brokers whose certificate is not issued yet
 };

@@ -111,9 +111,18 @@ std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::st
     for (const auto& l : spec.listeners) {
       if (!l.tls) continue;
       const std::string prefix = "listener.name." + name_lower(l) + ".ssl.";
+      if (l.authentication) out += prefix + "client.auth=required\n";
       out += prefix + "keystore.location=" + keystore + "\n";
       out += prefix + "keystore.type=PEM\n";
+      if (l.authentication) {  // clients present a certificate of the clients CA
+        out += prefix + "truststore.location=" + std::string(kClientsCaCertsPath) + "/ca.crt\n";
+        out += prefix + "truststore.type=PEM\n";
+      }
     }
+  if (spec.authorization) {
+    out += "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer\n";
+    out += "super.users=" + super_users(spec, cluster) + "\n";
+  }
   out += "log.dirs=/var/lib/kafka/data/kafka-log" + std::to_string(node.id) + "\n";
   out += "metadata.log.dir=/var/lib/kafka/data/kafka-log" + std::to_string(node.id) + "\n";
   if (const auto properties = spec.properties(); !properties.empty()) {

@@ -164,6 +164,8 @@ json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec,
     };
     secret_volume("broker-certs", node.pod_name(cluster), kBrokerCertsPath);
     secret_volume("cluster-ca", ca_cert_secret_name(cluster_ca_name(cluster)), kClusterCaCertsPath);
+    if (node.broker && authenticates_clients(spec))
+      secret_volume("clients-ca", ca_cert_secret_name(clients_ca_name(cluster)), kClientsCaCertsPath);
   }
   if (pool.resources) container["resources"] = *pool.resources;
   json::Object data_volume{{"name", "data"}};

@@ -67,6 +67,20 @@ bool serves_tls(const apis::kafka::v1::KafkaClusterSpec& spec) {
   return std::any_of(spec.listeners.begin(), spec.listeners.end(), [](const auto& l) { return l.tls; });
 }
 
+bool authenticates_clients(const apis::kafka::v1::KafkaClusterSpec& spec) {
+  return std::any_of(spec.listeners.begin(), spec.listeners.end(), [](const auto& l) { return l.authentication.has_value(); });
+}
+
+bool needs_certificates_controller(const apis::kafka::v1::KafkaClusterSpec& spec) { return serves_tls(spec) || spec.authorization; }
+
+std::string super_users(const apis::kafka::v1::KafkaClusterSpec& spec, std::string_view cluster) {
+  // The subjects are the common names alone (no organization), so the principals are exact.
+  std::string out = "User:CN=" + std::string(cluster) + "-kafka;User:CN=cluster-operator";
+  if (spec.authorization)
+    for (const auto& u : spec.authorization->super_users) out += ";User:" + u;
+  return out;
+}
+
 bool needs_certificate(const apis::kafka::v1::KafkaClusterSpec& spec, const Node& node, bool internal_tls) {
   return internal_tls || (node.broker && serves_tls(spec));
 }
@@ -78,8 +92,7 @@ json::Value operator_certificate(const json::Value& kafka) {
   const std::string name = operator_certificate_name(cluster);
   auto o = typed("Certificate", owned_metadata(kafka, name, cluster_labels(cluster)));
   o["spec"] = json::Object{
-      {"commonName", "cluster-operator"},
-      {"subject", json::Object{{"organizations", json::Array{"capstan.dev"}}}},
+      {"commonName", "cluster-operator"},  // the principal User:CN=cluster-operator
       {"secretName", name},
       {"secretTemplate", secret_template(cluster_labels(cluster))},
       {"duration", kValidity},
@@ -110,8 +123,7 @@ json::Value node_certificate(const json::Value& kafka, const Node& node) {
   add_service_names(dns, brokers_service_name(cluster), ns);
   auto o = typed("Certificate", owned_metadata(kafka, name, node_labels(cluster, node)));
   o["spec"] = json::Object{
-      {"commonName", cluster + "-kafka"},
-      {"subject", json::Object{{"organizations", json::Array{"capstan.dev"}}}},
+      {"commonName", cluster + "-kafka"},  // the principal User:CN=<c>-kafka
       {"dnsNames", std::move(dns)},
       {"secretName", name},
       {"secretTemplate", secret_template(node_labels(cluster, node))},

@@ -38,11 +38,21 @@ std::string ca_cert_secret_name(std::string_view ca_name);  // <ca>-cert
 // Where a broker's pod mounts its certificate Secret and the cluster CA's public Secret.
 inline constexpr std::string_view kBrokerCertsPath = "/opt/kafka/broker-certs";
 inline constexpr std::string_view kClusterCaCertsPath = "/opt/kafka/cluster-ca-certs";
+// ... and, with a listener authenticating clients, the clients CA's public Secret.
+inline constexpr std::string_view kClientsCaCertsPath = "/opt/kafka/client-ca-certs";
 // The CombinedPEM output of the node Certificate: its key then its chain, Kafka's PEM keystore.
 inline constexpr std::string_view kKeystoreFile = "tls-combined.pem";
 
 // Whether the cluster serves a listener with TLS.
 bool serves_tls(const apis::kafka::v1::KafkaClusterSpec& spec);
+// Whether a listener authenticates clients by their certificate of the clients CA.
+bool authenticates_clients(const apis::kafka::v1::KafkaClusterSpec& spec);
+// Whether the cluster cannot run without the certificates controller: TLS listeners, and
+// authorization (which needs the internal listeners' mutual TLS to tell the nodes apart).
+bool needs_certificates_controller(const apis::kafka::v1::KafkaClusterSpec& spec);
+// The users allowed everything: the nodes' and the operator's certificates' subjects, then the
+// spec's superUsers (Kafka's super.users, "User:CN=..;User:..").
+std::string super_users(const apis::kafka::v1::KafkaClusterSpec& spec, std::string_view cluster);
 // Whether `node` needs its certificate: every node when the internal listeners are mutual TLS,
 // else the brokers of a cluster serving TLS.
 bool needs_certificate(const apis::kafka::v1::KafkaClusterSpec& spec, const Node& node, bool internal_tls);

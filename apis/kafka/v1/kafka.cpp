@@ -9,6 +9,29 @@ namespace {
 using codec::field;
 using openapi::Schema;
 
+const auto& listener_authentication_fields() {
+  static const auto table = codec::table<KafkaListenerAuthentication>(
+      "How clients of the listener authenticate.",
+      field("type", &KafkaListenerAuthentication::type,
+            Schema::string_enum({"tls"}, "tls: a client certificate the clients CA signed (the listener must be tls: true); its "
+                                         "subject is the user (CN=<name>)."))
+          .required());
+  return table;
+}
+
+const auto& authorization_fields() {
+  static const auto table = codec::table<KafkaAuthorization>(
+      "Authorization of the brokers: simple (Kafka's StandardAuthorizer and ACLs).",
+      field("type", &KafkaAuthorization::type, Schema::string_enum({"simple"}, "simple: ACLs.")).required(),
+      field("superUsers", &KafkaAuthorization::super_users,
+            Schema::array(Schema::string("A user allowed everything, as its principal names it (CN=alice for a TLS client).")
+                              .min_length(1)
+                              .max_length(256),
+                          "Users allowed everything.")
+                .max_items(kMaxSuperUsers)));
+  return table;
+}
+
 const auto& listener_fields() {
   static const auto table = codec::table<GenericKafkaListener>(
       "A listener clients connect to.",
@@ -22,7 +45,8 @@ const auto& listener_fields() {
             Schema::string_enum({"internal", "cluster-ip"}, "internal (through the headless and bootstrap Services) or cluster-ip "
                                                             "(the bootstrap Service)."))
           .required(),
-      field("tls", &GenericKafkaListener::tls, Schema::boolean("Whether the listener uses TLS.")).required());
+      field("tls", &GenericKafkaListener::tls, Schema::boolean("Whether the listener uses TLS.")).required(),
+      field("authentication", &GenericKafkaListener::authentication, KafkaListenerAuthentication::schema()));
   return table;
 }
 
@@ -75,7 +99,8 @@ const auto& cluster_fields() {
           .required(),
       field("config", &KafkaClusterSpec::config,
             Schema::open_object("Broker configuration (Kafka properties); the operator's own keys are refused.").max_properties(256)),
-      field("metricsConfig", &KafkaClusterSpec::metrics_config, MetricsConfig::schema()));
+      field("metricsConfig", &KafkaClusterSpec::metrics_config, MetricsConfig::schema()),
+      field("authorization", &KafkaClusterSpec::authorization, KafkaAuthorization::schema()));
   return table;
 }
 
@@ -128,6 +153,8 @@ const auto& status_fields() {
 
 }  // namespace
 
+CAPSTAN_CODEC_FROM(KafkaListenerAuthentication, listener_authentication_fields)
+CAPSTAN_CODEC_FROM(KafkaAuthorization, authorization_fields)
 CAPSTAN_CODEC_FROM(GenericKafkaListener, listener_fields)
 CAPSTAN_CODEC_FROM(ConfigMapKeyRef, config_map_key_ref_fields)
 CAPSTAN_CODEC_FROM(ExternalConfigurationReference, external_reference_fields)

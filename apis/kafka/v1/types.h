@@ -5,7 +5,8 @@
 // Implemented from Strimzi (the rest of its spec is not in the CRD schema, so `kubectl apply`,
 // which asks for strict field validation, refuses a manifest using it):
 //   Kafka          spec.kafka{version, metadataVersion, image, listeners[{name, port, type:
-//                  internal|cluster-ip, tls}], config{}, metricsConfig{type: jmxPrometheusExporter,
+//                  internal|cluster-ip, tls, authentication{type: tls}}], authorization{type:
+//                  simple, superUsers}, config{}, metricsConfig{type: jmxPrometheusExporter,
 //                  valueFrom{configMapKeyRef}, podMonitor{enabled, labels} (Capstan's)}};
 //                  status{..., listeners[{..., certificates}]}
 //   KafkaNodePool  spec{replicas, roles[controller|broker], storage{type: ephemeral (sizeLimit) |
@@ -36,12 +37,27 @@ inline constexpr std::string_view kStrimziVersion = "0.48.0";
 // is a Pod, a ConfigMap and a claim, and its configuration lists every controller.
 inline constexpr std::int64_t kMaxNodes = 1000;
 
+struct KafkaListenerAuthentication {
+  std::string type;  // tls: a client certificate of the clients CA
+  CAPSTAN_CODEC(KafkaListenerAuthentication);
+};
+
 struct GenericKafkaListener {
   std::string name;
   std::int32_t port = 0;
   std::string type;  // internal | cluster-ip
   bool tls = false;
+  std::optional<KafkaListenerAuthentication> authentication;
   CAPSTAN_CODEC(GenericKafkaListener);
+};
+
+// Strimzi's authorization type simple: Kafka's StandardAuthorizer (ACLs), with super users
+// ("CN=alice" for a TLS client, as Strimzi writes them; each becomes User:<it>).
+inline constexpr std::int64_t kMaxSuperUsers = 64;
+struct KafkaAuthorization {
+  std::string type;  // simple
+  std::vector<std::string> super_users;
+  CAPSTAN_CODEC(KafkaAuthorization);
 };
 
 struct ConfigMapKeyRef {
@@ -78,6 +94,7 @@ struct KafkaClusterSpec {
   std::vector<GenericKafkaListener> listeners;
   json::Object config;  // Kafka properties as written (strings, numbers, booleans)
   std::optional<MetricsConfig> metrics_config;
+  std::optional<KafkaAuthorization> authorization;
 
   std::string effective_version() const { return version.empty() ? std::string(kDefaultKafkaVersion) : version; }
   std::string effective_metadata_version() const {

@@ -215,6 +215,14 @@ TEST(KafkaValidation, MetricsConfigNamesAConfigMapKeyAndThePodMonitorValidLabels
                      "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"}));
 }
 
+TEST(KafkaValidation, ClientAuthenticationNeedsATlsListener) {
+  EXPECT_EQ(errors(validate_kafka(kafka("    listeners: [{name: a, port: 9092, type: internal, tls: false, authentication: {type: tls}}]\n"))),
+            Strings{"spec.kafka.listeners[0].authentication: Forbidden: TLS client authentication needs a TLS listener (tls: true)"});
+  EXPECT_EQ(errors(validate_kafka(kafka("    listeners: [{name: a, port: 9092, type: internal, tls: true, authentication: {type: tls}}]\n"
+                                        "    authorization: {type: simple, superUsers: [CN=alice]}\n"))),
+            Strings{});
+}
+
 TEST(KafkaTopicValidation, ConfigCountIsBounded) {
   std::string config;
   for (int i = 0; i < 300; ++i) config += (i ? ", " : "") + std::string("k") + std::to_string(i) + ": v";

@@ -14,6 +14,14 @@ namespace {
 
 using Ids = std::vector<std::int32_t>;
 
+// Kafka "events" in namespace "data" with `spec_kafka` (YAML lines under spec.kafka).
+json::Value kafka_object(const std::string& spec_kafka = "") {
+  return json::from_yaml(R"(apiVersion: kafka.capstan.dev/v1
+kind: Kafka
+metadata: {name: events, namespace: data, uid: 6c1c8a7e-0000-4000-8000-000000000001}
+)" + (spec_kafka.empty() ? std::string() : "spec:\n  kafka:\n" + spec_kafka));
+}
+
 TEST(KafkaNodeIds, NewPoolsTakeTheLowestFreeIdsInOrder) {
   auto ids = assign_node_ids({{"controllers", 3, {}, false, true}, {"brokers", 3, {}, true, false}});
   EXPECT_EQ(ids["controllers"], (Ids{0, 1, 2}));
@@ -58,11 +66,7 @@ spec:
 }
 
 TEST(KafkaObjects, TheNodeConfigMapCarriesWhatItsStorageIsFormattedWith) {
-  const auto kafka = json::from_yaml(R"(
-apiVersion: kafka.capstan.dev/v1
-kind: Kafka
-metadata: {name: events, namespace: data, uid: 6c1c8a7e-0000-4000-8000-000000000001}
-)");
+  const auto kafka = kafka_object();
   const auto cm = node_configmap(kafka, {4, "brk", true, false}, {"node.id=4\n", "q1fXmGqkT3W1yTtS7Zx0aA", "4.1-IV1"});
   EXPECT_EQ(cm.at("metadata").at("name").as_string(), "events-brk-4");
   const auto& data = cm.at("data");
@@ -78,14 +82,8 @@ metadata: {name: events, namespace: data, uid: 6c1c8a7e-0000-4000-8000-000000000
 }
 
 TEST(KafkaTls, ATlsListenerServesTheBrokersCertificateFromThePemKeystore) {
-  const auto kafka = json::from_yaml(R"(
-apiVersion: kafka.capstan.dev/v1
-kind: Kafka
-metadata: {name: events, namespace: data, uid: 6c1c8a7e-0000-4000-8000-000000000001}
-spec:
-  kafka:
-    listeners: [{name: plain, port: 9092, type: internal, tls: false}, {name: tls, port: 9093, type: internal, tls: true}]
-)");
+  const auto kafka = kafka_object(
+      "    listeners: [{name: plain, port: 9092, type: internal, tls: false}, {name: tls, port: 9093, type: internal, tls: true}]\n");
   const auto spec = apis::kafka::v1::Kafka::from_json(kafka).spec.kafka;
   ASSERT_TRUE(serves_tls(spec));
   std::vector<Node> all{{0, "dual", true, true}, {1, "ctl", false, true}};
@@ -156,13 +154,7 @@ spec:
 }
 
 TEST(KafkaMetrics, TheNodesRunTheExporterAndThePodMonitorSelectsTheirPort) {
-  const auto kafka = json::from_yaml(R"(
-apiVersion: kafka.capstan.dev/v1
-kind: Kafka
-metadata: {name: events, namespace: data, uid: 6c1c8a7e-0000-4000-8000-000000000001}
-spec:
-  kafka:
-    listeners: [{name: plain, port: 9092, type: internal, tls: false}]
+  const auto kafka = kafka_object(R"(    listeners: [{name: plain, port: 9092, type: internal, tls: false}]
     metricsConfig:
       type: jmxPrometheusExporter
       valueFrom: {configMapKeyRef: {name: kafka-metrics, key: config.yml}}
