@@ -55,7 +55,8 @@ TEST_F(HelmChart, AMisspeltOrMistypedValueIsRefusedNamingIt) {
 
 TEST_F(HelmChart, ASubsetOfControllersGetsExactlyItsCrdsRulesWebhooksAndFlag) {
   auto docs = render({"controllers.certificates.enabled=false", "controllers.monitoring.enabled=false", "controllers.gitops.enabled=false"});
-  EXPECT_EQ(of_kind(docs, "CustomResourceDefinition"), (std::set<std::string>{"kafkas.kafka.capstan.dev", "kafkanodepools.kafka.capstan.dev", "kafkatopics.kafka.capstan.dev"}));
+  EXPECT_EQ(of_kind(docs, "CustomResourceDefinition"), (std::set<std::string>{"kafkas.kafka.capstan.dev", "kafkanodepools.kafka.capstan.dev",
+                                                                                "kafkatopics.kafka.capstan.dev", "kafkausers.kafka.capstan.dev"}));
   // Kafka's webhooks alone (no mutating ones: it has no defaulting webhook).
   EXPECT_EQ(of_kind(docs, "ValidatingWebhookConfiguration"), (std::set<std::string>{"capstan-kafka"}));
   EXPECT_TRUE(of_kind(docs, "MutatingWebhookConfiguration").empty());

@@ -164,7 +164,7 @@ CAPSTAN_E2E_BACKENDS(KafkaBrokerE2E);
 // lead (the brokers advertise their names: their certificates carry them).
 class KafkaTlsE2E : public KafkaNodesFixture {
  protected:
-  KafkaTlsE2E() : KafkaNodesFixture({"kafka-tls", /*simulate_workloads=*/true, "kafka,kafkatopics,certificates,issuers,pods"}) {
+  KafkaTlsE2E() : KafkaNodesFixture({"kafka-tls", /*simulate_workloads=*/true, "kafka,kafkatopics,kafkausers,certificates,issuers,pods"}) {
     for (int i = 0; i < 3; ++i) {
       const std::string host = "events-dual-" + std::to_string(i) + ".events-kafka-brokers.data.svc";
       const std::string address = network_.address(host, 9091);
@@ -269,10 +269,10 @@ spec: {partitions: 2, replicas: 3, config: {retention.ms: 3600000}}
 }
 
 // Authentication and authorization: a listener takes only clients with a certificate of the
-// clients CA (here Certificates the users apply, issued by the cluster's Issuer <c>-clients-ca),
-// whose subject is the user, and Kafka's StandardAuthorizer lets the super users do anything,
-// everyone else nothing (no ACLs yet).
-TEST_P(KafkaTlsE2E, ClientCertificatesOfTheClientsCaAuthenticateAndOnlySuperUsersAreAllowed) {
+// clients CA (Certificates the users apply, issued by the cluster's Issuer <c>-clients-ca, or a
+// KafkaUser's), whose subject is the user, and Kafka's StandardAuthorizer lets the super users do
+// anything and everyone else what the ACLs of their KafkaUser allow.
+TEST_P(KafkaTlsE2E, ClientCertificatesOfTheClientsCaAuthenticateAndKafkaUsersGetExactlyTheirAcls) {
   std::string cluster = kCluster;
   const std::string listeners = "      - {name: other, port: 9094, type: cluster-ip, tls: false}\n";
   cluster.replace(cluster.find(listeners), listeners.size(),
@@ -341,6 +341,37 @@ spec: {partitions: 1, replicas: 3}
 )");
   EXPECT_TRUE(eventually([&] { return condition("kafkatopic", "audited", "data", "Ready") == "True"; }, 90s))
       << jsonpath("kafkatopic", "audited", ".status") << brokers.logs();
+
+  // A KafkaUser: its certificate from the clients CA, and exactly its ACLs in Kafka.
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: kafka.capstan.dev/v1
+kind: KafkaUser
+metadata: {name: carol, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec:
+  authentication: {type: tls}
+  authorization:
+    type: simple
+    acls:
+      - resource: {type: topic, name: ledger}
+        operations: [Write, Describe, Read]
+      - resource: {type: topic, name: led, patternType: prefix}
+        operations: [Describe]
+)");
+  ASSERT_TRUE(eventually([&] { return condition("kafkauser", "carol", "data", "Ready") == "True"; }, 90s))
+      << jsonpath("kafkauser", "carol", ".status") << brokers.logs();
+  EXPECT_EQ(jsonpath("kafkauser", "carol", ".status.username"), "CN=carol");
+  EXPECT_EQ(jsonpath("kafkauser", "carol", ".status.secret"), "carol");
+  EXPECT_EQ(jsonpath("certificate", "carol", ".spec.issuerRef.name"), "events-clients-ca");
+  ASSERT_TRUE(eventually([&] { return condition("certificate", "carol", "data", "Ready") == "True"; }, 30s));
+  KafkaClient carol = client_of("carol");
+  EXPECT_NO_THROW(carol.produce("ledger", {"carol's entry"}, 30s)) << brokers.logs();
+  EXPECT_EQ(carol.consume("ledger", 3, 3).size(), 3u);
+  const std::string carol_creates = error_of([&] { carol.create_topic("carols", 1, 3, {}, 20s); });
+  EXPECT_NE(carol_creates.find("AUTHORIZATION_FAILED"), std::string::npos) << carol_creates;
+
+  // Deleting the KafkaUser deletes its ACLs first: the same certificate is allowed nothing.
+  kubectl_->ok({"delete", "kafkauser", "carol", "-n", "data", "--wait=true", "--timeout=60s"});
+  EXPECT_TRUE(eventually([&] { return !error_of([&] { carol.produce("ledger", {"after"}, 10s); }).empty(); }, 30s))
+      << "carol still writes after her KafkaUser was deleted";
 }
 
 CAPSTAN_E2E_BACKENDS(KafkaTlsE2E);

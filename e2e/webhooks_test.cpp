@@ -88,6 +88,9 @@ const Invalid kInvalid[] = {
     {"vkafkanodepool.kafka.capstan.dev", "spec.storage.size: Required value",
      "apiVersion: kafka.capstan.dev/v1\nkind: KafkaNodePool\nmetadata: {name: bad, namespace: team, labels: {kafka.capstan.dev/cluster: x}}\n"
      "spec: {replicas: 1, roles: [broker], storage: {type: persistent-claim}}\n"},
+    {"vkafkauser.kafka.capstan.dev", "spec.authorization.acls[0].resource.name: Required value",
+     "apiVersion: kafka.capstan.dev/v1\nkind: KafkaUser\nmetadata: {name: bad, namespace: team, labels: {kafka.capstan.dev/cluster: x}}\n"
+     "spec: {authorization: {type: simple, acls: [{resource: {type: topic}, operations: [Read]}]}}\n"},
     {"vgitrepository.gitops.capstan.dev", "spec.url: Invalid value: \"file:///etc\"",
      "apiVersion: gitops.capstan.dev/v1\nkind: GitRepository\nmetadata: {name: bad, namespace: team}\n"
      "spec: {url: 'file:///etc', interval: 1m}\n"},
@@ -102,7 +105,7 @@ TEST_P(WebhooksE2E, AnInvalidObjectOfEveryKindIsRefusedNamingTheField) {
     expect_refused(c.manifest, c.webhook, c.field);
   }
   EXPECT_EQ(get({"get", "certificates,certificaterequests,issuers,prometheuses,servicemonitors,podmonitors,prometheusrules,kafkas,"
-                 "kafkanodepools,gitrepositories,kustomizations", "-n", "team", "-o", "name"}),
+                 "kafkanodepools,kafkausers,gitrepositories,kustomizations", "-n", "team", "-o", "name"}),
             "");
   EXPECT_EQ(get({"get", "clusterissuers", "-o", "name"}), "");
   // Every error of an object at once.

@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace capstan::kafka {
 
@@ -45,6 +46,14 @@ struct ClientTls {
   std::string ca_pem, certificate_pem, key_pem;
 };
 
+// One ACL binding, in Strimzi's KafkaUser words: resource type topic | group | cluster (named
+// kafka-cluster), pattern literal | prefix, the principal (User:CN=alice), host, operation (Read,
+// Write, ..., All) and permission allow | deny.
+struct AclBinding {
+  std::string resource_type, resource_name, pattern, principal, host, operation, permission;
+  auto operator<=>(const AclBinding&) const = default;
+};
+
 class ClusterAdmin {
  public:
   // `bootstrap`: "host:port,..." of a listener the operator may use: PLAINTEXT, or SSL with `tls`.
@@ -67,6 +76,12 @@ class ClusterAdmin {
   void set_overrides(const std::string& topic, const std::map<std::string, std::string>& configs);
   // Deleting a topic that does not exist is no error.
   void remove(const std::string& topic);
+  // The ACL bindings of `principal` (DescribeAcls); bindings of kinds Strimzi's words cannot
+  // name are left out.
+  std::set<AclBinding> acls(const std::string& principal);
+  void create_acls(const std::vector<AclBinding>& acls);
+  // Deletes exactly these bindings.
+  void delete_acls(const std::vector<AclBinding>& acls);
   // Of `brokers` (node IDs), those that hold a replica of any partition of any topic.
   std::set<std::int32_t> holding_replicas(const std::set<std::int32_t>& brokers);
 

@@ -6,6 +6,7 @@
 #include "controllers/kafka/kafka_controller.h"
 #include "controllers/kafka/security.h"
 #include "controllers/kafka/topic_controller.h"
+#include "controllers/kafka/user_controller.h"
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
 #include "runtime/controller/manager.h"
@@ -83,6 +84,31 @@ std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, std::shared_ptr<
   return env;
 }
 
+std::shared_ptr<UserEnv> wire_users(controller::Manager& mgr, std::shared_ptr<ClusterAdmins> admins, UserOptions options) {
+  auto env = std::shared_ptr<UserEnv>(
+      new UserEnv{mgr.client(), mgr.informer(apis::kafka::v1::kKafkaUserType), mgr.informer(kKafkaType), std::move(admins), options});
+  env->users.ensure_index(std::string(kTopicClusterIndex), [](const cache::CachedObject& o) {
+    std::string cluster(o.label(apis::kafka::v1::kClusterLabel));
+    return cluster.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(o.ns()) + "/" + cluster};
+  });
+  controller::Predicate changed;
+  changed.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
+    return a->generation() != b->generation() || a->deleting() != b->deleting() ||
+           a->label(apis::kafka::v1::kClusterLabel) != b->label(apis::kafka::v1::kClusterLabel);
+  };
+  mgr.controller("kafkauser")
+      .for_(apis::kafka::v1::kKafkaUserType, {changed})
+      // A cluster's users are reconciled when it becomes ready (or changes).
+      .watches(kKafkaType,
+               [e = env.get()](const cache::ObjectPtr& o) {
+                 return controller::requests_by_index(e->users, kTopicClusterIndex, std::string(o->ns()) + "/" + std::string(o->name()));
+               })
+      .with_max_concurrent(2)
+      .records_faults("Ready")
+      .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_user(*env, r, c); });
+  return env;
+}
+
 std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<ClusterAdmins> admins, KafkaOptions options) {
   auto env = std::shared_ptr<Env>(new Env{mgr.client(), mgr.informer(kKafkaType), mgr.informer(kNodePoolType),
                                           mgr.informer(kPodType, kClusterObjectsSelector),
@@ -115,9 +141,9 @@ plugin::Plugin plugin() {
   auto address_map = std::make_shared<std::map<std::string, std::string>>();
   return plugin::Plugin("kafka")
       .alias("strimzi")
-      .describe("Kafka clusters (Strimzi's Kafka, KafkaNodePool and KafkaTopic under kafka.capstan.dev, KRaft): node IDs, "
-                "per-node configuration, pods rolled one at a time, Services, a PodDisruptionBudget and status; topics through "
-                "Kafka's Admin API")
+      .describe("Kafka clusters (Strimzi's Kafka, KafkaNodePool, KafkaTopic and KafkaUser under kafka.capstan.dev, KRaft): "
+                "node IDs, per-node configuration, pods rolled one at a time, Services, a PodDisruptionBudget, TLS from the "
+                "certificates controller and status; topics and users' ACLs through Kafka's Admin API")
       .flags([kafka_options, address_map](flags::FlagSet& fs) {
         fs.add_custom(
             "kafka-address-map",
@@ -141,9 +167,10 @@ plugin::Plugin plugin() {
                         "2m0s");
       })
       .crds(apis::kafka::v1::crds)
-      .permits({"kafka.capstan.dev"}, {"kafkas/status", "kafkanodepools/status", "kafkatopics/status"}, {"get", "update", "patch"})
-      // The topic operator's finalizer; a pool's manual-rolling-update annotation, removed once handed to its pods.
-      .permits({"kafka.capstan.dev"}, {"kafkatopics", "kafkanodepools"}, {"update", "patch"})
+      .permits({"kafka.capstan.dev"}, {"kafkas/status", "kafkanodepools/status", "kafkatopics/status", "kafkausers/status"},
+               {"get", "update", "patch"})
+      // The topic and user operators' finalizers; a pool's manual-rolling-update annotation, removed once handed to its pods.
+      .permits({"kafka.capstan.dev"}, {"kafkatopics", "kafkausers", "kafkanodepools"}, {"update", "patch"})
       .permits({""}, {"pods"}, {"create", "update", "patch", "delete"})
       .permits({""}, {"services", "configmaps", "persistentvolumeclaims"}, {"get", "create", "update", "patch", "delete"})
       .permits({"policy"}, {"poddisruptionbudgets"}, {"get", "create", "update", "patch", "delete"})
@@ -164,6 +191,7 @@ plugin::Plugin plugin() {
         TopicOptions topics;
         topics.full_reconciliation = kafka_options->full_reconciliation;
         wire_topics(w.manager, admins, topics);
+        wire_users(w.manager, admins, UserOptions{kafka_options->full_reconciliation, kafka_options->certificates});
       });
 }
 

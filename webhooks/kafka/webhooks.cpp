@@ -42,13 +42,15 @@ webhook::Handler handler(Causes (*validate)(const json::Value&, const json::Valu
 }  // namespace
 
 const std::vector<webhook::Hook>& hooks() {
-  static const std::vector<webhook::Hook> all = {hook(v1::kKafkaType), hook(v1::kKafkaNodePoolType), hook(v1::kKafkaTopicType)};
+  static const std::vector<webhook::Hook> all = {hook(v1::kKafkaType), hook(v1::kKafkaNodePoolType), hook(v1::kKafkaTopicType),
+                                                  hook(v1::kKafkaUserType)};
   return all;
 }
 
 webhook::Handler kafka_validating_handler() { return handler(&v1::validate_kafka, nullptr); }
 webhook::Handler node_pool_validating_handler() { return handler(&v1::validate_kafka_node_pool, &v1::kafka_node_pool_warnings); }
 webhook::Handler topic_validating_handler() { return handler(&v1::validate_kafka_topic, nullptr); }
+webhook::Handler user_validating_handler() { return handler(&v1::validate_kafka_user, nullptr); }
 
 std::string conversion_path() { return webhook::convert_path(v1::kGroup); }
 
@@ -63,6 +65,7 @@ void register_webhooks(webhook::Server& server) {
   server.register_path(hooks()[0].path, kafka_validating_handler());
   server.register_path(hooks()[1].path, node_pool_validating_handler());
   server.register_path(hooks()[2].path, topic_validating_handler());
+  server.register_path(hooks()[3].path, user_validating_handler());
   server.register_path(conversion_path(), conversion_handler());
 }
 

@@ -7,7 +7,8 @@
 // subresource (the KRaft cluster ID is set once). No defaulting webhook: the controller applies
 // the defaults (version, metadata version, image) when it reads the object, as Strimzi does, so
 // a manifest keeps meaning "the operator's default" across upgrades. KafkaTopic: its cluster
-// label, name and bounds, and the topic name and cluster kept on update.
+// label, name and bounds, and the topic name and cluster kept on update. KafkaUser: its cluster
+// label (kept on update), name length and ACL resources.
 #pragma once
 
 #include "runtime/json/json.h"
@@ -27,12 +28,13 @@ const std::vector<webhook::Hook>& hooks();
 webhook::Handler kafka_validating_handler();
 webhook::Handler node_pool_validating_handler();
 webhook::Handler topic_validating_handler();
+webhook::Handler user_validating_handler();
 
 // The Kafka conversion webhook ("/convert-kafka-capstan-dev").
 std::string conversion_path();
 webhook::Handler conversion_handler();
 
-// Both validating handlers and the conversion handler.
+// The validating handlers and the conversion handler.
 void register_webhooks(webhook::Server& server);
 
 // ValidatingWebhookConfiguration "capstan-kafka".

@@ -89,9 +89,10 @@ TEST(KafkaWebhooks, ConfigurationCoversEveryKindAndItsStatus) {
   EXPECT_EQ(json::get_string(cfgs[0], {"kind"}), "ValidatingWebhookConfiguration");
   EXPECT_EQ(json::get_string(cfgs[0], {"metadata", "name"}), "capstan-kafka");
   const auto& hooks = *json::get_array(cfgs[0], {"webhooks"});
-  ASSERT_EQ(hooks.size(), 3u);
+  ASSERT_EQ(hooks.size(), 4u);
   EXPECT_EQ(json::get_string(hooks[1], {"name"}), "vkafkanodepool.kafka.capstan.dev");
   EXPECT_EQ(json::get_string(hooks[2], {"name"}), "vkafkatopic.kafka.capstan.dev");
+  EXPECT_EQ(json::get_string(hooks[3], {"name"}), "vkafkauser.kafka.capstan.dev");
   EXPECT_EQ(json::get_string(hooks[1], {"clientConfig", "service", "path"}), "/validate-kafka-capstan-dev-v1-kafkanodepool");
   EXPECT_EQ(json::serialize(*json::find(hooks[1], {"rules"})),
             R"([{"apiGroups":["kafka.capstan.dev"],"apiVersions":["v1"],"operations":["CREATE","UPDATE"],)"

@@ -31,7 +31,13 @@ std::vector<json::Value> crds() {
                          {"Partitions", "integer", ".spec.partitions", 0, "The desired number of partitions in the topic"},
                          {"Replication factor", "integer", ".spec.replicas", 0, "The desired number of replicas of each partition"},
                          {"Ready", "string", R"(.status.conditions[?(@.type=="Ready")].status)", 0, "The state of the custom resource"}});
-  return {std::move(kafka), std::move(pool), std::move(topic)};
+  // Strimzi's KafkaUser columns; served at v1 only.
+  auto user = make_crd(gv, {kKafkaUserKind, "kafkausers", "kafkauser", {"ku"}}, true, user_schema(),
+                       {{"Cluster", "string", R"(.metadata.labels.kafka\.capstan\.dev/cluster)", 0, "The name of the Kafka cluster this user belongs to"},
+                        {"Authentication", "string", ".spec.authentication.type", 0, "How the user is authenticated"},
+                        {"Authorization", "string", ".spec.authorization.type", 0, "How the user is authorised"},
+                        {"Ready", "string", R"(.status.conditions[?(@.type=="Ready")].status)", 0, "The state of the custom resource"}});
+  return {std::move(kafka), std::move(pool), std::move(topic), std::move(user)};
 }
 
 }  // namespace capstan::apis::kafka::v1

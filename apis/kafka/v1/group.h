@@ -14,6 +14,7 @@ namespace capstan::apis::kafka::v1 {
 inline const meta::ResourceType kKafkaType{{"kafka.capstan.dev", "v1", "kafkas"}, "Kafka", true};
 inline const meta::ResourceType kKafkaNodePoolType{{"kafka.capstan.dev", "v1", "kafkanodepools"}, "KafkaNodePool", true};
 inline const meta::ResourceType kKafkaTopicType{{"kafka.capstan.dev", "v1", "kafkatopics"}, "KafkaTopic", true};
+inline const meta::ResourceType kKafkaUserType{{"kafka.capstan.dev", "v1", "kafkausers"}, "KafkaUser", true};
 
 inline constexpr std::string_view kGroup = "kafka.capstan.dev";
 inline constexpr std::string_view kVersion = "v1";
@@ -22,6 +23,7 @@ inline constexpr std::string_view kApiVersion = "kafka.capstan.dev/v1";
 inline constexpr std::string_view kKafkaKind = "Kafka";
 inline constexpr std::string_view kKafkaNodePoolKind = "KafkaNodePool";
 inline constexpr std::string_view kKafkaTopicKind = "KafkaTopic";
+inline constexpr std::string_view kKafkaUserKind = "KafkaUser";
 
 // Labels (Strimzi's strimzi.io/*). A KafkaNodePool belongs to the Kafka its cluster label names.
 inline constexpr std::string_view kClusterLabel = "kafka.capstan.dev/cluster";
@@ -48,6 +50,8 @@ inline constexpr std::string_view kManagedAnnotation = "kafka.capstan.dev/manage
 // The topic operator's finalizer (Strimzi's strimzi.io/topic-operator): the topic is deleted
 // from Kafka before its KafkaTopic goes.
 inline constexpr std::string_view kTopicFinalizer = "kafka.capstan.dev/topic-operator";
+// On a KafkaUser: its ACLs are deleted from the cluster before it goes.
+inline constexpr std::string_view kUserFinalizer = "kafka.capstan.dev/user-operator";
 
 // Conditions as Strimzi's: Ready=True on success, NotReady=True with the error's class name
 // as the reason on failure (Argo CD's health check for Strimzi reads exactly these).

@@ -12,6 +12,8 @@
 //   KafkaNodePool  spec{replicas, roles[controller|broker], storage{type: ephemeral (sizeLimit) |
 //                  persistent-claim (size, class, deleteClaim)}, resources}
 //   KafkaTopic     spec{topicName, partitions, replicas, config{}}; status{topicName} (no topicId: librdkafka 2.0 does not report it)
+//   KafkaUser      spec{authentication{type: tls}, authorization{type: simple, acls[{resource{type, name,
+//                  patternType}, operations, type, host}]}}; status{username, secret}
 // validation.h applies Strimzi's rules (listener names and ports, forbidden config prefixes,
 // storage and roles) and names the field at fault. TLS listeners (`tls: true`) serve the node's
 // certificate from the cluster CA, both CAs made as Capstan Certificates (controllers/kafka/
@@ -200,7 +202,53 @@ struct KafkaTopicStatus {
   CAPSTAN_CODEC(KafkaTopicStatus);
 };
 
+// KafkaUser (Strimzi's user operator): authentication tls (a client certificate of the clients
+// CA, a Capstan Certificate) and authorization simple (ACLs of the user's principal).
+inline constexpr std::int64_t kMaxUserAcls = 256;
+
+struct KafkaUserAuthentication {
+  std::string type;  // tls
+  CAPSTAN_CODEC(KafkaUserAuthentication);
+};
+
+struct AclRuleResource {
+  std::string type;                     // topic | group | cluster
+  std::string name;                     // not for cluster
+  std::string pattern_type = "literal"; // literal | prefix
+  CAPSTAN_CODEC(AclRuleResource);
+};
+
+struct AclRule {
+  AclRuleResource resource;
+  std::vector<std::string> operations;  // Read, Write, Create, Delete, Alter, Describe, ClusterAction, AlterConfigs,
+                                        // DescribeConfigs, IdempotentWrite, All
+  std::string type = "allow";           // allow | deny
+  std::string host = "*";
+  CAPSTAN_CODEC(AclRule);
+};
+
+struct KafkaUserAuthorization {
+  std::string type;  // simple
+  std::vector<AclRule> acls;
+  CAPSTAN_CODEC(KafkaUserAuthorization);
+};
+
+struct KafkaUserSpec {
+  std::optional<KafkaUserAuthentication> authentication;
+  std::optional<KafkaUserAuthorization> authorization;
+  CAPSTAN_CODEC(KafkaUserSpec);
+};
+
+struct KafkaUserStatus {
+  std::vector<meta::Condition> conditions;  // Ready
+  std::int64_t observed_generation = 0;
+  std::string username;  // CN=<name>
+  std::string secret;    // the Secret of its certificate
+  CAPSTAN_CODEC(KafkaUserStatus);
+};
+
 using Kafka = codec::Resource<KafkaSpec, KafkaStatus>;
+using KafkaUser = codec::Resource<KafkaUserSpec, KafkaUserStatus>;
 using KafkaTopic = codec::Resource<KafkaTopicSpec, KafkaTopicStatus>;
 using KafkaNodePool = codec::Resource<KafkaNodePoolSpec, KafkaNodePoolStatus>;
 

@@ -83,7 +83,7 @@ kafkaMetadataVersion: "4.1-IV1"
 TEST(KafkaCrds, AcceptedByTheApiServerAndKeepEveryImplementedField) {
   apiserver::builtin::CrdStrategy strategy;
   auto all = crds();
-  ASSERT_EQ(all.size(), 3u);
+  ASSERT_EQ(all.size(), 4u);
   for (auto crd : all) {
     strategy.prepare_create(crd);
     EXPECT_TRUE(strategy.validate(crd, nullptr).empty()) << json::serialize(crd);
@@ -111,6 +111,24 @@ status: {topicName: orders, observedGeneration: 1, conditions: [{type: Ready, st
 )")),
             Strings{});
   EXPECT_EQ(check(all[2], json::from_yaml("{spec: {partitions: 0, replicas: 40000}}")).size(), 2u) << "the counts are bounded in the schema";
+  EXPECT_EQ(json::serialize(*json::find(all[3], {"spec", "names", "shortNames"})), R"(["ku"])");
+  EXPECT_EQ(check(all[3], json::from_yaml(R"(
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaUser
+metadata: {name: carol, labels: {kafka.capstan.dev/cluster: events}}
+spec:
+  authentication: {type: tls}
+  authorization:
+    type: simple
+    acls: [{resource: {type: topic, name: ledger, patternType: literal}, operations: [Read, Write], type: allow, host: "*"}]
+status: {username: CN=carol, secret: carol, observedGeneration: 1}
+)")),
+            Strings{});
+  EXPECT_EQ(check(all[3], json::from_yaml("{spec: {authentication: {type: scram-sha-512}, authorization: {type: simple, acls: "
+                                          "[{resource: {type: transactionalId, name: t}, operations: [Fly]}]}}}"))
+                .size(),
+            3u)
+      << "what is not implemented is refused by the schema";
 }
 
 }  // namespace

@@ -39,6 +39,10 @@ std::vector<validation::Cause> validate_kafka_node_pool(const json::Value& obj, 
 // here: Kafka's count is what matters, and the topic operator reports it (NotSupported).
 std::vector<validation::Cause> validate_kafka_topic(const json::Value& obj, const json::Value* old = nullptr);
 
+// KafkaUser: the kafka.capstan.dev/cluster label (required, immutable), a name of at most 64
+// characters (its certificate's common name), ACL resources named unless they are the cluster.
+std::vector<validation::Cause> validate_kafka_user(const json::Value& obj, const json::Value* old = nullptr);
+
 // An update of the status subresource (Kafka or KafkaNodePool): status.clusterId, once set, is
 // kept (nodes formatted with a cluster ID refuse another). The spec is not judged here (the
 // controller reports a bad spec in the status). A spec update cannot change the status: the

@@ -223,6 +223,29 @@ TEST(KafkaValidation, ClientAuthenticationNeedsATlsListener) {
             Strings{});
 }
 
+TEST(KafkaUserValidation, ClusterLabelAndAclResources) {
+  auto user = [](const std::string& rest) { return json::from_yaml("apiVersion: kafka.capstan.dev/v1\nkind: KafkaUser\n" + rest); };
+  auto bad = user(R"(metadata: {name: carol}
+spec:
+  authorization:
+    type: simple
+    acls:
+      - {resource: {type: topic}, operations: [Read]}
+      - {resource: {type: cluster, name: mine, patternType: prefix}, operations: [Describe]}
+)");
+  EXPECT_EQ(errors(validate_kafka_user(bad)),
+            (Strings{"metadata.labels[kafka.capstan.dev/cluster]: Required value: the name of the Kafka cluster the user belongs to",
+                     "spec.authorization.acls[0].resource.name: Required value: the topic's name",
+                     "spec.authorization.acls[1].resource.name: Forbidden: the cluster resource has no name",
+                     "spec.authorization.acls[1].resource.patternType: Forbidden: the cluster resource has no prefix"}));
+  auto good = user("metadata: {name: carol, labels: {kafka.capstan.dev/cluster: events}}\n"
+                   "spec: {authentication: {type: tls}, authorization: {type: simple, acls: [{resource: {type: cluster}, operations: [All]}]}}");
+  EXPECT_EQ(errors(validate_kafka_user(good)), Strings{});
+  auto moved = user("metadata: {name: carol, labels: {kafka.capstan.dev/cluster: audit}}\nspec: {}");
+  EXPECT_EQ(errors(validate_kafka_user(moved, &good)),
+            Strings{"metadata.labels[kafka.capstan.dev/cluster]: Invalid value: \"audit\": field is immutable: a user cannot move to another cluster"});
+}
+
 TEST(KafkaTopicValidation, ConfigCountIsBounded) {
   std::string config;
   for (int i = 0; i < 300; ++i) config += (i ? ", " : "") + std::string("k") + std::to_string(i) + ": v";

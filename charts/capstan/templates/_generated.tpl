@@ -637,6 +637,7 @@ webhooks:
   resources:
   - kafkanodepools
   - kafkatopics
+  - kafkausers
   verbs:
   - get
   - list
@@ -649,6 +650,7 @@ webhooks:
   - kafkanodepools/status
   - kafkas/status
   - kafkatopics/status
+  - kafkausers/status
   verbs:
   - get
   - update
@@ -781,6 +783,32 @@ webhooks:
     resources:
     - kafkatopics
     - kafkatopics/status
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vkafkauser.kafka.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-kafka-capstan-dev-v1-kafkauser") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - kafka.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - kafkausers
+    - kafkausers/status
     scope: "*"
   failurePolicy: {{ .failurePolicy }}
   matchPolicy: Equivalent
