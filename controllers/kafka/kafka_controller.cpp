@@ -1,21 +1,21 @@
 #include "controllers/kafka/kafka_controller.h"
 
+#include "apis/certs/v1/group.h"
 #include "apis/kafka/v1/group.h"
 #include "apis/kafka/v1/types.h"
 #include "apis/kafka/v1/validation.h"
+#include "apis/monitoring/v1/group.h"
 #include "controllers/kafka/env.h"
 #include "controllers/kafka/nodes.h"
 #include "controllers/kafka/objects.h"
 #include "controllers/kafka/security.h"
-#include "apis/certs/v1/group.h"
-#include "apis/monitoring/v1/group.h"
-#include "runtime/meta/base64.h"
-#include "runtime/pki/digest.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
 #include "runtime/controller/status.h"
+#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 #include "runtime/meta/pod.h"
+#include "runtime/pki/digest.h"
 
 #include <algorithm>
 #include <map>
@@ -434,8 +434,8 @@ class Reconciler {
   std::int64_t generation_ = 0;
   int ready_ = 0;
   std::string cluster_ca_pem_, clients_ca_pem_;
-  std::map<std::string, std::string> certificate_hashes_;  // broker pod -> hash of its keystore and CA
-  std::set<std::string> waiting_;                          // brokers whose certificate is not issued yet
+  std::map<std::string, std::string> certificate_hashes_;  // node pod -> hash of its keystore and CAs
+  std::set<std::string> waiting_;                          // nodes whose certificate is not issued yet
 };
 
 }  // namespace

@@ -37,7 +37,10 @@ json::Value ca_certificate(const json::Value& kafka, const std::string& name, st
                            {"secretTemplate", secret_template(cluster_labels(cluster))},
                            {"duration", kValidity},
                            {"renewBefore", kRenewBefore},
-                           {"privateKey", json::Object{{"algorithm", "ECDSA"}, {"size", 256}, {"rotationPolicy", "Always"}}},
+                           // A renewal keeps the key (and the subject): certificates the CA signed before stay
+                           // valid under the renewed CA certificate, so nodes and clients never lose trust.
+                           // Replacing the key is Strimzi's phased CA key replacement, not a renewal.
+                           {"privateKey", json::Object{{"algorithm", "ECDSA"}, {"size", 256}, {"rotationPolicy", "Never"}}},
                            {"issuerRef", issuer_ref(selfsigned_issuer_name(cluster))}};
   return o;
 }

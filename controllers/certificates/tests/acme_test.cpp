@@ -46,29 +46,48 @@ TEST_P(Acme, IssuesThroughHttp01WithPebble) {
   auto account_key = h.secret_data("capstan-system", "pebble-account");
   EXPECT_NO_THROW(pki::PrivateKey::from_pem(account_key["tls.key"]));
 
-  // Watch for the solver objects while the order runs.
-  std::atomic<bool> saw_ingress{false}, saw_service{false}, stop{false};
+  // Watch for the solver objects while the order runs: a watch sees each one however briefly it
+  // lives (a poll can miss it on a busy machine).
+  std::atomic<bool> saw_ingress{false}, saw_service{false};
   std::string ingress_path;
   std::mutex mu;
-  std::thread watcher([&] {
-    while (!stop) {
-      for (const auto& ing : h.list(kIngressType.gvr, "shop", "acme.certs.capstan.dev/http01-solver=true")) {
-        saw_ingress = true;
-        std::lock_guard<std::mutex> l(mu);
-        ingress_path = std::string(json::get_string(json::get_array(ing, {"spec", "rules"})->at(0).get_object()
-                                                        .at("http").get_object().at("paths").get_array().at(0),
-                                                    {"path"}));
+  const std::string solver = "acme.certs.capstan.dev/http01-solver=true";
+  http::Cancellation cancel_ingresses, cancel_services;
+  auto watch = [&](const meta::GroupVersionResource& gvr, http::Cancellation& cancel, const client::WatchHandler& on_event) {
+    client::ListOptions lo;
+    lo.label_selector = solver;
+    client::WatchOptions wo;
+    wo.resource_version = h.client().list(gvr, "shop", lo).resource_version;
+    wo.label_selector = solver;
+    return std::thread([&h, gvr, wo, on_event, &cancel] {
+      try {
+        h.client().watch(gvr, "shop", wo, on_event, &cancel);
+      } catch (const std::exception&) {
+        // cancelled
       }
-      if (!h.list(kServiceType.gvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty()) saw_service = true;
-      std::this_thread::sleep_for(10ms);
-    }
+    });
+  };
+  std::thread ingresses = watch(kIngressType.gvr, cancel_ingresses, [&](json::EventType, std::string_view text, const json::MetaSummary&) {
+    const json::Value ing = json::parse(text);
+    const auto* rules = json::get_array(ing, {"spec", "rules"});
+    if (!rules || rules->empty()) return true;
+    saw_ingress = true;
+    std::lock_guard<std::mutex> l(mu);
+    ingress_path = std::string(json::get_string(rules->at(0).get_object().at("http").get_object().at("paths").get_array().at(0), {"path"}));
+    return true;
+  });
+  std::thread services = watch(kServiceType.gvr, cancel_services, [&](json::EventType, std::string_view, const json::MetaSummary&) {
+    saw_service = true;
+    return true;
   });
   h.apply(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate","metadata":{"name":"shop","namespace":"shop"},
       "spec":{"secretName":"shop-tls","dnsNames":["shop.capstan.example"],"privateKey":{"algorithm":"ECDSA"},
               "issuerRef":{"name":"pebble","kind":"ClusterIssuer"}}})");
   json::Value crt = h.wait_ready("shop", "shop", 1, 90s);
-  stop = true;
-  watcher.join();
+  cancel_ingresses.cancel();
+  cancel_services.cancel();
+  ingresses.join();
+  services.join();
   if (HasFailure()) std::cerr << pebble.logs();
 
   auto data = h.secret_data("shop", "shop-tls");
