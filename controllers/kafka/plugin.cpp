@@ -33,7 +33,23 @@ controller::Predicate spec_or_pause_changed() {
   return p;
 }
 
-constexpr std::string_view kTopicClusterIndex = "cluster";
+constexpr std::string_view kClusterIndex = "cluster";
+
+// KafkaTopics and KafkaUsers by "<namespace>/<cluster label>".
+void index_by_cluster(cache::Informer& informer) {
+  informer.ensure_index(std::string(kClusterIndex), [](const cache::CachedObject& o) {
+    std::string cluster(o.label(apis::kafka::v1::kClusterLabel));
+    return cluster.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(o.ns()) + "/" + cluster};
+  });
+}
+
+// A Kafka's objects of `informer` (indexed by index_by_cluster): reconciled when it becomes ready
+// (or changes).
+controller::MapFunc objects_of_cluster(cache::Informer& informer) {
+  return [&informer](const cache::ObjectPtr& o) {
+    return controller::requests_by_index(informer, kClusterIndex, std::string(o->ns()) + "/" + std::string(o->name()));
+  };
+}
 
 // The operator's certificate for a cluster's internal listeners (mutual TLS with the
 // certificates controller), from the cached Secret of its Certificate.
@@ -58,10 +74,7 @@ ClusterAdmins::Credentials operator_credentials(const std::shared_ptr<Env>& env)
 std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, std::shared_ptr<ClusterAdmins> admins, TopicOptions options) {
   auto env = std::shared_ptr<TopicEnv>(
       new TopicEnv{mgr.client(), mgr.informer(apis::kafka::v1::kKafkaTopicType), mgr.informer(kKafkaType), std::move(admins), std::move(options)});
-  env->topics.ensure_index(std::string(kTopicClusterIndex), [](const cache::CachedObject& o) {
-    std::string cluster(o.label(apis::kafka::v1::kClusterLabel));
-    return cluster.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(o.ns()) + "/" + cluster};
-  });
+  index_by_cluster(env->topics);
   // Spec, labels, deletion and the managed annotation; not the controller's own status writes.
   controller::Predicate changed;
   changed.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
@@ -73,11 +86,7 @@ std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, std::shared_ptr<
   };
   mgr.controller("kafkatopic")
       .for_(apis::kafka::v1::kKafkaTopicType, {changed})
-      // A cluster's topics are reconciled when it becomes ready (or changes).
-      .watches(kKafkaType,
-               [e = env.get()](const cache::ObjectPtr& o) {
-                 return controller::requests_by_index(e->topics, kTopicClusterIndex, std::string(o->ns()) + "/" + std::string(o->name()));
-               })
+      .watches(kKafkaType, objects_of_cluster(env->topics))
       .with_max_concurrent(2)
       .records_faults("Ready")
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_topic(*env, r, c); });
@@ -87,10 +96,7 @@ std::shared_ptr<TopicEnv> wire_topics(controller::Manager& mgr, std::shared_ptr<
 std::shared_ptr<UserEnv> wire_users(controller::Manager& mgr, std::shared_ptr<ClusterAdmins> admins, UserOptions options) {
   auto env = std::shared_ptr<UserEnv>(
       new UserEnv{mgr.client(), mgr.informer(apis::kafka::v1::kKafkaUserType), mgr.informer(kKafkaType), std::move(admins), options});
-  env->users.ensure_index(std::string(kTopicClusterIndex), [](const cache::CachedObject& o) {
-    std::string cluster(o.label(apis::kafka::v1::kClusterLabel));
-    return cluster.empty() ? std::vector<std::string>{} : std::vector<std::string>{std::string(o.ns()) + "/" + cluster};
-  });
+  index_by_cluster(env->users);
   controller::Predicate changed;
   changed.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
     return a->generation() != b->generation() || a->deleting() != b->deleting() ||
@@ -98,11 +104,7 @@ std::shared_ptr<UserEnv> wire_users(controller::Manager& mgr, std::shared_ptr<Cl
   };
   mgr.controller("kafkauser")
       .for_(apis::kafka::v1::kKafkaUserType, {changed})
-      // A cluster's users are reconciled when it becomes ready (or changes).
-      .watches(kKafkaType,
-               [e = env.get()](const cache::ObjectPtr& o) {
-                 return controller::requests_by_index(e->users, kTopicClusterIndex, std::string(o->ns()) + "/" + std::string(o->name()));
-               })
+      .watches(kKafkaType, objects_of_cluster(env->users))
       .with_max_concurrent(2)
       .records_faults("Ready")
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_user(*env, r, c); });

@@ -3,6 +3,7 @@
 #include "apis/kafka/v1/group.h"
 #include "apis/kafka/v1/types.h"
 #include "apis/kafka/v1/validation.h"
+#include "controllers/kafka/ready_status.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
 #include "runtime/controller/finalizer.h"
@@ -44,10 +45,7 @@ class TopicReconciler {
     try {
       topic_ = v1::KafkaTopic::from_json(before_);
     } catch (const apis::codec::DecodeError& e) {  // written around the CRD schema: said on this object only
-      json::Value obj = before_;
-      set_condition(obj, v1::condition::kReady, "False", v1::reason::kInvalidResourceTopic, e.what());
-      controller::write_status(env_.client, v1::kKafkaTopicType.gvr, before_, obj);
-      return controller::Result::after(env_.options.full_reconciliation);
+      return write_not_ready(env_.client, v1::kKafkaTopicType, before_, v1::reason::kInvalidResourceTopic, e.what(), env_.options.full_reconciliation);
     }
     generation_ = meta::generation_of(before_);
     topic_.status.observed_generation = generation_;
@@ -128,10 +126,7 @@ class TopicReconciler {
         ctx_.log.info("deleted topic", {{"topic", name}});
       } catch (const AdminError& e) {
         ctx_.log.warn("topic not deleted", {{"topic", name}, {"error", e.what()}});
-        json::Value obj = before_;
-        set_condition(obj, v1::condition::kReady, "False", v1::reason::kKafkaError, e.what());
-        controller::write_status(env_.client, v1::kKafkaTopicType.gvr, before_, obj);
-        return controller::Result::after(kRetry);
+        return write_not_ready(env_.client, v1::kKafkaTopicType, before_, v1::reason::kKafkaError, e.what(), kRetry);
       }
     }
     write_finalizer(env_.client, before_, false);
@@ -163,11 +158,7 @@ class TopicReconciler {
   }
 
   controller::Result not_ready(std::string_view reason, const std::string& message, milliseconds again) {
-    auto& s = topic_.status;
-    s.observed_generation = meta::generation_of(before_);
-    set_condition(s.conditions, v1::condition::kReady, "False", reason, message, s.observed_generation);
-    controller::write_status(env_.client, v1::kKafkaTopicType.gvr, before_, s);
-    return controller::Result::after(again);
+    return write_not_ready(env_.client, v1::kKafkaTopicType, before_, topic_.status, reason, message, again);
   }
 
   TopicEnv& env_;

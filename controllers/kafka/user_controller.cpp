@@ -5,6 +5,7 @@
 #include "apis/kafka/v1/types.h"
 #include "apis/kafka/v1/validation.h"
 #include "controllers/kafka/objects.h"
+#include "controllers/kafka/ready_status.h"
 #include "controllers/kafka/security.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
@@ -74,10 +75,7 @@ class UserReconciler {
     try {
       user_ = v1::KafkaUser::from_json(before_);
     } catch (const apis::codec::DecodeError& e) {  // written around the CRD schema: said on this object only
-      json::Value obj = before_;
-      set_condition(obj, v1::condition::kReady, "False", v1::reason::kInvalidResourceTopic, e.what());
-      controller::write_status(env_.client, v1::kKafkaUserType.gvr, before_, obj);
-      return controller::Result::after(env_.options.full_reconciliation);
+      return write_not_ready(env_.client, v1::kKafkaUserType, before_, v1::reason::kInvalidResourceTopic, e.what(), env_.options.full_reconciliation);
     }
     std::string errors;
     for (const auto& c : v1::validate_kafka_user(before_)) errors += (errors.empty() ? "" : "; ") + c.error();
@@ -147,10 +145,7 @@ class UserReconciler {
         ctx_.log.info("deleted the user's ACLs", {{"principal", principal_}, {"count", static_cast<std::int64_t>(have.size())}});
       } catch (const AdminError& e) {
         ctx_.log.warn("user's ACLs not deleted", {{"principal", principal_}, {"error", e.what()}});
-        json::Value obj = before_;
-        set_condition(obj, v1::condition::kReady, "False", v1::reason::kKafkaError, e.what());
-        controller::write_status(env_.client, v1::kKafkaUserType.gvr, before_, obj);
-        return controller::Result::after(kRetry);
+        return write_not_ready(env_.client, v1::kKafkaUserType, before_, v1::reason::kKafkaError, e.what(), kRetry);
       }
     }
     write_finalizer(env_.client, before_, false);
@@ -158,11 +153,7 @@ class UserReconciler {
   }
 
   controller::Result not_ready(std::string_view reason, const std::string& message, milliseconds again) {
-    auto& s = user_.status;
-    s.observed_generation = meta::generation_of(before_);
-    set_condition(s.conditions, v1::condition::kReady, "False", reason, message, s.observed_generation);
-    controller::write_status(env_.client, v1::kKafkaUserType.gvr, before_, s);
-    return controller::Result::after(again);
+    return write_not_ready(env_.client, v1::kKafkaUserType, before_, user_.status, reason, message, again);
   }
 
   UserEnv& env_;
