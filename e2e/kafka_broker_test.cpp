@@ -327,6 +327,16 @@ spec: {secretName: bob, commonName: bob, usages: [client auth], issuerRef: {name
   EXPECT_NE(bob_creates.find("AUTHORIZATION_FAILED"), std::string::npos) << bob_creates;
   const std::string bob_writes = error_of([&] { client_of("bob").produce("ledger", {"forged"}, 20s); });
   EXPECT_NE(bob_writes.find("AUTHORIZATION_FAILED"), std::string::npos) << bob_writes;
+  // A certificate of the clients CA naming the operator or the nodes (whoever may create
+  // Certificates in the namespace can have one) is not them.
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: forged, namespace: data}
+spec: {secretName: forged, commonName: cluster-operator, usages: [client auth], issuerRef: {name: events-clients-ca}}
+)");
+  ASSERT_TRUE(eventually([&] { return condition("certificate", "forged", "data", "Ready") == "True"; }, 30s));
+  const std::string forged = error_of([&] { client_of("forged").create_topic("forged", 1, 3, {}, 20s); });
+  EXPECT_NE(forged.find("AUTHORIZATION_FAILED"), std::string::npos) << forged;
   // Without a certificate of the clients CA there is no connection, and an anonymous client of
   // the plain listener is allowed nothing.
   EXPECT_ANY_THROW(KafkaClient(tls_bootstrap_, {{"security.protocol", "ssl"}, {"ssl.ca.location", ca_file}}).cluster_id(5s));

@@ -117,6 +117,9 @@ std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::st
       if (l.authentication) {  // clients present a certificate of the clients CA
         out += prefix + "truststore.location=" + std::string(kClientsCaCertsPath) + "/ca.crt\n";
         out += prefix + "truststore.type=PEM\n";
+        // The nodes' and the operator's principals are the cluster CA's to give: a client
+        // certificate naming them is someone else.
+        out += prefix + "principal.mapping.rules=RULE:^(CN=" + std::string(cluster) + "-kafka|CN=cluster-operator)$/forged:$1/,DEFAULT\n";
       }
     }
   if (spec.authorization) {
