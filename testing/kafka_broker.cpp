@@ -41,13 +41,11 @@ std::vector<std::string> java_command(const std::string& main_class) {
           "-Dlog4j2.configurationFile=" + source_dir() + "/tools/kafka/log4j2.yaml", "-cp", kafka_libs_dir() + "/*", main_class};
 }
 
-}  // namespace
-
-namespace {
 std::string kafka_tools_dir() {
   const char* t = std::getenv("CAPSTAN_TOOLS_DIR");
   return (t && *t ? std::string(t) : source_dir() + "/.tools") + "/kafka";
 }
+
 }  // namespace
 
 std::string kafka_libs_dir() { return kafka_tools_dir() + "/libs"; }

@@ -12,7 +12,6 @@
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
 #include "runtime/controller/status.h"
-#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 #include "runtime/meta/pod.h"
 #include "runtime/pki/digest.h"
@@ -239,10 +238,7 @@ class Reconciler {
 
   // The decoded `key` of the cluster's Secret `name` in the cache, or "".
   std::string secret_value(const std::string& name, std::string_view key) const {
-    auto secret = env_.secrets.get(req_.ns, name);
-    if (!secret) return "";
-    const json::Value value = secret->value();
-    return meta::base64_decode(json::get_string(value, {"data", key})).value_or("");
+    return cached_secret_value(env_.secrets, req_.ns, name, key);
   }
 
   // A pool annotated for a manual rolling update: the annotation moves onto each of its Pods

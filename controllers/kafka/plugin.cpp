@@ -11,7 +11,6 @@
 #include "runtime/cache/informer.h"
 #include "runtime/controller/manager.h"
 #include "runtime/flags/flags.h"
-#include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 #include "webhooks/kafka/webhooks.h"
 
@@ -56,11 +55,7 @@ controller::MapFunc objects_of_cluster(cache::Informer& informer) {
 ClusterAdmins::Credentials operator_credentials(const std::shared_ptr<Env>& env) {
   return [env](std::string_view cluster, std::string_view ns) -> std::optional<ClientTls> {
     const std::string name = operator_certificate_name(cluster);
-    auto secret = env->secrets.get(ns, name);
-    const json::Value value = secret ? secret->value() : json::Value();
-    auto field = [&](std::string_view key) {
-      return meta::base64_decode(json::get_string(value, {"data", key})).value_or("");
-    };
+    auto field = [&](std::string_view key) { return cached_secret_value(env->secrets, ns, name, key); };
     ClientTls tls{field("ca.crt"), field("tls.crt"), field("tls.key")};
     if (tls.ca_pem.empty() || tls.certificate_pem.empty() || tls.key_pem.empty())
       throw AdminError("_SSL", "the operator's certificate for the cluster's internal listeners (Secret " + std::string(ns) + "/" + name +

@@ -2,6 +2,7 @@
 
 #include "apis/certs/v1/group.h"
 #include "controllers/kafka/objects.h"
+#include "runtime/cache/informer.h"
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
 
@@ -62,6 +63,21 @@ void add_service_names(json::Array& out, const std::string& service, std::string
 
 }  // namespace
 
+json::Value leaf_certificate(const json::Value& owner, const std::string& name, const json::Object& labels, std::string_view common_name,
+                             const std::string& issuer, json::Array usages, json::Object more) {
+  auto o = typed("Certificate", owned_metadata(owner, name, labels));
+  json::Object spec{{"commonName", common_name},
+                    {"secretName", name},
+                    {"secretTemplate", secret_template(labels)},
+                    {"usages", std::move(usages)},
+                    // Kafka's PEM keystore and librdkafka read a PKCS#8 key.
+                    {"privateKey", json::Object{{"algorithm", "ECDSA"}, {"size", 256}, {"encoding", "PKCS8"}, {"rotationPolicy", "Always"}}},
+                    {"issuerRef", issuer_ref(issuer)}};
+  for (auto& kv : more) spec[kv.key()] = std::move(kv.value());
+  o["spec"] = std::move(spec);
+  return o;
+}
+
 std::string cluster_ca_name(std::string_view cluster) { return std::string(cluster) + "-cluster-ca"; }
 std::string clients_ca_name(std::string_view cluster) { return std::string(cluster) + "-clients-ca"; }
 std::string ca_cert_secret_name(std::string_view ca_name) { return std::string(ca_name) + "-cert"; }
@@ -93,17 +109,9 @@ std::string operator_certificate_name(std::string_view cluster) { return std::st
 json::Value operator_certificate(const json::Value& kafka) {
   const std::string cluster(meta::name_of(kafka));
   const std::string name = operator_certificate_name(cluster);
-  auto o = typed("Certificate", owned_metadata(kafka, name, cluster_labels(cluster)));
-  o["spec"] = json::Object{
-      {"commonName", "cluster-operator"},  // the principal User:CN=cluster-operator
-      {"secretName", name},
-      {"secretTemplate", secret_template(cluster_labels(cluster))},
-      {"duration", kValidity},
-      {"renewBefore", kRenewBefore},
-      {"usages", json::Array{"client auth", "digital signature"}},
-      {"privateKey", json::Object{{"algorithm", "ECDSA"}, {"size", 256}, {"encoding", "PKCS8"}, {"rotationPolicy", "Always"}}},
-      {"issuerRef", issuer_ref(cluster_ca_name(cluster))}};
-  return o;
+  // The principal User:CN=cluster-operator.
+  return leaf_certificate(kafka, name, cluster_labels(cluster), "cluster-operator", cluster_ca_name(cluster),
+                          json::Array{"client auth", "digital signature"}, {{"duration", kValidity}, {"renewBefore", kRenewBefore}});
 }
 
 std::vector<json::Value> ca_objects(const json::Value& kafka) {
@@ -124,20 +132,20 @@ json::Value node_certificate(const json::Value& kafka, const Node& node) {
   json::Array dns{json::Value(node_host(cluster, ns, node)), json::Value(node_host(cluster, ns, node) + ".cluster.local")};
   add_service_names(dns, bootstrap_service_name(cluster), ns);
   add_service_names(dns, brokers_service_name(cluster), ns);
-  auto o = typed("Certificate", owned_metadata(kafka, name, node_labels(cluster, node)));
-  o["spec"] = json::Object{
-      {"commonName", cluster + "-kafka"},  // the principal User:CN=<c>-kafka
-      {"dnsNames", std::move(dns)},
-      {"secretName", name},
-      {"secretTemplate", secret_template(node_labels(cluster, node))},
-      {"duration", kValidity},
-      {"renewBefore", kRenewBefore},
-      {"usages", json::Array{"server auth", "client auth", "digital signature"}},
-      // Kafka's PEM keystore reads a PKCS#8 key followed by the chain from one file.
-      {"privateKey", json::Object{{"algorithm", "ECDSA"}, {"size", 256}, {"encoding", "PKCS8"}, {"rotationPolicy", "Always"}}},
-      {"additionalOutputFormats", json::Array{json::Object{{"type", "CombinedPEM"}}}},
-      {"issuerRef", issuer_ref(cluster_ca_name(cluster))}};
-  return o;
+  // The principal User:CN=<c>-kafka; CombinedPEM is the key followed by the chain, Kafka's PEM keystore.
+  return leaf_certificate(kafka, name, node_labels(cluster, node), cluster + "-kafka", cluster_ca_name(cluster),
+                          json::Array{"server auth", "client auth", "digital signature"},
+                          {{"dnsNames", std::move(dns)},
+                           {"duration", kValidity},
+                           {"renewBefore", kRenewBefore},
+                           {"additionalOutputFormats", json::Array{json::Object{{"type", "CombinedPEM"}}}}});
+}
+
+std::string cached_secret_value(const cache::Informer& secrets, std::string_view ns, std::string_view name, std::string_view key) {
+  auto secret = secrets.get(ns, name);
+  if (!secret) return "";
+  const json::Value value = secret->value();
+  return meta::base64_decode(json::get_string(value, {"data", key})).value_or("");
 }
 
 json::Value ca_cert_secret(const json::Value& kafka, std::string_view ca_name, const std::string& ca_pem) {

@@ -29,6 +29,10 @@
 #include <string>
 #include <vector>
 
+namespace capstan::cache {
+class Informer;
+}
+
 namespace capstan::kafka {
 
 std::string cluster_ca_name(std::string_view cluster);       // <c>-cluster-ca
@@ -67,6 +71,13 @@ json::Value operator_certificate(const json::Value& kafka);
 std::vector<json::Value> ca_objects(const json::Value& kafka);
 // The broker's Certificate.
 json::Value node_certificate(const json::Value& kafka, const Node& node);
+// A Certificate `name` (its Secret of the same name, labelled `labels`) controlled by `owner` and
+// signed by the Issuer `issuer` of owner's namespace: a PKCS#8 ECDSA P-256 key replaced at each
+// renewal, `common_name` the principal Kafka sees, then the `more` spec fields.
+json::Value leaf_certificate(const json::Value& owner, const std::string& name, const json::Object& labels, std::string_view common_name,
+                             const std::string& issuer, json::Array usages, json::Object more = {});
+// The decoded `key` of Secret ns/`name` in the clusters' Secret cache, or "".
+std::string cached_secret_value(const cache::Informer& secrets, std::string_view ns, std::string_view name, std::string_view key);
 // The public Secret <ca>-cert of the CA whose certificate is `ca_pem`.
 json::Value ca_cert_secret(const json::Value& kafka, std::string_view ca_name, const std::string& ca_pem);
 

@@ -28,25 +28,11 @@ void write_finalizer(client::Client& c, const json::Value& obj, bool present) {
   controller::write_finalizer(c, v1::kKafkaUserType.gvr, obj, v1::kUserFinalizer, present);
 }
 
-// The user's client certificate from the clients CA.
+// The user's client certificate from the clients CA; the principal User:CN=<name>.
 json::Value user_certificate(const json::Value& user, const std::string& cluster) {
   const std::string name(meta::name_of(user));
   json::Object labels{{v1::kClusterLabel, cluster}, {v1::kKindLabel, v1::kKafkaUserKind}, {"app.kubernetes.io/managed-by", "capstan-kafka"}};
-  json::Object metadata{{"name", name},
-                        {"namespace", meta::namespace_of(user)},
-                        {"labels", labels},
-                        {"ownerReferences", json::Array{meta::controller_reference(user).to_json()}}};
-  labels.erase("app.kubernetes.io/managed-by");
-  return json::Object{
-      {"apiVersion", apis::certs::v1::kApiVersion},
-      {"kind", "Certificate"},
-      {"metadata", std::move(metadata)},
-      {"spec", json::Object{{"commonName", name},  // the principal User:CN=<name>
-                            {"secretName", name},
-                            {"secretTemplate", json::Object{{"labels", std::move(labels)}}},
-                            {"usages", json::Array{"client auth", "digital signature"}},
-                            {"privateKey", json::Object{{"algorithm", "ECDSA"}, {"size", 256}, {"encoding", "PKCS8"}, {"rotationPolicy", "Always"}}},
-                            {"issuerRef", json::Object{{"name", clients_ca_name(cluster)}, {"kind", "Issuer"}}}}}};
+  return leaf_certificate(user, name, labels, name, clients_ca_name(cluster), json::Array{"client auth", "digital signature"});
 }
 
 std::set<AclBinding> desired_acls(const v1::KafkaUserSpec& spec, const std::string& principal) {
