@@ -1,13 +1,18 @@
 #include "testing/ports.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <mutex>
 #include <set>
 #include <stdexcept>
+#include <string>
 
 namespace capstan::e2e {
 namespace {
@@ -35,12 +40,33 @@ bool bindable(int type, std::uint16_t port, std::uint16_t* bound) {
   return ok;
 }
 
+// Claims `port` for this process among every test process of the machine: an exclusive lock on
+// a file named after it, held (the descriptor left open, not inherited by children) until this
+// process ends, when the kernel drops it. False when another live process holds it.
+bool claim_across_processes(std::uint16_t port) {
+  static const std::string folder = [] {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string f = std::string(tmp && *tmp ? tmp : "/tmp") + "/capstan-e2e-ports";
+    ::mkdir(f.c_str(), 01777);
+    return f;
+  }();
+  const std::string file = folder + "/" + std::to_string(port);
+  int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) return true;  // no lock folder: the in-process claim and the callers' retries remain
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::uint16_t free_port(bool udp_too) {
   // The kernel may hand the same ephemeral port to two binds in a row once the first socket is
-  // closed; a port is given out once per test process so that one process's listeners (a
-  // manager's metrics and health ports, pebble's four) never collide.
+  // closed, in this process or in another test running beside it (ctest -j2 runs a test's two
+  // backends together, and their Kafka nodes once answered each other's votes). A port is given
+  // out once per process and claimed across processes, so no two test servers are handed it.
   static std::mutex mu;
   static std::set<std::uint16_t> given;
   for (int attempt = 0; attempt < 64; ++attempt) {
@@ -48,7 +74,9 @@ std::uint16_t free_port(bool udp_too) {
     if (!bindable(SOCK_STREAM, 0, &port) || port == 0) continue;
     if (udp_too && !bindable(SOCK_DGRAM, port, nullptr)) continue;
     std::lock_guard<std::mutex> lock(mu);
-    if (given.insert(port).second) return port;
+    if (given.contains(port) || !claim_across_processes(port)) continue;
+    given.insert(port);
+    return port;
   }
   throw std::runtime_error("no free loopback port found in 64 attempts");
 }
