@@ -47,14 +47,15 @@ class KafkaConversionE2E : public ControllerFixture {
     point_conversion_at_manager();
   }
 
-  // The kafkas CRD's conversion webhook at this test's manager (`capstan crds` points it at a
-  // release's Service).
+  // The conversion webhooks of the kafkas and kafkausers CRDs at this test's manager (`capstan
+  // crds` points them at a release's Service).
   void point_conversion_at_manager() {
     json::Value client_config = json::Object{
         {"url", "https://127.0.0.1:" + std::to_string(manager_->webhook_port()) + "/convert-kafka-capstan-dev"},
         {"caBundle", meta::base64_encode(manager_->ca_pem())}};
     json::Value patch = json::Array{json::Object{{"op", "replace"}, {"path", "/spec/conversion/webhook/clientConfig"}, {"value", client_config}}};
-    kubectl_->ok({"patch", "crd", "kafkas.kafka.capstan.dev", "--type=json", "-p", json::serialize(patch)});
+    for (const char* crd : {"kafkas.kafka.capstan.dev", "kafkausers.kafka.capstan.dev"})
+      kubectl_->ok({"patch", "crd", crd, "--type=json", "-p", json::serialize(patch)});
   }
 
   json::Value read(const std::string& resource, const std::string& name) {
@@ -98,6 +99,41 @@ TEST_P(KafkaConversionE2E, AKafkaWrittenAtOneVersionReadsAtTheOtherWithoutLoss) 
   // Lists at both versions.
   EXPECT_EQ(get({"get", "kafkas.v1beta2.kafka.capstan.dev", "-n", "data", "-o", "name"}), "kafka.kafka.capstan.dev/current\nkafka.kafka.capstan.dev/legacy\n");
   EXPECT_EQ(get({"get", "kafkas.v1.kafka.capstan.dev", "-n", "data", "-o", "name"}), "kafka.kafka.capstan.dev/current\nkafka.kafka.capstan.dev/legacy\n");
+}
+
+// Strimzi's v1beta2 KafkaUser may name one operation per ACL rule (removed in v1): it reads at v1
+// with the operation in operations[], and back at v1beta2 as written. A KafkaTopic is the same at
+// both versions.
+TEST_P(KafkaConversionE2E, AKafkaUserNamingOneOperationAndAKafkaTopicWrittenAtV1beta2ReadAtV1) {
+  const std::string user = R"(apiVersion: kafka.capstan.dev/v1beta2
+kind: KafkaUser
+metadata: {name: carol, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec:
+  authentication: {type: tls}
+  authorization:
+    type: simple
+    acls:
+      - {resource: {type: topic, name: ledger}, operation: Read}
+      - {resource: {type: group, name: readers}, operation: Read, operations: [Describe]}
+)";
+  ASSERT_TRUE(eventually([&] { return (*kubectl_)({"apply", "-f", "-"}, user).code == 0; }, 30s)) << manager_->logs();
+  json::Value v1 = read("kafkausers.v1.kafka.capstan.dev", "carol");
+  EXPECT_EQ(*json::find(v1, {"spec", "authorization", "acls"}),
+            json::parse(R"([{"resource":{"type":"topic","name":"ledger"},"operations":["Read"]},{"resource":{"type":"group","name":"readers"},"operations":["Describe","Read"]}])"));
+  json::Value beta = read("kafkausers.v1beta2.kafka.capstan.dev", "carol");
+  EXPECT_EQ(*json::find(beta, {"spec", "authorization", "acls"}),
+            json::parse(R"([{"resource":{"type":"topic","name":"ledger"},"operation":"Read"},{"resource":{"type":"group","name":"readers"},"operation":"Read","operations":["Describe"]}])"));
+  EXPECT_EQ(json::find(beta, {"metadata", "annotations", "kafka.capstan.dev/v1beta2-fields"}), nullptr) << "the annotation is v1's alone";
+  EXPECT_NE(kubectl_->ok({"apply", "-f", "-"}, user).find("unchanged"), std::string::npos);
+
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: kafka.capstan.dev/v1beta2
+kind: KafkaTopic
+metadata: {name: ledger, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {partitions: 3, replicas: 1, config: {retention.ms: 7200000}}
+)");
+  json::Value topic = read("kafkatopics.v1.kafka.capstan.dev", "ledger");
+  EXPECT_EQ(json::get_string(topic, {"apiVersion"}), "kafka.capstan.dev/v1");
+  EXPECT_EQ(json::get_int(topic, {"spec", "partitions"}), 3);
 }
 
 TEST_P(KafkaConversionE2E, ObjectsStoredAtV1beta2AreMovedToV1) {

@@ -177,7 +177,9 @@ plugin::Plugin plugin() {
       // The PodMonitor of a cluster with metricsConfig (with the monitoring controller).
       .permits({"monitoring.capstan.dev"}, {"podmonitors"}, {"get", "create", "update", "patch", "delete"})
       .webhooks({webhooks::kafka::configurations, [](plugin::Wiring& w) { webhooks::kafka::register_webhooks(w.webhooks); },
-                 {{kKafkaType.gvr.resource + "." + kKafkaType.gvr.group, webhooks::kafka::conversion_path()}}})
+                 {{kKafkaType.gvr.resource + "." + kKafkaType.gvr.group, webhooks::kafka::conversion_path()},
+                  {apis::kafka::v1::kKafkaUserType.gvr.resource + "." + apis::kafka::v1::kKafkaUserType.gvr.group,
+                   webhooks::kafka::conversion_path()}}})
       .setup([kafka_options, address_map](plugin::Wiring& w) {
         kafka_options->full_reconciliation = std::max<std::chrono::milliseconds>(kafka_options->full_reconciliation, std::chrono::seconds(1));
         kafka_options->certificates = w.env.runs("certificates");

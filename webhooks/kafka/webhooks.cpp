@@ -58,6 +58,8 @@ webhook::Handler conversion_handler() {
   auto hub = std::make_shared<webhook::HubAndSpoke>(std::string(v1::kGroup), std::string(v1::kVersion));
   hub->add_spoke(std::string(v1::kKafkaKind), std::string(apis::kafka::v1beta2::kVersion), apis::kafka::v1beta2::kafka_to_v1,
                  apis::kafka::v1beta2::kafka_from_v1);
+  hub->add_spoke(std::string(v1::kKafkaUserKind), std::string(apis::kafka::v1beta2::kVersion), apis::kafka::v1beta2::user_to_v1,
+                 apis::kafka::v1beta2::user_from_v1);
   return webhook::make_conversion_handler(std::move(hub));
 }
 

@@ -25,18 +25,22 @@ std::vector<json::Value> crds() {
   // both (the API server only rewrites apiVersion); a Kafka's conversion is webhooks/kafka's.
   add_served_version(kafka, v1beta2::kVersion, v1beta2::kafka_schema(), v1beta2::kDeprecationWarning);
   add_served_version(pool, v1beta2::kVersion, v1beta2::node_pool_schema(), v1beta2::kDeprecationWarning);
-  // Strimzi's KafkaTopic columns; served at v1 only.
+  // Strimzi's KafkaTopic columns.
   auto topic = make_crd(gv, {kKafkaTopicKind, "kafkatopics", "kafkatopic", {"kt"}}, true, topic_schema(),
                         {{"Cluster", "string", R"(.metadata.labels.kafka\.capstan\.dev/cluster)", 0, "The name of the Kafka cluster this topic belongs to"},
                          {"Partitions", "integer", ".spec.partitions", 0, "The desired number of partitions in the topic"},
                          {"Replication factor", "integer", ".spec.replicas", 0, "The desired number of replicas of each partition"},
                          {"Ready", "string", R"(.status.conditions[?(@.type=="Ready")].status)", 0, "The state of the custom resource"}});
-  // Strimzi's KafkaUser columns; served at v1 only.
+  // Strimzi's KafkaUser columns.
   auto user = make_crd(gv, {kKafkaUserKind, "kafkausers", "kafkauser", {"ku"}}, true, user_schema(),
                        {{"Cluster", "string", R"(.metadata.labels.kafka\.capstan\.dev/cluster)", 0, "The name of the Kafka cluster this user belongs to"},
                         {"Authentication", "string", ".spec.authentication.type", 0, "How the user is authenticated"},
                         {"Authorization", "string", ".spec.authorization.type", 0, "How the user is authorised"},
                         {"Ready", "string", R"(.status.conditions[?(@.type=="Ready")].status)", 0, "The state of the custom resource"}});
+  // Strimzi's v1beta2 of both (served until Strimzi 1.0): a KafkaTopic is the same; a KafkaUser's
+  // ACL rule may name one operation (webhooks/kafka converts it).
+  add_served_version(topic, v1beta2::kVersion, v1beta2::topic_schema(), v1beta2::kDeprecationWarning);
+  add_served_version(user, v1beta2::kVersion, v1beta2::user_schema(), v1beta2::kDeprecationWarning);
   return {std::move(kafka), std::move(pool), std::move(topic), std::move(user)};
 }
 

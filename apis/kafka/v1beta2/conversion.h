@@ -22,4 +22,10 @@ inline constexpr std::string_view kRemovedFieldsAnnotation = "kafka.capstan.dev/
 json::Value kafka_to_v1(const json::Value& kafka);
 json::Value kafka_from_v1(const json::Value& kafka);
 
+// A KafkaUser's rule naming `operation` reads at v1 with it in operations[] (added when not
+// there already); the annotation remembers the rule's operation, and whether it was added, so
+// that the user reads back at v1beta2 as written.
+json::Value user_to_v1(const json::Value& user);
+json::Value user_from_v1(const json::Value& user);
+
 }  // namespace capstan::apis::kafka::v1beta2

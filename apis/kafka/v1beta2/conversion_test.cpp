@@ -86,10 +86,11 @@ class Generator {
   std::mt19937 rng_;
 };
 
-// The API server's verdict on `obj` against the `version` of the kafkas CRD.
-std::vector<std::string> schema_errors(std::string_view version, const json::Value& obj) {
-  static const json::Value crd = v1::crds().at(0);
-  for (const auto& v : crd.at("spec").at("versions").as_array()) {
+// The API server's verdict on `obj` against the `version` of the kafkas CRD (`crd_index` 0) or
+// another of the group's (3: kafkausers).
+std::vector<std::string> schema_errors(std::string_view version, const json::Value& obj, std::size_t crd_index = 0) {
+  static const std::vector<json::Value> crds = v1::crds();
+  for (const auto& v : crds.at(crd_index).at("spec").at("versions").as_array()) {
     if (v.at("name").as_string() != version) continue;
     auto parsed = apiserver::schema::parse(v.at("schema").at("openAPIV3Schema"));
     std::vector<std::string> out;
@@ -147,6 +148,42 @@ TEST(KafkaConversion, AnAnnotationThatIsNotOursIsLeftAlone) {
   json::Value beta = kafka_from_v1(v1);
   EXPECT_EQ(json::get_string(beta, {"metadata", "annotations", kRemovedFieldsAnnotation}), "not json");
   EXPECT_EQ(kafka_to_v1(beta), v1);
+}
+
+json::Value beta_user(const std::string& acls) {
+  return json::parse(R"({"apiVersion":"kafka.capstan.dev/v1beta2","kind":"KafkaUser","metadata":{"name":"carol","namespace":"data",
+    "labels":{"kafka.capstan.dev/cluster":"events"}},"spec":{"authentication":{"type":"tls"},"authorization":{"type":"simple","acls":)" +
+                     acls + "}}}");
+}
+
+TEST(KafkaUserConversion, ARuleNamingOneOperationReadsAtV1WithItInOperationsAndBackAsWritten) {
+  const json::Value beta = beta_user(R"([
+    {"resource":{"type":"topic","name":"a"},"operation":"Read"},
+    {"resource":{"type":"topic","name":"b"},"operation":"Write","operations":["Describe"]},
+    {"resource":{"type":"topic","name":"c"},"operation":"Read","operations":["Read","Describe"]},
+    {"resource":{"type":"group","name":"d"},"operations":["Read"]}])");
+  EXPECT_EQ(schema_errors("v1beta2", beta, 3), std::vector<std::string>{});
+  EXPECT_NE(schema_errors("v1", beta, 3), std::vector<std::string>{}) << "v1 requires operations";
+  const json::Value v1 = user_to_v1(beta);
+  EXPECT_EQ(schema_errors("v1", v1, 3), std::vector<std::string>{}) << json::serialize(v1);
+  std::vector<std::string> ops;
+  for (const auto& rule : v1.at("spec").at("authorization").at("acls").as_array()) {
+    EXPECT_FALSE(rule.as_object().contains("operation")) << json::serialize(rule);
+    std::string joined;
+    for (const auto& o : rule.at("operations").as_array()) joined += (joined.empty() ? "" : ",") + std::string(o.as_string());
+    ops.push_back(joined);
+  }
+  EXPECT_EQ(ops, (std::vector<std::string>{"Read", "Describe,Write", "Read,Describe", "Read"}));
+  EXPECT_EQ(user_from_v1(v1), beta) << json::serialize(user_from_v1(v1));
+  EXPECT_EQ(user_to_v1(user_from_v1(v1)), v1);
+}
+
+TEST(KafkaUserConversion, AUserWithOperationsOnlyChangesItsApiVersion) {
+  const json::Value beta = beta_user(R"([{"resource":{"type":"cluster"},"operations":["All"]}])");
+  json::Value v1 = user_to_v1(beta);
+  EXPECT_FALSE(json::find(v1, {"metadata", "annotations"}));
+  v1.as_object()["apiVersion"] = kApiVersion;
+  EXPECT_EQ(v1, beta);
 }
 
 }  // namespace

@@ -51,5 +51,20 @@ json::Value kafka_schema() {
 }
 
 json::Value node_pool_schema() { return at_v1beta2(v1::node_pool_schema()); }
+json::Value topic_schema() { return at_v1beta2(v1::topic_schema()); }
+
+json::Value user_schema() {
+  json::Value schema = at_v1beta2(v1::user_schema());
+  // An ACL rule names its operations, or (deprecated, removed in v1) its one operation.
+  auto& rule = properties(schema, {"spec", "authorization"})["acls"].as_object()["items"].as_object();
+  json::Value operations = rule["properties"].as_object()["operations"];
+  rule["properties"].as_object()["operation"] = operations.as_object()["items"];
+  rule["properties"].as_object()["operation"].as_object()["description"] = "Deprecated (removed in v1): the one operation; use operations.";
+  json::Array required;
+  for (const auto& r : rule["required"].as_array())
+    if (r.as_string() != "operations") required.push_back(r);
+  rule["required"] = std::move(required);
+  return schema;
+}
 
 }  // namespace capstan::apis::kafka::v1beta2

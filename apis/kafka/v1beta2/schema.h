@@ -8,5 +8,7 @@ namespace capstan::apis::kafka::v1beta2 {
 
 json::Value kafka_schema();
 json::Value node_pool_schema();
+json::Value topic_schema();
+json::Value user_schema();
 
 }  // namespace capstan::apis::kafka::v1beta2
