@@ -28,8 +28,9 @@ TEST_PACKAGES=(
   prometheus-alertmanager prometheus-blackbox-exporter
   # the gitops tests' SSH Git server (sshd on loopback, as the test user)
   openssh-server openssh-client
-  # the Kafka tests' broker runs on Java 17 and is fetched from Maven Central by Maven
-  openjdk-17-jre-headless maven
+  # the Kafka tests' broker runs on Java 17 and is fetched from Maven Central by Maven; javac
+  # compiles their Java client (tools/kafka/KafkaProbe.java)
+  openjdk-17-jdk-headless maven
 )
 
 $system_only || PACKAGES+=("${TEST_PACKAGES[@]}")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetches the pinned Apache Kafka broker (tools/kafka/pom.xml holds the version) and its
 # runtime dependencies from Maven Central into .tools/kafka/libs (Prometheus' JMX exporter
-# agent into .tools/kafka/agent), for the tests that run real
+# agent into .tools/kafka/agent, tools/kafka/KafkaProbe.java compiled into .tools/kafka/probe), for the tests that run real
 # brokers on the configuration the Kafka controller generates. Fetched again only when the pom
 # changed since the last fetch (a stamp); Maven's own cache (~/.m2) makes a refetch cheap.
 #
@@ -14,12 +14,26 @@ out="${CAPSTAN_TOOLS_DIR:-$here/.tools}/kafka"
 pom="$here/tools/kafka/pom.xml"
 mkdir -p "$out"
 
-for tool in java mvn; do
+for tool in java javac mvn; do
   command -v "$tool" >/dev/null 2>&1 || { echo "kafka: '$tool' is not on PATH (scripts/deps.sh installs it)" >&2; exit 1; }
 done
 
-stamp="$(cat "$pom" | sha256sum | cut -d' ' -f1)"
+probe="$here/tools/kafka/KafkaProbe.java"
+# Kafka's own Java client for the tests' SCRAM checks (KafkaProbe.java says why), compiled
+# against the fetched kafka-clients.
+compile_probe() {
+  rm -rf "$out/probe"
+  mkdir -p "$out/probe"
+  javac -d "$out/probe" -cp "$out/libs/*" "$probe"
+}
+
+stamp="$(cat "$pom" "$probe" | sha256sum | cut -d' ' -f1)"
 if [ -d "$out/libs" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
+  exit 0
+fi
+if [ -d "$out/libs" ] && [ "$(cat "$out/pom-stamp" 2>/dev/null)" = "$(sha256sum <"$pom" | cut -d' ' -f1)" ]; then
+  compile_probe
+  echo "$stamp" >"$out/stamp"
   exit 0
 fi
 
@@ -38,5 +52,7 @@ rm -rf "$out/libs" "$out/agent"
 mkdir -p "$out/agent"
 mv "$out"/libs.new/jmx_prometheus_javaagent-*.jar "$out/agent/jmx_prometheus_javaagent.jar"
 mv "$out/libs.new" "$out/libs"
+compile_probe
+sha256sum <"$pom" | cut -d' ' -f1 >"$out/pom-stamp"
 echo "$stamp" >"$out/stamp"
 echo "kafka: fetched Apache Kafka $version ($(ls "$out/libs" | wc -l) jars) in $(($(date +%s) - start)) s"

@@ -4,6 +4,7 @@
 #include "testing/eventually.h"
 #include "testing/ports.h"
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <sstream>
@@ -35,15 +36,18 @@ std::string java_binary() {
   return home && *home ? std::string(home) + "/bin/java" : "java";
 }
 
-std::vector<std::string> java_command(const std::string& main_class) {
-  // A small heap, the serial collector and C1 only: three nodes start together on two cores.
-  return {java_binary(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
-          "-Dlog4j2.configurationFile=" + source_dir() + "/tools/kafka/log4j2.yaml", "-cp", kafka_libs_dir() + "/*", main_class};
-}
-
 std::string kafka_tools_dir() {
   const char* t = std::getenv("CAPSTAN_TOOLS_DIR");
   return (t && *t ? std::string(t) : source_dir() + "/.tools") + "/kafka";
+}
+
+// `logging`: the log4j2 configuration of tools/kafka (the broker's; the client's logs to stderr).
+std::vector<std::string> java_command(const std::string& main_class, const std::string& more_classpath = "",
+                                      const std::string& logging = "log4j2.yaml") {
+  // A small heap, the serial collector and C1 only: three nodes start together on two cores.
+  return {java_binary(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
+          "-Dlog4j2.configurationFile=" + source_dir() + "/tools/kafka/" + logging, "-cp", kafka_libs_dir() + "/*" + more_classpath,
+          main_class};
 }
 
 }  // namespace
@@ -221,6 +225,19 @@ std::string KafkaBrokers::hosts_file() const {
   for (const auto& n : nodes_) hosts += " " + n.spec.host;
   write_file(path, hosts + "\n");
   return path;
+}
+
+RunResult KafkaBrokers::java_client(const std::map<std::string, std::string>& properties, const std::vector<std::string>& command) const {
+  static std::atomic<int> calls{0};
+  const std::string config = dir_.file("kafka-java-client-" + std::to_string(++calls) + ".properties");
+  std::string text;
+  for (const auto& [k, v] : properties) text += k + "=" + v + "\n";
+  write_file(config, text);
+  auto args = java_command("KafkaProbe", ":" + kafka_tools_dir() + "/probe", "log4j2-client.yaml");
+  args.insert(args.begin() + 1, "-Djdk.net.hosts.file=" + hosts_file());
+  args.push_back(config);
+  args.insert(args.end(), command.begin(), command.end());
+  return run(args, {}, {}, std::chrono::seconds(90));
 }
 
 std::string KafkaBrokers::metrics_address(const std::string& pod) {

@@ -77,6 +77,12 @@ class KafkaBrokers {
   // (for TLS clients, which check the name; KafkaClient resolves it to 127.0.0.1).
   std::string bootstrap_servers(int port, bool by_name = false);
   // "127.0.0.1:p" of the node's metrics port (9404), where its JMX exporter serves /metrics.
+  // Runs Kafka's own Java client (tools/kafka/KafkaProbe.java, compiled by scripts/kafka.sh)
+  // with `properties` (client settings, bootstrap.servers included) and `command`: {"check"}
+  // (prints the cluster id), {"produce", topic, message...}, {"consume", topic, count} (prints
+  // the messages). Brokers of Kafka 4 refuse the SCRAM proofs of librdkafka before 2.6.1
+  // (Debian's is 2.0.2): SCRAM clients of the tests are this one.
+  RunResult java_client(const std::map<std::string, std::string>& properties, const std::vector<std::string>& command) const;
   std::string metrics_address(const std::string& pod);
   // The node's data directory (the mount path's stand-in).
   std::string data_dir(const std::string& pod) const;

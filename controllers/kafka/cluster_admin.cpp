@@ -1,6 +1,8 @@
 #include "controllers/kafka/cluster_admin.h"
 
 #include "controllers/kafka/objects.h"
+#include "controllers/kafka/scram.h"
+#include "controllers/kafka/wire.h"
 #include "runtime/log/log.h"
 #include "runtime/pki/digest.h"
 
@@ -55,6 +57,13 @@ struct ClusterAdmin::Impl {
   milliseconds timeout;
   std::string bootstrap;
   std::map<std::string, std::string> address_map;
+  std::optional<ClientTls> tls;
+
+  // One request of our own encoding to the first bootstrap address; its response's body.
+  std::string raw_call(std::int16_t api_key, const std::string& body, const std::string& what) {
+    wire::Connection c(bootstrap.substr(0, bootstrap.find(',')), address_map, tls, timeout);
+    return c.call(api_key, 0, body, what);
+  }
 
   Options options(rd_kafka_admin_op_t op, bool operation_timeout = false) {
     Options o(rd_kafka_AdminOptions_new(handle, op));
@@ -106,6 +115,7 @@ ClusterAdmin::ClusterAdmin(const std::string& bootstrap, milliseconds timeout, s
   impl_->timeout = timeout;
   impl_->bootstrap = bootstrap;
   impl_->address_map = std::move(address_map);
+  impl_->tls = tls;
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char err[512];
   std::vector<std::pair<std::string, std::string>> settings{
@@ -368,6 +378,26 @@ void ClusterAdmin::delete_acls(const std::vector<AclBinding>& acls) {
   for (size_t i = 0; i < n; ++i)
     if (const rd_kafka_error_t* e = rd_kafka_DeleteAcls_result_response_error(results[i]))
       fail(rd_kafka_error_code(e), "deleting the ACL " + acl_text(acls[std::min(i, acls.size() - 1)]), rd_kafka_error_string(e));
+}
+
+std::set<std::string> ClusterAdmin::scram_users(const std::vector<std::string>& users) {
+  if (users.empty()) return {};
+  const std::string what = "describing the SCRAM credentials of " + users.front() + (users.size() > 1 ? " and others" : "");
+  const auto body = impl_->raw_call(wire::kDescribeUserScramCredentials, wire::describe_scram_request(users), what);
+  const auto found = wire::parse_describe_scram_response(body, what);
+  return {found.begin(), found.end()};
+}
+
+void ClusterAdmin::set_scram_password(const std::string& user, std::string_view password) {
+  const std::string what = "setting the SCRAM-SHA-512 credential of " + user;
+  const auto body = impl_->raw_call(wire::kAlterUserScramCredentials, wire::alter_scram_request({{user, scram_sha512_credential(password)}}, {}), what);
+  wire::check_alter_scram_response(body, {}, what);
+}
+
+void ClusterAdmin::delete_scram(const std::string& user) {
+  const std::string what = "deleting the SCRAM-SHA-512 credential of " + user;
+  const auto body = impl_->raw_call(wire::kAlterUserScramCredentials, wire::alter_scram_request({}, {user}), what);
+  wire::check_alter_scram_response(body, {user}, what);
 }
 
 std::string ClusterAdmins::bootstrap(std::string_view cluster, std::string_view ns) const {

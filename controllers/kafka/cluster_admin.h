@@ -5,6 +5,9 @@
 // Every call is bounded by the admin's timeout and throws AdminError with Kafka's error name
 // and text ("TOPIC_ALREADY_EXISTS: Topic 'orders' already exists.").
 //
+// SCRAM credentials go through requests of our own (wire.h, scram.h) on a connection of their
+// own to the same bootstrap address, with the same credentials: librdkafka 2.0 has no call for them.
+//
 // librdkafka 2.0 has no IncrementalAlterConfigs (2.2): AlterConfigs sets a topic's overrides to
 // exactly the set given, so a setting left out of a KafkaTopic returns to the broker's default,
 // which is what the topic operator wants (Kafka matches the spec, nothing else).
@@ -82,6 +85,12 @@ class ClusterAdmin {
   void create_acls(const std::vector<AclBinding>& acls);
   // Deletes exactly these bindings.
   void delete_acls(const std::vector<AclBinding>& acls);
+  // Of `users`, those with a SCRAM-SHA-512 credential (DescribeUserScramCredentials).
+  std::set<std::string> scram_users(const std::vector<std::string>& users);
+  // Sets the user's SCRAM-SHA-512 credential for `password` (a new salt each time).
+  void set_scram_password(const std::string& user, std::string_view password);
+  // Deletes the user's SCRAM-SHA-512 credential; one already gone is no error.
+  void delete_scram(const std::string& user);
   // Of `brokers` (node IDs), those that hold a replica of any partition of any topic.
   std::set<std::int32_t> holding_replicas(const std::set<std::int32_t>& brokers);
 

@@ -81,7 +81,10 @@ std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::st
       advertised += "," + listener_name(l) + "://" + node_host(cluster, ns, node) + ":" + std::to_string(l.port);
     }
   }
-  for (const auto& l : spec.listeners) protocols += "," + listener_name(l) + ":" + (l.tls ? "SSL" : "PLAINTEXT");
+  for (const auto& l : spec.listeners) {
+    const bool sasl = l.authentication && l.authentication->type == "scram-sha-512";
+    protocols += "," + listener_name(l) + ":" + (sasl ? "SASL_" : "") + (l.tls ? "SSL" : "PLAINTEXT");
+  }
 
   std::string out;
   out += "##############################\n# Node configuration (set by Capstan)\n##############################\n";
@@ -109,12 +112,17 @@ std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::st
     }
   if (node.broker)
     for (const auto& l : spec.listeners) {
+      const std::string type = l.authentication ? l.authentication->type : "";
+      if (type == "scram-sha-512") {  // users' credentials are the user operator's (SCRAM-SHA-512 only)
+        out += "listener.name." + name_lower(l) + ".sasl.enabled.mechanisms=SCRAM-SHA-512\n";
+        out += "listener.name." + name_lower(l) + ".scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;\n";
+      }
       if (!l.tls) continue;
       const std::string prefix = "listener.name." + name_lower(l) + ".ssl.";
-      if (l.authentication) out += prefix + "client.auth=required\n";
+      if (type == "tls") out += prefix + "client.auth=required\n";
       out += prefix + "keystore.location=" + keystore + "\n";
       out += prefix + "keystore.type=PEM\n";
-      if (l.authentication) {  // clients present a certificate of the clients CA
+      if (type == "tls") {  // clients present a certificate of the clients CA
         out += prefix + "truststore.location=" + std::string(kClientsCaCertsPath) + "/ca.crt\n";
         out += prefix + "truststore.type=PEM\n";
         // The nodes' and the operator's principals are the cluster CA's to give: a client

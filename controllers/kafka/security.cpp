@@ -87,7 +87,7 @@ bool serves_tls(const apis::kafka::v1::KafkaClusterSpec& spec) {
 }
 
 bool authenticates_clients(const apis::kafka::v1::KafkaClusterSpec& spec) {
-  return std::any_of(spec.listeners.begin(), spec.listeners.end(), [](const auto& l) { return l.authentication.has_value(); });
+  return std::any_of(spec.listeners.begin(), spec.listeners.end(), [](const auto& l) { return l.authentication && l.authentication->type == "tls"; });
 }
 
 bool needs_certificates_controller(const apis::kafka::v1::KafkaClusterSpec& spec) { return serves_tls(spec) || spec.authorization; }

@@ -6,12 +6,17 @@
 #include "apis/kafka/v1/validation.h"
 #include "controllers/kafka/objects.h"
 #include "controllers/kafka/ready_status.h"
+#include "controllers/kafka/scram.h"
 #include "controllers/kafka/security.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
+#include "runtime/client/errors.h"
 #include "runtime/controller/finalizer.h"
 #include "runtime/controller/status.h"
+#include "runtime/meta/base64.h"
+#include "runtime/meta/core_types.h"
 #include "runtime/meta/object.h"
+#include "runtime/pki/digest.h"
 
 #include <set>
 
@@ -28,11 +33,41 @@ void write_finalizer(client::Client& c, const json::Value& obj, bool present) {
   controller::write_finalizer(c, v1::kKafkaUserType.gvr, obj, v1::kUserFinalizer, present);
 }
 
+json::Object user_labels(const std::string& cluster) {
+  return json::Object{{v1::kClusterLabel, cluster}, {v1::kKindLabel, v1::kKafkaUserKind}, {"app.kubernetes.io/managed-by", "capstan-kafka"}};
+}
+
 // The user's client certificate from the clients CA; the principal User:CN=<name>.
 json::Value user_certificate(const json::Value& user, const std::string& cluster) {
   const std::string name(meta::name_of(user));
-  json::Object labels{{v1::kClusterLabel, cluster}, {v1::kKindLabel, v1::kKafkaUserKind}, {"app.kubernetes.io/managed-by", "capstan-kafka"}};
-  return leaf_certificate(user, name, labels, name, clients_ca_name(cluster), json::Array{"client auth", "digital signature"});
+  return leaf_certificate(user, name, user_labels(cluster), name, clients_ca_name(cluster), json::Array{"client auth", "digital signature"});
+}
+
+// The Secret of a scram-sha-512 user, as Strimzi's user operator writes it.
+json::Value password_secret(const json::Value& user, const std::string& cluster, const std::string& password) {
+  const std::string name(meta::name_of(user));
+  return json::Object{{"apiVersion", "v1"},
+                      {"kind", "Secret"},
+                      {"metadata", owned_metadata(user, name, user_labels(cluster))},
+                      {"type", "Opaque"},
+                      {"data", json::Object{{"password", meta::base64_encode(password)},
+                                            {"sasl.jaas.config", meta::base64_encode(scram_jaas_config(name, password))}}}};
+}
+
+// A Secret's key, decoded; nullopt when the Secret or the key is not there.
+std::optional<std::string> secret_value(client::Client& c, const std::string& ns, const std::string& name, const std::string& key,
+                                        json::Value* secret = nullptr) {
+  try {
+    json::Value s = c.get(meta::core::kSecretType.gvr, ns, name);
+    auto value = json::find(s, {"data", key});
+    std::optional<std::string> out;
+    if (value && value->is_string()) out = meta::base64_decode(value->as_string());
+    if (secret) *secret = std::move(s);
+    return out;
+  } catch (const client::ApiError& e) {
+    if (client::is_not_found(e)) return std::nullopt;
+    throw;
+  }
 }
 
 std::set<AclBinding> desired_acls(const v1::KafkaUserSpec& spec, const std::string& principal) {
@@ -56,6 +91,7 @@ class UserReconciler {
     before_ = cached->value();
     cluster_ = std::string(meta::label(before_, v1::kClusterLabel));
     tls_ = json::get_string(before_, {"spec", "authentication", "type"}) == "tls";
+    scram_ = json::get_string(before_, {"spec", "authentication", "type"}) == "scram-sha-512";
     principal_ = user_principal(req_.name, tls_);
     if (cached->deleting()) return finalize();
     try {
@@ -83,13 +119,20 @@ class UserReconciler {
       env_.client.apply(apis::certs::v1::kCertificateType.gvr, req_.ns, user_certificate(before_, cluster_), kFieldManager, true);
       status.secret = req_.name;
     }
+    if (scram_) {
+      auto password = write_password_secret();
+      if (!password) return controller::Result::after(env_.options.full_reconciliation);  // said on the status
+      password_ = std::move(*password);
+      status.secret = req_.name;
+    }
     auto kafka_ready = meta::find_condition(kafka->value(), v1::condition::kReady);
     if (!kafka_ready || kafka_ready->status != "True")
       return not_ready(v1::reason::kKafkaError, "Kafka cluster " + req_.ns + "/" + cluster_ + " is not ready yet", kRetry);
     try {
+      sync_scram();
       sync_acls();
     } catch (const AdminError& e) {
-      ctx_.log.warn("user's ACLs not reconciled", {{"principal", principal_}, {"error", e.what()}});
+      ctx_.log.warn("user not reconciled in Kafka", {{"principal", principal_}, {"error", e.what()}});
       return not_ready(v1::reason::kKafkaError, e.what(), kRetry);
     }
     status.observed_generation = meta::generation_of(before_);
@@ -100,6 +143,62 @@ class UserReconciler {
 
  private:
   std::shared_ptr<ClusterAdmin> admin() { return env_.admins->for_cluster(cluster_, req_.ns); }
+
+  // The password of a scram-sha-512 user: the one its spec names, else the one generated before
+  // (kept in the user's Secret), else a new one; the user's Secret carries it. nullopt (and a
+  // Ready=False status naming the field) when the named Secret or key is missing.
+  std::optional<std::string> write_password_secret() {
+    json::Value own;
+    std::optional<std::string> password;
+    const auto& given = user_.spec.authentication->password;
+    if (given) {
+      const auto& ref = given->value_from.secret_key_ref;
+      password = secret_value(env_.client, req_.ns, ref.name, ref.key);
+      if (!password || password->empty()) {
+        not_ready(v1::reason::kInvalidResourceTopic,
+                  "spec.authentication.password.valueFrom.secretKeyRef: no Secret " + req_.ns + "/" + ref.name + " with a non-empty key " + ref.key,
+                  env_.options.full_reconciliation);
+        return std::nullopt;
+      }
+    }
+    auto kept = secret_value(env_.client, req_.ns, req_.name, "password", &own);
+    if (!password) password = kept && !kept->empty() ? *kept : random_password();
+    const json::Value want = password_secret(before_, cluster_, *password);
+    if (kept != password || json::find(own, {"data"}) == nullptr || *json::find(own, {"data"}) != want.at("data"))
+      env_.client.apply(meta::core::kSecretType.gvr, req_.ns, want, kFieldManager, true);
+    return password;
+  }
+
+  // The user's SCRAM-SHA-512 credential in Kafka: set when it is missing or the password changed
+  // since this manager set it; deleted once the user authenticates otherwise.
+  void sync_scram() {
+    auto a = admin();
+    const std::string key = req_.ns + "/" + cluster_ + "/" + req_.name;
+    const bool present = a->scram_users({req_.name}).contains(req_.name);
+    const std::string fingerprint = scram_ ? pki::sha256_hex(password_, 16) : "";
+    std::string last;
+    {
+      std::lock_guard<std::mutex> lock(env_.scram_mu);
+      if (auto it = env_.scram_set.find(key); it != env_.scram_set.end()) last = it->second;
+    }
+    if (!scram_) {
+      if (present) a->delete_scram(req_.name);
+      forget_scram(key);
+      return;
+    }
+    if (present && last == fingerprint) return;
+    a->set_scram_password(req_.name, password_);
+    {
+      std::lock_guard<std::mutex> lock(env_.scram_mu);
+      env_.scram_set[key] = fingerprint;
+    }
+    ctx_.log.info("set the user's SCRAM-SHA-512 credential", {{"user", req_.name}, {"cluster", cluster_}});
+  }
+
+  void forget_scram(const std::string& key) {
+    std::lock_guard<std::mutex> lock(env_.scram_mu);
+    env_.scram_set.erase(key);
+  }
 
   // The user's bindings in Kafka become exactly the spec's.
   void sync_acls() {
@@ -129,6 +228,10 @@ class UserReconciler {
         const auto have = a->acls(principal_);
         a->delete_acls({have.begin(), have.end()});
         ctx_.log.info("deleted the user's ACLs", {{"principal", principal_}, {"count", static_cast<std::int64_t>(have.size())}});
+        if (scram_) {
+          a->delete_scram(req_.name);
+          forget_scram(req_.ns + "/" + cluster_ + "/" + req_.name);
+        }
       } catch (const AdminError& e) {
         ctx_.log.warn("user's ACLs not deleted", {{"principal", principal_}, {"error", e.what()}});
         return write_not_ready(env_.client, v1::kKafkaUserType, before_, v1::reason::kKafkaError, e.what(), kRetry);
@@ -147,8 +250,8 @@ class UserReconciler {
   controller::Context& ctx_;
   json::Value before_;
   v1::KafkaUser user_;
-  std::string cluster_, principal_;
-  bool tls_ = false;
+  std::string cluster_, principal_, password_;
+  bool tls_ = false, scram_ = false;
 };
 
 }  // namespace

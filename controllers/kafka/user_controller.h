@@ -3,11 +3,15 @@
 //   - authentication tls: a Certificate named after the user from the cluster's clients CA
 //     (Issuer <c>-clients-ca; needs the certificates controller), Secret of the same name
 //     (tls.crt, tls.key, ca.crt); the user is CN=<name> on the listeners authenticating clients;
+//   - authentication scram-sha-512: the password (from spec.authentication.password's Secret, or
+//     generated once and kept) in Secret <name> (password, sasl.jaas.config), and the user's
+//     SCRAM-SHA-512 credential in Kafka (AlterUserScramCredentials), set again when the password
+//     changes or the credential went missing; the user is <name> on SCRAM listeners;
 //   - authorization simple: the user's ACLs in Kafka (Admin API, on the replication listener)
 //     are exactly the spec's rules (each operation one binding; the cluster resource is
 //     kafka-cluster), bindings added behind the operator's back are removed at the next full
 //     reconciliation; without authorization the user has none;
-//   - a deleted KafkaUser's ACLs are deleted first (finalizer kafka.capstan.dev/user-operator);
+//   - a deleted KafkaUser's ACLs (and SCRAM credential) are deleted first (finalizer kafka.capstan.dev/user-operator);
 //     its Certificate and Secret go with it (owner reference).
 // Status: Ready True/False (InvalidResource, KafkaError), username, secret, observedGeneration.
 #pragma once
@@ -16,7 +20,10 @@
 #include "runtime/controller/reconcile.h"
 
 #include <chrono>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <string>
 
 namespace capstan::client {
 class Client;
@@ -38,6 +45,10 @@ struct UserEnv {
   cache::Informer& kafkas;
   std::shared_ptr<ClusterAdmins> admins;
   UserOptions options;
+  // ns/cluster/user -> a hash of the password this manager last set as the user's credential
+  // (Kafka keeps only a salted hash, so whether a password changed is known here alone).
+  std::mutex scram_mu;
+  std::map<std::string, std::string> scram_set;
 };
 
 // The principal of user `name` (User:CN=<name> with tls, else User:<name>), and the bindings

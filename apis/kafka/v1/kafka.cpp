@@ -13,8 +13,9 @@ const auto& listener_authentication_fields() {
   static const auto table = codec::table<KafkaListenerAuthentication>(
       "How clients of the listener authenticate.",
       field("type", &KafkaListenerAuthentication::type,
-            Schema::string_enum({"tls"}, "tls: a client certificate the clients CA signed (the listener must be tls: true); its "
-                                         "subject is the user (CN=<name>)."))
+            Schema::string_enum({"tls", "scram-sha-512"},
+                                "tls: a client certificate the clients CA signed (the listener must be tls: true); its subject is the "
+                                "user (CN=<name>). scram-sha-512: SASL SCRAM-SHA-512 with a KafkaUser's password; the user is its name."))
           .required());
   return table;
 }

@@ -5,14 +5,15 @@
 // Implemented from Strimzi (the rest of its spec is not in the CRD schema, so `kubectl apply`,
 // which asks for strict field validation, refuses a manifest using it):
 //   Kafka          spec.kafka{version, metadataVersion, image, listeners[{name, port, type:
-//                  internal|cluster-ip, tls, authentication{type: tls}}], authorization{type:
+//                  internal|cluster-ip, tls, authentication{type: tls|scram-sha-512}}], authorization{type:
 //                  simple, superUsers}, config{}, metricsConfig{type: jmxPrometheusExporter,
 //                  valueFrom{configMapKeyRef}, podMonitor{enabled, labels} (Capstan's)}};
 //                  status{..., listeners[{..., certificates}]}
 //   KafkaNodePool  spec{replicas, roles[controller|broker], storage{type: ephemeral (sizeLimit) |
 //                  persistent-claim (size, class, deleteClaim)}, resources}
 //   KafkaTopic     spec{topicName, partitions, replicas, config{}}; status{topicName} (no topicId: librdkafka 2.0 does not report it)
-//   KafkaUser      spec{authentication{type: tls}, authorization{type: simple, acls[{resource{type, name,
+//   KafkaUser      spec{authentication{type: tls|scram-sha-512, password{valueFrom{secretKeyRef}}},
+//                  authorization{type: simple, acls[{resource{type, name,
 //                  patternType}, operations, type, host}]}}; status{username, secret}
 // validation.h applies Strimzi's rules (listener names and ports, forbidden config prefixes,
 // storage and roles) and names the field at fault. TLS listeners (`tls: true`) serve the node's
@@ -40,7 +41,7 @@ inline constexpr std::string_view kStrimziVersion = "0.48.0";
 inline constexpr std::int64_t kMaxNodes = 1000;
 
 struct KafkaListenerAuthentication {
-  std::string type;  // tls: a client certificate of the clients CA
+  std::string type;  // tls: a client certificate of the clients CA; scram-sha-512: SASL SCRAM-SHA-512
   CAPSTAN_CODEC(KafkaListenerAuthentication);
 };
 
@@ -203,11 +204,28 @@ struct KafkaTopicStatus {
 };
 
 // KafkaUser (Strimzi's user operator): authentication tls (a client certificate of the clients
-// CA, a Capstan Certificate) and authorization simple (ACLs of the user's principal).
+// CA, a Capstan Certificate) or scram-sha-512 (a password, generated or the user's, in the
+// Secret named after the user), and authorization simple (ACLs of the user's principal).
 inline constexpr std::int64_t kMaxUserAcls = 256;
 
+struct SecretKeyRef {
+  std::string name, key;
+  CAPSTAN_CODEC(SecretKeyRef);
+};
+
+struct PasswordSource {
+  SecretKeyRef secret_key_ref;
+  CAPSTAN_CODEC(PasswordSource);
+};
+
+struct KafkaUserPassword {
+  PasswordSource value_from;
+  CAPSTAN_CODEC(KafkaUserPassword);
+};
+
 struct KafkaUserAuthentication {
-  std::string type;  // tls
+  std::string type;  // tls | scram-sha-512
+  std::optional<KafkaUserPassword> password;  // scram-sha-512: the user's own; else one is generated
   CAPSTAN_CODEC(KafkaUserAuthentication);
 };
 
@@ -242,8 +260,8 @@ struct KafkaUserSpec {
 struct KafkaUserStatus {
   std::vector<meta::Condition> conditions;  // Ready
   std::int64_t observed_generation = 0;
-  std::string username;  // CN=<name>
-  std::string secret;    // the Secret of its certificate
+  std::string username;  // CN=<name> (tls), <name> (scram-sha-512)
+  std::string secret;    // the Secret of its certificate or password
   CAPSTAN_CODEC(KafkaUserStatus);
 };
 

@@ -124,7 +124,7 @@ spec:
 status: {username: CN=carol, secret: carol, observedGeneration: 1}
 )")),
             Strings{});
-  EXPECT_EQ(check(all[3], json::from_yaml("{spec: {authentication: {type: scram-sha-512}, authorization: {type: simple, acls: "
+  EXPECT_EQ(check(all[3], json::from_yaml("{spec: {authentication: {type: oauth}, authorization: {type: simple, acls: "
                                           "[{resource: {type: transactionalId, name: t}, operations: [Fly]}]}}}"))
                 .size(),
             3u)

@@ -10,12 +10,37 @@ namespace {
 using codec::field;
 using openapi::Schema;
 
+const auto& secret_key_ref_fields() {
+  static const auto table = codec::table<SecretKeyRef>(
+      "A key of a Secret in the user's namespace.",
+      field("name", &SecretKeyRef::name, Schema::string("The Secret.").min_length(1).max_length(253)).required(),
+      field("key", &SecretKeyRef::key, Schema::string("Its key.").pattern("^[-._a-zA-Z0-9]+$").max_length(253)).required());
+  return table;
+}
+
+const auto& password_source_fields() {
+  static const auto table = codec::table<PasswordSource>(
+      "Where the password is.", field("secretKeyRef", &PasswordSource::secret_key_ref, SecretKeyRef::schema()).required());
+  return table;
+}
+
+const auto& password_fields() {
+  static const auto table = codec::table<KafkaUserPassword>(
+      "The user's own password (scram-sha-512), instead of a generated one.",
+      field("valueFrom", &KafkaUserPassword::value_from, PasswordSource::schema()).required());
+  return table;
+}
+
 const auto& authentication_fields() {
   static const auto table = codec::table<KafkaUserAuthentication>(
       "How the user authenticates.",
       field("type", &KafkaUserAuthentication::type,
-            Schema::string_enum({"tls"}, "tls: a client certificate from the cluster's clients CA, in the Secret named after the user."))
-          .required());
+            Schema::string_enum({"tls", "scram-sha-512"},
+                                "tls: a client certificate from the cluster's clients CA, in the Secret named after the user. "
+                                "scram-sha-512: SASL SCRAM-SHA-512 with the password (generated, or the one given) in the Secret named "
+                                "after the user (keys password and sasl.jaas.config)."))
+          .required(),
+      field("password", &KafkaUserAuthentication::password, KafkaUserPassword::schema()));
   return table;
 }
 
@@ -67,13 +92,16 @@ const auto& status_fields() {
       "The observed state of the user.",
       field("conditions", &KafkaUserStatus::conditions, openapi::conditions("Conditions: Ready.", "Ready", true)),
       field("observedGeneration", &KafkaUserStatus::observed_generation, openapi::observed_generation()),
-      field("username", &KafkaUserStatus::username, Schema::string("The user's principal name (CN=<name> for tls).")),
-      field("secret", &KafkaUserStatus::secret, Schema::string("The Secret of its credentials.")));
+      field("username", &KafkaUserStatus::username, Schema::string("The user's principal name (CN=<name> for tls, <name> for scram-sha-512).")),
+      field("secret", &KafkaUserStatus::secret, Schema::string("The Secret of its credentials (certificate or password).")));
   return table;
 }
 
 }  // namespace
 
+CAPSTAN_CODEC_FROM(SecretKeyRef, secret_key_ref_fields)
+CAPSTAN_CODEC_FROM(PasswordSource, password_source_fields)
+CAPSTAN_CODEC_FROM(KafkaUserPassword, password_fields)
 CAPSTAN_CODEC_FROM(KafkaUserAuthentication, authentication_fields)
 CAPSTAN_CODEC_FROM(AclRuleResource, resource_fields)
 CAPSTAN_CODEC_FROM(AclRule, rule_fields)

@@ -97,7 +97,7 @@ void validate_listeners(const json::Value* listeners, const FieldPath& path, Cau
       else if (!ports.insert(v).second)
         out.push_back(validation::field_duplicate(p.child("port"), *port));
     }
-    if (json::find(l, {"authentication"}) && !json::get_bool(l, {"tls"}))
+    if (json::get_string(l, {"authentication", "type"}) == "tls" && !json::get_bool(l, {"tls"}))
       out.push_back(validation::field_forbidden(p.child("authentication"), "TLS client authentication needs a TLS listener (tls: true)"));
     std::string_view type = json::get_string(l, {"type"});
     if (type != "internal" && type != "cluster-ip")

@@ -221,6 +221,9 @@ TEST(KafkaValidation, ClientAuthenticationNeedsATlsListener) {
   EXPECT_EQ(errors(validate_kafka(kafka("    listeners: [{name: a, port: 9092, type: internal, tls: true, authentication: {type: tls}}]\n"
                                         "    authorization: {type: simple, superUsers: [CN=alice]}\n"))),
             Strings{});
+  EXPECT_EQ(errors(validate_kafka(kafka("    listeners: [{name: a, port: 9092, type: internal, tls: false, authentication: {type: scram-sha-512}}]\n"))),
+            Strings{})
+      << "SCRAM works on a plaintext listener (SASL_PLAINTEXT), as in Strimzi";
 }
 
 TEST(KafkaUserValidation, ClusterLabelAndAclResources) {

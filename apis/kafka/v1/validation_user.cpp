@@ -38,6 +38,13 @@ std::vector<validation::Cause> validate_kafka_user(const json::Value& obj, const
         out.push_back(validation::field_forbidden(r.child("patternType"), "the cluster resource has no prefix"));
     }
   }
+  if (json::find(obj, {"spec", "authentication", "password"}) && json::get_string(obj, {"spec", "authentication", "type"}) != "scram-sha-512")
+    out.push_back(validation::field_forbidden(FieldPath("spec").child("authentication").child("password"),
+                                              "a password is for scram-sha-512 authentication only"));
+  if (const auto ref = json::get_string(obj, {"spec", "authentication", "password", "valueFrom", "secretKeyRef", "name"}); ref == name)
+    out.push_back(validation::field_invalid(FieldPath("spec").child("authentication").child("password").child("valueFrom").child("secretKeyRef").child("name"),
+                                            json::Value(std::string(ref)),
+                                            "the Secret named after the user is the one the operator writes; keep the password in another"));
   if (old && meta::label(*old, kClusterLabel) != meta::label(obj, kClusterLabel))
     out.push_back(validation::field_invalid(cluster_label, json::Value(std::string(meta::label(obj, kClusterLabel))),
                                             "field is immutable: a user cannot move to another cluster"));

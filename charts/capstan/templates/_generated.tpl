@@ -694,6 +694,8 @@ webhooks:
   resourceNames:
   - kafkas.kafka.capstan.dev
   - kafkanodepools.kafka.capstan.dev
+  - kafkatopics.kafka.capstan.dev
+  - kafkausers.kafka.capstan.dev
 - apiGroups:
   - apiextensions.k8s.io
   resources:
@@ -703,6 +705,8 @@ webhooks:
   resourceNames:
   - kafkas.kafka.capstan.dev
   - kafkanodepools.kafka.capstan.dev
+  - kafkatopics.kafka.capstan.dev
+  - kafkausers.kafka.capstan.dev
 {{- end }}
 {{- define "capstan.webhooks.kafka" }}
 ---

@@ -153,6 +153,25 @@ TEST(KafkaTls, ATlsListenerServesTheBrokersCertificateFromThePemKeystore) {
             pod.at("metadata").at("annotations"));
 }
 
+TEST(KafkaScramListener, SaslScramSha512OverTlsOrPlaintextWithoutTheClientsCa) {
+  const auto kafka = kafka_object(
+      "    listeners: [{name: scram, port: 9094, type: internal, tls: true, authentication: {type: scram-sha-512}},\n"
+      "                {name: plain, port: 9095, type: internal, tls: false, authentication: {type: scram-sha-512}}]\n");
+  const auto spec = apis::kafka::v1::Kafka::from_json(kafka).spec.kafka;
+  std::vector<Node> all{{0, "dual", true, true}};
+  const std::string broker = server_config(spec, "events", "data", all[0], all);
+  EXPECT_NE(broker.find(",SCRAM-9094:SASL_SSL,PLAIN-9095:SASL_PLAINTEXT\n"), std::string::npos) << broker;
+  for (const char* listener : {"scram-9094", "plain-9095"}) {
+    const std::string prefix = std::string("listener.name.") + listener;
+    EXPECT_NE(broker.find(prefix + ".sasl.enabled.mechanisms=SCRAM-SHA-512\n"), std::string::npos) << broker;
+    EXPECT_NE(broker.find(prefix + ".scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;\n"),
+              std::string::npos)
+        << broker;
+  }
+  EXPECT_EQ(broker.find("client.auth"), std::string::npos) << "SCRAM clients present no certificate";
+  EXPECT_FALSE(authenticates_clients(spec)) << "no clients CA truststore for SCRAM listeners";
+}
+
 TEST(KafkaMetrics, TheNodesRunTheExporterAndThePodMonitorSelectsTheirPort) {
   const auto kafka = kafka_object(R"(    listeners: [{name: plain, port: 9092, type: internal, tls: false}]
     metricsConfig:

@@ -1,0 +1,84 @@
+// Kafka's own Java client (kafka-clients, of the pinned broker release) for the e2e tests' SCRAM
+// checks: brokers of Kafka 4 refuse the SCRAM proofs of librdkafka before 2.6.1 (Debian's is
+// 2.0.2), so a SCRAM user is proven with this client. scripts/kafka.sh compiles it.
+//
+//   java -cp 'libs/*:probe' KafkaProbe client.properties check                   (prints the cluster id)
+//   java -cp 'libs/*:probe' KafkaProbe client.properties produce <topic> <message>...
+//   java -cp 'libs/*:probe' KafkaProbe client.properties consume <topic> <count> (prints the messages)
+//
+// Exit 0 on success; 1 with "ERROR <exception>: <message>" on stderr otherwise.
+import java.io.FileReader;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+public final class KafkaProbe {
+  private static final long TIMEOUT_MS = 20_000;
+
+  public static void main(String[] args) {
+    try {
+      Properties p = new Properties();
+      try (FileReader r = new FileReader(args[0])) {
+        p.load(r);
+      }
+      p.putIfAbsent("default.api.timeout.ms", Long.toString(TIMEOUT_MS));
+      p.putIfAbsent("request.timeout.ms", Long.toString(TIMEOUT_MS / 2));
+      switch (args[1]) {
+        case "check" -> check(p);
+        case "produce" -> produce(p, args[2], List.of(args).subList(3, args.length));
+        case "consume" -> consume(p, args[2], Integer.parseInt(args[3]));
+        default -> throw new IllegalArgumentException("unknown command " + args[1]);
+      }
+      System.exit(0);
+    } catch (Throwable e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      System.err.println("ERROR " + cause.getClass().getSimpleName() + ": " + cause.getMessage());
+      System.exit(1);
+    }
+  }
+
+  private static void check(Properties p) throws Exception {
+    try (Admin admin = Admin.create(p)) {
+      System.out.println(admin.describeCluster().clusterId().get(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+    }
+  }
+
+  private static void produce(Properties p, String topic, List<String> messages) throws Exception {
+    p.put("acks", "all");
+    p.put("max.block.ms", Long.toString(TIMEOUT_MS));
+    p.put("delivery.timeout.ms", Long.toString(TIMEOUT_MS));
+    p.put("request.timeout.ms", Long.toString(TIMEOUT_MS / 2));
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+      for (String m : messages) producer.send(new ProducerRecord<>(topic, m)).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private static void consume(Properties p, String topic, int count) {
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+      List<TopicPartition> partitions = new ArrayList<>();
+      for (PartitionInfo info : consumer.partitionsFor(topic)) partitions.add(new TopicPartition(topic, info.partition()));
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      int seen = 0;
+      long deadline = System.currentTimeMillis() + TIMEOUT_MS;
+      while (seen < count && System.currentTimeMillis() < deadline) {
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+          System.out.println(r.value());
+          ++seen;
+        }
+      }
+      if (seen < count) throw new IllegalStateException("read " + seen + " of " + count + " messages of " + topic);
+    }
+  }
+}
