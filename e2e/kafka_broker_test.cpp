@@ -387,12 +387,13 @@ spec:
 }
 
 // SCRAM-SHA-512: KafkaUsers with a generated or a given password authenticate over SASL_SSL
-// with the credential the user operator set in Kafka (AlterUserScramCredentials), get their ACLs,
-// follow a change of their password, and lose the credential with their KafkaUser.
+// with the credential the user operator set in Kafka (AlterUserScramCredentials), get their ACLs
+// and quotas, follow a change of their password, and lose credential and quotas with their
+// KafkaUser.
 TEST_P(KafkaTlsE2E, ScramUsersAuthenticateWithTheirPasswordsOverSaslSslAndLoseThemWithTheirKafkaUser) {
   const std::string cluster = cluster_with(
       "      - {name: scram, port: 9093, type: internal, tls: true, authentication: {type: scram-sha-512}}\n"
-      "    authorization: {type: simple}\n");
+      "    authorization: {type: simple, superUsers: [admin]}\n");
   const std::string objects = R"(---
 apiVersion: kafka.capstan.dev/v1
 kind: KafkaTopic
@@ -404,11 +405,17 @@ kind: KafkaUser
 metadata: {name: dave, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
 spec:
   authentication: {type: scram-sha-512}
+  quotas: {producerByteRate: 1048576, requestPercentage: 55, controllerMutationRate: 2.5}
   authorization:
     type: simple
     acls:
       - resource: {type: topic, name: ledger}
         operations: [Write, Describe, Read]
+---
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaUser
+metadata: {name: admin, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {authentication: {type: scram-sha-512}}
 ---
 apiVersion: v1
 kind: Secret
@@ -443,7 +450,7 @@ spec:
   };
   auto authenticates = [&](const std::string& user, const std::string& password) { return client(user, password, {"check"}).code == 0; };
 
-  for (const char* user : {"dave", "erin"})
+  for (const char* user : {"dave", "erin", "admin"})
     ASSERT_TRUE(eventually([&] { return condition("kafkauser", user, "data", "Ready") == "True"; }, 90s))
         << user << ": " << jsonpath("kafkauser", user, ".status") << brokers.logs();
   ASSERT_TRUE(eventually([&] { return condition("kafkatopic", "ledger", "data", "Ready") == "True"; }, 60s))
@@ -467,6 +474,20 @@ spec:
   EXPECT_EQ(secret_data("dave")["password"], dave["password"]);
   EXPECT_TRUE(authenticates("dave", dave["password"]));
 
+  // dave's quotas are the spec's, follow it, and a quota set behind the operator's back goes at
+  // the next full reconciliation (3 s); admin, a super user, reads them.
+  const std::string admin_password = secret_data("admin")["password"];
+  auto quotas = [&] { return client("admin", admin_password, {"quotas", "dave"}).out; };
+  EXPECT_EQ(quotas(), "controller_mutation_rate=2.5\nproducer_byte_rate=1048576.0\nrequest_percentage=55.0\n");
+  kubectl_->ok({"patch", "kafkauser", "dave", "-n", "data", "--type=json", "-p",
+                R"([{"op":"remove","path":"/spec/quotas/producerByteRate"},{"op":"add","path":"/spec/quotas/consumerByteRate","value":2048}])"});
+  EXPECT_TRUE(eventually([&] { return quotas() == "consumer_byte_rate=2048.0\ncontroller_mutation_rate=2.5\nrequest_percentage=55.0\n"; }, 30s))
+      << quotas();
+  const RunResult drift = client("admin", admin_password, {"set-quota", "dave", "producer_byte_rate", "1"});
+  ASSERT_EQ(drift.code, 0) << drift.err;
+  EXPECT_TRUE(eventually([&] { return quotas() == "consumer_byte_rate=2048.0\ncontroller_mutation_rate=2.5\nrequest_percentage=55.0\n"; }, 30s))
+      << "the quota set behind the operator's back stayed: " << quotas();
+
   // erin's password is hers; she authenticates but may not write; a new password replaces it.
   EXPECT_EQ(secret_data("erin")["password"], "erins-first-password");
   const RunResult erin_writes = client("erin", "erins-first-password", {"produce", "ledger", "erin's"});
@@ -481,6 +502,7 @@ spec:
   EXPECT_TRUE(eventually([&] { return !authenticates("dave", dave["password"]); }, 20s))
       << "dave still authenticates after his KafkaUser was deleted";
   EXPECT_TRUE(eventually([&] { return secret_data("dave").empty(); }, 30s)) << "dave's Secret outlived his KafkaUser";
+  EXPECT_TRUE(eventually([&] { return quotas().empty(); }, 10s)) << "dave's quotas outlived his KafkaUser: " << quotas();
 }
 
 CAPSTAN_E2E_BACKENDS(KafkaTlsE2E);

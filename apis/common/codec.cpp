@@ -59,6 +59,14 @@ void Codec<std::int32_t>::decode(const json::Value& v, std::string_view path, st
   out = static_cast<std::int32_t>(n);
 }
 
+void Codec<double>::decode(const json::Value& v, std::string_view path, double& out) {
+  if (v.is_double()) out = v.get_double();
+  else if (v.is_int64()) out = static_cast<double>(v.get_int64());
+  else if (v.is_uint64()) out = static_cast<double>(v.get_uint64());
+  else wrong_type(path, "a number", v);
+  if (!std::isfinite(out)) wrong_type(path, "a finite number", v);
+}
+
 void decode_duration(const json::Value& v, std::string_view path, std::chrono::nanoseconds& out) {
   std::string s;
   Codec<std::string>::decode(v, path, s);

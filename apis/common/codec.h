@@ -20,7 +20,7 @@
 // Kinds that share members list them once: field<Derived>("path", &Base::path, ...) in a
 // template, joined to each kind's own fields with std::tuple_cat (apis/monitoring/v1/monitors.cpp).
 //
-// Member types: std::string, bool, std::int32_t, std::int64_t, std::chrono durations (Go duration
+// Member types: std::string, bool, std::int32_t, std::int64_t, double, std::chrono durations (Go duration
 // strings), meta::TimePoint (RFC 3339), meta::Condition, json::Value and json::Object (kept as
 // written), std::optional, std::vector and std::map<std::string, _> of those, and any struct with
 // from_json/to_json (its own table). A std::string whose schema has `format: byte` is base64 on the
@@ -125,6 +125,14 @@ struct Codec<std::int32_t> {
   static json::Value encode(std::int32_t n) { return json::Value(n); }
   static bool empty(std::int32_t n) { return n == 0; }
   static constexpr std::string_view kType = "integer";
+};
+
+template <>
+struct Codec<double> {
+  static void decode(const json::Value& v, std::string_view path, double& out);
+  static json::Value encode(double d) { return json::Value(d); }
+  static bool empty(double d) { return d == 0; }
+  static constexpr std::string_view kType = "number";
 };
 
 void decode_duration(const json::Value& v, std::string_view path, std::chrono::nanoseconds& out);

@@ -34,6 +34,7 @@ Schema Schema::integer(std::string_view description, std::string_view format) {
   return s;
 }
 
+Schema Schema::number(std::string_view description) { return std::move(Schema("number").description(description)); }
 Schema Schema::boolean(std::string_view description) { return std::move(Schema("boolean").description(description)); }
 
 Schema Schema::date_time(std::string_view description) {

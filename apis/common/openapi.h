@@ -26,6 +26,7 @@ class Schema {
   static Schema string(std::string_view description = {});
   static Schema int_or_string(std::string_view description = {});  // x-kubernetes-int-or-string
   static Schema integer(std::string_view description = {}, std::string_view format = {});
+  static Schema number(std::string_view description = {});  // a JSON number (Go float64)
   static Schema boolean(std::string_view description = {});
   static Schema date_time(std::string_view description = {});  // string, format date-time
   static Schema bytes(std::string_view description = {});      // string, format byte (Go []byte)

@@ -1,6 +1,7 @@
 #include "controllers/kafka/cluster_admin.h"
 
 #include "controllers/kafka/objects.h"
+#include "controllers/kafka/quotas.h"
 #include "controllers/kafka/scram.h"
 #include "controllers/kafka/wire.h"
 #include "runtime/log/log.h"
@@ -59,10 +60,11 @@ struct ClusterAdmin::Impl {
   std::map<std::string, std::string> address_map;
   std::optional<ClientTls> tls;
 
-  // One request of our own encoding to the first bootstrap address; its response's body.
-  std::string raw_call(std::int16_t api_key, const std::string& body, const std::string& what) {
+  // One request of our own encoding (flexible `version`) to the first bootstrap address; its
+  // response's body.
+  std::string raw_call(std::int16_t api_key, std::int16_t version, const std::string& body, const std::string& what) {
     wire::Connection c(bootstrap.substr(0, bootstrap.find(',')), address_map, tls, timeout);
-    return c.call(api_key, 0, body, what);
+    return c.call(api_key, version, body, what);
   }
 
   Options options(rd_kafka_admin_op_t op, bool operation_timeout = false) {
@@ -383,21 +385,34 @@ void ClusterAdmin::delete_acls(const std::vector<AclBinding>& acls) {
 std::set<std::string> ClusterAdmin::scram_users(const std::vector<std::string>& users) {
   if (users.empty()) return {};
   const std::string what = "describing the SCRAM credentials of " + users.front() + (users.size() > 1 ? " and others" : "");
-  const auto body = impl_->raw_call(wire::kDescribeUserScramCredentials, wire::describe_scram_request(users), what);
+  const auto body = impl_->raw_call(wire::kDescribeUserScramCredentials, 0, wire::describe_scram_request(users), what);
   const auto found = wire::parse_describe_scram_response(body, what);
   return {found.begin(), found.end()};
 }
 
 void ClusterAdmin::set_scram_password(const std::string& user, std::string_view password) {
   const std::string what = "setting the SCRAM-SHA-512 credential of " + user;
-  const auto body = impl_->raw_call(wire::kAlterUserScramCredentials, wire::alter_scram_request({{user, scram_sha512_credential(password)}}, {}), what);
+  const auto body = impl_->raw_call(wire::kAlterUserScramCredentials, 0, wire::alter_scram_request({{user, scram_sha512_credential(password)}}, {}), what);
   wire::check_alter_scram_response(body, {}, what);
 }
 
 void ClusterAdmin::delete_scram(const std::string& user) {
   const std::string what = "deleting the SCRAM-SHA-512 credential of " + user;
-  const auto body = impl_->raw_call(wire::kAlterUserScramCredentials, wire::alter_scram_request({}, {user}), what);
+  const auto body = impl_->raw_call(wire::kAlterUserScramCredentials, 0, wire::alter_scram_request({}, {user}), what);
   wire::check_alter_scram_response(body, {user}, what);
+}
+
+Quotas ClusterAdmin::user_quotas(const std::string& user) {
+  const std::string what = "describing the quotas of user " + user;
+  const auto body = impl_->raw_call(wire::kDescribeClientQuotas, 1, wire::describe_user_quotas_request(user), what);
+  return wire::parse_describe_quotas_response(body, user, what);
+}
+
+void ClusterAdmin::alter_user_quotas(const std::string& user, const Quotas& set, const std::vector<std::string>& remove) {
+  if (set.empty() && remove.empty()) return;
+  const std::string what = "altering the quotas of user " + user;
+  const auto body = impl_->raw_call(wire::kAlterClientQuotas, 1, wire::alter_user_quotas_request(user, set, remove), what);
+  wire::check_alter_quotas_response(body, what);
 }
 
 std::string ClusterAdmins::bootstrap(std::string_view cluster, std::string_view ns) const {

@@ -5,7 +5,7 @@
 // Every call is bounded by the admin's timeout and throws AdminError with Kafka's error name
 // and text ("TOPIC_ALREADY_EXISTS: Topic 'orders' already exists.").
 //
-// SCRAM credentials go through requests of our own (wire.h, scram.h) on a connection of their
+// SCRAM credentials and client quotas go through requests of our own (wire.h, scram.h) on a connection of their
 // own to the same bootstrap address, with the same credentials: librdkafka 2.0 has no call for them.
 //
 // librdkafka 2.0 has no IncrementalAlterConfigs (2.2): AlterConfigs sets a topic's overrides to
@@ -91,6 +91,10 @@ class ClusterAdmin {
   void set_scram_password(const std::string& user, std::string_view password);
   // Deletes the user's SCRAM-SHA-512 credential; one already gone is no error.
   void delete_scram(const std::string& user);
+  // The client quotas of the entity user=<user> (key -> value; DescribeClientQuotas).
+  std::map<std::string, double> user_quotas(const std::string& user);
+  // Sets the quotas `set` and removes those named in `remove` (AlterClientQuotas).
+  void alter_user_quotas(const std::string& user, const std::map<std::string, double>& set, const std::vector<std::string>& remove);
   // Of `brokers` (node IDs), those that hold a replica of any partition of any topic.
   std::set<std::int32_t> holding_replicas(const std::set<std::int32_t>& brokers);
 

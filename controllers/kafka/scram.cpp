@@ -23,12 +23,6 @@ std::string random_bytes(std::size_t n) {
   return out;
 }
 
-void check_error(std::int16_t code, const std::optional<std::string>& message, const std::string& what) {
-  if (code == 0) return;
-  const std::string name = wire::error_name(code);
-  throw AdminError(name, what + ": " + name + (message && !message->empty() ? ": " + *message : ""));
-}
-
 }  // namespace
 
 ScramCredential scram_sha512_credential(std::string_view password, std::int32_t iterations) {
@@ -75,13 +69,13 @@ std::vector<std::string> parse_describe_scram_response(std::string_view body, co
   Reader r(body);
   r.int32();  // throttle time
   const std::int16_t error = r.int16();
-  check_error(error, r.compact_nullable_string(), what);
+  throw_if_error(error, r.compact_nullable_string(), what);
   std::vector<std::string> out;
   for (std::size_t i = 0, n = r.compact_array_size(); i < n; ++i) {
     std::string user = r.compact_string();
     const std::int16_t user_error = r.int16();
     auto message = r.compact_nullable_string();
-    if (user_error != kResourceNotFound) check_error(user_error, message, what + " (user " + user + ")");
+    if (user_error != kResourceNotFound) throw_if_error(user_error, message, what + " (user " + user + ")");
     bool sha512 = false;
     for (std::size_t j = 0, m = r.compact_array_size(); j < m; ++j) {
       sha512 |= r.int8() == kScramSha512;
@@ -114,7 +108,7 @@ void check_alter_scram_response(std::string_view body, const std::vector<std::st
     auto message = r.compact_nullable_string();
     r.skip_tags();
     const bool deleted = std::find(deletions.begin(), deletions.end(), user) != deletions.end();
-    if (!(deleted && error == kResourceNotFound)) check_error(error, message, what + " (user " + user + ")");
+    if (!(deleted && error == kResourceNotFound)) throw_if_error(error, message, what + " (user " + user + ")");
   }
 }
 

@@ -5,6 +5,7 @@
 #include "apis/kafka/v1/types.h"
 #include "apis/kafka/v1/validation.h"
 #include "controllers/kafka/objects.h"
+#include "controllers/kafka/quotas.h"
 #include "controllers/kafka/ready_status.h"
 #include "controllers/kafka/scram.h"
 #include "controllers/kafka/security.h"
@@ -113,7 +114,7 @@ class UserReconciler {
 
     write_finalizer(env_.client, before_, true);  // before any ACL exists, so that none outlives its KafkaUser
     auto& status = user_.status;
-    status.username = principal_.substr(std::string_view("User:").size());
+    status.username = principal_name();
     status.secret.clear();
     if (tls_) {
       env_.client.apply(apis::certs::v1::kCertificateType.gvr, req_.ns, user_certificate(before_, cluster_), kFieldManager, true);
@@ -130,6 +131,7 @@ class UserReconciler {
       return not_ready(v1::reason::kKafkaError, "Kafka cluster " + req_.ns + "/" + cluster_ + " is not ready yet", kRetry);
     try {
       sync_scram();
+      sync_quotas();
       sync_acls();
     } catch (const AdminError& e) {
       ctx_.log.warn("user not reconciled in Kafka", {{"principal", principal_}, {"error", e.what()}});
@@ -195,6 +197,35 @@ class UserReconciler {
     ctx_.log.info("set the user's SCRAM-SHA-512 credential", {{"user", req_.name}, {"cluster", cluster_}});
   }
 
+  // The user's client quotas in Kafka become exactly the spec's (none without spec.quotas).
+  void sync_quotas() {
+    Quotas want;
+    if (const auto& q = user_.spec.quotas) {
+      if (q->producer_byte_rate) want["producer_byte_rate"] = *q->producer_byte_rate;
+      if (q->consumer_byte_rate) want["consumer_byte_rate"] = *q->consumer_byte_rate;
+      if (q->request_percentage) want["request_percentage"] = *q->request_percentage;
+      if (q->controller_mutation_rate) want["controller_mutation_rate"] = *q->controller_mutation_rate;
+    }
+    auto a = admin();
+    const std::string entity = principal_name();
+    const Quotas have = a->user_quotas(entity);
+    Quotas set;
+    std::vector<std::string> remove;
+    for (const auto& [key, value] : want)
+      if (auto it = have.find(key); it == have.end() || it->second != value) set[key] = value;
+    for (const auto& [key, value] : have)
+      if (!want.contains(key)) remove.push_back(key);
+    if (set.empty() && remove.empty()) return;
+    a->alter_user_quotas(entity, set, remove);
+    ctx_.log.info("set the user's quotas", {{"user", entity},
+                                            {"set", static_cast<std::int64_t>(set.size())},
+                                            {"removed", static_cast<std::int64_t>(remove.size())}});
+  }
+
+  // The principal's name: the status' username and the quota entity (CN=<name> for tls, as
+  // Strimzi names it).
+  std::string principal_name() const { return principal_.substr(std::string_view("User:").size()); }
+
   void forget_scram(const std::string& key) {
     std::lock_guard<std::mutex> lock(env_.scram_mu);
     env_.scram_set.erase(key);
@@ -228,6 +259,9 @@ class UserReconciler {
         const auto have = a->acls(principal_);
         a->delete_acls({have.begin(), have.end()});
         ctx_.log.info("deleted the user's ACLs", {{"principal", principal_}, {"count", static_cast<std::int64_t>(have.size())}});
+        std::vector<std::string> quotas;
+        for (const auto& [key, value] : a->user_quotas(principal_name())) quotas.push_back(key);
+        a->alter_user_quotas(principal_name(), {}, quotas);
         if (scram_) {
           a->delete_scram(req_.name);
           forget_scram(req_.ns + "/" + cluster_ + "/" + req_.name);

@@ -11,7 +11,10 @@
 //     are exactly the spec's rules (each operation one binding; the cluster resource is
 //     kafka-cluster), bindings added behind the operator's back are removed at the next full
 //     reconciliation; without authorization the user has none;
-//   - a deleted KafkaUser's ACLs (and SCRAM credential) are deleted first (finalizer kafka.capstan.dev/user-operator);
+//   - quotas: the user's client quotas in Kafka (entity user=<principal name>) are exactly
+//     spec.quotas' (producer_byte_rate, consumer_byte_rate, request_percentage,
+//     controller_mutation_rate), set and removed with AlterClientQuotas;
+//   - a deleted KafkaUser's ACLs, quotas (and SCRAM credential) are deleted first (finalizer kafka.capstan.dev/user-operator);
 //     its Certificate and Secret go with it (owner reference).
 // Status: Ready True/False (InvalidResource, KafkaError), username, secret, observedGeneration.
 #pragma once

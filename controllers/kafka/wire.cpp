@@ -130,6 +130,14 @@ Writer& Writer::nullable_string(std::string_view s) {
   out_.append(s);
   return *this;
 }
+Writer& Writer::compact_nullable_string(const std::optional<std::string>& s) { return s ? compact_string(*s) : uvarint(0); }
+Writer& Writer::boolean(bool v) { return int8(v ? 1 : 0); }
+Writer& Writer::float64(double v) {
+  std::uint64_t u = 0;
+  std::memcpy(&u, &v, sizeof u);
+  for (int shift = 56; shift >= 0; shift -= 8) out_.push_back(static_cast<char>((u >> shift) & 0xff));
+  return *this;
+}
 Writer& Writer::compact_array_size(std::size_t n) { return uvarint(static_cast<std::uint32_t>(n + 1)); }
 Writer& Writer::no_tags() { return uvarint(0); }
 
@@ -149,6 +157,13 @@ std::int32_t Reader::int32() {
   std::uint32_t u = 0;
   for (char c : b) u = (u << 8) | static_cast<std::uint8_t>(c);
   return static_cast<std::int32_t>(u);
+}
+double Reader::float64() {
+  std::uint64_t u = 0;
+  for (char c : take(8)) u = (u << 8) | static_cast<std::uint8_t>(c);
+  double v = 0;
+  std::memcpy(&v, &u, sizeof v);
+  return v;
 }
 std::uint32_t Reader::uvarint() {
   std::uint32_t v = 0;
@@ -318,6 +333,12 @@ std::string Connection::call(std::int16_t api_key, std::int16_t version, const s
 std::string error_name(std::int16_t code) {
   const char* name = rd_kafka_err2name(static_cast<rd_kafka_resp_err_t>(code));
   return name && *name ? name : "ERROR_" + std::to_string(code);
+}
+
+void throw_if_error(std::int16_t code, const std::optional<std::string>& message, const std::string& what) {
+  if (code == 0) return;
+  const std::string name = error_name(code);
+  throw AdminError(name, what + ": " + name + (message && !message->empty() ? ": " + *message : ""));
 }
 
 }  // namespace capstan::kafka::wire

@@ -27,6 +27,9 @@ class Writer {
   Writer& uvarint(std::uint32_t v);
   Writer& compact_string(std::string_view s);  // COMPACT_STRING and COMPACT_BYTES
   Writer& nullable_string(std::string_view s);  // NULLABLE_STRING (INT16 length), the header's client id
+  Writer& compact_nullable_string(const std::optional<std::string>& s);  // nullopt: null
+  Writer& boolean(bool v);
+  Writer& float64(double v);
   Writer& compact_array_size(std::size_t n);
   Writer& no_tags();  // an empty tagged-field section
   const std::string& bytes() const { return out_; }
@@ -44,6 +47,7 @@ class Reader {
   std::int8_t int8();
   std::int16_t int16();
   std::int32_t int32();
+  double float64();
   std::uint32_t uvarint();
   std::string compact_string();                   // COMPACT_STRING / COMPACT_BYTES
   std::optional<std::string> compact_nullable_string();
@@ -80,5 +84,7 @@ class Connection {
 
 // Kafka's name of an error code (RESOURCE_NOT_FOUND); "ERROR_<n>" for one librdkafka 2.0 does not know.
 std::string error_name(std::int16_t code);
+// Throws AdminError(<name>, "<what>: <name>: <message>") unless `code` is 0.
+void throw_if_error(std::int16_t code, const std::optional<std::string>& message, const std::string& what);
 
 }  // namespace capstan::kafka::wire

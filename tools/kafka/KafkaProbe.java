@@ -5,13 +5,17 @@
 //   java -cp 'libs/*:probe' KafkaProbe client.properties check                   (prints the cluster id)
 //   java -cp 'libs/*:probe' KafkaProbe client.properties produce <topic> <message>...
 //   java -cp 'libs/*:probe' KafkaProbe client.properties consume <topic> <count> (prints the messages)
+//   java -cp 'libs/*:probe' KafkaProbe client.properties quotas <user>           (prints key=value, sorted)
+//   java -cp 'libs/*:probe' KafkaProbe client.properties set-quota <user> <key> <value>
 //
 // Exit 0 on success; 1 with "ERROR <exception>: <message>" on stderr otherwise.
 import java.io.FileReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -20,6 +24,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
+import org.apache.kafka.common.quota.ClientQuotaFilterComponent;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -38,6 +46,8 @@ public final class KafkaProbe {
         case "check" -> check(p);
         case "produce" -> produce(p, args[2], List.of(args).subList(3, args.length));
         case "consume" -> consume(p, args[2], Integer.parseInt(args[3]));
+        case "quotas" -> quotas(p, args[2]);
+        case "set-quota" -> setQuota(p, args[2], args[3], Double.parseDouble(args[4]));
         default -> throw new IllegalArgumentException("unknown command " + args[1]);
       }
       System.exit(0);
@@ -79,6 +89,25 @@ public final class KafkaProbe {
         }
       }
       if (seen < count) throw new IllegalStateException("read " + seen + " of " + count + " messages of " + topic);
+    }
+  }
+
+  private static void quotas(Properties p, String user) throws Exception {
+    ClientQuotaEntity entity = new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER, user));
+    try (Admin admin = Admin.create(p)) {
+      ClientQuotaFilter filter = ClientQuotaFilter.containsOnly(List.of(ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.USER, user)));
+      Map<ClientQuotaEntity, Map<String, Double>> all = admin.describeClientQuotas(filter).entities().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+      for (Map.Entry<String, Double> e : new TreeMap<>(all.getOrDefault(entity, Map.of())).entrySet())
+        System.out.println(e.getKey() + "=" + e.getValue());
+    }
+  }
+
+  private static void setQuota(Properties p, String user, String key, double value) throws Exception {
+    ClientQuotaEntity entity = new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER, user));
+    try (Admin admin = Admin.create(p)) {
+      admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity, List.of(new ClientQuotaAlteration.Op(key, value)))))
+          .all()
+          .get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
     }
   }
 }

@@ -13,6 +13,7 @@
 //                  persistent-claim (size, class, deleteClaim)}, resources}
 //   KafkaTopic     spec{topicName, partitions, replicas, config{}}; status{topicName} (no topicId: librdkafka 2.0 does not report it)
 //   KafkaUser      spec{authentication{type: tls|scram-sha-512, password{valueFrom{secretKeyRef}}},
+//                  quotas{producerByteRate, consumerByteRate, requestPercentage, controllerMutationRate},
 //                  authorization{type: simple, acls[{resource{type, name,
 //                  patternType}, operations, type, host}]}}; status{username, secret}
 // validation.h applies Strimzi's rules (listener names and ports, forbidden config prefixes,
@@ -251,9 +252,19 @@ struct KafkaUserAuthorization {
   CAPSTAN_CODEC(KafkaUserAuthorization);
 };
 
+// Kafka's client quotas of the user (Strimzi's spec.quotas); unset: the broker's defaults.
+struct KafkaUserQuotas {
+  std::optional<std::int32_t> producer_byte_rate;  // bytes per second, per broker
+  std::optional<std::int32_t> consumer_byte_rate;
+  std::optional<std::int32_t> request_percentage;  // of one network and I/O thread
+  std::optional<double> controller_mutation_rate;  // partitions created or deleted per second
+  CAPSTAN_CODEC(KafkaUserQuotas);
+};
+
 struct KafkaUserSpec {
   std::optional<KafkaUserAuthentication> authentication;
   std::optional<KafkaUserAuthorization> authorization;
+  std::optional<KafkaUserQuotas> quotas;
   CAPSTAN_CODEC(KafkaUserSpec);
 };
 

@@ -79,11 +79,28 @@ const auto& authorization_fields() {
   return table;
 }
 
+constexpr std::int64_t kMaxQuota = 2'147'483'647;  // Strimzi's int32
+
+const auto& quotas_fields() {
+  static const auto table = codec::table<KafkaUserQuotas>(
+      "The user's client quotas in Kafka (unset: the broker's defaults).",
+      field("producerByteRate", &KafkaUserQuotas::producer_byte_rate,
+            Schema::integer("Bytes per second the user may produce, per broker.", "int32").range(0, kMaxQuota)),
+      field("consumerByteRate", &KafkaUserQuotas::consumer_byte_rate,
+            Schema::integer("Bytes per second the user may fetch, per broker.", "int32").range(0, kMaxQuota)),
+      field("requestPercentage", &KafkaUserQuotas::request_percentage,
+            Schema::integer("Percent of one network and I/O thread the user's requests may use, per broker.", "int32").range(0, kMaxQuota)),
+      field("controllerMutationRate", &KafkaUserQuotas::controller_mutation_rate,
+            Schema::number("Partitions the user may create or delete per second.").minimum(0).maximum(1'000'000)));
+  return table;
+}
+
 const auto& spec_fields() {
   static const auto table = codec::table<KafkaUserSpec>(
       "A user of the Kafka cluster named by the kafka.capstan.dev/cluster label, in the Kafka's namespace.",
       field("authentication", &KafkaUserSpec::authentication, KafkaUserAuthentication::schema()),
-      field("authorization", &KafkaUserSpec::authorization, KafkaUserAuthorization::schema()));
+      field("authorization", &KafkaUserSpec::authorization, KafkaUserAuthorization::schema()),
+      field("quotas", &KafkaUserSpec::quotas, KafkaUserQuotas::schema()));
   return table;
 }
 
@@ -106,6 +123,7 @@ CAPSTAN_CODEC_FROM(KafkaUserAuthentication, authentication_fields)
 CAPSTAN_CODEC_FROM(AclRuleResource, resource_fields)
 CAPSTAN_CODEC_FROM(AclRule, rule_fields)
 CAPSTAN_CODEC_FROM(KafkaUserAuthorization, authorization_fields)
+CAPSTAN_CODEC_FROM(KafkaUserQuotas, quotas_fields)
 CAPSTAN_CODEC_FROM(KafkaUserSpec, spec_fields)
 CAPSTAN_CODEC_FROM(KafkaUserStatus, status_fields)
 

@@ -1,6 +1,7 @@
 // The SCRAM credential requests' encoding and the salted password (against Python's hashlib).
 #include "controllers/kafka/cluster_admin.h"
 #include "controllers/kafka/scram.h"
+#include "controllers/kafka/tests/hex.h"
 #include "controllers/kafka/wire.h"
 
 #include <gtest/gtest.h>
@@ -10,15 +11,7 @@
 namespace capstan::kafka {
 namespace {
 
-std::string hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
+using testing::hex;
 
 TEST(KafkaWire, VarintsAndCompactStringsAreEncodedAsKafkaDoes) {
   wire::Writer w;
