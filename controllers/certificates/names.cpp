@@ -1,26 +1,16 @@
 #include "controllers/certificates/names.h"
 
+#include "runtime/meta/hash.h"
+
 #include <cstdio>
 
 namespace capstan::certificates {
-namespace {
-
-std::uint32_t fnv1a(std::string_view s) {
-  std::uint32_t h = 2166136261u;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 16777619u;
-  }
-  return h;
-}
-
-}  // namespace
 
 std::string bounded_name(std::string_view base, std::string_view suffix, std::size_t max) {
   std::string full = std::string(base) + std::string(suffix);
   if (full.size() <= max) return full;
   char hash[16];
-  std::snprintf(hash, sizeof hash, "-%08x", fnv1a(full));
+  std::snprintf(hash, sizeof hash, "-%08x", meta::fnv1a32(full));
   std::size_t keep = max - suffix.size() - 9;
   std::string out(base.substr(0, keep));
   while (!out.empty() && (out.back() == '-' || out.back() == '.')) out.pop_back();

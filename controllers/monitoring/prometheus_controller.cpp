@@ -112,7 +112,9 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
                                       {"reason", why}});
       env_.event(rule, events::kWarning, v1::reason::kRuleRejected, message);
     }
-    auto bins = pack_rule_files(files.files);
+    std::size_t current = 0;  // the rule ConfigMaps there are now (none for an agent)
+    while (!flavor_.agent && env_.configmaps.get(request_.ns, rule_configmap_name(request_.name, current))) ++current;
+    auto bins = shard_rule_files(files.files, current);
     std::vector<std::string> configmaps;
     for (std::size_t i = 0; i < bins.size(); ++i) {
       configmaps.push_back(rule_configmap_name(request_.name, i));
@@ -122,7 +124,7 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
     const std::string config = json::to_yaml(generate_config(in));
 
     // Rule ConfigMaps first, then the config, so the pods never mount a missing ConfigMap. Only
-    // what changed is sent: one rule changed rewrites the one ConfigMap that holds its file.
+    // what changed is sent: one rule changed rewrites the one small ConfigMap that holds its file.
     const std::string_view manager = kManagedBy;
     for (std::size_t i = 0; i < bins.size(); ++i)
       controller::apply_if_changed(env_.client, env_.configmaps, kConfigMapType.gvr, rule_configmap(before_, i, bins[i]), manager);
@@ -139,7 +141,7 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
       env_.client.remove(kStatefulSetType.gvr, request_.ns, statefulset_name(request_.name, shard, flavor_), d);
     // Rule ConfigMaps beyond what the rules need now (an agent has none, and must not touch a
     // Prometheus's of the same name).
-    for (std::size_t i = bins.size(); !flavor_.agent && env_.configmaps.get(request_.ns, rule_configmap_name(request_.name, i)); ++i)
+    for (std::size_t i = bins.size(); i < current; ++i)
       env_.client.remove(kConfigMapType.gvr, request_.ns, rule_configmap_name(request_.name, i), d);
 
     condition(v1::condition::kReconciled, "True", "", "");

@@ -2,9 +2,11 @@
 
 #include "apis/monitoring/v1/types.h"
 #include "apis/monitoring/v1/validation.h"
+#include "runtime/meta/hash.h"
 #include "runtime/meta/object.h"
 #include "runtime/json/yaml.h"
 
+#include <optional>
 #include <stdexcept>
 
 namespace capstan::monitoring {
@@ -48,25 +50,46 @@ RuleFiles rule_files(const std::vector<json::Value>& rules, std::size_t max_byte
   return out;
 }
 
-std::vector<std::map<std::string, std::string>> pack_rule_files(const std::map<std::string, std::string>& files,
-                                                                std::size_t max_bytes) {
-  std::vector<std::map<std::string, std::string>> bins(1);
-  std::vector<std::size_t> sizes(1, 0);
+namespace {
+
+using Bins = std::vector<std::map<std::string, std::string>>;
+
+// The files over `count` buckets by the hash of their names, or nothing when one overflows.
+std::optional<Bins> spread(const std::map<std::string, std::string>& files, std::size_t count, std::size_t max_bytes) {
+  Bins bins(count);
+  std::vector<std::size_t> sizes(count, 0);
   for (const auto& [name, content] : files) {
-    std::size_t size = name.size() + content.size();
-    if (size > max_bytes)
-      throw std::length_error("rule file " + name + " is " + std::to_string(size) + " bytes, more than a ConfigMap holds (" +
-                              std::to_string(max_bytes) + ")");
-    std::size_t i = 0;
-    while (i < bins.size() && sizes[i] + size > max_bytes) ++i;
-    if (i == bins.size()) {
-      bins.emplace_back();
-      sizes.push_back(0);
-    }
+    std::size_t i = meta::fnv1a64(name) % count;
+    sizes[i] += name.size() + content.size();
+    if (sizes[i] > max_bytes) return std::nullopt;
     bins[i][name] = content;
-    sizes[i] += size;
   }
   return bins;
+}
+
+bool power_of_two(std::size_t n) { return n != 0 && (n & (n - 1)) == 0; }
+
+}  // namespace
+
+std::vector<std::map<std::string, std::string>> shard_rule_files(const std::map<std::string, std::string>& files, std::size_t current,
+                                                                 const RuleSharding& limits) {
+  std::size_t total = 0;
+  for (const auto& [name, content] : files) {
+    std::size_t size = name.size() + content.size();
+    if (size > limits.max_bytes)
+      throw std::length_error("rule file " + name + " is " + std::to_string(size) + " bytes, more than a ConfigMap holds (" +
+                              std::to_string(limits.max_bytes) + ")");
+    total += size;
+  }
+  if (power_of_two(current) && current <= limits.max_configmaps && total <= 2 * current * limits.target_bytes &&
+      (current == 1 || total * 4 > current * limits.target_bytes))
+    if (auto bins = spread(files, current, limits.max_bytes)) return std::move(*bins);
+  std::size_t count = 1;
+  while (count < limits.max_configmaps && count * limits.target_bytes < total) count *= 2;
+  for (; count <= limits.max_configmaps; count *= 2)
+    if (auto bins = spread(files, count, limits.max_bytes)) return std::move(*bins);
+  throw std::length_error("rule files of " + std::to_string(total) + " bytes do not fit in " + std::to_string(limits.max_configmaps) +
+                          " ConfigMaps of " + std::to_string(limits.max_bytes) + " bytes");
 }
 
 }  // namespace capstan::monitoring

@@ -541,15 +541,92 @@ spec:
   ASSERT_TRUE(files.contains("shop-web-u-1234.yaml"));
   EXPECT_EQ(promtool("rules", "shop-web-u-1234.yaml", files.at("shop-web-u-1234.yaml")), "") << files.at("shop-web-u-1234.yaml");
 
-  std::map<std::string, std::string> many{{"a.yaml", std::string(300, 'a')}, {"b.yaml", std::string(300, 'b')},
-                                          {"c.yaml", std::string(100, 'c')}};
-  auto bins = pack_rule_files(many, 512);
-  ASSERT_EQ(bins.size(), 2u);  // first fit: a + c, then b
-  EXPECT_TRUE(bins[0].contains("a.yaml"));
-  EXPECT_TRUE(bins[0].contains("c.yaml"));
-  EXPECT_TRUE(bins[1].contains("b.yaml"));
-  EXPECT_EQ(pack_rule_files({}).size(), 1u);
-  EXPECT_THROW(pack_rule_files({{"huge.yaml", std::string(600, 'x')}}, 512), std::length_error);
+}
+
+// Many rule files of about 500 bytes each, named as rule_files names them.
+std::map<std::string, std::string> rule_file_set(std::size_t count, std::string_view ns = "team") {
+  std::map<std::string, std::string> files;
+  for (std::size_t i = 0; i < count; ++i)
+    files[std::string(ns) + "-rules-" + std::to_string(i) + "-0f6c2a.yaml"] = std::string(480, static_cast<char>('a' + i % 26));
+  return files;
+}
+
+std::size_t total_bytes(const std::vector<std::map<std::string, std::string>>& bins) {
+  std::size_t total = 0;
+  for (const auto& bin : bins)
+    for (const auto& [name, content] : bin) total += name.size() + content.size();
+  return total;
+}
+
+// How many ConfigMaps differ between two shardings (one missing on either side counts).
+std::size_t changed_configmaps(const std::vector<std::map<std::string, std::string>>& a, const std::vector<std::map<std::string, std::string>>& b) {
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) changed += i >= a.size() || i >= b.size() || a[i] != b[i];
+  return changed;
+}
+
+TEST(RuleFiles, ShardingKeepsEveryFileInOneConfigMapOfBoundedSize) {
+  EXPECT_EQ(shard_rule_files({}, 0).size(), 1u);  // Prometheus always mounts the first
+  auto few = shard_rule_files(rule_file_set(20), 0);
+  ASSERT_EQ(few.size(), 1u);
+  EXPECT_EQ(few[0].size(), 20u);
+
+  auto files = rule_file_set(2000);  // about 1 MB: sixteen ConfigMaps of about 64 KiB
+  auto bins = shard_rule_files(files, 0);
+  ASSERT_EQ(bins.size(), 16u);
+  std::size_t held = 0;
+  for (const auto& bin : bins) {
+    held += bin.size();
+    EXPECT_LE(total_bytes({bin}), kMaxRuleConfigMapBytes);
+    EXPECT_GT(bin.size(), 60u) << "the hash spreads the files";
+  }
+  EXPECT_EQ(held, files.size());
+  EXPECT_EQ(shard_rule_files(files, 16), bins) << "the same files land in the same ConfigMaps";
+
+  EXPECT_THROW(shard_rule_files({{"huge.yaml", std::string(600, 'x')}}, 0, {.max_bytes = 512}), std::length_error);
+  EXPECT_THROW(shard_rule_files(rule_file_set(100), 0, {.max_bytes = 2000, .target_bytes = 1000, .max_configmaps = 8}), std::length_error);
+}
+
+TEST(RuleFiles, OneRuleChangedAddedOrRemovedRewritesOneConfigMap) {
+  auto files = rule_file_set(2000);
+  auto before = shard_rule_files(files, 0);
+  ASSERT_EQ(before.size(), 16u);
+
+  auto changed = files;
+  changed.begin()->second += "\n# changed";
+  EXPECT_EQ(changed_configmaps(before, shard_rule_files(changed, before.size())), 1u);
+
+  auto added = files;
+  added["team-new-rule-1a2b3c.yaml"] = std::string(480, 'n');
+  EXPECT_EQ(changed_configmaps(before, shard_rule_files(added, before.size())), 1u);
+
+  auto removed = files;
+  removed.erase(std::next(removed.begin(), 1000));
+  EXPECT_EQ(changed_configmaps(before, shard_rule_files(removed, before.size())), 1u);
+
+  // Unlike packing in name order, a file early in the order moves nothing else.
+  auto first = files;
+  first["aaa-first-000000.yaml"] = std::string(480, 'f');
+  EXPECT_EQ(changed_configmaps(before, shard_rule_files(first, before.size())), 1u);
+}
+
+TEST(RuleFiles, TheConfigMapCountHoldsWithinItsRangeAndChangesOnlyBeyondIt) {
+  auto files = rule_file_set(2000);
+  // Half the rules gone: sixteen ConfigMaps still hold them within range, nothing moves.
+  auto half = rule_file_set(1000);
+  EXPECT_EQ(shard_rule_files(half, 16).size(), 16u);
+  // A fresh start for those sizes them for the target instead.
+  EXPECT_EQ(shard_rule_files(half, 0).size(), 8u);
+  // Under a quarter of the target: fewer ConfigMaps.
+  EXPECT_EQ(shard_rule_files(rule_file_set(400), 16).size(), 4u);
+  // Beyond twice the target: more.
+  EXPECT_EQ(shard_rule_files(rule_file_set(5000), 16).size(), 64u);
+  // A count that is not a power of two (written by prometheus-operator's packing) is replaced.
+  EXPECT_EQ(shard_rule_files(files, 3).size(), 16u);
+  // A ConfigMap the hash overfills doubles the count until none does.
+  auto bins = shard_rule_files(rule_file_set(64), 0, {.max_bytes = 4000, .target_bytes = 100000, .max_configmaps = 256});
+  EXPECT_GT(bins.size(), 8u);
+  for (const auto& bin : bins) EXPECT_LE(total_bytes({bin}), 4000u);
 }
 
 TEST(RuleFiles, AFileNoConfigMapHoldsRejectsThatRuleOnly) {
