@@ -2,6 +2,7 @@
 
 #include "manager/flags.h"
 #include "manager/signals.h"
+#include "runtime/client/client.h"
 #include "runtime/leader/elector.h"
 #include "runtime/log/log.h"
 #include "runtime/webhook/cert_rotator.h"
@@ -89,7 +90,11 @@ int run_controllers(client::Client& client, const RunOptions& o) {
   mo.reconcile_memory_limit = o.reconcile_memory_limit.value_or(kReconcileMemoryLimit);
   // Declared before the manager, which holds callbacks that stop it.
   std::unique_ptr<webhook::CertRotator> certs;
+  // Events have a rate limiter of their own (Manager::event_client); declared before the manager,
+  // which with its controllers holds the recorders that write through it.
+  client::Client events(client.config());
   controller::Manager mgr(client, mo);
+  mgr.set_event_client(events);
   if (o.manager.leader_election.enabled)
     mgr.set_leader_election(std::make_unique<LeaseElection>(client, o.manager.leader_election));
   webhook::ServerOptions wo;

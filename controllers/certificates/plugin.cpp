@@ -51,7 +51,7 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
   secrets_narrow.label_selector = std::string(kFaoSelector);
   auto env = std::make_shared<Env>(mgr.client(), mgr.informer(kCertificateType), mgr.informer(kCertificateRequestType), mgr.informer(kIssuerType),
                                    mgr.informer(kClusterIssuerType), mgr.informer(kSecretType, kFaoSelector), options);
-  if (options.record_events) env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kEventComponent), ""});
+  if (options.record_events) env->recorder = std::make_unique<events::Recorder>(mgr.event_client(), events::Source{std::string(kEventComponent), ""});
   if (options.acme_solver) {
     acme::Http01SolverOptions so;
     so.address = options.acme_solver_address;

@@ -63,7 +63,7 @@ std::string ref_key(const cache::CachedObject& o, std::string_view ns) {
 std::shared_ptr<Env> wire_gitops(controller::Manager& mgr, GitopsOptions options) {
   auto env = std::make_shared<Env>(mgr.client(), mgr.informer(kGitRepositoryType), mgr.informer(kKustomizationType), std::move(options));
   if (env->options.record_events)
-    env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kEventComponent), ""});
+    env->recorder = std::make_unique<events::Recorder>(mgr.event_client(), events::Source{std::string(kEventComponent), ""});
 
   env->kustomizations.ensure_index(std::string(kSourceIndex), [](const cache::CachedObject& o) {
     std::string name(json::get_string(o.value(), {"spec", "sourceRef", "name"}));

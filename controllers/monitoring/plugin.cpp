@@ -25,7 +25,7 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
                                               mgr.informer(kSecretType, kOwnedSelector), mgr.informer(kServiceType, kOwnedSelector)},
                                    Env::Alerting{mgr.informer(kAlertmanagerType), mgr.informer(kAlertmanagerConfigType)}, options);
   if (env->options.record_events)
-    env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kEventComponent), ""});
+    env->recorder = std::make_unique<events::Recorder>(mgr.event_client(), events::Source{std::string(kEventComponent), ""});
 
   // A change to any monitor, rule or namespace may change what a Prometheus (or agent) selects:
   // every one regenerates (as prometheus-operator's enqueueForNamespace), which costs a config

@@ -107,7 +107,7 @@ void wire(controller::Manager& mgr) {
   copies.label_selector = kCopySelector;
   auto env = std::shared_ptr<Env>(new Env{mgr.client(), mgr.informer(kSecretType, kSourceSelector), mgr.informer(kSecretType, kCopySelector),
                                           mgr.informer(kNamespaceType), nullptr});
-  env->recorder = std::make_unique<events::Recorder>(mgr.client(), events::Source{std::string(kFieldManager), ""});
+  env->recorder = std::make_unique<events::Recorder>(mgr.event_client(), events::Source{std::string(kFieldManager), ""});
   env->copies.ensure_index(std::string(kSourceAnnotation), [](const cache::CachedObject& o) {
     std::string source(meta::annotation(o.value(), kSourceAnnotation));
     return source.empty() ? std::vector<std::string>{} : std::vector<std::string>{source};

@@ -95,6 +95,12 @@ class Manager {
   Manager& operator=(const Manager&) = delete;
 
   client::Client& client() { return client_; }
+  // The client Events are written through: by default the manager's own; run_controllers gives
+  // it one of the same server and credentials with its own rate limiter, as client-go's event
+  // broadcaster has its own clientset, so a burst of Events never holds back a reconcile's
+  // writes, nor the reverse. `events` must outlive the manager and whatever records through it.
+  client::Client& event_client() { return event_client_ ? *event_client_ : client_; }
+  void set_event_client(client::Client& events) { event_client_ = &events; }
   cache::InformerFactory& informers() { return informers_; }
   // The shared informer of `type`, narrowed by `label_selector` ("" = every object).
   cache::Informer& informer(const ResourceType& type, std::string_view label_selector = {});
@@ -144,6 +150,7 @@ class Manager {
   void watchdog(std::chrono::steady_clock::time_point deadline);
 
   client::Client& client_;
+  client::Client* event_client_ = nullptr;
   ManagerOptions opts_;
   cache::InformerFactory informers_;
   health::Checks health_;

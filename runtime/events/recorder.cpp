@@ -137,7 +137,7 @@ void Recorder::write(const Event& incoming) {
     ++stats_.skipped;
     return;
   }
-  std::mt19937_64 rng{std::random_device{}()};
+  thread_local std::mt19937_64 rng{std::random_device{}()};  // seeded once per thread, not per event
   for (int tries = 0;;) {
     if (record(r.event, r.patch)) return;
     if (++tries >= opts_.max_tries) {

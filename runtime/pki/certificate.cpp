@@ -81,9 +81,17 @@ detail::X509Ptr read_next(BIO* bio, bool first) {
 
 }  // namespace
 
+namespace {
+
+ParseCache<Certificate>& certificate_cache() {
+  static ParseCache<Certificate> cache(kParseCacheEntries);
+  return cache;
+}
+
+}  // namespace
+
 Certificate Certificate::parse_pem(std::string_view pem) {
-  static ParseCache<Certificate> cache(512);
-  return cache.get_or_parse(pem, [&] {
+  return certificate_cache().get_or_parse(pem, [&] {
     detail::ErrorScope scope;
     auto bio = detail::read_bio(pem);
     return detail::Access::make_certificate(read_next(bio.get(), true), kParsePem);
@@ -91,7 +99,7 @@ Certificate Certificate::parse_pem(std::string_view pem) {
 }
 
 std::vector<Certificate> Certificate::parse_chain(std::string_view pem) {
-  static ParseCache<std::vector<Certificate>> cache(512);
+  static ParseCache<std::vector<Certificate>> cache(kParseCacheEntries);
   return cache.get_or_parse(pem, [&] {
     detail::ErrorScope scope;
     auto bio = detail::read_bio(pem);
@@ -116,7 +124,9 @@ std::string Certificate::to_pem() const {
   detail::ErrorScope scope;
   auto bio = detail::write_bio(false);
   if (PEM_write_bio_X509(bio.get(), detail::Access::x509(*this)) != 1) detail::fail("writing certificate PEM");
-  return detail::bio_contents(bio.get());
+  std::string pem = detail::bio_contents(bio.get());
+  certificate_cache().put(pem, *this);
+  return pem;
 }
 
 const Certificate::Impl& Certificate::get() const {
@@ -199,7 +209,13 @@ std::string Certificate::authority_key_id() const {
   return detail::hex(reinterpret_cast<const unsigned char*>(id.data()), id.size());
 }
 
-PublicKey Certificate::public_key() const { return PublicKey::from_der(public_key_der()); }
+PublicKey Certificate::public_key() const {
+  constexpr std::string_view what = "reading certificate public key";
+  detail::ErrorScope scope;
+  EVP_PKEY* key = X509_get0_pubkey(detail::Access::x509(*this));
+  if (!key || EVP_PKEY_up_ref(key) != 1) detail::fail(what, "the certificate's public key cannot be read");
+  return detail::Access::make_public(detail::PkeyPtr(key), public_key_der(), what);
+}
 
 std::string Certificate::fingerprint_sha256() const {
   X509* x = detail::Access::x509(*this);

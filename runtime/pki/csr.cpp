@@ -36,9 +36,12 @@ CertificateRequest Access::make_request(ReqPtr r, std::string_view what) {
   impl->fields.is_ca = e.is_ca;
   impl->fields.usages = usage_names_of(e);
   EVP_PKEY* pub = X509_REQ_get0_pubkey(raw);
-  if (!pub) fail(what, "the request has no public key");
-  std::string pub_der = i2d_string([&](unsigned char** out) { return i2d_PUBKEY(pub, out); }, what);
-  impl->key = PublicKey::from_der(pub_der);
+  if (!pub || EVP_PKEY_up_ref(pub) != 1) fail(what, "the request has no public key");
+  PkeyPtr owned(pub);
+  // The request's own SubjectPublicKeyInfo, as written: re-encoding the key would go through
+  // OpenSSL 3's encoder and decoding it again through its decoder, the costliest steps of a parse.
+  std::string pub_der = i2d_string([&](unsigned char** out) { return i2d_X509_PUBKEY(X509_REQ_get_X509_PUBKEY(raw), out); }, what);
+  impl->key = Access::make_public(std::move(owned), std::move(pub_der), what);
   impl->req = std::move(r);
   CertificateRequest c;
   c.impl_ = std::move(impl);
@@ -46,6 +49,15 @@ CertificateRequest Access::make_request(ReqPtr r, std::string_view what) {
 }
 
 }  // namespace detail
+
+namespace {
+
+ParseCache<CertificateRequest>& request_cache() {
+  static ParseCache<CertificateRequest> cache(kParseCacheEntries);
+  return cache;
+}
+
+}  // namespace
 
 std::string CertificateRequest::create(const CertificateTemplate& tmpl, const PrivateKey& key,
                                        const CsrOptions& options) {
@@ -77,12 +89,13 @@ std::string CertificateRequest::create(const CertificateTemplate& tmpl, const Pr
 
   auto bio = detail::write_bio(false);
   if (PEM_write_bio_X509_REQ(bio.get(), req.get()) != 1) detail::fail(what, "writing PEM");
-  return detail::bio_contents(bio.get());
+  std::string pem = detail::bio_contents(bio.get());
+  request_cache().put(pem, detail::Access::make_request(std::move(req), what));
+  return pem;
 }
 
 CertificateRequest CertificateRequest::parse(std::string_view pem) {
-  static ParseCache<CertificateRequest> cache(512);
-  return cache.get_or_parse(pem, [&] {
+  return request_cache().get_or_parse(pem, [&] {
     constexpr std::string_view what = "parsing certificate request PEM";
     detail::ErrorScope scope;
     auto bio = detail::read_bio(pem);

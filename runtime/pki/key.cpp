@@ -32,10 +32,15 @@ EVP_PKEY* Access::pkey(const PrivateKey& k) {
 }
 
 PublicKey Access::make_public(PkeyPtr key, std::string_view what) {
+  EVP_PKEY* raw = key.get();
+  std::string der = i2d_string([&](unsigned char** out) { return i2d_PUBKEY(raw, out); }, what);
+  return make_public(std::move(key), std::move(der), what);
+}
+
+PublicKey Access::make_public(PkeyPtr key, std::string der, std::string_view what) {
   auto impl = std::make_shared<PublicKey::Impl>();
   impl->info = describe_key(key.get(), what);
-  EVP_PKEY* raw = key.get();
-  impl->der = i2d_string([&](unsigned char** out) { return i2d_PUBKEY(raw, out); }, what);
+  impl->der = std::move(der);
   impl->pkey = std::move(key);
   PublicKey k;
   k.impl_ = std::move(impl);
@@ -154,9 +159,17 @@ PrivateKey PrivateKey::generate(KeyAlgorithm algorithm, int size) {
   return detail::Access::make_private(detail::PkeyPtr(raw), "generating key");
 }
 
+namespace {
+
+ParseCache<PrivateKey>& private_key_cache() {
+  static ParseCache<PrivateKey> cache(kParseCacheEntries);
+  return cache;
+}
+
+}  // namespace
+
 PrivateKey PrivateKey::from_pem(std::string_view pem) {
-  static ParseCache<PrivateKey> cache(512);
-  return cache.get_or_parse(pem, [&] {
+  return private_key_cache().get_or_parse(pem, [&] {
     constexpr std::string_view what = "parsing private key PEM";
     detail::ErrorScope scope;
     auto bio = detail::read_bio(pem);
@@ -187,7 +200,9 @@ std::string PrivateKey::to_pem(KeyEncoding encoding) const {
   else
     ok = PEM_write_bio_PrivateKey_traditional(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr);
   if (ok != 1) detail::fail(what);
-  return detail::bio_contents(bio.get());
+  std::string pem = detail::bio_contents(bio.get());
+  private_key_cache().put(pem, *this);
+  return pem;
 }
 
 std::string PrivateKey::to_pkcs8_der() const {
@@ -198,7 +213,11 @@ std::string PrivateKey::to_pkcs8_der() const {
   return detail::bio_contents(bio.get());
 }
 
-PublicKey PrivateKey::public_key() const { return PublicKey::from_der(public_key_der()); }
+PublicKey PrivateKey::public_key() const {
+  EVP_PKEY* key = detail::Access::pkey(*this);
+  if (EVP_PKEY_up_ref(key) != 1) detail::fail("reading public key of private key");
+  return detail::Access::make_public(detail::PkeyPtr(key), impl_->public_der, "reading public key of private key");
+}
 
 std::string PrivateKey::public_key_der() const {
   detail::Access::pkey(*this);

@@ -1,6 +1,9 @@
 #include "runtime/pki/parse_cache.h"
 
+#include "runtime/pki/certificate.h"
+#include "runtime/pki/csr.h"
 #include "runtime/pki/key.h"
+#include "runtime/pki/sign.h"
 
 #include <gtest/gtest.h>
 
@@ -49,6 +52,48 @@ TEST(ParseCache, FailuresAreNotCached) {
   EXPECT_THROW(cache.get_or_parse("x", []() -> int { throw std::runtime_error("bad"); }), std::runtime_error);
   EXPECT_EQ(cache.size(), 0u);
   EXPECT_EQ(cache.get_or_parse("x", [] { return 7; }), 7);
+}
+
+TEST(ParseCache, WhatIsPutIsReturnedWithoutParsingAndBoundsStillHold) {
+  ParseCache<int> cache(2);
+  cache.put("a", 1);
+  int parses = 0;
+  EXPECT_EQ(cache.get_or_parse("a", [&] { return ++parses; }), 1);
+  EXPECT_EQ(parses, 0);
+  cache.put("a", 5);  // already held: kept as parsed first
+  EXPECT_EQ(cache.get_or_parse("a", [&] { return ++parses; }), 1);
+  cache.put("b", 2);
+  cache.put("c", 3);  // evicts "a", the least recently used
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_EQ(cache.get_or_parse("a", [&] { return ++parses; }), 1);
+  EXPECT_EQ(parses, 1);
+  cache.put(std::string(kMaxCachedInputBytes + 1, 'x'), 9);
+  EXPECT_EQ(cache.size(), 2u) << "an input over kMaxCachedInputBytes is not held";
+}
+
+// What the library writes (a key's PEM, a request's, a certificate's) parses back to the same
+// object; the parse after a write finds it in the cache.
+TEST(ParseCache, WrittenPemParsesBackToTheSameObjects) {
+  auto key = PrivateKey::generate(KeyAlgorithm::ECDSA);
+  for (auto encoding : {KeyEncoding::PKCS1, KeyEncoding::PKCS8}) {
+    auto pem = key.to_pem(encoding);
+    EXPECT_EQ(PrivateKey::from_pem(pem), key);
+    EXPECT_EQ(PrivateKey::from_pem(pem).to_pkcs8_der(), key.to_pkcs8_der());
+  }
+  CertificateTemplate t;
+  t.subject.common_name = "cache.example";
+  t.dns_names = {"cache.example"};
+  auto csr_pem = CertificateRequest::create(t, key);
+  auto csr = CertificateRequest::parse(csr_pem);
+  EXPECT_TRUE(csr.verify_signature());
+  EXPECT_EQ(csr.public_key(), key.public_key());
+  EXPECT_EQ(csr.fields().dns_names, t.dns_names);
+  EXPECT_EQ(csr.to_pem(), csr_pem);
+  auto cert = self_signed_ca("cache-ca", std::chrono::hours(1), key);
+  auto cert_pem = cert.to_pem();
+  EXPECT_EQ(Certificate::parse_pem(cert_pem), cert);
+  EXPECT_TRUE(Certificate::parse_pem(cert_pem).is_self_signed());
+  EXPECT_EQ(Certificate::parse_pem(cert_pem).public_key(), key.public_key());
 }
 
 TEST(ParseCache, TheSamePemGivesTheSameKeyAndBadPemStillThrows) {
