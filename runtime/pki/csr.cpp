@@ -4,6 +4,8 @@
 #include "runtime/pki/detail.h"
 #include "runtime/pki/parse_cache.h"
 
+#include <atomic>
+
 namespace capstan::pki {
 
 struct CertificateRequest::Impl {
@@ -11,6 +13,9 @@ struct CertificateRequest::Impl {
   std::string der;
   CertificateTemplate fields;
   PublicKey key;
+  // verify_signature's answer once known (-1: not checked yet): the request is immutable, and the
+  // approver, the issuer and the certificate controller each ask about the same parsed request.
+  mutable std::atomic<int> signature_valid{-1};
 };
 
 namespace detail {
@@ -74,7 +79,7 @@ std::string CertificateRequest::create(const CertificateTemplate& tmpl, const Pr
   if (X509_REQ_set_version(req.get(), X509_REQ_VERSION_1) != 1) detail::fail(what);
   detail::NamePtr name = detail::build_name(tmpl.subject, what);
   if (X509_REQ_set_subject_name(req.get(), name.get()) != 1) detail::fail(what, "setting subject");
-  if (X509_REQ_set_pubkey(req.get(), pkey) != 1) detail::fail(what, "setting public key");
+  detail::set_public_key(req.get(), pkey, what);
 
   detail::ExtensionSpec spec;
   spec.tmpl = &tmpl;
@@ -124,9 +129,12 @@ const PublicKey& CertificateRequest::public_key() const {
 
 bool CertificateRequest::verify_signature() const {
   X509_REQ* req = detail::Access::req(*this);
+  if (int known = impl_->signature_valid.load(std::memory_order_acquire); known >= 0) return known == 1;
   detail::ErrorScope scope;
   EVP_PKEY* key = X509_REQ_get0_pubkey(req);
-  return key && X509_REQ_verify(req, key) == 1;
+  bool valid = key && X509_REQ_verify(req, key) == 1;
+  impl_->signature_valid.store(valid ? 1 : 0, std::memory_order_release);
+  return valid;
 }
 
 std::string CertificateRequest::to_pem() const {

@@ -139,6 +139,12 @@ Extensions read_extensions(const STACK_OF(X509_EXTENSION) * exts, std::string_vi
 // The canonical usage names of what was read.
 std::vector<std::string> usage_names_of(const Extensions& e);
 
+// ---- SubjectPublicKeyInfo (public_key_field.cpp) -------------------------------------------
+// X509_set_pubkey / X509_REQ_set_pubkey, without OpenSSL 3.0's encoder and decoder round trip
+// for ECDSA and RSA keys.
+void set_public_key(X509* x, EVP_PKEY* key, std::string_view what);
+void set_public_key(X509_REQ* req, EVP_PKEY* key, std::string_view what);
+
 // ---- access to the OpenSSL objects behind the public types --------------------------------
 struct Access {
   static EVP_PKEY* pkey(const PublicKey& k);   // throws on empty

@@ -5,6 +5,8 @@
 #include "runtime/pki/detail.h"
 #include "runtime/pki/parse_cache.h"
 
+#include <mutex>
+
 namespace capstan::pki {
 
 struct PublicKey::Impl {
@@ -17,6 +19,10 @@ struct PrivateKey::Impl {
   detail::PkeyPtr pkey;
   detail::KeyInfo info;
   std::string public_der;  // SubjectPublicKeyInfo, for matches() and ==
+  // to_pem's text per encoding once written (the key is immutable; a certificate's key is
+  // written to its temporary Secret and again to the certificate's Secret).
+  mutable std::mutex pem_mu;
+  mutable std::string pem[2];
 };
 
 namespace detail {
@@ -192,6 +198,11 @@ int PrivateKey::size() const {
 std::string PrivateKey::to_pem(KeyEncoding encoding) const {
   constexpr std::string_view what = "writing private key PEM";
   EVP_PKEY* key = detail::Access::pkey(*this);
+  const std::size_t slot = encoding == KeyEncoding::PKCS8 ? 1 : 0;
+  {
+    std::lock_guard<std::mutex> lock(impl_->pem_mu);
+    if (!impl_->pem[slot].empty()) return impl_->pem[slot];
+  }
   detail::ErrorScope scope;
   auto bio = detail::write_bio(true);
   int ok;
@@ -202,6 +213,8 @@ std::string PrivateKey::to_pem(KeyEncoding encoding) const {
   if (ok != 1) detail::fail(what);
   std::string pem = detail::bio_contents(bio.get());
   private_key_cache().put(pem, *this);
+  std::lock_guard<std::mutex> lock(impl_->pem_mu);
+  impl_->pem[slot] = pem;
   return pem;
 }
 

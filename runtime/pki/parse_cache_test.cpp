@@ -96,6 +96,35 @@ TEST(ParseCache, WrittenPemParsesBackToTheSameObjects) {
   EXPECT_EQ(Certificate::parse_pem(cert_pem).public_key(), key.public_key());
 }
 
+// Requests and certificates carry exactly the SubjectPublicKeyInfo OpenSSL's provider encoder
+// writes for the key (public_key_field.cpp writes it another way for ECDSA and RSA), and
+// OpenSSL verifies what was signed over it.
+TEST(ParseCache, RequestsAndCertificatesCarryTheKeysOwnPublicKeyInfo) {
+  for (auto [algorithm, size] : {std::pair{KeyAlgorithm::ECDSA, 256}, std::pair{KeyAlgorithm::ECDSA, 384}, std::pair{KeyAlgorithm::RSA, 2048},
+                                 std::pair{KeyAlgorithm::Ed25519, 0}}) {
+    auto key = PrivateKey::generate(algorithm, size);
+    CertificateTemplate t;
+    t.subject.common_name = "spki.example";
+    auto pem = CertificateRequest::create(t, key);
+    for (const auto& csr : {CertificateRequest::parse(pem), CertificateRequest::parse_der(CertificateRequest::parse(pem).to_der())}) {
+      EXPECT_EQ(csr.public_key().der(), key.public_key_der()) << algorithm_name(algorithm) << size;
+      EXPECT_TRUE(csr.verify_signature()) << algorithm_name(algorithm) << size;
+    }
+    auto ca_key = PrivateKey::generate(KeyAlgorithm::ECDSA);
+    auto ca = self_signed_ca("spki-ca", std::chrono::hours(1), ca_key);
+    CsrSigningSpec spec;
+    spec.duration = std::chrono::hours(1);
+    auto leaf = sign_csr(CertificateRequest::parse(pem), spec, &ca, ca_key);
+    EXPECT_EQ(leaf.public_key_der(), key.public_key_der()) << algorithm_name(algorithm) << size;
+    EXPECT_TRUE(key.matches(leaf));
+    EXPECT_TRUE(leaf.signed_by(ca));
+    auto reparsed = Certificate::parse_der(leaf.to_der());
+    EXPECT_EQ(reparsed.public_key(), key.public_key());
+    EXPECT_TRUE(reparsed.signed_by(ca));
+    EXPECT_TRUE(ca.is_self_signed());
+  }
+}
+
 TEST(ParseCache, TheSamePemGivesTheSameKeyAndBadPemStillThrows) {
   auto pem = PrivateKey::generate(KeyAlgorithm::ECDSA).to_pem();
   auto a = PrivateKey::from_pem(pem), b = PrivateKey::from_pem(pem);

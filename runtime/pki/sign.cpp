@@ -122,7 +122,7 @@ Certificate sign(const CertificateTemplate& tmpl, const PublicKey& subject_key, 
     detail::fail(kSign, "setting issuer");
   detail::set_asn1_time(X509_getm_notBefore(x.get()), not_before, kSign);
   detail::set_asn1_time(X509_getm_notAfter(x.get()), not_after, kSign);
-  if (X509_set_pubkey(x.get(), subject_pkey) != 1) detail::fail(kSign, "setting public key");
+  detail::set_public_key(x.get(), subject_pkey, kSign);
 
   detail::ExtensionSpec spec;
   spec.tmpl = &tmpl;
