@@ -2,10 +2,10 @@
 
 #include "runtime/json/json.h"
 #include "runtime/meta/base64.h"
+#include "runtime/pki/random.h"
 
 #include <openssl/crypto.h>
 #include <openssl/hmac.h>
-#include <openssl/rand.h>
 
 #include <filesystem>
 #include <fstream>
@@ -37,9 +37,7 @@ TokenIssuer::TokenIssuer(const std::string& data_dir) {
     }
   }
   if (key_.size() < 32) {
-    key_.resize(32);
-    if (RAND_bytes(reinterpret_cast<unsigned char*>(key_.data()), 32) != 1)
-      throw std::runtime_error("generating the service account signing key failed");
+    key_ = pki::random_bytes(32);
     if (!path.empty()) {
       std::ofstream out(path, std::ios::binary | std::ios::trunc);
       out << key_;

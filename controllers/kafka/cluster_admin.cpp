@@ -10,6 +10,8 @@
 #include <librdkafka/rdkafka.h>
 #include <netdb.h>
 
+#include <mutex>
+
 #include <vector>
 
 namespace capstan::kafka {
@@ -60,11 +62,30 @@ struct ClusterAdmin::Impl {
   std::map<std::string, std::string> address_map;
   std::optional<ClientTls> tls;
 
+  // The connection of our own requests, kept between them (a TLS handshake per request costs
+  // more than the request), one request at a time.
+  std::mutex raw_mu;
+  std::unique_ptr<wire::Connection> raw;
+
   // One request of our own encoding (flexible `version`) to the first bootstrap address; its
-  // response's body.
+  // response's body. A connection that fails is dropped (its state is unknown after a partial
+  // answer); a kept one that fails is replaced once, since the broker closes idle connections
+  // (connections.max.idle.ms).
   std::string raw_call(std::int16_t api_key, std::int16_t version, const std::string& body, const std::string& what) {
-    wire::Connection c(bootstrap.substr(0, bootstrap.find(',')), address_map, tls, timeout);
-    return c.call(api_key, version, body, what);
+    std::lock_guard<std::mutex> lock(raw_mu);
+    for (bool kept = raw != nullptr;; kept = false) {
+      if (!raw) raw = std::make_unique<wire::Connection>(bootstrap.substr(0, bootstrap.find(',')), address_map, tls, timeout);
+      try {
+        return raw->call(api_key, version, body, what);
+      } catch (const AdminError& e) {
+        raw.reset();
+        if (!kept || e.code() == "_TIMED_OUT") throw;
+        log::debug("kafka connection replaced", {{"bootstrap", bootstrap}, {"request", what}, {"error", e.what()}});
+      } catch (...) {
+        raw.reset();
+        throw;
+      }
+    }
   }
 
   Options options(rd_kafka_admin_op_t op, bool operation_timeout = false) {

@@ -2,8 +2,8 @@
 
 #include "controllers/kafka/security.h"
 #include "runtime/meta/base64.h"
+#include "runtime/pki/random.h"
 
-#include <openssl/rand.h>
 
 #include <algorithm>
 #include <cctype>
@@ -51,10 +51,10 @@ std::string Node::pod_name(std::string_view cluster) const { return std::string(
 
 std::string new_cluster_id() {
   for (;;) {
-    unsigned char bytes[16];
-    if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("new KRaft cluster ID: no random bytes from OpenSSL");
-    const bool reserved = std::all_of(bytes, bytes + 15, [](unsigned char b) { return b == 0; }) && bytes[15] <= 1;
-    std::string id = meta::base64url_encode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
+    const std::string bytes = pki::random_bytes(16);
+    const bool reserved = std::all_of(bytes.begin(), bytes.begin() + 15, [](char b) { return b == 0; }) &&
+                          static_cast<unsigned char>(bytes[15]) <= 1;
+    std::string id = meta::base64url_encode(bytes);
     if (!reserved && id.front() != '-') return id;
   }
 }

@@ -2,9 +2,9 @@
 
 #include "controllers/kafka/cluster_admin.h"
 #include "controllers/kafka/wire.h"
+#include "runtime/pki/random.h"
 
 #include <openssl/evp.h>
-#include <openssl/rand.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -16,17 +16,10 @@ constexpr std::int8_t kScramSha512 = 2;           // Kafka's ScramMechanism
 constexpr std::int16_t kResourceNotFound = 91;    // a user without that credential
 constexpr std::size_t kSaltBytes = 32;
 
-std::string random_bytes(std::size_t n) {
-  std::string out(n, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(n)) != 1)
-    throw std::runtime_error("the system's random generator failed");
-  return out;
-}
-
 }  // namespace
 
 ScramCredential scram_sha512_credential(std::string_view password, std::int32_t iterations) {
-  return scram_sha512_credential(password, random_bytes(kSaltBytes), iterations);
+  return scram_sha512_credential(password, pki::random_bytes(kSaltBytes), iterations);
 }
 
 ScramCredential scram_sha512_credential(std::string_view password, std::string salt, std::int32_t iterations) {
@@ -45,7 +38,7 @@ std::string random_password(std::size_t length) {
   static constexpr std::string_view kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   std::string out;
   while (out.size() < length)
-    for (unsigned char b : random_bytes(length))
+    for (unsigned char b : pki::random_bytes(length))
       if (b < 248 && out.size() < length) out.push_back(kAlphabet[b % kAlphabet.size()]);  // 248 = 4 * 62: no bias
   return out;
 }

@@ -202,6 +202,7 @@ void Reader::skip_tags() {
 
 struct Connection::Impl {
   std::string address;  // as asked, the name TLS checks
+  milliseconds timeout;  // per connect, per call
   int fd = -1;
   std::unique_ptr<SSL_CTX, SslCtxFree> ctx;
   std::unique_ptr<SSL, SslFree> ssl;
@@ -272,6 +273,11 @@ struct Connection::Impl {
     if (fd < 0) throw AdminError("_TRANSPORT", "connecting to " + address + " (" + host + ":" + port + "): " + last);
     // Blocking from here, each read and write bounded by what is left of the timeout.
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    bound_io();
+  }
+
+  // Each socket read and write waits at most what is left until the deadline.
+  void bound_io() {
     const auto left = std::max<long long>(1, std::chrono::duration_cast<milliseconds>(deadline - Clock::now()).count());
     timeval tv{static_cast<time_t>(left / 1000), static_cast<suseconds_t>((left % 1000) * 1000)};
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -298,6 +304,7 @@ Connection::Connection(const std::string& address, const std::map<std::string, s
                        milliseconds timeout)
     : impl_(std::make_unique<Impl>()) {
   impl_->address = address;
+  impl_->timeout = timeout;
   impl_->deadline = Clock::now() + timeout;
   const auto mapped = address_map.find(address);
   const auto [host, port] = split_address(mapped != address_map.end() ? mapped->second : address);
@@ -312,6 +319,8 @@ Connection::~Connection() {
 }
 
 std::string Connection::call(std::int16_t api_key, std::int16_t version, const std::string& body, const std::string& what) {
+  impl_->deadline = Clock::now() + impl_->timeout;  // a kept connection: each call has the whole timeout
+  impl_->bound_io();
   const std::int32_t correlation = ++impl_->correlation;
   Writer header;
   header.int16(api_key).int16(version).int32(correlation).nullable_string("capstan-user-operator").no_tags();

@@ -64,7 +64,8 @@ class Reader {
 
 // One connection to a broker. `address` ("host:port") is where the request goes and whose name
 // the broker's certificate must carry; `address_map` ("host:port" -> "host:port") says where it
-// leads when the manager runs outside the cluster's network (--kafka-address-map).
+// leads when the manager runs outside the cluster's network (--kafka-address-map). It serves
+// calls one after another (not at once); each connect and each call is bounded by `timeout`.
 class Connection {
  public:
   Connection(const std::string& address, const std::map<std::string, std::string>& address_map, const std::optional<ClientTls>& tls,
