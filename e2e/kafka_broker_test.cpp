@@ -497,12 +497,34 @@ spec:
   EXPECT_FALSE(authenticates("erin", "erins-first-password"));
   EXPECT_EQ(secret_data("erin")["password"], "erins-second-password");
 
-  // A deleted KafkaUser's credential goes with it.
+  // erin switches to tls: she becomes User:CN=erin, with a certificate of the clients CA in her
+  // Secret, and User:erin loses its credential and the password keys of her Secret.
+  kubectl_->ok({"patch", "kafkauser", "erin", "-n", "data", "--type=merge", "-p",
+                R"({"spec":{"authentication":{"type":"tls","password":null},"quotas":{"consumerByteRate":4096}}})"});
+  EXPECT_TRUE(eventually([&] { return jsonpath("kafkauser", "erin", ".status.username") == "CN=erin"; }, 60s))
+      << jsonpath("kafkauser", "erin", ".status");
+  EXPECT_TRUE(eventually([&] { return !authenticates("erin", "erins-second-password"); }, 20s)) << "User:erin kept its SCRAM credential";
+  EXPECT_TRUE(eventually([&] {
+    auto erin = secret_data("erin");
+    return !erin.contains("password") && !erin.contains("sasl.jaas.config") && erin.contains("tls.crt");
+  }, 60s)) << "erin's Secret: " << get({"get", "secret", "erin", "-n", "data", "-o", "jsonpath={.data}"});
+  EXPECT_TRUE(eventually([&] { return client("admin", admin_password, {"quotas", "CN=erin"}).out == "consumer_byte_rate=4096.0\n"; }, 30s));
+
+  // dave switches to tls after quotas of his own: those of User:dave go, the spec's are CN=dave's.
+  kubectl_->ok({"patch", "kafkauser", "dave", "-n", "data", "--type=merge", "-p", R"({"spec":{"authentication":{"type":"tls"}}})"});
+  EXPECT_TRUE(eventually([&] { return quotas().empty(); }, 60s)) << "User:dave kept its quotas: " << quotas();
+  EXPECT_TRUE(eventually([&] {
+    return client("admin", admin_password, {"quotas", "CN=dave"}).out == "consumer_byte_rate=2048.0\ncontroller_mutation_rate=2.5\nrequest_percentage=55.0\n";
+  }, 30s)) << client("admin", admin_password, {"quotas", "CN=dave"}).out;
+  EXPECT_FALSE(authenticates("dave", dave["password"]));
+
+  // A deleted KafkaUser's quotas, Secret and credential go with it.
   kubectl_->ok({"delete", "kafkauser", "dave", "-n", "data", "--wait=true", "--timeout=60s"});
-  EXPECT_TRUE(eventually([&] { return !authenticates("dave", dave["password"]); }, 20s))
-      << "dave still authenticates after his KafkaUser was deleted";
   EXPECT_TRUE(eventually([&] { return secret_data("dave").empty(); }, 30s)) << "dave's Secret outlived his KafkaUser";
-  EXPECT_TRUE(eventually([&] { return quotas().empty(); }, 10s)) << "dave's quotas outlived his KafkaUser: " << quotas();
+  EXPECT_TRUE(eventually([&] { return client("admin", admin_password, {"quotas", "CN=dave"}).out.empty(); }, 10s))
+      << "dave's quotas outlived his KafkaUser";
+  kubectl_->ok({"delete", "kafkauser", "admin", "-n", "data", "--wait=true", "--timeout=60s"});
+  EXPECT_TRUE(eventually([&] { return !authenticates("admin", admin_password); }, 20s)) << "admin still authenticates after his KafkaUser was deleted";
 }
 
 CAPSTAN_E2E_BACKENDS(KafkaTlsE2E);

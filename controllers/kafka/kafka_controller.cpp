@@ -28,6 +28,9 @@ using controller::remove_condition;
 using controller::set_condition;
 using std::chrono::milliseconds;
 
+// When the cached Kafka was behind a status this manager wrote: soon, once the cache caught up.
+constexpr milliseconds kStaleRetry{500};
+
 // A pool of the cluster and its spec, or why its spec cannot be read.
 struct Pool {
   cache::ObjectPtr object;
@@ -78,7 +81,10 @@ class Reconciler {
       return controller::Result::after(env_.options.full_reconciliation);
     }
 
-    if (status.cluster_id.empty()) status.cluster_id = new_cluster_id();
+    if (status.cluster_id.empty()) {
+      status.cluster_id = new_cluster_id();
+      if (!persist_cluster_id()) return controller::Result::after(kStaleRetry);
+    }
 
     std::vector<PoolNodes> wanted;
     for (const auto& p : pools)
@@ -421,6 +427,27 @@ class Reconciler {
   }
 
   void write() { controller::write_status(env_.client, kKafkaType.gvr, before_, kafka_.status); }
+
+  // A new KRaft cluster ID goes to the status before any node's configuration carries it, on
+  // the condition that the Kafka is still the one this reconcile read (its resourceVersion): a
+  // reconcile of a cached copy that has not caught up with the ID written before would make a
+  // second one, and nodes formatted with two IDs never form a quorum (INCONSISTENT_CLUSTER_ID).
+  // False when the copy was stale (the next reconcile reads the ID written).
+  bool persist_cluster_id() {
+    const json::Value patch = json::Object{
+        {"metadata", json::Object{{"resourceVersion", std::string(meta::resource_version_of(before_))}}},
+        {"status", json::Object{{"clusterId", kafka_.status.cluster_id}}}};
+    try {
+      before_ = env_.client.patch(kKafkaType.gvr, req_.ns, req_.name, client::PatchType::Merge, patch,
+                                  client::PatchOptions{.subresource = "status"});
+    } catch (const client::ApiError& e) {
+      if (!client::is_conflict(e)) throw;
+      ctx_.log.debug("cluster ID not written: the cached Kafka is behind", {{"resourceVersion", std::string(meta::resource_version_of(before_))}});
+      return false;
+    }
+    ctx_.log.info("new KRaft cluster ID", {{"clusterId", kafka_.status.cluster_id}});
+    return true;
+  }
 
   Env& env_;
   const controller::Request& req_;

@@ -114,12 +114,18 @@ class UserReconciler {
 
     write_finalizer(env_.client, before_, true);  // before any ACL exists, so that none outlives its KafkaUser
     auto& status = user_.status;
+    // The principal the last reconcile kept in Kafka: another one when the authentication type
+    // changed (tls names User:CN=<name>, the others User:<name>).
+    const std::string previous = status.username;
+    const bool had_secret = !status.secret.empty();
     status.username = principal_name();
     status.secret.clear();
     if (tls_) {
       env_.client.apply(apis::certs::v1::kCertificateType.gvr, req_.ns, user_certificate(before_, cluster_), kFieldManager, true);
       status.secret = req_.name;
     }
+    // No longer scram-sha-512 (the principal changed, or the user's Secret is gone from its status).
+    if (!scram_ && had_secret && (previous != principal_name() || !tls_)) drop_password_secret();
     if (scram_) {
       auto password = write_password_secret();
       if (!password) return controller::Result::after(env_.options.full_reconciliation);  // said on the status
@@ -130,6 +136,7 @@ class UserReconciler {
     if (!kafka_ready || kafka_ready->status != "True")
       return not_ready(v1::reason::kKafkaError, "Kafka cluster " + req_.ns + "/" + cluster_ + " is not ready yet", kRetry);
     try {
+      if (!previous.empty() && previous != principal_name()) drop_principal(previous);
       sync_scram();
       sync_quotas();
       sync_acls();
@@ -169,6 +176,25 @@ class UserReconciler {
     if (kept != password || json::find(own, {"data"}) == nullptr || *json::find(own, {"data"}) != want.at("data"))
       env_.client.apply(meta::core::kSecretType.gvr, req_.ns, want, kFieldManager, true);
     return password;
+  }
+
+  // The password a user that is no longer scram-sha-512 had in its Secret: the Secret goes, or,
+  // when it is now the user certificate's Secret too (tls, the same name), the password keys
+  // (the Secret stays the KafkaUser's, labelled and owned, and goes with it).
+  void drop_password_secret() {
+    json::Value own;
+    if (!secret_value(env_.client, req_.ns, req_.name, "password", &own)) return;
+    if (tls_) {
+      const json::Value owned = json::Object{{"apiVersion", "v1"}, {"kind", "Secret"},
+                                             {"metadata", owned_metadata(before_, req_.name, user_labels(cluster_))}};
+      env_.client.apply(meta::core::kSecretType.gvr, req_.ns, owned, kFieldManager, true);
+    } else {
+      client::DeleteOptions d;
+      d.ignore_not_found = true;
+      d.precondition_uid = std::string(meta::uid_of(own));
+      env_.client.remove(meta::core::kSecretType.gvr, req_.ns, req_.name, d);
+    }
+    ctx_.log.info("removed the password of a user no longer scram-sha-512", {{"user", req_.name}, {"secret", req_.name}});
   }
 
   // The user's SCRAM-SHA-512 credential in Kafka: set when it is missing or the password changed
@@ -249,6 +275,22 @@ class UserReconciler {
                                             {"removed", static_cast<std::int64_t>(remove.size())}});
   }
 
+  // Everything Kafka holds for the principal `name` (its ACLs and its quotas): a deleted user's,
+  // or the one a user authenticated as before its authentication type changed.
+  void drop_principal(const std::string& name) {
+    auto a = admin();
+    const std::string principal = "User:" + name;
+    const auto have = a->acls(principal);
+    a->delete_acls({have.begin(), have.end()});
+    std::vector<std::string> quotas;
+    for (const auto& [key, value] : a->user_quotas(name)) quotas.push_back(key);
+    a->alter_user_quotas(name, {}, quotas);
+    if (!have.empty() || !quotas.empty())
+      ctx_.log.info("removed the principal's ACLs and quotas", {{"principal", principal},
+                                                                {"acls", static_cast<std::int64_t>(have.size())},
+                                                                {"quotas", static_cast<std::int64_t>(quotas.size())}});
+  }
+
   // A deleted KafkaUser: its ACLs go first (unless its cluster is gone).
   controller::Result finalize() {
     if (!meta::has_finalizer(before_, v1::kUserFinalizer)) return controller::Result::done();
@@ -256,12 +298,10 @@ class UserReconciler {
     if (kafka && !kafka->deleting()) {
       try {
         auto a = admin();
-        const auto have = a->acls(principal_);
-        a->delete_acls({have.begin(), have.end()});
-        ctx_.log.info("deleted the user's ACLs", {{"principal", principal_}, {"count", static_cast<std::int64_t>(have.size())}});
-        std::vector<std::string> quotas;
-        for (const auto& [key, value] : a->user_quotas(principal_name())) quotas.push_back(key);
-        a->alter_user_quotas(principal_name(), {}, quotas);
+        drop_principal(principal_name());
+        // Deleted before a change of its authentication type was reconciled: the earlier one too.
+        const std::string previous(json::get_string(before_, {"status", "username"}));
+        if (!previous.empty() && previous != principal_name()) drop_principal(previous);
         if (scram_) {
           a->delete_scram(req_.name);
           forget_scram(req_.ns + "/" + cluster_ + "/" + req_.name);
