@@ -117,7 +117,7 @@ TEST(IssuerValidation, Solvers) {
 }
 
 TEST(IssuerValidation, Http01Ingress) {
-  EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"class": "nginx", "ingressClassName": "nginx", "name": "web"}}}])")),
+  EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"class": "nginx", "ingressClassName": "nginx"}}}])")),
             Strings{"spec.acme.solvers[0].http01.ingress: Forbidden: only one of 'ingressClassName', 'name' or 'class' "
                     "should be specified"});
   // class is free text; ingressClassName must be a resource name.
@@ -128,10 +128,25 @@ TEST(IssuerValidation, Http01Ingress) {
                     "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. "
                     "'example.com', regex used for validation is "
                     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"});
-  EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"serviceType": "NodePort"}}}])")), Strings{});
   EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"serviceType": "LoadBalancer"}}}])")),
             Strings{"spec.acme.solvers[0].http01.ingress.serviceType: Invalid value: \"LoadBalancer\": must be empty, "
                     "\"ClusterIP\" or \"NodePort\""});
+  EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"ingressClassName": "nginx", "ingressTemplate": {"metadata": {"labels": {"a": "b"}}}}}}])")),
+            Strings{});
+}
+
+// cert-manager fields this solver does not honour are refused by name, never accepted and ignored.
+TEST(IssuerValidation, Http01FieldsTheSolverCannotHonourAreRefused) {
+  EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"serviceType": "NodePort"}}}])")),
+            Strings{"spec.acme.solvers[0].http01.ingress.serviceType: Forbidden: not supported: the challenge Service is an "
+                    "ExternalName Service for the manager, which answers HTTP-01 challenges itself; leave it empty"});
+  EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"name": "web"}}}])")),
+            Strings{"spec.acme.solvers[0].http01.ingress.name: Forbidden: not supported: the solver creates its own Ingress for "
+                    "each challenge; choose the controller with 'ingressClassName' or 'class' (editing an existing Ingress is not "
+                    "implemented)"});
+  EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"class": "nginx", "podTemplate": {"spec": {"nodeSelector": {"a": "b"}}}}}}])")),
+            Strings{"spec.acme.solvers[0].http01.ingress.podTemplate: Forbidden: not supported: the manager answers HTTP-01 "
+                    "challenges itself, so there is no solver pod to apply a template to"});
 }
 
 TEST(IssuerValidation, CA) {

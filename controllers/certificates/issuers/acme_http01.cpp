@@ -5,6 +5,7 @@
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
 #include "runtime/client/client.h"
+#include "runtime/meta/hash.h"
 
 #include <cstdio>
 
@@ -82,13 +83,8 @@ std::optional<v1::AcmeChallengeSolver> select_solver(const v1::AcmeIssuer& acme,
 }
 
 std::string token_label_value(std::string_view token) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : token) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
   char buf[20];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(meta::fnv1a64(token)));
   return buf;
 }
 
