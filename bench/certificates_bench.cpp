@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -78,6 +79,21 @@ double percentile(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
 }
 
+// POSTs `count` objects to `collection` from kWriters connections at once; `body(i)` is the i-th.
+void create_in_parallel(const bench::ServerUnderTest& s, const std::string& collection, int count, const std::function<std::string(int)>& body) {
+  std::atomic<int> next{0};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w)
+    writers.emplace_back([&] {
+      http::Client c(s.client_options);
+      for (int i = next++; i < count; i = next++) {
+        auto r = c.request("POST", collection, {{"Content-Type", "application/json"}}, body(i));
+        if (r.status != 201) std::fprintf(stderr, "create %d in %s: HTTP %d %s\n", i, collection.c_str(), r.status, r.body.c_str());
+      }
+    });
+  for (auto& w : writers) w.join();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -123,23 +139,11 @@ spec: {ca: {secretName: bench-ca}}
   std::this_thread::sleep_for(std::chrono::seconds(2));
   const double rss_empty = bench::rss_bytes_of(mgr.pid()) / 1e6;
   kubectl.ok({"create", "namespace", "unrelated"});
-  {
-    const std::string secrets = s.url + "/api/v1/namespaces/unrelated/secrets";
-    const std::string value(684, 'A');  // 512 bytes of data, base64
-    std::atomic<int> next_secret{0};
-    std::vector<std::thread> writers;
-    for (int w = 0; w < kWriters; ++w)
-      writers.emplace_back([&] {
-        http::Client c(s.client_options);
-        for (int i = next_secret++; i < kUnrelatedSecrets; i = next_secret++) {
-          auto r = c.request("POST", secrets, {{"Content-Type", "application/json"}},
-                             R"({"apiVersion":"v1","kind":"Secret","metadata":{"name":"unrelated-)" + std::to_string(i) +
-                                 R"("},"type":"Opaque","data":{"payload":")" + value + R"("}})");
-          if (r.status != 201) std::fprintf(stderr, "create secret %d: HTTP %d %s\n", i, r.status, r.body.c_str());
-        }
-      });
-    for (auto& w : writers) w.join();
-  }
+  const std::string value(684, 'A');  // 512 bytes of data, base64
+  create_in_parallel(s, s.url + "/api/v1/namespaces/unrelated/secrets", kUnrelatedSecrets, [&](int i) {
+    return R"({"apiVersion":"v1","kind":"Secret","metadata":{"name":"unrelated-)" + std::to_string(i) +
+           R"("},"type":"Opaque","data":{"payload":")" + value + R"("}})";
+  });
   std::this_thread::sleep_for(std::chrono::seconds(3));
   const double rss_unrelated = bench::rss_bytes_of(mgr.pid()) / 1e6;
   std::printf("certificates: manager RSS %.1f MB with %d unrelated Secrets of 512 bytes, %.1f MB before them (%+.1f MB; target within 10 MB)\n",
@@ -183,26 +187,15 @@ spec: {ca: {secretName: bench-ca}}
 
   double cpu0 = bench::cpu_seconds_of(mgr.pid()), server_cpu0 = bench::cpu_seconds_of(s.proc->pid());
   auto t0 = Clock::now();
-  std::atomic<int> next{0};
-  std::vector<std::thread> writers;
-  for (int w = 0; w < kWriters; ++w) {
-    writers.emplace_back([&] {
-      http::Client c(s.client_options);
-      for (int i = next++; i < certificates_total; i = next++) {
-        std::string name = "leaf-" + std::to_string(i);
-        {
-          std::lock_guard<std::mutex> lock(mu);
-          certs[name].created = Clock::now();
-        }
-        auto r = c.request("POST", coll, {{"Content-Type", "application/json"}},
-                           R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate","metadata":{"name":")" + name +
-                               R"("},"spec":{"secretName":")" + name + R"(","dnsNames":[")" + name +
-                               R"(.bench.svc"],"privateKey":{"algorithm":"ECDSA","size":256},"issuerRef":{"name":"ca"}}})");
-        if (r.status != 201) std::fprintf(stderr, "create %s: HTTP %d %s\n", name.c_str(), r.status, r.body.c_str());
-      }
-    });
-  }
-  for (auto& w : writers) w.join();
+  create_in_parallel(s, coll, certificates_total, [&](int i) {
+    std::string name = "leaf-" + std::to_string(i);
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      certs[name].created = Clock::now();
+    }
+    return R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate","metadata":{"name":")" + name + R"("},"spec":{"secretName":")" + name +
+           R"(","dnsNames":[")" + name + R"(.bench.svc"],"privateKey":{"algorithm":"ECDSA","size":256},"issuerRef":{"name":"ca"}}})";
+  });
   double created_s = seconds(Clock::now() - t0);
   auto deadline = Clock::now() + std::chrono::minutes(10);
   while (ready < certificates_total && Clock::now() < deadline && mgr.running()) std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -297,13 +297,12 @@ class UserReconciler {
     auto kafka = env_.kafkas.get(req_.ns, cluster_);
     if (kafka && !kafka->deleting()) {
       try {
-        auto a = admin();
         drop_principal(principal_name());
         // Deleted before a change of its authentication type was reconciled: the earlier one too.
         const std::string previous(json::get_string(before_, {"status", "username"}));
         if (!previous.empty() && previous != principal_name()) drop_principal(previous);
         if (scram_) {
-          a->delete_scram(req_.name);
+          admin()->delete_scram(req_.name);
           forget_scram(req_.ns + "/" + cluster_ + "/" + req_.name);
         }
       } catch (const AdminError& e) {

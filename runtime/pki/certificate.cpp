@@ -210,11 +210,8 @@ std::string Certificate::authority_key_id() const {
 }
 
 PublicKey Certificate::public_key() const {
-  constexpr std::string_view what = "reading certificate public key";
   detail::ErrorScope scope;
-  EVP_PKEY* key = X509_get0_pubkey(detail::Access::x509(*this));
-  if (!key || EVP_PKEY_up_ref(key) != 1) detail::fail(what, "the certificate's public key cannot be read");
-  return detail::Access::make_public(detail::PkeyPtr(key), public_key_der(), what);
+  return detail::Access::share_public(X509_get0_pubkey(detail::Access::x509(*this)), public_key_der(), "reading certificate public key");
 }
 
 std::string Certificate::fingerprint_sha256() const {

@@ -41,12 +41,11 @@ CertificateRequest Access::make_request(ReqPtr r, std::string_view what) {
   impl->fields.is_ca = e.is_ca;
   impl->fields.usages = usage_names_of(e);
   EVP_PKEY* pub = X509_REQ_get0_pubkey(raw);
-  if (!pub || EVP_PKEY_up_ref(pub) != 1) fail(what, "the request has no public key");
-  PkeyPtr owned(pub);
+  if (!pub) fail(what, "the request has no public key");
   // The request's own SubjectPublicKeyInfo, as written: re-encoding the key would go through
   // OpenSSL 3's encoder and decoding it again through its decoder, the costliest steps of a parse.
   std::string pub_der = i2d_string([&](unsigned char** out) { return i2d_X509_PUBKEY(X509_REQ_get_X509_PUBKEY(raw), out); }, what);
-  impl->key = Access::make_public(std::move(owned), std::move(pub_der), what);
+  impl->key = Access::share_public(pub, std::move(pub_der), what);
   impl->req = std::move(r);
   CertificateRequest c;
   c.impl_ = std::move(impl);

@@ -152,9 +152,9 @@ struct Access {
   static X509* x509(const Certificate& c);     // throws on empty
   static X509_REQ* req(const CertificateRequest& r);
   static PublicKey make_public(PkeyPtr key, std::string_view what);
-  // With its DER SubjectPublicKeyInfo already at hand (read from a certificate or request's
-  // structure): no trip through OpenSSL's encoder.
-  static PublicKey make_public(PkeyPtr key, std::string der, std::string_view what);
+  // A further reference to `key` (a certificate's, a request's or a private key's), with its DER
+  // SubjectPublicKeyInfo already at hand: no trip through OpenSSL's encoder.
+  static PublicKey share_public(EVP_PKEY* key, std::string der, std::string_view what);
   static PrivateKey make_private(PkeyPtr key, std::string_view what);
   static Certificate make_certificate(X509Ptr x, std::string_view what);
   static CertificateRequest make_request(ReqPtr r, std::string_view what);

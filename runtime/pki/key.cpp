@@ -40,14 +40,15 @@ EVP_PKEY* Access::pkey(const PrivateKey& k) {
 PublicKey Access::make_public(PkeyPtr key, std::string_view what) {
   EVP_PKEY* raw = key.get();
   std::string der = i2d_string([&](unsigned char** out) { return i2d_PUBKEY(raw, out); }, what);
-  return make_public(std::move(key), std::move(der), what);
+  return share_public(raw, std::move(der), what);  // `key`'s own reference is released on return
 }
 
-PublicKey Access::make_public(PkeyPtr key, std::string der, std::string_view what) {
+PublicKey Access::share_public(EVP_PKEY* key, std::string der, std::string_view what) {
+  if (!key || EVP_PKEY_up_ref(key) != 1) fail(what, "no public key");
   auto impl = std::make_shared<PublicKey::Impl>();
-  impl->info = describe_key(key.get(), what);
+  impl->pkey.reset(key);
+  impl->info = describe_key(key, what);
   impl->der = std::move(der);
-  impl->pkey = std::move(key);
   PublicKey k;
   k.impl_ = std::move(impl);
   return k;
@@ -227,9 +228,7 @@ std::string PrivateKey::to_pkcs8_der() const {
 }
 
 PublicKey PrivateKey::public_key() const {
-  EVP_PKEY* key = detail::Access::pkey(*this);
-  if (EVP_PKEY_up_ref(key) != 1) detail::fail("reading public key of private key");
-  return detail::Access::make_public(detail::PkeyPtr(key), impl_->public_der, "reading public key of private key");
+  return detail::Access::share_public(detail::Access::pkey(*this), impl_->public_der, "reading public key of private key");
 }
 
 std::string PrivateKey::public_key_der() const {

@@ -15,29 +15,24 @@ namespace capstan::pki::detail {
 
 namespace {
 
+// A legacy copy of `key` (of legacy type `K`, read by `get1`, freed by `free_key`), or nullptr.
+template <typename K>
+PkeyPtr legacy_copy(EVP_PKEY* key, int type, K* (*get1)(EVP_PKEY*), void (*free_key)(K*)) {
+  PkeyPtr out(EVP_PKEY_new());
+  K* legacy = out ? get1(key) : nullptr;
+  if (!legacy) return nullptr;
+  if (EVP_PKEY_assign(out.get(), type, legacy) != 1) {
+    free_key(legacy);
+    return nullptr;
+  }
+  return out;
+}
+
 // The same key as a legacy EVP_PKEY, or nullptr for a type without one here.
 PkeyPtr legacy_copy(EVP_PKEY* key) {
-  PkeyPtr out(EVP_PKEY_new());
-  if (!out) return nullptr;
   switch (EVP_PKEY_get_base_id(key)) {
-    case EVP_PKEY_EC: {
-      EC_KEY* ec = EVP_PKEY_get1_EC_KEY(key);
-      if (!ec) return nullptr;
-      if (EVP_PKEY_assign_EC_KEY(out.get(), ec) != 1) {
-        EC_KEY_free(ec);
-        return nullptr;
-      }
-      return out;
-    }
-    case EVP_PKEY_RSA: {
-      RSA* rsa = EVP_PKEY_get1_RSA(key);
-      if (!rsa) return nullptr;
-      if (EVP_PKEY_assign_RSA(out.get(), rsa) != 1) {
-        RSA_free(rsa);
-        return nullptr;
-      }
-      return out;
-    }
+    case EVP_PKEY_EC: return legacy_copy<EC_KEY>(key, EVP_PKEY_EC, EVP_PKEY_get1_EC_KEY, EC_KEY_free);
+    case EVP_PKEY_RSA: return legacy_copy<RSA>(key, EVP_PKEY_RSA, EVP_PKEY_get1_RSA, RSA_free);
     default: return nullptr;
   }
 }
