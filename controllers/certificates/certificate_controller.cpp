@@ -10,6 +10,7 @@
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
 #include "controllers/certificates/key_manager.h"
+#include "controllers/certificates/keystores.h"
 #include "controllers/certificates/names.h"
 #include "controllers/certificates/objects.h"
 #include "controllers/certificates/policies/match.h"
@@ -61,6 +62,7 @@ class Pass {
   void trigger();
   void issue_next_revision();
   void reapply_metadata();
+  void add_keystores(IssuedData& data, const SecretView* existing);
   void readiness();
   bool write_status();
   void cleanup();
@@ -220,7 +222,8 @@ bool Pass::complete_issuance(const OwnedRequest& next) {
       next_ = nullptr;
       return false;
     }
-    IssuedData data{cr.status.certificate, cr.status.ca, encode_private_key(*key, crt_.spec)};
+    IssuedData data{cr.status.certificate, cr.status.ca, encode_private_key(*key, crt_.spec), {}};
+    add_keystores(data, nullptr);
     json::Value applied;
     try {
       applied = env_.client.apply(kSecretType.gvr, ns_, desired_secret(crt_, data, target_ ? target_->type : ""), kFieldManager, true);
@@ -328,11 +331,29 @@ void Pass::reapply_metadata() {
   auto in = input();
   if (policies::evaluate(policies::trigger_chain(), in)) return;
   auto drift = policies::secret_metadata_mismatch(in);
-  if (!drift) return;
-  IssuedData data{target_->get(kTlsCrt), target_->get(kCaCrt), target_->get(kTlsKey)};
+  IssuedData data{target_->get(kTlsCrt), target_->get(kCaCrt), target_->get(kTlsKey), {}};
+  add_keystores(data, &*target_);
+  std::string why = drift ? drift->reason : "";
+  if (auto store = keystore_mismatch(data.keystores, target_->data); store && why.empty())
+    why = std::string(reason::kKeystoresMismatch) + " (" + *store + ")";
+  if (why.empty()) return;
   json::Value applied = env_.client.apply(kSecretType.gvr, ns_, desired_secret(crt_, data, target_->type), kFieldManager, true);
   target_ = SecretView::from_json(applied);
-  ctx_.log.info("re-applied the Secret's metadata", {{"secret", crt_.spec.secret_name}, {"reason", drift->reason}});
+  ctx_.log.info("re-applied the Secret's metadata", {{"secret", crt_.spec.secret_name}, {"reason", why}});
+}
+
+// spec.keystores for `data`, reusing the stores of `existing` that still hold the same content.
+// An unreadable password is an Event on the Certificate and an error (retried with backoff).
+void Pass::add_keystores(IssuedData& data, const SecretView* existing) {
+  KeystorePasswords passwords;
+  try {
+    passwords = keystore_passwords(crt_.spec, ns_, env_.secret_reader);
+  } catch (const KeystoreError& e) {
+    event("Warning", event_reason::kKeystorePasswordError, e.what());
+    throw;
+  }
+  data.keystores = keystore_outputs(crt_.spec, passwords, {data.private_key_pem, data.certificate_pem, data.ca_pem},
+                                    existing ? &existing->data : nullptr);
 }
 
 // Step 5: Ready and the validity times.

@@ -79,6 +79,7 @@ inline constexpr std::string_view kRenewing = "Renewing";
 inline constexpr std::string_view kExpired = "Expired";
 inline constexpr std::string_view kSecretTemplateMismatch = "SecretTemplateMismatch";
 inline constexpr std::string_view kAdditionalOutputFormatsMismatch = "AdditionalOutputFormatsMismatch";
+inline constexpr std::string_view kKeystoresMismatch = "KeystoresMismatch";
 inline constexpr std::string_view kSecretManagedMetadataMismatch = "SecretManagedMetadataMismatch";
 inline constexpr std::string_view kReady = "Ready";
 inline constexpr std::string_view kIssued = "Issued";
@@ -97,6 +98,8 @@ inline constexpr std::string_view kFailed = "Failed";
 inline constexpr std::string_view kDeleted = "Deleted";
 inline constexpr std::string_view kApproved = "certs.capstan.dev";
 inline constexpr std::string_view kCertificateIssued = "CertificateIssued";
+// A keystore password that cannot be read (the Secret or its key is missing).
+inline constexpr std::string_view kKeystorePasswordError = "KeystorePasswordError";
 }  // namespace event_reason
 
 }  // namespace capstan::certificates

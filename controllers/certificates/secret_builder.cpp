@@ -116,6 +116,7 @@ json::Value desired_secret(const v1::Certificate& crt, const IssuedData& data, s
   d[kTlsKey] = meta::base64_encode(data.private_key_pem);
   if (!data.ca_pem.empty()) d[kCaCrt] = meta::base64_encode(data.ca_pem);
   for (const auto& [key, value] : additional_outputs(crt.spec, data.private_key_pem, data.certificate_pem)) d[key] = meta::base64_encode(value);
+  for (const auto& [key, value] : data.keystores) d[key] = meta::base64_encode(value);
   return json::Object{
       {"apiVersion", "v1"},
       {"kind", "Secret"},

@@ -41,6 +41,7 @@ struct IssuedData {
   std::string certificate_pem;  // leaf then chain
   std::string ca_pem;           // may be empty (ACME)
   std::string private_key_pem;  // already encoded
+  std::map<std::string, std::string> keystores;  // keystore_outputs() (keystores.h)
 };
 
 // The server-side apply configuration of the Secret. `existing_type` is the live Secret's

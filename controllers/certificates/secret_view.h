@@ -33,6 +33,11 @@ inline constexpr std::string_view kCaCrt = "ca.crt";
 // additionalOutputFormats (cert-manager's pkg/apis/certmanager/v1 keys).
 inline constexpr std::string_view kKeyDer = "key.der";
 inline constexpr std::string_view kCombinedPem = "tls-combined.pem";
+// keystores (cert-manager's pkg/apis/certmanager/v1 keys).
+inline constexpr std::string_view kKeystoreJks = "keystore.jks";
+inline constexpr std::string_view kTruststoreJks = "truststore.jks";
+inline constexpr std::string_view kKeystoreP12 = "keystore.p12";
+inline constexpr std::string_view kTruststoreP12 = "truststore.p12";
 inline constexpr std::string_view kTlsSecretType = "kubernetes.io/tls";
 
 }  // namespace capstan::certificates

@@ -24,6 +24,7 @@ CommandResult run(const std::string& command) {
 }
 
 std::string openssl() { return access("/usr/bin/openssl", X_OK) == 0 ? "/usr/bin/openssl" : ""; }
+std::string keytool() { return access("/usr/bin/keytool", X_OK) == 0 ? "/usr/bin/keytool" : ""; }
 
 TestCa make_ca(const std::string& common_name) {
   TestCa ca;

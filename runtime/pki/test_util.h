@@ -1,4 +1,4 @@
-// Helpers for runtime/pki's tests: temp directories, files, and running the openssl CLI.
+// Helpers for runtime/pki's tests: temp directories, files, and running the openssl and keytool CLIs.
 #pragma once
 
 #include <string>
@@ -21,6 +21,8 @@ CommandResult run(const std::string& command);
 
 // "/usr/bin/openssl" when present, else empty (tests then skip their CLI checks).
 std::string openssl();
+// "/usr/bin/keytool" (the JDK's) when present, else empty.
+std::string keytool();
 
 // A fresh ECDSA P-256 CA (cheap to make).
 struct TestCa {

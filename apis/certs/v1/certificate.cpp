@@ -44,6 +44,54 @@ const auto& output_format_fields() {
   return table;
 }
 
+constexpr std::string_view kPasswordText =
+    "Literal password of the store. Exactly one of password and passwordSecretRef is set.";
+constexpr std::string_view kPasswordRefText =
+    "Key of a Secret, in the Certificate's namespace, holding the password of the store. Exactly one of password and "
+    "passwordSecretRef is set.";
+
+const auto& jks_fields() {
+  using S = JksKeystore;
+  static const auto table = codec::table<S>(
+      "A Java KeyStore: keystore.jks (the private key and its chain, and the CA as entry \"ca\") and, when the issuer "
+      "gave a CA, truststore.jks.",
+      codec::field("create", &S::create, Schema::boolean("Write keystore.jks and truststore.jks to the Secret.")).required(),
+      codec::field("passwordSecretRef", &S::password_secret_ref,
+                   std::move(SecretKeySelector::schema().description(kPasswordRefText))),
+      codec::field("password", &S::password, Schema::string(kPasswordText).max_length(1024)),
+      codec::field("alias", &S::alias,
+                   Schema::string("Alias of the private key entry. Default \"certificate\".").max_length(255)));
+  return table;
+}
+
+const auto& pkcs12_fields() {
+  using S = Pkcs12Keystore;
+  static const auto table = codec::table<S>(
+      "A PKCS#12 store: keystore.p12 (the private key, its chain and the CA) and, when the issuer gave a CA, "
+      "truststore.p12.",
+      codec::field("create", &S::create, Schema::boolean("Write keystore.p12 and truststore.p12 to the Secret.")).required(),
+      codec::field("passwordSecretRef", &S::password_secret_ref,
+                   std::move(SecretKeySelector::schema().description(kPasswordRefText))),
+      codec::field("password", &S::password, Schema::string(kPasswordText).max_length(1024)),
+      codec::field("profile", &S::profile,
+                   Schema::string_enum({"LegacyRC2", "LegacyDES", "Modern2023"},
+                                       "Encryption and MAC algorithms. LegacyRC2 (the default, for compatibility; OpenSSL "
+                                       "3 reads it only with -legacy), LegacyDES (3DES, read by nearly everything), "
+                                       "Modern2023 (PBES2 with AES-256-CBC and PBKDF2-HMAC-SHA-256, SHA-256 MAC). "
+                                       "cert-manager's Modern2026 (a PBMAC1 MAC) is not offered: this build's OpenSSL "
+                                       "3.0 cannot write it.")));
+  return table;
+}
+
+const auto& keystores_fields() {
+  using S = CertificateKeystores;
+  static const auto table = codec::table<S>(
+      "Key stores written to the Secret beside the PEM files.",
+      codec::field("jks", &S::jks, JksKeystore::schema()),
+      codec::field("pkcs12", &S::pkcs12, Pkcs12Keystore::schema()));
+  return table;
+}
+
 const auto& private_key_fields() {
   using S = CertificatePrivateKey;
   static const auto table = codec::table<S>(
@@ -77,6 +125,7 @@ const auto& spec_fields() {
                    Schema::array(AdditionalOutputFormat::schema(), "More encodings of the key and certificate in the Secret.")
                        .list_map({"type"})
                        .max_items(2)),
+      codec::field("keystores", &S::keystores, CertificateKeystores::schema()),
       codec::field("commonName", &S::common_name,
                    Schema::string("Subject common name (at most 64 characters). TLS clients ignore it when any subject "
                                   "alternative name is set.")),
@@ -143,6 +192,9 @@ const auto& status_fields() {
 CAPSTAN_CODEC_FROM(X509Subject, subject_fields)
 CAPSTAN_CODEC_FROM(SecretTemplate, secret_template_fields)
 CAPSTAN_CODEC_FROM(AdditionalOutputFormat, output_format_fields)
+CAPSTAN_CODEC_FROM(JksKeystore, jks_fields)
+CAPSTAN_CODEC_FROM(Pkcs12Keystore, pkcs12_fields)
+CAPSTAN_CODEC_FROM(CertificateKeystores, keystores_fields)
 CAPSTAN_CODEC_FROM(CertificatePrivateKey, private_key_fields)
 CAPSTAN_CODEC_FROM(CertificateSpec, spec_fields)
 CAPSTAN_CODEC_FROM(CertificateStatus, status_fields)

@@ -83,6 +83,43 @@ struct AdditionalOutputFormat {
   bool operator==(const AdditionalOutputFormat&) const = default;
 };
 
+// CertificateKeystores (cert-manager's JKSKeystore / PKCS12Keystore): Java and PKCS#12 stores
+// written to the Secret beside the PEM files. The password is given literally or by a Secret key,
+// exactly one of the two.
+struct JksKeystore {
+  bool create = false;
+  std::optional<SecretKeySelector> password_secret_ref;
+  std::string password;
+  std::string alias;  // default "certificate"
+
+  static JksKeystore from_json(const json::Value& v, std::string_view path);
+  json::Value to_json() const;
+  static openapi::Schema schema();
+  bool operator==(const JksKeystore&) const = default;
+};
+
+struct Pkcs12Keystore {
+  bool create = false;
+  std::optional<SecretKeySelector> password_secret_ref;
+  std::string password;
+  std::string profile;  // LegacyRC2 (default) | LegacyDES | Modern2023
+
+  static Pkcs12Keystore from_json(const json::Value& v, std::string_view path);
+  json::Value to_json() const;
+  static openapi::Schema schema();
+  bool operator==(const Pkcs12Keystore&) const = default;
+};
+
+struct CertificateKeystores {
+  std::optional<JksKeystore> jks;
+  std::optional<Pkcs12Keystore> pkcs12;
+
+  static CertificateKeystores from_json(const json::Value& v, std::string_view path = "spec.keystores");
+  json::Value to_json() const;
+  static openapi::Schema schema();
+  bool operator==(const CertificateKeystores&) const = default;
+};
+
 struct CertificateSpec {
   std::optional<X509Subject> subject;
   std::string common_name;
@@ -96,6 +133,7 @@ struct CertificateSpec {
   std::string secret_name;
   std::optional<SecretTemplate> secret_template;
   std::vector<AdditionalOutputFormat> additional_output_formats;
+  std::optional<CertificateKeystores> keystores;
   IssuerReference issuer_ref;
   bool is_ca = false;
   std::vector<std::string> usages;

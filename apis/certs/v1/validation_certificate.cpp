@@ -7,7 +7,10 @@
 #include "apis/certs/v1/group.h"
 #include "apis/certs/v1/validation_util.h"
 #include "apis/common/codec.h"
+#include "runtime/meta/names.h"
 #include "runtime/meta/time.h"
+
+#include <algorithm>
 
 namespace capstan::apis::certs::v1 {
 namespace {
@@ -152,6 +155,61 @@ void validate_secret_template(const json::Object& spec, const FieldPath& path, C
   }
 }
 
+// spec.keystores.{jks,pkcs12}: exactly one non-empty password source, a Secret key that can exist,
+// an alias the JDK can store, a profile this build writes.
+void validate_keystore(const json::Object& store, const FieldPath& kp, Causes& out) {
+  const json::Object* ref = obj(store, "passwordSecretRef");
+  const json::Value* literal = get(store, "password");
+  if (ref && literal) {
+    out.push_back(validation::field_invalid(kp.child("password"), jstr("<redacted>"),
+                                            "password and passwordSecretRef are mutually exclusive; set only one"));
+  } else if (!ref && (!literal || str(store, "password").empty())) {
+    out.push_back(validation::field_required(kp.child("passwordSecretRef"),
+                                             "one of password or passwordSecretRef must be set to a non-empty value"));
+  }
+  if (ref) {
+    FieldPath rp = kp.child("passwordSecretRef");
+    std::string_view name = str(*ref, "name");
+    if (name.empty()) {
+      out.push_back(validation::field_required(rp.child("name"), "must be specified"));
+    } else {
+      for (const auto& m : dns1123_subdomain_errors(name)) out.push_back(validation::field_invalid(rp.child("name"), jstr(name), m));
+    }
+    std::string_view key = str(*ref, "key");
+    if (key.empty()) {
+      out.push_back(validation::field_required(rp.child("key"), "the key holding the password must be specified"));
+    } else {
+      for (const auto& m : meta::names::config_map_key(key)) out.push_back(validation::field_invalid(rp.child("key"), jstr(key), m));
+    }
+  }
+  if (literal && str(store, "password").find('\0') != std::string_view::npos)
+    out.push_back(validation::field_invalid(kp.child("password"), jstr("<redacted>"), "must not contain a NUL character"));
+  if (const auto* alias = get(store, "alias"); alias && alias->is_string()) {
+    std::string_view a = alias->get_string();
+    bool control = std::any_of(a.begin(), a.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
+    if (a.empty() || control)
+      out.push_back(validation::field_invalid(kp.child("alias"), *alias, "must be non-empty printable text"));
+  }
+  if (const auto* profile = get(store, "profile"); profile && profile->is_string()) {
+    std::string_view p = profile->get_string();
+    if (p == "Modern2026") {
+      out.push_back(validation::field_invalid(kp.child("profile"), *profile,
+                                              "Modern2026 authenticates with PBMAC1, which this build's OpenSSL 3.0 cannot "
+                                              "write; use Modern2023"));
+    } else if (p != "LegacyRC2" && p != "LegacyDES" && p != "Modern2023") {
+      out.push_back(validation::field_not_supported(kp.child("profile"), *profile, {"LegacyRC2", "LegacyDES", "Modern2023"}));
+    }
+  }
+}
+
+void validate_keystores(const json::Object& spec, const FieldPath& path, Causes& out) {
+  const auto* keystores = obj(spec, "keystores");
+  if (!keystores) return;
+  FieldPath kp = path.child("keystores");
+  for (std::string_view kind : {"jks", "pkcs12"})
+    if (const auto* store = obj(*keystores, kind)) validate_keystore(*store, kp.child(kind), out);
+}
+
 }  // namespace
 
 std::vector<validation::Cause> validate_certificate_spec(const json::Value& spec_value, const validation::FieldPath& path) {
@@ -193,6 +251,7 @@ std::vector<validation::Cause> validate_certificate_spec(const json::Value& spec
     out.push_back(validation::field_invalid(path.child("revisionHistoryLimit"), json::Value(*limit), "must not be less than 1"));
 
   validate_secret_template(spec, path, out);
+  validate_keystores(spec, path, out);
   return out;
 }
 

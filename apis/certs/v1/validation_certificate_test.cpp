@@ -253,6 +253,36 @@ TEST(CertificateValidation, SecretTemplate) {
             Strings{"spec.secretTemplate.annotations: Too long: may not be more than 262144 bytes"});
 }
 
+TEST(CertificateValidation, Keystores) {
+  EXPECT_EQ(errors(R"({"keystores": {"jks": {"create": true, "alias": "App", "passwordSecretRef": {"name": "pw", "key": "password"}},
+                                     "pkcs12": {"create": true, "password": "s3cret", "profile": "Modern2023"}}})"),
+            Strings{});
+  EXPECT_EQ(errors(R"({"keystores": {"pkcs12": {"create": true}}})"),
+            Strings{"spec.keystores.pkcs12.passwordSecretRef: Required value: one of password or passwordSecretRef must be set "
+                    "to a non-empty value"});
+  EXPECT_EQ(errors(R"({"keystores": {"jks": {"create": true, "password": ""}}})"),
+            Strings{"spec.keystores.jks.passwordSecretRef: Required value: one of password or passwordSecretRef must be set "
+                    "to a non-empty value"});
+  // The password itself never reaches the message.
+  EXPECT_EQ(errors(R"({"keystores": {"jks": {"create": true, "password": "hunter2", "passwordSecretRef": {"name": "pw", "key": "k"}}}})"),
+            Strings{"spec.keystores.jks.password: Invalid value: \"<redacted>\": password and passwordSecretRef are mutually "
+                    "exclusive; set only one"});
+  EXPECT_EQ(errors(R"({"keystores": {"jks": {"create": true, "passwordSecretRef": {"name": "Bad_Name"}}}})"),
+            (Strings{"spec.keystores.jks.passwordSecretRef.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain "
+                     "must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an "
+                     "alphanumeric character (e.g. 'example.com', regex used for validation is "
+                     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+                     "spec.keystores.jks.passwordSecretRef.key: Required value: the key holding the password must be specified"}));
+  EXPECT_EQ(errors(R"({"keystores": {"jks": {"create": true, "password": "x", "alias": "a\u0001b"}}})"),
+            Strings{"spec.keystores.jks.alias: Invalid value: \"a\\x01b\": must be non-empty printable text"});
+  EXPECT_EQ(errors(R"({"keystores": {"pkcs12": {"create": true, "password": "x", "profile": "Modern2026"}}})"),
+            Strings{"spec.keystores.pkcs12.profile: Invalid value: \"Modern2026\": Modern2026 authenticates with PBMAC1, "
+                    "which this build's OpenSSL 3.0 cannot write; use Modern2023"});
+  EXPECT_EQ(errors(R"({"keystores": {"pkcs12": {"create": true, "password": "x", "profile": "RC4"}}})"),
+            Strings{"spec.keystores.pkcs12.profile: Unsupported value: \"RC4\": supported values: \"LegacyRC2\", "
+                    "\"LegacyDES\", \"Modern2023\""});
+}
+
 TEST(CertificateValidation, CausesCarryReasonAndField) {
   json::Value cert = J(R"({"spec": {"secretName": "x", "issuerRef": {"name": "ca"}, "commonName": "a",
                                     "duration": "10m"}})");
