@@ -12,6 +12,7 @@
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/base64.h"
+#include "runtime/pki/pkcs12.h"
 #include "runtime/pki/pki.h"
 #include "testing/controller_fixture.h"
 #include "testing/kafka_broker.h"
@@ -508,6 +509,18 @@ spec:
     auto erin = secret_data("erin");
     return !erin.contains("password") && !erin.contains("sasl.jaas.config") && erin.contains("tls.crt");
   }, 60s)) << "erin's Secret: " << get({"get", "secret", "erin", "-n", "data", "-o", "jsonpath={.data}"});
+  // Strimzi's keys too: user.crt / user.key mirror the certificate, user.p12 opens with user.password.
+  EXPECT_TRUE(eventually([&] {
+    auto erin = secret_data("erin");
+    return erin.contains("user.p12") && erin["user.crt"] == erin["tls.crt"] && erin["user.key"] == erin["tls.key"];
+  }, 60s)) << "erin's Secret: " << get({"get", "secret", "erin", "-n", "data", "-o", "jsonpath={.data}"});
+  {
+    auto erin = secret_data("erin");
+    auto p12 = pki::decode_pkcs12(erin["user.p12"], erin["user.password"]);
+    EXPECT_TRUE(p12.key == pki::PrivateKey::from_pem(erin["user.key"]));
+    EXPECT_EQ(p12.profile, pki::Pkcs12Profile::Modern2023);
+    EXPECT_EQ(erin["user.password"].size(), 32u) << "a generated password";
+  }
   EXPECT_TRUE(eventually([&] { return client("admin", admin_password, {"quotas", "CN=erin"}).out == "consumer_byte_rate=4096.0\n"; }, 30s));
 
   // dave switches to tls after quotas of his own: those of User:dave go, the spec's are CN=dave's.

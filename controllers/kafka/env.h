@@ -32,6 +32,8 @@ inline const meta::ResourceType kDisruptionBudgetType{{"policy", "v1", "poddisru
 // Only the pods and Secrets of Kafka clusters are cached (the certificates' Secrets carry the
 // cluster's labels through their secretTemplate).
 inline constexpr std::string_view kClusterObjectsSelector = "kafka.capstan.dev/kind=Kafka";
+// The Secrets of KafkaUsers (a tls user's certificate and keys, a scram-sha-512 user's password).
+inline constexpr std::string_view kUserObjectsSelector = "kafka.capstan.dev/kind=KafkaUser";
 
 struct KafkaOptions {
   int max_concurrent_reconciles = 2;

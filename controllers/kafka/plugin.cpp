@@ -97,9 +97,16 @@ std::shared_ptr<UserEnv> wire_users(controller::Manager& mgr, std::shared_ptr<Cl
     return a->generation() != b->generation() || a->deleting() != b->deleting() ||
            a->label(apis::kafka::v1::kClusterLabel) != b->label(apis::kafka::v1::kClusterLabel);
   };
+  // A tls user's Secret, rewritten by the certificates controller: its user.* keys follow.
+  cache::InformerOptions user_secrets;
+  user_secrets.label_selector = std::string(kUserObjectsSelector);
+  auto own_user = [](const cache::ObjectPtr& o) {
+    return std::vector<controller::Request>{{std::string(o->ns()), std::string(o->name())}};
+  };
   mgr.controller("kafkauser")
       .for_(apis::kafka::v1::kKafkaUserType, {changed})
       .watches(kKafkaType, objects_of_cluster(env->users))
+      .watches(kSecretType, own_user, {}, user_secrets)
       .with_max_concurrent(2)
       .records_faults("Ready")
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_user(*env, r, c); });

@@ -38,10 +38,21 @@ json::Object user_labels(const std::string& cluster) {
   return json::Object{{v1::kClusterLabel, cluster}, {v1::kKindLabel, v1::kKafkaUserKind}, {"app.kubernetes.io/managed-by", "capstan-kafka"}};
 }
 
-// The user's client certificate from the clients CA; the principal User:CN=<name>.
+// Strimzi's keys of a tls user's Secret beside the certificate's own (tls.crt, tls.key, ca.crt,
+// keystore.p12): user.crt, user.key and user.p12 mirror them; user.password opens user.p12.
+constexpr std::string_view kUserPassword = "user.password";
+constexpr std::pair<std::string_view, std::string_view> kUserMirrors[] = {
+    {"tls.crt", "user.crt"}, {"tls.key", "user.key"}, {"keystore.p12", "user.p12"}};
+
+// The user's client certificate from the clients CA; the principal User:CN=<name>. Its PKCS#12
+// store (Modern2023: AES-256, SHA-256 MAC, read by Java 12 and later) opens with user.password.
 json::Value user_certificate(const json::Value& user, const std::string& cluster) {
   const std::string name(meta::name_of(user));
-  return leaf_certificate(user, name, user_labels(cluster), name, clients_ca_name(cluster), json::Array{"client auth", "digital signature"});
+  json::Object pkcs12{{"create", true},
+                      {"profile", "Modern2023"},
+                      {"passwordSecretRef", json::Object{{"name", name}, {"key", kUserPassword}}}};
+  return leaf_certificate(user, name, user_labels(cluster), name, clients_ca_name(cluster), json::Array{"client auth", "digital signature"},
+                          {{"keystores", json::Object{{"pkcs12", std::move(pkcs12)}}}});
 }
 
 // The Secret of a scram-sha-512 user, as Strimzi's user operator writes it.
@@ -121,11 +132,13 @@ class UserReconciler {
     status.username = principal_name();
     status.secret.clear();
     if (tls_) {
+      write_tls_user_keys();  // user.password first: the Certificate's keystore reads it
       env_.client.apply(apis::certs::v1::kCertificateType.gvr, req_.ns, user_certificate(before_, cluster_), kFieldManager, true);
       status.secret = req_.name;
     }
-    // No longer scram-sha-512 (the principal changed, or the user's Secret is gone from its status).
-    if (!scram_ && had_secret && (previous != principal_name() || !tls_)) drop_password_secret();
+    // Neither scram-sha-512 nor tls: the user's Secret goes. (A tls user's keys replaced the
+    // password keys of a former scram-sha-512 user already.)
+    if (!scram_ && !tls_ && had_secret) drop_password_secret();
     if (scram_) {
       auto password = write_password_secret();
       if (!password) return controller::Result::after(env_.options.full_reconciliation);  // said on the status
@@ -178,23 +191,42 @@ class UserReconciler {
     return password;
   }
 
-  // The password a user that is no longer scram-sha-512 had in its Secret: the Secret goes, or,
-  // when it is now the user certificate's Secret too (tls, the same name), the password keys
-  // (the Secret stays the KafkaUser's, labelled and owned, and goes with it).
+  // The Secret of a user that authenticates neither with a password nor with a certificate.
   void drop_password_secret() {
     json::Value own;
     if (!secret_value(env_.client, req_.ns, req_.name, "password", &own)) return;
-    if (tls_) {
-      const json::Value owned = json::Object{{"apiVersion", "v1"}, {"kind", "Secret"},
-                                             {"metadata", owned_metadata(before_, req_.name, user_labels(cluster_))}};
-      env_.client.apply(meta::core::kSecretType.gvr, req_.ns, owned, kFieldManager, true);
-    } else {
-      client::DeleteOptions d;
-      d.ignore_not_found = true;
-      d.precondition_uid = std::string(meta::uid_of(own));
-      env_.client.remove(meta::core::kSecretType.gvr, req_.ns, req_.name, d);
-    }
+    client::DeleteOptions d;
+    d.ignore_not_found = true;
+    d.precondition_uid = std::string(meta::uid_of(own));
+    env_.client.remove(meta::core::kSecretType.gvr, req_.ns, req_.name, d);
     ctx_.log.info("removed the password of a user no longer scram-sha-512", {{"user", req_.name}, {"secret", req_.name}});
+  }
+
+  // A tls user's Secret as Strimzi's user operator leaves it: user.password (generated once and
+  // kept) and user.crt / user.key / user.p12 mirroring the certificate's keys once they exist.
+  // The Secret is ours (labelled, owned by the KafkaUser); one apply of this manager's keys, which
+  // also drops the password keys of a former scram-sha-512 user. Re-run when the certificates
+  // controller rewrites the Secret (the user controller watches its users' Secrets).
+  void write_tls_user_keys() {
+    json::Value own;
+    auto kept = secret_value(env_.client, req_.ns, req_.name, std::string(kUserPassword), &own);
+    json::Object data{{kUserPassword, meta::base64_encode(kept && !kept->empty() ? *kept : random_password())}};
+    for (auto [from, to] : kUserMirrors)
+      if (const auto* v = json::find(own, {"data", from}); v && v->is_string()) data[to] = *v;
+    const json::Value* have = json::find(own, {"data"});
+    bool same = have && have->is_object() && !have->get_object().contains("password") &&
+                !have->get_object().contains("sasl.jaas.config");
+    for (const auto& kv : data) {
+      const json::Value* v = same ? have->get_object().if_contains(kv.key()) : nullptr;
+      same = v && *v == kv.value();
+    }
+    if (same) return;
+    env_.client.apply(meta::core::kSecretType.gvr, req_.ns,
+                      json::Object{{"apiVersion", "v1"},
+                                   {"kind", "Secret"},
+                                   {"metadata", owned_metadata(before_, req_.name, user_labels(cluster_))},
+                                   {"data", std::move(data)}},
+                      kFieldManager, true);
   }
 
   // The user's SCRAM-SHA-512 credential in Kafka: set when it is missing or the password changed

@@ -44,23 +44,28 @@ const auto& output_format_fields() {
   return table;
 }
 
-constexpr std::string_view kPasswordText =
-    "Literal password of the store. Exactly one of password and passwordSecretRef is set.";
-constexpr std::string_view kPasswordRefText =
-    "Key of a Secret, in the Certificate's namespace, holding the password of the store. Exactly one of password and "
-    "passwordSecretRef is set.";
+// The members both stores have; `files` names what `create` writes.
+template <class S>
+auto keystore_common_fields(std::string_view files) {
+  constexpr std::string_view one_of = " Exactly one of password and passwordSecretRef is set.";
+  return std::make_tuple(
+      codec::field<S>("create", &S::create, Schema::boolean("Write " + std::string(files) + " to the Secret.")).required(),
+      codec::field<S>("passwordSecretRef", &S::password_secret_ref,
+                      std::move(SecretKeySelector::schema().description(
+                          "Key of a Secret, in the Certificate's namespace, holding the password of the store." + std::string(one_of)))),
+      codec::field<S>("password", &S::password,
+                      Schema::string("Literal password of the store." + std::string(one_of)).max_length(1024)));
+}
 
 const auto& jks_fields() {
   using S = JksKeystore;
   static const auto table = codec::table<S>(
       "A Java KeyStore: keystore.jks (the private key and its chain, and the CA as entry \"ca\") and, when the issuer "
       "gave a CA, truststore.jks.",
-      codec::field("create", &S::create, Schema::boolean("Write keystore.jks and truststore.jks to the Secret.")).required(),
-      codec::field("passwordSecretRef", &S::password_secret_ref,
-                   std::move(SecretKeySelector::schema().description(kPasswordRefText))),
-      codec::field("password", &S::password, Schema::string(kPasswordText).max_length(1024)),
-      codec::field("alias", &S::alias,
-                   Schema::string("Alias of the private key entry. Default \"certificate\".").max_length(255)));
+      std::tuple_cat(keystore_common_fields<S>("keystore.jks and truststore.jks"),
+                     std::make_tuple(codec::field<S>("alias", &S::alias,
+                                                     Schema::string("Alias of the private key entry. Default \"certificate\".")
+                                                         .max_length(255)))));
   return table;
 }
 
@@ -69,17 +74,16 @@ const auto& pkcs12_fields() {
   static const auto table = codec::table<S>(
       "A PKCS#12 store: keystore.p12 (the private key, its chain and the CA) and, when the issuer gave a CA, "
       "truststore.p12.",
-      codec::field("create", &S::create, Schema::boolean("Write keystore.p12 and truststore.p12 to the Secret.")).required(),
-      codec::field("passwordSecretRef", &S::password_secret_ref,
-                   std::move(SecretKeySelector::schema().description(kPasswordRefText))),
-      codec::field("password", &S::password, Schema::string(kPasswordText).max_length(1024)),
-      codec::field("profile", &S::profile,
-                   Schema::string_enum({"LegacyRC2", "LegacyDES", "Modern2023"},
-                                       "Encryption and MAC algorithms. LegacyRC2 (the default, for compatibility; OpenSSL "
-                                       "3 reads it only with -legacy), LegacyDES (3DES, read by nearly everything), "
-                                       "Modern2023 (PBES2 with AES-256-CBC and PBKDF2-HMAC-SHA-256, SHA-256 MAC). "
-                                       "cert-manager's Modern2026 (a PBMAC1 MAC) is not offered: this build's OpenSSL "
-                                       "3.0 cannot write it.")));
+      std::tuple_cat(
+          keystore_common_fields<S>("keystore.p12 and truststore.p12"),
+          std::make_tuple(codec::field<S>(
+              "profile", &S::profile,
+              Schema::string_enum({"LegacyRC2", "LegacyDES", "Modern2023"},
+                                  "Encryption and MAC algorithms. LegacyRC2 (the default, for compatibility; OpenSSL 3 "
+                                  "reads it only with -legacy), LegacyDES (3DES, read by nearly everything), Modern2023 "
+                                  "(PBES2 with AES-256-CBC and PBKDF2-HMAC-SHA-256, SHA-256 MAC). cert-manager's "
+                                  "Modern2026 (a PBMAC1 MAC) is not offered: this build's OpenSSL 3.0 cannot write "
+                                  "it.")))));
   return table;
 }
 

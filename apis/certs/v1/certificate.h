@@ -86,10 +86,14 @@ struct AdditionalOutputFormat {
 // CertificateKeystores (cert-manager's JKSKeystore / PKCS12Keystore): Java and PKCS#12 stores
 // written to the Secret beside the PEM files. The password is given literally or by a Secret key,
 // exactly one of the two.
-struct JksKeystore {
+struct KeystoreCommon {
   bool create = false;
   std::optional<SecretKeySelector> password_secret_ref;
   std::string password;
+  bool operator==(const KeystoreCommon&) const = default;
+};
+
+struct JksKeystore : KeystoreCommon {
   std::string alias;  // default "certificate"
 
   static JksKeystore from_json(const json::Value& v, std::string_view path);
@@ -98,10 +102,7 @@ struct JksKeystore {
   bool operator==(const JksKeystore&) const = default;
 };
 
-struct Pkcs12Keystore {
-  bool create = false;
-  std::optional<SecretKeySelector> password_secret_ref;
-  std::string password;
+struct Pkcs12Keystore : KeystoreCommon {
   std::string profile;  // LegacyRC2 (default) | LegacyDES | Modern2023
 
   static Pkcs12Keystore from_json(const json::Value& v, std::string_view path);
