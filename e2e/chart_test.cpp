@@ -131,7 +131,7 @@ TEST_F(HelmChart, GitopsAppliesAsItsOwnAccountNeverWithTheManagersRights) {
 
 TEST_F(HelmChart, CrdsFollowCrdsEnabledAndKeep) {
   auto docs = render({});
-  EXPECT_EQ(of_kind(docs, "CustomResourceDefinition").size(), 19u);
+  EXPECT_EQ(of_kind(docs, "CustomResourceDefinition").size(), 20u);
   for (const auto& d : docs)
     if (json::get_string(d, {"kind"}) == "CustomResourceDefinition")
       EXPECT_EQ(json::get_string(d, {"metadata", "annotations", "helm.sh/resource-policy"}), "keep");

@@ -68,7 +68,7 @@ TEST(Registry, EveryControllerServesItsWebhooksAndMayReadWhatItWatches) {
   }
 }
 
-// Each controller with an API group configures the group's admission webhooks, safe to fail:
+// Each controller with API groups configures the groups' admission webhooks, safe to fail:
 // Fail, a timeout, no side effects, Equivalent matching, and the manager's namespace left out.
 TEST(Registry, EveryControllerConfiguresItsGroupsWebhooks) {
   const WebhookEndpoint& ep = kReleaseEndpoint;
@@ -81,7 +81,6 @@ TEST(Registry, EveryControllerConfiguresItsGroupsWebhooks) {
     }
     std::set<std::string> crd_groups;
     for (const auto& crd : p.crds(kReleaseEndpoint)) crd_groups.insert(std::string(json::get_string(crd, {"spec", "group"})));
-    ASSERT_EQ(crd_groups.size(), 1u);
     std::set<std::string> resources;
     for (const auto& crd : p.crds(kReleaseEndpoint)) resources.insert(std::string(json::get_string(crd, {"spec", "names", "plural"})));
     auto cfgs = p.webhook_configurations(ep);
@@ -97,7 +96,9 @@ TEST(Registry, EveryControllerConfiguresItsGroupsWebhooks) {
         EXPECT_EQ(json::serialize(*json::find(h, {"namespaceSelector"})),
                   R"({"matchExpressions":[{"key":"kubernetes.io/metadata.name","operator":"NotIn","values":["capstan-system"]}]})");
         const auto& rule = json::get_array(h, {"rules"})->at(0);
-        EXPECT_EQ(json::serialize(*json::find(rule, {"apiGroups"})), "[\"" + *crd_groups.begin() + "\"]");
+        const json::Array* groups = json::get_array(rule, {"apiGroups"});
+        ASSERT_TRUE(groups && groups->size() == 1) << json::serialize(rule);
+        EXPECT_TRUE(crd_groups.contains(std::string(groups->at(0).get_string()))) << "a group of this controller's CRDs";
         if (json::get_string(cfg, {"kind"}) == "ValidatingWebhookConfiguration")
           for (const auto& r : *json::get_array(rule, {"resources"})) {
             std::string res(r.get_string());

@@ -53,19 +53,21 @@ bool same_trusted(const std::vector<pki::JksTrustedEntry>& a, const std::vector<
                     [](const auto& x, const auto& y) { return x.alias == y.alias && x.certificate == y.certificate; });
 }
 
-// The entry of `existing` under `key` when `still_good` accepts it (a PkiError means it does not),
-// else a new one from `encode`.
+// `existing` when `still_good` accepts it (a PkiError means it does not), else a new store from
+// `encode`.
 template <class Check, class Encode>
-std::string reuse_or(const std::map<std::string, std::string>* existing, std::string_view key, Check still_good,
-                     Encode encode) {
-  if (existing) {
-    auto it = existing->find(std::string(key));
-    try {
-      if (it != existing->end() && !it->second.empty() && still_good(it->second)) return it->second;
-    } catch (const pki::PkiError&) {
-    }
+std::string reuse_or(const std::string* existing, Check still_good, Encode encode) {
+  try {
+    if (existing && !existing->empty() && still_good(*existing)) return *existing;
+  } catch (const pki::PkiError&) {
   }
   return encode();
+}
+
+const std::string* entry(const std::map<std::string, std::string>* data, std::string_view key) {
+  if (!data) return nullptr;
+  auto it = data->find(std::string(key));
+  return it == data->end() ? nullptr : &it->second;
 }
 
 std::string lower(std::string s) {
@@ -74,6 +76,29 @@ std::string lower(std::string s) {
 }
 
 }  // namespace
+
+std::string jks_truststore(const std::vector<pki::Certificate>& cas, const std::string& password, pki::TimePoint created,
+                           const std::string* existing) {
+  const pki::JksContents store{{}, {}, {}, trusted_entries(cas)};
+  return reuse_or(
+      existing,
+      [&](const std::string& have) {
+        auto got = pki::decode_jks(have, password);
+        return got.key.empty() && same_trusted(got.trusted, store.trusted);
+      },
+      [&] { return pki::encode_jks(store, password, created); });
+}
+
+std::string pkcs12_truststore(const std::vector<pki::Certificate>& cas, const std::string& password, pki::Pkcs12Profile profile,
+                              const std::string* existing) {
+  return reuse_or(
+      existing,
+      [&](const std::string& have) {
+        auto got = pki::decode_pkcs12(have, password);
+        return got.profile == profile && got.key.empty() && same_set(got.certificates, cas);
+      },
+      [&] { return pki::encode_pkcs12_truststore(cas, password, profile); });
+}
 
 KeystorePasswords keystore_passwords(const v1::CertificateSpec& spec, std::string_view ns, SecretReader& secrets) {
   KeystorePasswords out;
@@ -106,23 +131,14 @@ std::map<std::string, std::string> keystore_outputs(const v1::CertificateSpec& s
                                      trusted_entries(cas)};
     const auto created = chain.front().not_before();
     out[std::string(kKeystoreJks)] = reuse_or(
-        existing, kKeystoreJks,
+        entry(existing, kKeystoreJks),
         [&](const std::string& have) {
           auto got = pki::decode_jks(have, pw);
           return got.key_alias == lower(key_store.key_alias) && got.key == key && ders(got.chain) == ders(chain) &&
                  same_trusted(got.trusted, key_store.trusted);
         },
         [&] { return pki::encode_jks(key_store, pw, created); });
-    if (!cas.empty()) {
-      const pki::JksContents trust_store{{}, {}, {}, trusted_entries(cas)};
-      out[std::string(kTruststoreJks)] = reuse_or(
-          existing, kTruststoreJks,
-          [&](const std::string& have) {
-            auto got = pki::decode_jks(have, pw);
-            return got.key.empty() && same_trusted(got.trusted, trust_store.trusted);
-          },
-          [&] { return pki::encode_jks(trust_store, pw, created); });
-    }
+    if (!cas.empty()) out[std::string(kTruststoreJks)] = jks_truststore(cas, pw, created, entry(existing, kTruststoreJks));
   }
 
   if (passwords.pkcs12) {
@@ -133,22 +149,14 @@ std::map<std::string, std::string> keystore_outputs(const v1::CertificateSpec& s
     std::vector<pki::Certificate> all = chain;
     all.insert(all.end(), cas.begin(), cas.end());
     out[std::string(kKeystoreP12)] = reuse_or(
-        existing, kKeystoreP12,
+        entry(existing, kKeystoreP12),
         [&](const std::string& have) {
           auto got = pki::decode_pkcs12(have, pw);
           return got.profile == profile && got.key == key && !got.certificates.empty() &&
                  got.certificates.front() == chain.front() && same_set(got.certificates, all);
         },
         [&] { return pki::encode_pkcs12(key, all, pw, *profile); });
-    if (!cas.empty()) {
-      out[std::string(kTruststoreP12)] = reuse_or(
-          existing, kTruststoreP12,
-          [&](const std::string& have) {
-            auto got = pki::decode_pkcs12(have, pw);
-            return got.profile == profile && got.key.empty() && same_set(got.certificates, cas);
-          },
-          [&] { return pki::encode_pkcs12_truststore(cas, pw, *profile); });
-    }
+    if (!cas.empty()) out[std::string(kTruststoreP12)] = pkcs12_truststore(cas, pw, *profile, entry(existing, kTruststoreP12));
   }
   return out;
 }

@@ -11,12 +11,15 @@
 
 #include "apis/certs/v1/certificate.h"
 #include "controllers/certificates/secret_reader.h"
+#include "runtime/pki/certificate.h"
+#include "runtime/pki/pkcs12.h"
 
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace capstan::certificates {
 
@@ -50,6 +53,14 @@ struct KeystoreInput {
 std::map<std::string, std::string> keystore_outputs(const v1::CertificateSpec& spec, const KeystorePasswords& passwords,
                                                     const KeystoreInput& in,
                                                     const std::map<std::string, std::string>* existing);
+
+// A trust store of `cas` (JKS aliases "ca", "ca-1", ...): `existing` when it opens with `password`
+// and holds exactly those certificates (PKCS#12: in that profile), else a new one. Also the
+// Bundles' additional formats.
+std::string jks_truststore(const std::vector<pki::Certificate>& cas, const std::string& password, pki::TimePoint created,
+                           const std::string* existing);
+std::string pkcs12_truststore(const std::vector<pki::Certificate>& cas, const std::string& password, pki::Pkcs12Profile profile,
+                              const std::string* existing);
 
 // The first store entry whose presence or content in `data` differs from `desired`, or nullopt.
 std::optional<std::string> keystore_mismatch(const std::map<std::string, std::string>& desired,

@@ -56,6 +56,12 @@ struct CertificatesOptions {
   std::chrono::milliseconds acme_requeue = 1s;
   std::chrono::milliseconds acme_request_timeout = 30s;
 
+  // trust-manager's Bundles (bundles/bundle_controller.h): sources read in trust_namespace ("" =
+  // cluster_resource_namespace), useDefaultCAs from default_ca_package ("" = none).
+  bool enable_bundles = true;
+  std::string trust_namespace;
+  std::string default_ca_package = "/etc/ssl/certs/ca-certificates.crt";
+
   metrics::Registry* registry = nullptr;  // nullptr = the global registry
 };
 

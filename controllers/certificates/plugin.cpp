@@ -1,14 +1,12 @@
 #include "controllers/certificates/plugin.h"
 
-#include "controllers/certificates/alert_rules.h"
-#include "runtime/meta/selector.h"
-#include "runtime/plugin/kept_objects.h"
-
 #include "apis/certs/v1/crds.h"
 #include "apis/certs/v1/defaults.h"
 #include "apis/certs/v1/group.h"
 #include "controllers/certificates/acme/solver.h"
+#include "apis/trust/v1alpha1/crds.h"
 #include "controllers/certificates/alert_rules.h"
+#include "controllers/certificates/bundles/bundle_controller.h"
 #include "controllers/certificates/certificate_controller.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
@@ -149,6 +147,12 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
         });
   }
 
+  if (options.enable_bundles) {
+    bundles::BundleOptions bo{options.trust_namespace.empty() ? options.cluster_resource_namespace : options.trust_namespace,
+                              options.default_ca_package};
+    bundles::wire_bundles(mgr, std::move(bo), env->recorder.get());
+  }
+
   if (env->solver) {
     mgr.add_server("certificates-acme-http01-solver", [env] { env->solver->start(); }, [env] { env->solver->stop(); });
   }
@@ -168,6 +172,9 @@ plugin::Plugin plugin() {
     std::string acme_service = "capstan-acme-solver";
     std::string default_issuer_name, default_issuer_kind = "Issuer", default_issuer_group = "certs.capstan.dev";
     bool ingress_shim = true;
+    bool bundles = true;
+    std::string trust_namespace;  // "" = the cluster resource namespace
+    std::string default_ca_package = "/etc/ssl/certs/ca-certificates.crt";
     bool alert_rules = true;
     meta::Labels alert_rule_labels;
   };
@@ -175,7 +182,8 @@ plugin::Plugin plugin() {
   return plugin::Plugin("certificates")
       .alias("cert-manager")
       .describe("X.509 certificates (cert-manager's Certificate, CertificateRequest, Issuer and ClusterIssuer under certs.capstan.dev): "
-                "SelfSigned, CA and ACME HTTP-01 issuers, renewal, webhooks (webhooks/certificates) and metrics")
+                "SelfSigned, CA and ACME HTTP-01 issuers, renewal, webhooks (webhooks/certificates) and metrics; trust-manager's "
+                "Bundle under trust.capstan.dev")
       .flags([settings](flags::FlagSet& fs) {
         fs.add_string("cluster-resource-namespace", &settings->cluster_resource_namespace,
                       "where ClusterIssuers keep their Secrets (default: the manager's namespace)");
@@ -186,6 +194,13 @@ plugin::Plugin plugin() {
         fs.add_bool("ingress-shim", &settings->ingress_shim,
                     "make Certificates for Ingresses annotated certs.capstan.dev/issuer, certs.capstan.dev/cluster-issuer or "
                     "kubernetes.io/tls-acme (cert-manager's ingress-shim); --ingress-shim=false turns it off");
+        fs.add_bool("bundles", &settings->bundles,
+                    "distribute trust bundles (trust-manager's Bundle, trust.capstan.dev/v1alpha1) to the namespaces they select; "
+                    "--bundles=false turns it off");
+        fs.add_string("trust-namespace", &settings->trust_namespace,
+                      "where Bundles read their ConfigMap and Secret sources (default: the cluster resource namespace)");
+        fs.add_string("default-ca-package", &settings->default_ca_package,
+                      "PEM file of the public CAs a Bundle's useDefaultCAs source adds (Debian's ca-certificates by default)");
         fs.add_string("default-issuer-name", &settings->default_issuer_name,
                       "issuer of Ingresses annotated only kubernetes.io/tls-acme: \"true\" (empty: such Ingresses get a BadConfig event)");
         fs.add_string("default-issuer-kind", &settings->default_issuer_kind, "kind of the default issuer (Issuer or ClusterIssuer)");
@@ -204,7 +219,11 @@ plugin::Plugin plugin() {
         fs.set("acme-http01-solver-port", port);
         return std::vector<std::string>{"ACME HTTP-01 solver: http://127.0.0.1:" + port};
       })
-      .crds(v1::crds)
+      .crds([] {
+        auto all = v1::crds();
+        for (auto& crd : apis::trust::v1alpha1::crds()) all.push_back(std::move(crd));
+        return all;
+      })
       // Only the verbs the controllers use (cert-manager's controller ClusterRole holds every
       // verb on its kinds and `update` on Secrets; nothing here updates by PUT but status).
       .permits({"certs.capstan.dev"}, {"certificaterequests"}, {"create", "patch", "delete"})
@@ -221,6 +240,10 @@ plugin::Plugin plugin() {
       // HTTP-01 solver Services and Ingresses.
       .permits({""}, {"services"}, {"get", "list", "create", "delete"})
       .permits({"networking.k8s.io"}, {"ingresses"}, {"get", "list", "create", "delete"})
+      // Bundles: their status, and the ConfigMap targets (server-side apply; Secret targets are
+      // written under the Secret rule above).
+      .permits({"trust.capstan.dev"}, {"bundles/status"}, {"get", "update", "patch"})
+      .permits({""}, {"configmaps"}, {"create", "patch", "delete"})
       // The alert rules it gives the monitoring controller (server-side apply).
       .permits({"monitoring.capstan.dev"}, {"prometheusrules"}, {"get", "create", "patch"})
       .webhooks({webhooks::certificates::configurations, [](plugin::Wiring& w) { webhooks::certificates::register_webhooks(w.webhooks); }})
@@ -234,6 +257,9 @@ plugin::Plugin plugin() {
         o.default_issuer_name = settings->default_issuer_name;
         o.default_issuer_kind = settings->default_issuer_kind;
         o.default_issuer_group = settings->default_issuer_group;
+        o.enable_bundles = settings->bundles;
+        o.trust_namespace = settings->trust_namespace;
+        o.default_ca_package = settings->default_ca_package;
         wire_certificates(w.manager, o);
         if (settings->alert_rules && w.env.runs("monitoring"))
           plugin::add_kept_objects(w.manager, "certificates-alert-rules",

@@ -3,6 +3,8 @@
 #include "apis/certs/v1/defaults.h"
 #include "apis/certs/v1/group.h"
 #include "apis/certs/v1/validation.h"
+#include "apis/trust/v1alpha1/group.h"
+#include "apis/trust/v1alpha1/validation.h"
 #include "runtime/webhook/paths.h"
 #include "runtime/webhook/server.h"
 
@@ -38,6 +40,7 @@ const std::vector<webhook::Hook>& hooks() {
       webhook::kind_hook(v1::kClusterIssuerType),
       webhook::kind_hook(v1::kCertificateType, /*mutating=*/true),
       webhook::kind_hook(v1::kCertificateRequestType, /*mutating=*/true),
+      webhook::kind_hook(apis::trust::v1alpha1::kBundleType),
   };
   return all;
 }
@@ -45,6 +48,7 @@ const std::vector<webhook::Hook>& hooks() {
 webhook::Handler certificate_validating_handler() { return webhook::validating_handler(&v1::validate_certificate); }
 webhook::Handler certificate_request_validating_handler() { return webhook::validating_handler(&v1::validate_certificate_request); }
 webhook::Handler issuer_validating_handler() { return webhook::validating_handler(&v1::validate_issuer); }
+webhook::Handler bundle_validating_handler() { return webhook::validating_handler(&apis::trust::v1alpha1::validate_bundle); }
 webhook::Handler certificate_mutating_handler() {
   return webhook::make_mutating_handler(std::make_shared<webhook::FuncDefaulter>([](json::Value& obj) { v1::apply_defaults(obj); }));
 }
@@ -63,6 +67,7 @@ void register_webhooks(webhook::Server& server) {
   server.register_path(h[3].path, issuer_validating_handler());
   server.register_path(h[4].path, certificate_mutating_handler());
   server.register_path(h[5].path, certificate_request_mutating_handler());
+  server.register_path(h[6].path, bundle_validating_handler());
 }
 
 std::vector<json::Value> configurations(const webhook::Endpoint& endpoint) {

@@ -177,9 +177,10 @@ TEST(Configurations, ValidatingAndMutatingFromAnEndpoint) {
   EXPECT_EQ(json::get_string(cfgs[0], {"kind"}), "ValidatingWebhookConfiguration");
   EXPECT_EQ(json::get_string(cfgs[1], {"kind"}), "MutatingWebhookConfiguration");
   const auto& hooks = *json::get_array(cfgs[0], {"webhooks"});
-  ASSERT_EQ(hooks.size(), 4u);
+  ASSERT_EQ(hooks.size(), 5u);
   std::vector<std::string> resources;
   for (const auto& hk : hooks) {
+    const bool bundle = json::get_string(hk, {"name"}) == "vbundle.trust.capstan.dev";
     EXPECT_EQ(json::get_string(hk, {"failurePolicy"}), "Fail");
     EXPECT_EQ(json::get_string(hk, {"matchPolicy"}), "Equivalent");
     EXPECT_EQ(json::serialize(*json::find(hk, {"namespaceSelector"})),
@@ -188,14 +189,16 @@ TEST(Configurations, ValidatingAndMutatingFromAnEndpoint) {
     EXPECT_EQ(json::get_int(hk, {"timeoutSeconds"}), 10);
     EXPECT_EQ(json::serialize(*json::find(hk, {"admissionReviewVersions"})), R"(["v1"])");
     const auto& rule = json::get_array(hk, {"rules"})->at(0);
-    EXPECT_EQ(json::serialize(*json::find(rule, {"apiGroups"})), R"(["certs.capstan.dev"])");
-    EXPECT_EQ(json::serialize(*json::find(rule, {"apiVersions"})), R"(["v1"])");
+    EXPECT_EQ(json::serialize(*json::find(rule, {"apiGroups"})), bundle ? R"(["trust.capstan.dev"])" : R"(["certs.capstan.dev"])");
+    EXPECT_EQ(json::serialize(*json::find(rule, {"apiVersions"})), bundle ? R"(["v1alpha1"])" : R"(["v1"])");
     EXPECT_EQ(json::serialize(*json::find(rule, {"operations"})), R"(["CREATE","UPDATE"])");
     resources.emplace_back(json::get_array(rule, {"resources"})->at(0).get_string());
-    EXPECT_TRUE(json::get_string(hk, {"clientConfig", "url"}).starts_with("https://127.0.0.1:9443/validate-certs-capstan-dev-v1-"));
+    EXPECT_TRUE(json::get_string(hk, {"clientConfig", "url"})
+                    .starts_with(bundle ? "https://127.0.0.1:9443/validate-trust-capstan-dev-v1alpha1-bundle"
+                                        : "https://127.0.0.1:9443/validate-certs-capstan-dev-v1-"));
     EXPECT_EQ(meta::base64_decode(json::get_string(hk, {"clientConfig", "caBundle"})).value(), dev.ca_bundle_pem);
   }
-  EXPECT_EQ(resources, (std::vector<std::string>{"certificates", "certificaterequests", "issuers", "clusterissuers"}));
+  EXPECT_EQ(resources, (std::vector<std::string>{"certificates", "certificaterequests", "issuers", "clusterissuers", "bundles"}));
   EXPECT_EQ(json::get_array(cfgs[1], {"webhooks"})->size(), 2u);
 
   webhook::Endpoint in_cluster{"", "capstan-system", "capstan-webhook", ""};

@@ -12,13 +12,7 @@
 - apiGroups:
   - ""
   resources:
-  - events
-  verbs:
-  - create
-  - patch
-- apiGroups:
-  - ""
-  resources:
+  - configmaps
   - secrets
   verbs:
   - get
@@ -27,6 +21,21 @@
   - create
   - patch
   - delete
+- apiGroups:
+  - ""
+  resources:
+  - events
+  verbs:
+  - create
+  - patch
+- apiGroups:
+  - ""
+  resources:
+  - namespaces
+  verbs:
+  - get
+  - list
+  - watch
 - apiGroups:
   - ""
   resources:
@@ -92,6 +101,22 @@
   - watch
   - create
   - delete
+- apiGroups:
+  - trust.capstan.dev
+  resources:
+  - bundles
+  verbs:
+  - get
+  - list
+  - watch
+- apiGroups:
+  - trust.capstan.dev
+  resources:
+  - bundles/status
+  verbs:
+  - get
+  - update
+  - patch
 {{- end }}
 {{- define "capstan.webhooks.certificates" }}
 ---
@@ -194,6 +219,31 @@ webhooks:
     - UPDATE
     resources:
     - clusterissuers
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vbundle.trust.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-trust-capstan-dev-v1alpha1-bundle") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - trust.capstan.dev
+    apiVersions:
+    - v1alpha1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - bundles
     scope: "*"
   failurePolicy: {{ .failurePolicy }}
   matchPolicy: Equivalent

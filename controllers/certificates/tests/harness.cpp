@@ -1,6 +1,7 @@
 #include "controllers/certificates/tests/harness.h"
 
 #include "apis/certs/v1/crds.h"
+#include "apis/trust/v1alpha1/crds.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/plugin.h"
 #include "runtime/meta/base64.h"
@@ -69,8 +70,10 @@ void Harness::grant_manager_identity(client::Config& cfg) {
 
 void Harness::install_crds() {
   const meta::GroupVersionResource crds{"apiextensions.k8s.io", "v1", "customresourcedefinitions"};
-  for (const auto& crd : apis::certs::v1::crds()) cluster_.client().apply(crds, "", crd, "test", true);
-  for (const auto& crd : apis::certs::v1::crds()) {
+  auto all = apis::certs::v1::crds();
+  for (auto& crd : apis::trust::v1alpha1::crds()) all.push_back(std::move(crd));
+  for (const auto& crd : all) cluster_.client().apply(crds, "", crd, "test", true);
+  for (const auto& crd : all) {
     bool ok = integration::eventually(
         [&] {
           auto c = cluster_.client().get(crds, "", meta::name_of(crd));
