@@ -1,5 +1,6 @@
 // capstan: one binary for the manager, the embedded API server and the dev cluster.
 #include "manager/apiserver_command.h"
+#include "manager/certs_command.h"
 #include "manager/crds_command.h"
 #include "manager/dev_command.h"
 #include "manager/manager_command.h"
@@ -28,6 +29,7 @@ const char* kUsage =
     "              run Pods of Deployments and StatefulSets, PVC binding and Endpoints against any API server\n"
     "  crds        print every CustomResourceDefinition (YAML)\n"
     "  manifests   write the generated kustomize manifests (CRDs, RBAC, webhooks) into a directory\n"
+    "  certs       renew, approve, deny, status and inspect certificates in any cluster (cmctl)\n"
     "  version     print the version\n"
     "\n"
     "Use \"capstan <command> --help\" for a command's flags.\n";
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
     if (cmd == "simulate-workloads") return capstan::manager::simulate_workloads_command(rest);
     if (cmd == "crds") return capstan::manager::crds_command(rest);
     if (cmd == "manifests") return capstan::manager::manifests_command(rest);
+    if (cmd == "certs") return capstan::manager::certs_command(rest);
     // `--version` as most CLIs take it: the same as `capstan version`.
     if (cmd == "version" || cmd == "--version") return version_command(rest);
     std::cerr << "capstan: unknown command \"" << cmd << "\"\n\n" << kUsage;

@@ -172,6 +172,7 @@ plugin::Plugin plugin() {
     std::string acme_service = "capstan-acme-solver";
     std::string default_issuer_name, default_issuer_kind = "Issuer", default_issuer_group = "certs.capstan.dev";
     bool ingress_shim = true;
+    bool approver = true;
     bool bundles = true;
     std::string trust_namespace;  // "" = the cluster resource namespace
     std::string default_ca_package = "/etc/ssl/certs/ca-certificates.crt";
@@ -194,6 +195,9 @@ plugin::Plugin plugin() {
         fs.add_bool("ingress-shim", &settings->ingress_shim,
                     "make Certificates for Ingresses annotated certs.capstan.dev/issuer, certs.capstan.dev/cluster-issuer or "
                     "kubernetes.io/tls-acme (cert-manager's ingress-shim); --ingress-shim=false turns it off");
+        fs.add_bool("certificate-request-approver", &settings->approver,
+                    "approve every CertificateRequest for this API group's issuers (cert-manager's internal approver); "
+                    "=false leaves them to `capstan certs approve|deny` or an approver of your own");
         fs.add_bool("bundles", &settings->bundles,
                     "distribute trust bundles (trust-manager's Bundle, trust.capstan.dev/v1alpha1) to the namespaces they select; "
                     "--bundles=false turns it off");
@@ -257,6 +261,7 @@ plugin::Plugin plugin() {
         o.default_issuer_name = settings->default_issuer_name;
         o.default_issuer_kind = settings->default_issuer_kind;
         o.default_issuer_group = settings->default_issuer_group;
+        o.enable_approver = settings->approver;
         o.enable_bundles = settings->bundles;
         o.trust_namespace = settings->trust_namespace;
         o.default_ca_package = settings->default_ca_package;
