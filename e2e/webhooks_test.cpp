@@ -7,6 +7,8 @@
 // manager's informer cache); the manager's own namespace is left out by every webhook.
 #include "testing/all_controllers_fixture.h"
 #include "runtime/json/yaml.h"
+#include "runtime/meta/base64.h"
+#include "runtime/pki/pki.h"
 #include "webhooks/certificates/webhooks.h"
 #include "webhooks/gitops/webhooks.h"
 #include "webhooks/kafka/webhooks.h"
@@ -192,6 +194,62 @@ TEST_P(WebhooksE2E, UpdatesAreJudgedAgainstTheOldObjectAndCyclesAreRefused) {
                  "spec.dependsOn[0]: Invalid value: \"team/a\": dependency cycle: team/b -> team/a -> team/b");
   kubectl_->ok({"apply", "-f", "-"}, "apiVersion: gitops.capstan.dev/v1\nkind: Kustomization\nmetadata: {name: b, namespace: team}\n"
                                      "spec: {sourceRef: {kind: GitRepository, name: app}, interval: 1m, prune: false}\n");
+}
+
+TEST_P(WebhooksE2E, ApprovingARequestNeedsTheApproveVerbOnItsSigner) {
+  // A request for another group's issuer: the internal approver leaves it to someone with the verb.
+  pki::CertificateTemplate t;
+  t.dns_names = {"vault.team.example"};
+  const std::string csr = pki::CertificateRequest::create(t, pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA));
+  kubectl_->ok({"apply", "-f", "-"}, "apiVersion: certs.capstan.dev/v1\nkind: CertificateRequest\nmetadata: {name: ext-1, namespace: team}\n"
+                                     "spec: {issuerRef: {name: vault, kind: VaultIssuer, group: example.com}, request: " +
+                                         meta::base64_encode(csr) + "}\n");
+  // alice may write requests' status, nothing more.
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: request-status, namespace: team}
+rules:
+- {apiGroups: [certs.capstan.dev], resources: [certificaterequests, certificaterequests/status], verbs: [get, list, patch, update]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: alice-request-status, namespace: team}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: request-status}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}]
+)");
+  const std::string approve = R"([{"op":"add","path":"/status","value":{"conditions":[{"type":"Approved","status":"True",)"
+                              R"("reason":"ByHand","message":"looks fine","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}])";
+  std::this_thread::sleep_for(2s);
+  EXPECT_EQ(get({"get", "certificaterequest", "ext-1", "-n", "team", "-o", R"(jsonpath={.status.conditions[?(@.type=="Approved")].status})"}), "")
+      << "the internal approver approved another group's request";
+  auto refused = (*kubectl_)({"patch", "certificaterequest", "ext-1", "-n", "team", "--as=alice", "--subresource=status", "--type=json", "-p", approve});
+  EXPECT_NE(refused.code, 0);
+  EXPECT_NE(refused.err.find("user \"alice\" may not approve or deny requests of signer \"vaultissuers.example.com/team.vault\""),
+            std::string::npos)
+      << refused.err;
+  // Granted the verb on that signer's name, alice approves it; flipping it to Denied is refused.
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: vault-approver}
+rules:
+- {apiGroups: [certs.capstan.dev], resources: [signers], verbs: [approve], resourceNames: [vaultissuers.example.com/team.vault]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: alice-vault-approver}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: vault-approver}
+subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}]
+)");
+  EXPECT_TRUE(eventually([&] {
+    return (*kubectl_)({"patch", "certificaterequest", "ext-1", "-n", "team", "--as=alice", "--subresource=status", "--type=json", "-p", approve})
+               .code == 0;
+  }, 20s));
+  EXPECT_EQ(get({"get", "certificaterequest", "ext-1", "-n", "team", "-o", R"(jsonpath={.status.conditions[?(@.type=="Approved")].reason})"}),
+            "ByHand");
+  auto flip = (*kubectl_)({"patch", "certificaterequest", "ext-1", "-n", "team", "--subresource=status", "--type=json", "-p",
+                           R"([{"op":"replace","path":"/status/conditions/0/type","value":"Denied"}])"});
+  EXPECT_NE(flip.code, 0);
+  EXPECT_NE(flip.err.find("vcertificaterequest.certs.capstan.dev"), std::string::npos) << flip.err;
 }
 
 CAPSTAN_E2E_BACKENDS(WebhooksE2E);

@@ -235,8 +235,10 @@ plugin::Plugin plugin() {
       .permits({"certs.capstan.dev"}, {"certificates"}, {"create", "patch", "delete"})
       .permits({"certs.capstan.dev"}, {"certificates/status", "certificaterequests/status", "issuers/status", "clusterissuers/status"},
                {"get", "update", "patch"})
-      // The internal approver (cert-manager's approval plugin checks this verb on signers).
+      // The internal approver (cert-manager's approval plugin checks this verb on signers), and
+      // that check in the webhook, by SubjectAccessReview.
       .permits({"certs.capstan.dev"}, {"signers"}, {"approve"})
+      .permits({"authorization.k8s.io"}, {"subjectaccessreviews"}, {"create"})
       // Target and temporary key Secrets (ours are listed and watched by label; RBAC cannot
       // narrow by label), CA and ACME key Secrets read by name. Written by server-side apply.
       .permits({""}, {"secrets"}, {"create", "patch", "delete"})
@@ -250,7 +252,11 @@ plugin::Plugin plugin() {
       .permits({""}, {"configmaps"}, {"create", "patch", "delete"})
       // The alert rules it gives the monitoring controller (server-side apply).
       .permits({"monitoring.capstan.dev"}, {"prometheusrules"}, {"get", "create", "patch"})
-      .webhooks({webhooks::certificates::configurations, [](plugin::Wiring& w) { webhooks::certificates::register_webhooks(w.webhooks); }})
+      .webhooks({webhooks::certificates::configurations,
+                 [](plugin::Wiring& w) {
+                   webhooks::certificates::register_webhooks(w.webhooks,
+                                                             webhooks::certificates::subject_access_review(w.manager.client()));
+                 }})
       .setup([settings](plugin::Wiring& w) {
         CertificatesOptions o;
         o.cluster_resource_namespace = settings->cluster_resource_namespace.empty() ? w.env.pod_namespace : settings->cluster_resource_namespace;

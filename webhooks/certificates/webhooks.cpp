@@ -5,6 +5,8 @@
 #include "apis/certs/v1/validation.h"
 #include "apis/trust/v1alpha1/group.h"
 #include "apis/trust/v1alpha1/validation.h"
+#include "runtime/client/client.h"
+#include "runtime/meta/ascii.h"
 #include "runtime/webhook/paths.h"
 #include "runtime/webhook/server.h"
 
@@ -30,12 +32,55 @@ json::Value identity_patch_target(const webhook::AdmissionRequest& req) {
   return obj;
 }
 
+// The condition of `type` is True in `obj`.
+bool decided(const json::Value& obj, std::string_view type) {
+  if (const json::Array* conds = json::get_array(obj, {"status", "conditions"}))
+    for (const auto& c : *conds)
+      if (json::get_string(c, {"type"}) == type && json::get_string(c, {"status"}) == "True") return true;
+  return false;
+}
+
+// The signer names of a request's issuer, as cert-manager's approval plugin forms them: the
+// issuer kind's resource (issuers, clusterissuers; other groups' kinds: lower case plus "s"),
+// its group, and <namespace>.<name> (namespaced kinds) or <name>.
+std::pair<std::string, std::string> signer_names(const json::Value& request, std::string_view ns) {
+  std::string kind(json::get_string(request, {"spec", "issuerRef", "kind"}, v1::kIssuerKind));
+  std::string group(json::get_string(request, {"spec", "issuerRef", "group"}, v1::kGroup));
+  std::string name(json::get_string(request, {"spec", "issuerRef", "name"}));
+  if (kind.empty()) kind = v1::kIssuerKind;
+  if (group.empty()) group = v1::kGroup;
+  const bool cluster = kind == v1::kClusterIssuerKind;
+  std::string resource = meta::ascii_lower(kind) + "s." + group;
+  return {resource + "/" + (cluster ? name : std::string(ns) + "." + name), resource + "/*"};
+}
+
 }  // namespace
+
+ApprovalCheck subject_access_review(client::Client& c) {
+  return [&c](const json::Value& user, const std::string& signer, const std::string& wildcard) {
+    for (const std::string& name : {signer, wildcard}) {
+      json::Object spec{{"user", json::get_string(user, {"username"})},
+                        {"resourceAttributes", json::Object{{"group", v1::kGroup}, {"resource", "signers"}, {"verb", "approve"}, {"name", name}}}};
+      if (auto uid = json::get_string(user, {"uid"}); !uid.empty()) spec["uid"] = uid;
+      if (const auto* g = json::find(user, {"groups"})) spec["groups"] = *g;
+      if (const auto* e = json::find(user, {"extra"})) spec["extra"] = *e;
+      json::Value review = c.create({"authorization.k8s.io", "v1", "subjectaccessreviews"}, "",
+                                    json::Object{{"apiVersion", "authorization.k8s.io/v1"}, {"kind", "SubjectAccessReview"}, {"spec", std::move(spec)}});
+      if (json::get_bool(review, {"status", "allowed"})) return true;
+    }
+    return false;
+  };
+}
 
 const std::vector<webhook::Hook>& hooks() {
   static const std::vector<webhook::Hook> all = {
       webhook::kind_hook(v1::kCertificateType),
-      webhook::kind_hook(v1::kCertificateRequestType),
+      [] {
+        // Its status too: approval and denial are set there.
+        auto h = webhook::kind_hook(v1::kCertificateRequestType);
+        h.resources.push_back(v1::kCertificateRequestType.gvr.resource + "/status");
+        return h;
+      }(),
       webhook::kind_hook(v1::kIssuerType),
       webhook::kind_hook(v1::kClusterIssuerType),
       webhook::kind_hook(v1::kCertificateType, /*mutating=*/true),
@@ -46,7 +91,23 @@ const std::vector<webhook::Hook>& hooks() {
 }
 
 webhook::Handler certificate_validating_handler() { return webhook::validating_handler(&v1::validate_certificate); }
-webhook::Handler certificate_request_validating_handler() { return webhook::validating_handler(&v1::validate_certificate_request); }
+webhook::Handler certificate_request_validating_handler(ApprovalCheck approval) {
+  return webhook::make_admission_handler([approval](const webhook::AdmissionRequest& req) {
+    if (req.operation != "CREATE" && req.operation != "UPDATE") return webhook::allowed();
+    const json::Value* old = req.operation == "UPDATE" && !req.old_object.is_null() ? &req.old_object : nullptr;
+    webhook::deny_if_any(v1::validate_certificate_request(req.object, old));
+    if (!approval) return webhook::allowed();
+    for (auto type : {v1::condition::kApproved, v1::condition::kDenied}) {
+      if (!decided(req.object, type) || (old && decided(*old, type))) continue;
+      auto [signer, wildcard] = signer_names(req.object, req.ns);
+      if (approval(req.user_info, signer, wildcard)) continue;
+      return webhook::denied("user \"" + std::string(json::get_string(req.user_info, {"username"})) +
+                             "\" may not approve or deny requests of signer \"" + signer + "\": it needs verb \"approve\" on " +
+                             "signers \"" + signer + "\" or \"" + wildcard + "\" of API group " + std::string(v1::kGroup));
+    }
+    return webhook::allowed();
+  });
+}
 webhook::Handler issuer_validating_handler() { return webhook::validating_handler(&v1::validate_issuer); }
 webhook::Handler bundle_validating_handler() { return webhook::validating_handler(&apis::trust::v1alpha1::validate_bundle); }
 webhook::Handler certificate_mutating_handler() {
@@ -59,10 +120,10 @@ webhook::Handler certificate_request_mutating_handler() {
   });
 }
 
-void register_webhooks(webhook::Server& server) {
+void register_webhooks(webhook::Server& server, ApprovalCheck approval) {
   const auto& h = hooks();
   server.register_path(h[0].path, certificate_validating_handler());
-  server.register_path(h[1].path, certificate_request_validating_handler());
+  server.register_path(h[1].path, certificate_request_validating_handler(std::move(approval)));
   server.register_path(h[2].path, issuer_validating_handler());
   server.register_path(h[3].path, issuer_validating_handler());
   server.register_path(h[4].path, certificate_mutating_handler());

@@ -131,6 +131,48 @@ TEST(RequestValidation, SpecIsImmutable) {
   EXPECT_TRUE(allowed(call(h, review("CertificateRequest", "certificaterequests", "UPDATE", annotated, cr))));
 }
 
+TEST(CertificateRequestApproval, SettingApprovedOrDeniedNeedsTheApproveVerbOnTheSigner) {
+  json::Value cr = J(R"({"apiVersion":"certs.capstan.dev/v1","kind":"CertificateRequest",
+      "metadata":{"name":"web-1","namespace":"shop"},
+      "spec":{"issuerRef":{"name":"ca","kind":"Issuer","group":"certs.capstan.dev"},"request":"cmVx"}})");
+  std::vector<std::string> asked;
+  bool allow = false;
+  auto h = certificate_request_validating_handler([&](const json::Value& user, const std::string& signer, const std::string& wildcard) {
+    asked = {std::string(json::get_string(user, {"username"})), signer, wildcard};
+    return allow;
+  });
+  auto with = [](json::Value obj, std::string_view type) {
+    json::ensure_object(obj, {"status"})["conditions"] =
+        json::Array{json::Object{{"type", type}, {"status", "True"}, {"reason", "KubectlCapstan"}}};
+    return obj;
+  };
+  auto approved = with(cr, "Approved");
+  auto r = call(h, testing::review("certs.capstan.dev", "CertificateRequest", "certificaterequests", "UPDATE", approved, cr, "status"));
+  EXPECT_FALSE(allowed(r));
+  EXPECT_EQ(message(r), "user \"jane\" may not approve or deny requests of signer \"issuers.certs.capstan.dev/shop.ca\": it needs "
+                        "verb \"approve\" on signers \"issuers.certs.capstan.dev/shop.ca\" or \"issuers.certs.capstan.dev/*\" of "
+                        "API group certs.capstan.dev");
+  EXPECT_EQ(asked, (std::vector<std::string>{"jane", "issuers.certs.capstan.dev/shop.ca", "issuers.certs.capstan.dev/*"}));
+  allow = true;
+  EXPECT_TRUE(allowed(call(h, testing::review("certs.capstan.dev", "CertificateRequest", "certificaterequests", "UPDATE", approved, cr, "status"))));
+  // Already approved: nothing to check; flipping it is refused whoever asks.
+  asked.clear();
+  allow = false;
+  EXPECT_TRUE(allowed(call(h, testing::review("certs.capstan.dev", "CertificateRequest", "certificaterequests", "UPDATE", approved, approved, "status"))));
+  EXPECT_TRUE(asked.empty());
+  EXPECT_FALSE(allowed(call(h, testing::review("certs.capstan.dev", "CertificateRequest", "certificaterequests", "UPDATE", with(cr, "Denied"), approved, "status"))));
+  // A ClusterIssuer's and another group's signer names.
+  json::Value cluster = cr;
+  cluster.get_object()["spec"].get_object()["issuerRef"] = J(R"({"name":"root","kind":"ClusterIssuer"})");
+  call(h, testing::review("certs.capstan.dev", "CertificateRequest", "certificaterequests", "UPDATE", with(cluster, "Denied"), cluster, "status"));
+  EXPECT_EQ(asked[1], "clusterissuers.certs.capstan.dev/root");
+  json::Value external = cr;
+  external.get_object()["spec"].get_object()["issuerRef"] = J(R"({"name":"vault","kind":"VaultIssuer","group":"example.com"})");
+  call(h, testing::review("certs.capstan.dev", "CertificateRequest", "certificaterequests", "UPDATE", with(external, "Approved"), external, "status"));
+  EXPECT_EQ(asked[1], "vaultissuers.example.com/shop.vault");
+  EXPECT_EQ(asked[2], "vaultissuers.example.com/*");
+}
+
 json::Value patched(const json::Value& original, const json::Value& response) {
   auto patch = json::get_string(response, {"response", "patch"});
   if (patch.empty()) return original;

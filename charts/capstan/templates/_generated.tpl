@@ -46,6 +46,12 @@
   - create
   - delete
 - apiGroups:
+  - authorization.k8s.io
+  resources:
+  - subjectaccessreviews
+  verbs:
+  - create
+- apiGroups:
   - certs.capstan.dev
   resources:
   - certificaterequests
@@ -169,6 +175,7 @@ webhooks:
     - UPDATE
     resources:
     - certificaterequests
+    - certificaterequests/status
     scope: "*"
   failurePolicy: {{ .failurePolicy }}
   matchPolicy: Equivalent

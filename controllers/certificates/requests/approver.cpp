@@ -1,6 +1,7 @@
 #include "controllers/certificates/requests/approver.h"
 
 #include "apis/certs/v1/certificate_request.h"
+#include "apis/certs/v1/defaults.h"
 #include "apis/certs/v1/group.h"
 #include "runtime/controller/status.h"
 #include "controllers/certificates/constants.h"
@@ -21,6 +22,10 @@ controller::Result reconcile_approval(Env& env, const controller::Request& req, 
   json::Value obj = cached->value();
   v1::CertificateRequest cr = decode_request(obj, req);
   if (cr.status.condition(v1::condition::kApproved) || cr.status.condition(v1::condition::kDenied)) return controller::Result::done();
+  // Only this group's issuers (cert-manager's default --approve-signer-names): another group's
+  // requests are its approver's, or `capstan certs approve`'s.
+  const auto ref = v1::effective_issuer_ref(cr.spec.issuer_ref);
+  if (ref.group != v1::kGroup || (ref.kind != v1::kIssuerKind && ref.kind != v1::kClusterIssuerKind)) return controller::Result::done();
   set_condition(cr.status.conditions, v1::condition::kApproved, "True", kApprovedReason, kApprovedMessage, 0, env.now());
   obj.get_object()["status"] = cr.status.to_json();
   try {
