@@ -89,18 +89,23 @@ TEST(Controller, RequeueAfterRunsAgainLater) {
 
 TEST(Controller, OneKeyIsNeverReconciledConcurrentlyAndReaddsAreKept) {
   std::atomic<int> in_flight{0}, max_in_flight{0}, calls{0};
+  std::atomic<bool> release{false};
   Controller c({"serial", 4, nullptr}, [&](const Request&, Context&) {
     int now = ++in_flight;
     max_in_flight = std::max(max_in_flight.load(), now);
-    std::this_thread::sleep_for(20ms);
+    // The first reconcile runs until the re-adds are in (however slow the machine), so they
+    // certainly arrive while it runs; a second one running beside it would show in max_in_flight.
+    while (calls.load() == 0 && !release.load()) std::this_thread::sleep_for(1ms);
     --in_flight;
     ++calls;
     return Result::done();
   });
   c.start();
   c.enqueue({"ns", "same"});
-  std::this_thread::sleep_for(5ms);
+  ASSERT_TRUE(eventually([&] { return in_flight.load() == 1; }));
   for (int i = 0; i < 10; ++i) c.enqueue({"ns", "same"});  // arrive while it runs: collapse into one more
+  std::this_thread::sleep_for(20ms);
+  release = true;
   ASSERT_TRUE(eventually([&] { return calls.load() == 2; }));
   std::this_thread::sleep_for(60ms);
   EXPECT_EQ(calls.load(), 2);
