@@ -523,6 +523,15 @@ spec:
   }
   EXPECT_TRUE(eventually([&] { return client("admin", admin_password, {"quotas", "CN=erin"}).out == "consumer_byte_rate=4096.0\n"; }, 30s));
 
+  // erin goes back to scram-sha-512: her certificate and its Secret go, a password Secret returns.
+  kubectl_->ok({"patch", "kafkauser", "erin", "-n", "data", "--type=merge", "-p", R"({"spec":{"authentication":{"type":"scram-sha-512","password":{"valueFrom":{"secretKeyRef":{"name":"erin-password","key":"pw"}}}}}})"});
+  EXPECT_TRUE(eventually([&] { return authenticates("erin", "erins-second-password"); }, 60s)) << "erin's password was not set again";
+  EXPECT_TRUE(eventually([&] {
+    auto erin = secret_data("erin");
+    return erin["password"] == "erins-second-password" && !erin.contains("tls.crt") && !erin.contains("user.p12");
+  }, 60s)) << "erin's Secret: " << get({"get", "secret", "erin", "-n", "data", "-o", "jsonpath={.data}"});
+  EXPECT_EQ(get({"get", "certificate", "erin", "-n", "data", "--ignore-not-found", "-o", "name"}), "");
+
   // dave switches to tls after quotas of his own: those of User:dave go, the spec's are CN=dave's.
   kubectl_->ok({"patch", "kafkauser", "dave", "-n", "data", "--type=merge", "-p", R"({"spec":{"authentication":{"type":"tls"}}})"});
   EXPECT_TRUE(eventually([&] { return quotas().empty(); }, 60s)) << "User:dave kept its quotas: " << quotas();

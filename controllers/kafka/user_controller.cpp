@@ -136,8 +136,10 @@ class UserReconciler {
       env_.client.apply(apis::certs::v1::kCertificateType.gvr, req_.ns, user_certificate(before_, cluster_), kFieldManager, true);
       status.secret = req_.name;
     }
-    // Neither scram-sha-512 nor tls: the user's Secret goes. (A tls user's keys replaced the
-    // password keys of a former scram-sha-512 user already.)
+    // No longer tls: its certificate and the Secret holding it go (a scram-sha-512 user gets a
+    // fresh Secret below). Neither scram-sha-512 nor tls: the password Secret goes. (A tls user's
+    // keys replaced the password keys of a former scram-sha-512 user already.)
+    if (!tls_ && previous.starts_with("CN=")) drop_tls_user();
     if (!scram_ && !tls_ && had_secret) drop_password_secret();
     if (scram_) {
       auto password = write_password_secret();
@@ -200,6 +202,27 @@ class UserReconciler {
     d.precondition_uid = std::string(meta::uid_of(own));
     env_.client.remove(meta::core::kSecretType.gvr, req_.ns, req_.name, d);
     ctx_.log.info("removed the password of a user no longer scram-sha-512", {{"user", req_.name}, {"secret", req_.name}});
+  }
+
+  // The user's Certificate and its Secret, when this KafkaUser controls them.
+  void drop_tls_user() {
+    const std::string uid(meta::uid_of(before_));
+    for (const auto* type : {&apis::certs::v1::kCertificateType, &meta::core::kSecretType}) {
+      json::Value obj;
+      try {
+        obj = env_.client.get(type->gvr, req_.ns, req_.name);
+      } catch (const client::ApiError& e) {
+        if (client::is_not_found(e)) continue;
+        throw;
+      }
+      auto owner = meta::controller_of(obj);
+      if (!owner || owner->uid != uid) continue;
+      client::DeleteOptions d;
+      d.ignore_not_found = true;
+      d.precondition_uid = std::string(meta::uid_of(obj));
+      env_.client.remove(type->gvr, req_.ns, req_.name, d);
+    }
+    ctx_.log.info("removed the certificate of a user no longer tls", {{"user", req_.name}});
   }
 
   // A tls user's Secret as Strimzi's user operator leaves it: user.password (generated once and
