@@ -7,6 +7,7 @@
 #include "apis/trust/v1alpha1/validation.h"
 #include "runtime/client/client.h"
 #include "runtime/meta/ascii.h"
+#include "runtime/meta/object.h"
 #include "runtime/webhook/paths.h"
 #include "runtime/webhook/server.h"
 
@@ -30,14 +31,6 @@ json::Value identity_patch_target(const webhook::AdmissionRequest& req) {
     else spec.erase("extra");
   }
   return obj;
-}
-
-// The condition of `type` is True in `obj`.
-bool decided(const json::Value& obj, std::string_view type) {
-  if (const json::Array* conds = json::get_array(obj, {"status", "conditions"}))
-    for (const auto& c : *conds)
-      if (json::get_string(c, {"type"}) == type && json::get_string(c, {"status"}) == "True") return true;
-  return false;
 }
 
 // The signer names of a request's issuer, as cert-manager's approval plugin forms them: the
@@ -98,7 +91,7 @@ webhook::Handler certificate_request_validating_handler(ApprovalCheck approval) 
     webhook::deny_if_any(v1::validate_certificate_request(req.object, old));
     if (!approval) return webhook::allowed();
     for (auto type : {v1::condition::kApproved, v1::condition::kDenied}) {
-      if (!decided(req.object, type) || (old && decided(*old, type))) continue;
+      if (!meta::condition_true(req.object, type) || (old && meta::condition_true(*old, type))) continue;
       auto [signer, wildcard] = signer_names(req.object, req.ns);
       if (approval(req.user_info, signer, wildcard)) continue;
       return webhook::denied("user \"" + std::string(json::get_string(req.user_info, {"username"})) +

@@ -96,6 +96,23 @@ class SourceReader {
   std::string& default_ca_version_;
 };
 
+// The targets of Bundle `name` other than `wanted` ((namespace, secret?) pairs) are deleted;
+// one replaced meanwhile (another UID) is left to its next reconcile.
+void remove_targets(BundleEnv& env, const std::string& name, const std::set<std::pair<std::string, bool>>& wanted) {
+  for (bool secret : {false, true})
+    for (const auto& t : (secret ? env.target_secrets : env.target_config_maps).store().by_index(std::string(tv1::kBundleLabel), name)) {
+      if (wanted.contains({std::string(t->ns()), secret})) continue;
+      client::DeleteOptions o;
+      o.ignore_not_found = true;
+      o.precondition_uid = std::string(t->uid());
+      try {
+        env.client.remove(secret ? kSecretType.gvr : kConfigMapType.gvr, t->ns(), t->name(), o);
+      } catch (const client::ApiError& e) {
+        if (!client::is_conflict(e)) throw;
+      }
+    }
+}
+
 class Pass {
  public:
   Pass(BundleEnv& env, controller::Context& ctx, json::Value obj, tv1::Bundle bundle)
@@ -103,10 +120,11 @@ class Pass {
 
   controller::Result run() {
     std::set<std::pair<std::string, bool>> wanted;  // (namespace, secret?)
+    const auto selector = meta::LabelSelector::from_json(&bundle_.spec.target.namespace_selector);
     try {
       Assembled assembled = assemble(SourceReader(env_, status_.default_ca_version).read(bundle_.spec));
       const TargetData data = stores(assembled);
-      for (const auto& ns : selected_namespaces())
+      for (const auto& ns : selected_namespaces(selector))
         for (bool secret : {false, true}) {
           if (!(secret ? bundle_.spec.target.secret : bundle_.spec.target.config_map)) continue;
           wanted.insert({ns, secret});
@@ -118,14 +136,13 @@ class Pass {
       event("Warning", e.reason, e.what());
       return finish(e.reason, e.what(), "False");
     }
-    remove_unwanted(wanted);
+    remove_targets(env_, name_, wanted);
     if (!conflicts_.empty()) {
       std::string list;
       for (std::size_t i = 0; i < conflicts_.size() && i < kMaxConflictsNamed; ++i) list += (i ? ", " : "") + conflicts_[i];
       if (conflicts_.size() > kMaxConflictsNamed) list += " and " + std::to_string(conflicts_.size() - kMaxConflictsNamed) + " more";
       return finish("TargetConflict", "objects of this name that are not this Bundle's were left alone: " + list, "False");
     }
-    const auto selector = meta::LabelSelector::from_json(&bundle_.spec.target.namespace_selector);
     return finish(tv1::reason::kSynced,
                   selector.empty() ? "Successfully synced Bundle to all namespaces"
                                    : "Successfully synced Bundle to namespaces that match this label selector: " + selector.str(),
@@ -168,8 +185,7 @@ class Pass {
     return data;
   }
 
-  std::vector<std::string> selected_namespaces() {
-    const auto selector = meta::LabelSelector::from_json(&bundle_.spec.target.namespace_selector);
+  std::vector<std::string> selected_namespaces(const meta::LabelSelector& selector) {
     std::vector<std::string> out;
     for (const auto& ns : env_.namespaces.list()) {
       const json::Value n = ns->value();
@@ -191,21 +207,6 @@ class Pass {
       conflicts_.push_back(std::string(secret ? "Secret " : "ConfigMap ") + ns + "/" + name_);
       ctx_.log.warn("bundle target left alone", {{"bundle", name_}, {"namespace", ns}, {"error", e.what()}});
     }
-  }
-
-  void remove_unwanted(const std::set<std::pair<std::string, bool>>& wanted) {
-    for (bool secret : {false, true})
-      for (const auto& t : (secret ? env_.target_secrets : env_.target_config_maps).store().by_index(std::string(tv1::kBundleLabel), name_)) {
-        if (wanted.contains({std::string(t->ns()), secret})) continue;
-        client::DeleteOptions o;
-        o.ignore_not_found = true;
-        o.precondition_uid = std::string(t->uid());
-        try {
-          env_.client.remove(secret ? kSecretType.gvr : kConfigMapType.gvr, t->ns(), t->name(), o);
-        } catch (const client::ApiError& e) {
-          if (!client::is_conflict(e)) throw;
-        }
-      }
   }
 
   controller::Result finish(std::string_view reason, const std::string& message, std::string_view status) {
@@ -265,13 +266,7 @@ controller::Result reconcile_bundle(BundleEnv& env, const controller::Request& r
     return Pass(env, ctx, std::move(obj), std::move(bundle)).run();
   }
   // Gone: its targets go too (the owner references would take them as well, a little later).
-  for (bool secret : {false, true})
-    for (const auto& t : (secret ? env.target_secrets : env.target_config_maps).store().by_index(std::string(tv1::kBundleLabel), req.name)) {
-      client::DeleteOptions o;
-      o.ignore_not_found = true;
-      o.precondition_uid = std::string(t->uid());
-      env.client.remove(secret ? kSecretType.gvr : kConfigMapType.gvr, t->ns(), t->name(), o);
-    }
+  remove_targets(env, req.name, {});
   return controller::Result::done();
 }
 

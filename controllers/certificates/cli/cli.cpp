@@ -39,14 +39,6 @@ json::Array& conditions_of(json::Value& obj) {
   return status["conditions"].as_array();
 }
 
-const json::Value* find_condition(const json::Value& obj, std::string_view type) {
-  const json::Array* conds = json::get_array(obj, {"status", "conditions"});
-  if (!conds) return nullptr;
-  for (const auto& c : *conds)
-    if (json::get_string(c, {"type"}) == type) return &c;
-  return nullptr;
-}
-
 json::Value condition(std::string_view type, std::string_view reason, std::string_view message, std::int64_t generation) {
   json::Object c{{"type", type},
                  {"status", "True"},
@@ -76,8 +68,7 @@ std::string update_status(client::Client& c, const meta::GroupVersionResource& g
 
 std::string renew_one(client::Client& c, const std::string& ns, const std::string& name) {
   std::string why = update_status(c, kCertificateType.gvr, "Certificate", ns, name, [](json::Value& obj) -> std::string {
-    if (const auto* issuing = find_condition(obj, v1::condition::kIssuing); issuing && json::get_string(*issuing, {"status"}) == "True")
-      return "is already being issued";
+    if (meta::condition_true(obj, v1::condition::kIssuing)) return "is already being issued";
     auto& conds = conditions_of(obj);
     json::Array kept;
     for (auto& c : conds)
@@ -196,7 +187,7 @@ std::string decide(client::Client& c, const std::string& ns, const std::string& 
                    const std::string& message) {
   std::string why = update_status(c, kCertificateRequestType.gvr, "CertificateRequest", ns, name, [&](json::Value& obj) -> std::string {
     for (auto type : {v1::condition::kApproved, v1::condition::kDenied})
-      if (const auto* cond = find_condition(obj, type); cond && json::get_string(*cond, {"status"}) == "True")
+      if (meta::condition_true(obj, type))
         return "is already " + std::string(type == v1::condition::kApproved ? "approved" : "denied");
     conditions_of(obj).push_back(condition(approve ? v1::condition::kApproved : v1::condition::kDenied, reason, message, 0));
     return "";
