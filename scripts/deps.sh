@@ -26,6 +26,8 @@ TEST_PACKAGES=(
   # the monitoring tests check generated Alertmanager configurations with amtool and run Alertmanager,
   # and probe through a real blackbox exporter
   prometheus-alertmanager prometheus-blackbox-exporter
+  # the DNS-01 tests' authoritative DNS server (named, taking TSIG-signed RFC 2136 updates) and dig
+  bind9 bind9-dnsutils
   # the gitops tests' SSH Git server (sshd on loopback, as the test user)
   openssh-server openssh-client
   # the Kafka tests' broker runs on Java 17 and is fetched from Maven Central by Maven; javac

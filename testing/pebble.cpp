@@ -72,7 +72,8 @@ PebbleEnv::PebbleEnv(PebbleOptions options) {
   if (!chall_up) throw std::runtime_error("pebble-challtestsrv did not start:\n" + logs());
 
   e2e::Process::Options p;
-  p.args = {kPebble, "-config", dir_.file("pebble-config.json"), "-dnsserver", "127.0.0.1:" + std::to_string(dns_port_)};
+  p.args = {kPebble, "-config", dir_.file("pebble-config.json"), "-dnsserver",
+            options.dns_server.empty() ? "127.0.0.1:" + std::to_string(dns_port_) : options.dns_server};
   p.env = {{"PEBBLE_VA_NOSLEEP", "1"},
            {"PEBBLE_WFE_NONCEREJECT", "0"},
            {"PEBBLE_VA_ALWAYS_VALID", "0"},

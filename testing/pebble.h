@@ -15,6 +15,9 @@ namespace capstan::e2e {
 struct PebbleOptions {
   std::uint16_t http_port = 0;  // where pebble validates HTTP-01 (the solver's port)
   int alternate_roots = 0;      // PEBBLE_ALTERNATE_ROOTS
+  // The DNS server pebble resolves and validates DNS-01 through ("127.0.0.1:5353"); default
+  // challtestsrv's (add_a() answers there only).
+  std::string dns_server;
   std::map<std::string, std::string> env;  // extra environment (overrides the defaults)
 };
 

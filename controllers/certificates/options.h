@@ -55,6 +55,8 @@ struct CertificatesOptions {
   std::chrono::milliseconds acme_poll_timeout = 3s;
   std::chrono::milliseconds acme_requeue = 1s;
   std::chrono::milliseconds acme_request_timeout = 30s;
+  // Each exchange with a DNS-01 solver's nameserver (RFC 2136 update or query).
+  std::chrono::milliseconds dns01_timeout = 10s;
 
   // trust-manager's Bundles (bundles/bundle_controller.h): sources read in trust_namespace ("" =
   // cluster_resource_namespace), useDefaultCAs from default_ca_package ("" = none).

@@ -1,13 +1,12 @@
 #include "controllers/kafka/wire.h"
 
-#include <fcntl.h>
+#include "runtime/net/tcp.h"
+
 #include <librdkafka/rdkafka.h>
-#include <netdb.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -203,7 +202,7 @@ void Reader::skip_tags() {
 struct Connection::Impl {
   std::string address;  // as asked, the name TLS checks
   milliseconds timeout;  // per connect, per call
-  int fd = -1;
+  std::unique_ptr<net::TcpStream> tcp;
   std::unique_ptr<SSL_CTX, SslCtxFree> ctx;
   std::unique_ptr<SSL, SslFree> ssl;
   Clock::time_point deadline;
@@ -219,7 +218,7 @@ struct Connection::Impl {
       if (Clock::now() > deadline) throw AdminError("_TIMED_OUT", what + ": " + address + ": timed out sending");
       const char* p = data.data() + done;
       const int len = static_cast<int>(data.size() - done);
-      const long n = ssl ? SSL_write(ssl.get(), p, len) : ::send(fd, p, len, MSG_NOSIGNAL);
+      const long n = ssl ? SSL_write(ssl.get(), p, len) : ::send(tcp->fd(), p, len, MSG_NOSIGNAL);
       if (n <= 0) {
         if (!ssl && errno == EINTR) continue;
         io_failed(what, ssl ? "TLS write failed: " + openssl_errors() : std::string("send: ") + std::strerror(errno));
@@ -234,7 +233,7 @@ struct Connection::Impl {
     while (done < size) {
       if (Clock::now() > deadline) throw AdminError("_TIMED_OUT", what + ": " + address + ": no full answer in time");
       const int len = static_cast<int>(size - done);
-      const long n = ssl ? SSL_read(ssl.get(), out.data() + done, len) : ::recv(fd, out.data() + done, len, 0);
+      const long n = ssl ? SSL_read(ssl.get(), out.data() + done, len) : ::recv(tcp->fd(), out.data() + done, len, 0);
       if (n == 0 && !ssl) io_failed(what, "the broker closed the connection");
       if (n <= 0) {
         if (!ssl && errno == EINTR) continue;
@@ -246,50 +245,22 @@ struct Connection::Impl {
   }
 
   void connect_tcp(const std::string& host, const std::string& port) {
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* res = nullptr;
-    if (int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &res); rc != 0)
-      throw AdminError("_RESOLVE", "resolving " + host + ":" + port + " (for " + address + "): " + gai_strerror(rc));
-    std::string last = "no address";
-    for (addrinfo* a = res; a; a = a->ai_next) {
-      fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
-      if (fd < 0) continue;
-      if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0 || errno == EINPROGRESS) {
-        pollfd p{fd, POLLOUT, 0};
-        const auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now()).count();
-        int err = 0;
-        socklen_t len = sizeof err;
-        if (left > 0 && ::poll(&p, 1, static_cast<int>(left)) == 1 && ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0) break;
-        last = err ? std::strerror(err) : "timed out connecting";
-      } else {
-        last = std::strerror(errno);
-      }
-      ::close(fd);
-      fd = -1;
+    try {
+      tcp = std::make_unique<net::TcpStream>(net::HostPort{host, port}, deadline);
+    } catch (const net::NetError& e) {
+      throw AdminError(e.timed_out() ? "_TIMED_OUT" : "_TRANSPORT", "connecting to " + address + ": " + e.what());
     }
-    ::freeaddrinfo(res);
-    if (fd < 0) throw AdminError("_TRANSPORT", "connecting to " + address + " (" + host + ":" + port + "): " + last);
-    // Blocking from here, each read and write bounded by what is left of the timeout.
-    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    bound_io();
   }
 
   // Each socket read and write waits at most what is left until the deadline.
-  void bound_io() {
-    const auto left = std::max<long long>(1, std::chrono::duration_cast<milliseconds>(deadline - Clock::now()).count());
-    timeval tv{static_cast<time_t>(left / 1000), static_cast<suseconds_t>((left % 1000) * 1000)};
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-  }
+  void bound_io() { tcp->set_deadline(deadline); }
 
   void handshake(const ClientTls& tls, const std::string& host) {
     const std::string what = "TLS to " + address;
     ctx = client_context(tls, what);
     ssl.reset(SSL_new(ctx.get()));
     if (!ssl) throw AdminError("_SSL", what + ": " + openssl_errors());
-    SSL_set_fd(ssl.get(), fd);
+    SSL_set_fd(ssl.get(), tcp->fd());
     SSL_set_tlsext_host_name(ssl.get(), host.c_str());
     SSL_set1_host(ssl.get(), host.c_str());  // the broker's certificate must name the address asked for
     if (SSL_connect(ssl.get()) != 1) {
@@ -315,7 +286,6 @@ Connection::Connection(const std::string& address, const std::map<std::string, s
 Connection::~Connection() {
   if (impl_->ssl) SSL_shutdown(impl_->ssl.get());
   impl_->ssl.reset();
-  if (impl_->fd >= 0) ::close(impl_->fd);
 }
 
 std::string Connection::call(std::int16_t api_key, std::int16_t version, const std::string& body, const std::string& what) {

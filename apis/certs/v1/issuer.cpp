@@ -83,13 +83,60 @@ const auto& http01_fields() {
   return table;
 }
 
+const auto& rfc2136_fields() {
+  using S = Rfc2136Provider;
+  static const auto table = codec::table<S>(
+      "A DNS server taking RFC 2136 dynamic updates (BIND, Knot, PowerDNS, Windows DNS).",
+      codec::field("nameserver", &S::nameserver,
+                   Schema::string("host[:port] of the primary nameserver of the zone (port 53 by default; IPv6 in "
+                                  "brackets). It is also asked whether the record is published before the challenge is "
+                                  "accepted.")
+                       .max_length(261))
+          .required(),
+      codec::field("tsigKeyName", &S::tsig_key_name,
+                   Schema::string("Name of the TSIG key the server knows; tsigSecretSecretRef holds its secret.")
+                       .max_length(253)),
+      codec::field("tsigAlgorithm", &S::tsig_algorithm,
+                   Schema::string("HMACMD5 (the default), HMACSHA1, HMACSHA256 or HMACSHA512.").max_length(16)),
+      codec::field("tsigSecretSecretRef", &S::tsig_secret_secret_ref,
+                   std::move(SecretKeySelector::schema().description(
+                       "Secret key holding the TSIG secret, base64 as in BIND's key file (the Issuer's namespace; the "
+                       "cluster resource namespace for a ClusterIssuer)."))));
+  return table;
+}
+
+Schema unsupported_provider(std::string_view name) {
+  return Schema::open_object(std::string("cert-manager's ") + std::string(name) +
+                             " DNS01 provider: kept in the schema, refused by the webhook (use rfc2136).");
+}
+
+const auto& dns01_fields() {
+  using S = Dns01Solver;
+  static const auto table = codec::table<S>(
+      "Solve DNS-01 challenges (the only kind that proves wildcard names) by publishing a TXT record.",
+      codec::field("cnameStrategy", &S::cname_strategy,
+                   Schema::string_enum({"None", "Follow"},
+                                       "None (the default): the record goes at _acme-challenge.<domain>. Follow: at the "
+                                       "target of that name's CNAME chain, for zones delegated to another DNS server.")),
+      codec::field("rfc2136", &S::rfc2136, Rfc2136Provider::schema()),
+      codec::field("webhook", &S::webhook, unsupported_provider("webhook")),
+      codec::field("acmeDNS", &S::acme_dns, unsupported_provider("acmeDNS")),
+      codec::field("akamai", &S::akamai, unsupported_provider("akamai")),
+      codec::field("azureDNS", &S::azure_dns, unsupported_provider("azureDNS")),
+      codec::field("cloudDNS", &S::cloud_dns, unsupported_provider("cloudDNS")),
+      codec::field("cloudflare", &S::cloudflare, unsupported_provider("cloudflare")),
+      codec::field("digitalocean", &S::digitalocean, unsupported_provider("digitalocean")),
+      codec::field("route53", &S::route53, unsupported_provider("route53")));
+  return table;
+}
+
 const auto& solver_fields() {
   using S = AcmeChallengeSolver;
   static const auto table = codec::table<S>(
       "How to solve challenges for the matching DNS names. Exactly one solver type.",
       codec::field("selector", &S::selector, CertificateDnsNameSelector::schema()),
       codec::field("http01", &S::http01, Http01Solver::schema()),
-      codec::field("dns01", &S::dns01, Schema::open_object("DNS-01 solvers (cert-manager's schema) are kept but not supported.")));
+      codec::field("dns01", &S::dns01, Dns01Solver::schema()));
   return table;
 }
 
@@ -160,6 +207,8 @@ CAPSTAN_CODEC_FROM(CAIssuer, ca_fields)
 CAPSTAN_CODEC_FROM(CertificateDnsNameSelector, dns_name_selector_fields)
 CAPSTAN_CODEC_FROM(Http01IngressSolver, http01_ingress_fields)
 CAPSTAN_CODEC_FROM(Http01Solver, http01_fields)
+CAPSTAN_CODEC_FROM(Rfc2136Provider, rfc2136_fields)
+CAPSTAN_CODEC_FROM(Dns01Solver, dns01_fields)
 CAPSTAN_CODEC_FROM(AcmeChallengeSolver, solver_fields)
 CAPSTAN_CODEC_FROM(AcmeIssuer, acme_fields)
 CAPSTAN_CODEC_FROM(IssuerSpec, spec_fields)

@@ -89,12 +89,36 @@ struct Http01Solver {
   bool operator==(const Http01Solver&) const = default;
 };
 
+// ACMEIssuerDNS01ProviderRFC2136: a DNS server taking RFC 2136 updates signed with TSIG.
+struct Rfc2136Provider {
+  std::string nameserver;      // "host[:port]" (port 53 by default), IPv6 in brackets
+  std::string tsig_key_name;   // none: unsigned updates
+  std::string tsig_algorithm;  // HMACMD5 (the default), HMACSHA1, HMACSHA256, HMACSHA512
+  std::optional<SecretKeySelector> tsig_secret_secret_ref;  // the base64 secret, as in BIND's key file
+
+  static Rfc2136Provider from_json(const json::Value& v, std::string_view path);
+  json::Value to_json() const;
+  static openapi::Schema schema();
+  bool operator==(const Rfc2136Provider&) const = default;
+};
+
+// ACMEChallengeSolverDNS01. cert-manager's other providers stay in the schema so that its
+// manifests load, and the webhook refuses them by name.
+struct Dns01Solver {
+  std::string cname_strategy;  // "" or "None": present at _acme-challenge.<domain>; "Follow": at its CNAME target
+  std::optional<Rfc2136Provider> rfc2136;
+  std::optional<json::Value> webhook, acme_dns, akamai, azure_dns, cloud_dns, cloudflare, digitalocean, route53;
+
+  static Dns01Solver from_json(const json::Value& v, std::string_view path);
+  json::Value to_json() const;
+  static openapi::Schema schema();
+  bool operator==(const Dns01Solver&) const = default;
+};
+
 struct AcmeChallengeSolver {
   std::optional<CertificateDnsNameSelector> selector;
   std::optional<Http01Solver> http01;
-  // DNS-01 is accepted by the schema (so cert-manager manifests keep it) but not implemented;
-  // validation rejects it. Kept raw.
-  std::optional<json::Value> dns01;
+  std::optional<Dns01Solver> dns01;
 
   static AcmeChallengeSolver from_json(const json::Value& v, std::string_view path);
   json::Value to_json() const;

@@ -3,7 +3,10 @@
 #include "apis/certs/v1/validation.h"
 
 #include "apis/certs/v1/validation_util.h"
+#include "runtime/dns/message.h"
+#include "runtime/dns/tsig.h"
 #include "runtime/meta/base64.h"
+#include "runtime/net/tcp.h"
 #include "runtime/pki/certificate.h"
 #include "runtime/pki/error.h"
 
@@ -71,6 +74,57 @@ void validate_http01_ingress(const json::Object& ingress, const FieldPath& path,
                                               "pod to apply a template to"));
 }
 
+void validate_rfc2136(const json::Object& p, const FieldPath& path, Causes& out) {
+  std::string_view nameserver = str(p, "nameserver");
+  if (nameserver.empty()) {
+    out.push_back(validation::field_required(path.child("nameserver"), ""));
+  } else {
+    try {
+      net::split_host_port(nameserver, "53");
+    } catch (const std::invalid_argument& e) {
+      out.push_back(validation::field_invalid(path.child("nameserver"), jstr(nameserver),
+                                              std::string("nameserver must be host[:port]: ") + e.what()));
+    }
+  }
+  std::string_view algorithm = str(p, "tsigAlgorithm");
+  if (!algorithm.empty() && !dns::parse_tsig_algorithm(algorithm))
+    out.push_back(validation::field_not_supported(path.child("tsigAlgorithm"), jstr(algorithm),
+                                                  {"HMACMD5", "HMACSHA1", "HMACSHA256", "HMACSHA512"}));
+  std::string_view key_name = str(p, "tsigKeyName");
+  if (!key_name.empty()) {
+    try {
+      dns::canonical_name(key_name);
+    } catch (const dns::DnsError& e) {
+      out.push_back(validation::field_invalid(path.child("tsigKeyName"), jstr(key_name), e.what()));
+    }
+    const auto* ref = obj(p, "tsigSecretSecretRef");
+    if (!ref || str(*ref, "name").empty())
+      out.push_back(validation::field_required(path.child("tsigSecretSecretRef").child("name"),
+                                               "secret name is required when tsigKeyName is set"));
+  }
+}
+
+void validate_dns01(const json::Object& dns01, const FieldPath& path, Causes& out) {
+  std::string_view strategy = str(dns01, "cnameStrategy");
+  if (!strategy.empty() && strategy != "None" && strategy != "Follow")
+    out.push_back(validation::field_not_supported(path.child("cnameStrategy"), jstr(strategy), {"None", "Follow"}));
+  int providers = 0;
+  if (const auto* rfc2136 = obj(dns01, "rfc2136")) {
+    ++providers;
+    validate_rfc2136(*rfc2136, path.child("rfc2136"), out);
+  }
+  // cert-manager's other providers: refused by name rather than accepted and left pending.
+  for (std::string_view other : {"webhook", "acmeDNS", "akamai", "azureDNS", "cloudDNS", "cloudflare", "digitalocean", "route53"}) {
+    if (!get(dns01, other)) continue;
+    ++providers;
+    out.push_back(validation::field_forbidden(path.child(other), "the " + std::string(other) +
+                                                                     " DNS01 provider is not supported; use rfc2136 (any DNS "
+                                                                     "server taking RFC 2136 updates)"));
+  }
+  if (providers == 0) out.push_back(validation::field_required(path, "no DNS01 provider specified"));
+  if (providers > 1) out.push_back(validation::field_forbidden(path, "may not specify more than one provider type"));
+}
+
 void validate_solver(const json::Object& solver, const FieldPath& path, Causes& out) {
   int providers = 0;
   if (const auto* http01 = obj(solver, "http01")) {
@@ -83,14 +137,12 @@ void validate_solver(const json::Object& solver, const FieldPath& path, Causes& 
     }
     if (defined == 0) out.push_back(validation::field_required(hp, "no HTTP01 solver type configured"));
   }
-  if (get(solver, "dns01")) {
+  if (const auto* dns01 = obj(solver, "dns01")) {
     if (providers > 0) {
       out.push_back(validation::field_forbidden(path, "may not specify more than one solver type in a single solver"));
     } else {
       ++providers;
-      // The schema keeps dns01 so that cert-manager manifests port unchanged, but there is no
-      // DNS-01 solver: say so now rather than leave Orders pending.
-      out.push_back(validation::field_forbidden(path.child("dns01"), "DNS01 challenge solvers are not supported; use http01"));
+      validate_dns01(*dns01, path.child("dns01"), out);
     }
   }
   if (providers == 0) out.push_back(validation::field_required(path, "no solver type configured"));

@@ -113,7 +113,34 @@ TEST(IssuerValidation, Solvers) {
   EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {}}, "dns01": {"cloudflare": {}}}])")),
             Strings{"spec.acme.solvers[0]: Forbidden: may not specify more than one solver type in a single solver"});
   EXPECT_EQ(errors(acme(R"([{"dns01": {"route53": {}}}])")),
-            Strings{"spec.acme.solvers[0].dns01: Forbidden: DNS01 challenge solvers are not supported; use http01"});
+            Strings{"spec.acme.solvers[0].dns01.route53: Forbidden: the route53 DNS01 provider is not supported; use rfc2136 "
+                    "(any DNS server taking RFC 2136 updates)"});
+}
+
+TEST(IssuerValidation, Dns01Rfc2136) {
+  EXPECT_EQ(errors(acme(R"([{"dns01": {"rfc2136": {"nameserver": "10.0.0.53"}}},
+                             {"dns01": {"cnameStrategy": "Follow", "rfc2136": {"nameserver": "[2001:db8::53]:5353",
+                              "tsigKeyName": "capstan.", "tsigAlgorithm": "hmacsha256",
+                              "tsigSecretSecretRef": {"name": "tsig", "key": "secret"}}}}])")),
+            Strings{});
+  EXPECT_EQ(errors(acme(R"([{"dns01": {}}])")), Strings{"spec.acme.solvers[0].dns01: Required value: no DNS01 provider specified"});
+  EXPECT_EQ(errors(acme(R"([{"dns01": {"rfc2136": {}}}])")), Strings{"spec.acme.solvers[0].dns01.rfc2136.nameserver: Required value"});
+  EXPECT_EQ(errors(acme(R"([{"dns01": {"rfc2136": {"nameserver": "10.0.0.53:99999"}}}])")),
+            Strings{"spec.acme.solvers[0].dns01.rfc2136.nameserver: Invalid value: \"10.0.0.53:99999\": nameserver must be "
+                    "host[:port]: \"10.0.0.53:99999\": port \"99999\" is not a number in 1-65535"});
+  EXPECT_EQ(errors(acme(R"([{"dns01": {"rfc2136": {"nameserver": "10.0.0.53", "tsigAlgorithm": "HMACSHA384"}}}])")),
+            Strings{"spec.acme.solvers[0].dns01.rfc2136.tsigAlgorithm: Unsupported value: \"HMACSHA384\": supported values: "
+                    "\"HMACMD5\", \"HMACSHA1\", \"HMACSHA256\", \"HMACSHA512\""});
+  EXPECT_EQ(errors(acme(R"([{"dns01": {"rfc2136": {"nameserver": "10.0.0.53", "tsigKeyName": "k"}}}])")),
+            Strings{"spec.acme.solvers[0].dns01.rfc2136.tsigSecretSecretRef.name: Required value: secret name is required "
+                    "when tsigKeyName is set"});
+  EXPECT_EQ(errors(acme(R"([{"dns01": {"cnameStrategy": "Sometimes", "rfc2136": {"nameserver": "10.0.0.53"}}}])")),
+            Strings{"spec.acme.solvers[0].dns01.cnameStrategy: Unsupported value: \"Sometimes\": supported values: \"None\", "
+                    "\"Follow\""});
+  EXPECT_EQ(errors(acme(R"([{"dns01": {"rfc2136": {"nameserver": "10.0.0.53"}, "cloudflare": {}}}])")),
+            (Strings{"spec.acme.solvers[0].dns01.cloudflare: Forbidden: the cloudflare DNS01 provider is not supported; use "
+                     "rfc2136 (any DNS server taking RFC 2136 updates)",
+                     "spec.acme.solvers[0].dns01: Forbidden: may not specify more than one provider type"}));
 }
 
 TEST(IssuerValidation, Http01Ingress) {

@@ -129,4 +129,6 @@ std::string key_authorization(std::string_view token, const Jwk& account_jwk) {
   return out;
 }
 
+std::string dns01_txt_value(std::string_view key_authorization) { return b64(detail::sha256(key_authorization)); }
+
 }  // namespace capstan::certificates::acme

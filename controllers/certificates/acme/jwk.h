@@ -43,5 +43,7 @@ struct Jwk {
 
 // RFC 8555 §8.1: token || "." || base64url(JWK thumbprint).
 std::string key_authorization(std::string_view token, const Jwk& account_jwk);
+// RFC 8555 §8.4: the DNS-01 TXT value, base64url(SHA-256(key authorization)).
+std::string dns01_txt_value(std::string_view key_authorization);
 
 }  // namespace capstan::certificates::acme

@@ -10,8 +10,6 @@
 #include "apis/certs/v1/issuer.h"
 #include "runtime/json/json.h"
 
-#include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,12 +17,6 @@ namespace capstan::certificates {
 
 struct Env;
 namespace v1 = apis::certs::v1;
-
-// The solver for `domain` (cert-manager's selector rules: a dnsNames match beats the longest
-// dnsZones match, which beats matchLabels-only and selector-less solvers; a solver whose
-// selector excludes the domain or labels is skipped). Only HTTP-01 solvers count.
-std::optional<v1::AcmeChallengeSolver> select_solver(const v1::AcmeIssuer& acme, std::string_view domain,
-                                                     const std::map<std::string, std::string>& labels);
 
 struct SolverObjectsInput {
   std::string ns;

@@ -5,8 +5,10 @@
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
 #include "controllers/certificates/issuers/acme_account.h"
+#include "controllers/certificates/issuers/acme_dns01.h"
 #include "controllers/certificates/issuers/acme_http01.h"
 #include "controllers/certificates/issuers/lookup.h"
+#include "controllers/certificates/issuers/solver_selection.h"
 #include "runtime/client/client.h"
 #include "runtime/meta/object.h"
 #include "runtime/pki/csr.h"
@@ -48,54 +50,111 @@ struct Ctx {
   const log::Logger& log;
   acme::Client& client;
   acme::Account account;
+  std::string secrets_namespace;  // the issuer's Secrets (DNS-01 TSIG keys)
 };
 
-// Presents and accepts every pending authorization's HTTP-01 challenge; a Failed outcome when
-// one cannot be solved here.
+std::vector<std::string> offered_types(const acme::Authorization& authz) {
+  std::vector<std::string> out;
+  for (const auto& ch : authz.challenges) out.push_back(ch.type);
+  return out;
+}
+
+// The authorization's name as solver selectors see it ("*.example.com" for a wildcard one).
+std::string selector_name(const acme::Authorization& authz) {
+  return authz.wildcard ? "*." + authz.identifier.value : authz.identifier.value;
+}
+
+struct Chosen {
+  v1::AcmeChallengeSolver solver;
+  const acme::Challenge* challenge;
+};
+
+std::optional<Chosen> choose(const Ctx& c, const acme::Authorization& authz) {
+  auto solver = select_solver(c.acme, selector_name(authz), labels_of(c.obj), offered_types(authz));
+  if (!solver) return std::nullopt;
+  const acme::Challenge* ch = authz.find_challenge(solver_type(*solver));
+  if (!ch) return std::nullopt;
+  return Chosen{std::move(*solver), ch};
+}
+
+Dns01Record dns01_record(const Ctx& c, const Chosen& chosen, const acme::Authorization& authz) {
+  return Dns01Record{*chosen.solver.dns01, c.secrets_namespace, selector_name(authz),
+                     acme::dns01_txt_value(acme::key_authorization(chosen.challenge->token, c.account.key.jwk()))};
+}
+
+void present_http01(Ctx& c, const Chosen& chosen, const acme::Authorization& authz) {
+  const std::string& domain = authz.identifier.value;
+  const acme::Challenge& ch = *chosen.challenge;
+  if (c.env.solver) c.env.solver->add(ch.token, acme::key_authorization(ch.token, c.account.key.jwk()), domain);
+  if (!chosen.solver.http01->ingress) return;
+  SolverObjectsInput in;
+  in.ns = std::string(c.cr.namespace_());
+  in.request_name = std::string(c.cr.name());
+  in.request_uid = std::string(meta::uid_of(c.obj));
+  in.domain = domain;
+  in.token = ch.token;
+  in.ingress = *chosen.solver.http01->ingress;
+  in.target_host = c.env.options.acme_solver_service + "." + c.env.options.cluster_resource_namespace + ".svc.cluster.local";
+  in.target_port = c.env.options.acme_solver_service_port;
+  ensure_solver_objects(c.env, in);
+}
+
+// Presents every pending authorization's challenge with the solver selected for it and accepts
+// it once presented: a Failed outcome when no solver fits, a Pending one while a DNS-01 record is
+// not answered yet or cannot be published (the message says why; the next reconcile retries).
 std::optional<SignOutcome> present_challenges(Ctx& c, const acme::Order& order) {
+  // The outcome of the first name (in name order) still waiting, so that the status message
+  // does not change with the order the CA lists the authorizations in.
+  std::optional<std::pair<std::string, SignOutcome>> waiting;
+  auto wait = [&](const std::string& name, SignOutcome outcome) {
+    if (!waiting || name < waiting->first) waiting.emplace(name, std::move(outcome));
+  };
   for (const auto& url : order.authorizations) {
     auto authz = c.client.get_authorization(c.account, url);
     if (authz.status != acme::status::kPending) continue;
-    const std::string& domain = authz.identifier.value;
-    auto solver_cfg = select_solver(c.acme, domain, labels_of(c.obj));
-    const acme::Challenge* ch = authz.find_challenge(acme::kHttp01);
-    if (!solver_cfg || !ch)
+    const std::string name = selector_name(authz);
+    auto chosen = choose(c, authz);
+    if (!chosen)
       return SignOutcome::failed("SolverNotFound",
                                  "Failed to determine a valid solver configuration for the set of domains on the Order: "
-                                 "no configured challenge solvers can be used for this challenge (" +
-                                     authz.identifier.to_string() + ")");
-    if (c.env.solver) c.env.solver->add(ch->token, acme::key_authorization(ch->token, c.account.key.jwk()), domain);
-    if (solver_cfg->http01->ingress) {
-      SolverObjectsInput in;
-      in.ns = std::string(c.cr.namespace_());
-      in.request_name = std::string(c.cr.name());
-      in.request_uid = std::string(meta::uid_of(c.obj));
-      in.domain = domain;
-      in.token = ch->token;
-      in.ingress = *solver_cfg->http01->ingress;
-      in.target_host = c.env.options.acme_solver_service + "." + c.env.options.cluster_resource_namespace + ".svc.cluster.local";
-      in.target_port = c.env.options.acme_solver_service_port;
-      ensure_solver_objects(c.env, in);
+                                 "no configured challenge solvers can be used for this challenge (" + name + ")");
+    if (chosen->solver.dns01) {
+      try {
+        if (!present_dns01(c.env, dns01_record(c, *chosen, authz))) {
+          wait(name, SignOutcome::pending("DNS01Propagating", "Waiting for the DNS-01 TXT record " + dns01_record_name(name) +
+                                                                  " to be answered by " + chosen->solver.dns01->rfc2136->nameserver,
+                                          c.env.options.acme_requeue));
+          continue;
+        }
+      } catch (const std::exception& e) {
+        c.log.warn("could not present a DNS-01 challenge", {{"domain", name}, {"error", e.what()}});
+        wait(name, SignOutcome::pending("DNS01Error", e.what(), c.env.options.issuer_retry_interval));
+        continue;
+      }
+    } else {
+      present_http01(c, *chosen, authz);
     }
-    if (ch->status == acme::status::kPending) {
-      c.client.accept_challenge(c.account, ch->url);
-      c.log.info("accepted HTTP-01 challenge", {{"domain", domain}});
+    if (chosen->challenge->status == acme::status::kPending) {
+      c.client.accept_challenge(c.account, chosen->challenge->url);
+      c.log.info("accepted challenge", {{"domain", name}, {"type", chosen->challenge->type}});
     }
   }
-  return std::nullopt;
+  if (!waiting) return std::nullopt;
+  return std::move(waiting->second);
 }
 
-// Stops serving the order's tokens and removes the solver objects.
+// Stops serving the order's tokens, withdraws its DNS-01 records and removes the solver objects.
 void clean_up(Ctx& c, const acme::Order& order) {
-  if (c.env.solver) {
-    for (const auto& url : order.authorizations) {
-      try {
-        auto authz = c.client.get_authorization(c.account, url);
+  for (const auto& url : order.authorizations) {
+    try {
+      auto authz = c.client.get_authorization(c.account, url);
+      if (c.env.solver)
         for (const auto& ch : authz.challenges)
           if (ch.type == acme::kHttp01) c.env.solver->remove(ch.token);
-      } catch (const std::exception& e) {
-        c.log.debug("could not read an authorization while cleaning up", {{"error", e.what()}});
-      }
+      auto chosen = choose(c, authz);
+      if (chosen && chosen->solver.dns01) clean_up_dns01(c.env, dns01_record(c, *chosen, authz));
+    } catch (const std::exception& e) {
+      c.log.warn("could not clean up an authorization's challenge", {{"authorization", url}, {"error", e.what()}});
     }
   }
   delete_solver_objects(c.env, c.cr.namespace_(), meta::uid_of(c.obj));
@@ -127,7 +186,7 @@ SignOutcome sign_acme(Env& env, const v1::CertificateRequest& cr, json::Value& c
   if (ids.empty()) return SignOutcome::failed("InvalidOrder", "The CSR names no DNS name or IP address to order a certificate for");
 
   auto client = env.acme_clients.get(acme_spec.server, acme_spec.ca_bundle, acme_spec.skip_tls_verify);
-  Ctx c{env, cr, cr_obj, acme_spec, log, *client, *account};
+  Ctx c{env, cr, cr_obj, acme_spec, log, *client, *account, resource_namespace(env, issuer)};
   std::string order_url(meta::annotation(cr_obj, annotation::kAcmeOrderUrl));
   acme::Order order;
   try {
@@ -143,9 +202,9 @@ SignOutcome sign_acme(Env& env, const v1::CertificateRequest& cr, json::Value& c
       order = client->get_order(*account, order_url);
     }
     if (order.status == acme::status::kPending) {
-      if (auto failed = present_challenges(c, order)) {
-        clean_up(c, order);
-        return *failed;
+      if (auto outcome = present_challenges(c, order)) {
+        if (outcome->kind == SignOutcome::Kind::Failed) clean_up(c, order);
+        return *outcome;
       }
       order = client->poll_order(*account, order.url, short_poll(env));
     }

@@ -1,6 +1,9 @@
 // Local signing (SelfSigned, CA), chain bundling, the CA key pair check, ACME solver
 // selection and the HTTP-01 solver objects.
+#include "controllers/certificates/acme/jwk.h"
+#include "controllers/certificates/issuers/acme_dns01.h"
 #include "controllers/certificates/issuers/acme_http01.h"
+#include "controllers/certificates/issuers/solver_selection.h"
 #include "controllers/certificates/issuers/ca.h"
 #include "controllers/certificates/issuers/signing.h"
 #include "controllers/certificates/requests/outcome.h"
@@ -99,6 +102,15 @@ std::string chosen_class(const std::optional<v1::AcmeChallengeSolver>& s) {
   return s->http01->ingress->class_.value_or("");
 }
 
+const std::vector<std::string> kHttpOnly = {"http-01"};
+const std::vector<std::string> kBoth = {"http-01", "dns-01", "tls-alpn-01"};
+const std::vector<std::string> kDnsOnly = {"dns-01"};  // what a CA offers for a wildcard name
+
+std::string chosen_nameserver(const std::optional<v1::AcmeChallengeSolver>& s) {
+  if (!s || !s->dns01 || !s->dns01->rfc2136) return "<none>";
+  return s->dns01->rfc2136->nameserver;
+}
+
 TEST(AcmeSolvers, MostSpecificSelectorWins) {
   auto a = acme_issuer(R"([
       {"http01":{"ingress":{"class":"default"}}},
@@ -106,15 +118,28 @@ TEST(AcmeSolvers, MostSpecificSelectorWins) {
       {"selector":{"dnsZones":["shop.example.com"]},"http01":{"ingress":{"class":"subzone"}}},
       {"selector":{"dnsNames":["exact.example.com"]},"http01":{"ingress":{"class":"name"}}},
       {"selector":{"matchLabels":{"team":"a"}},"http01":{"ingress":{"class":"labels"}}},
-      {"selector":{"dnsZones":["dns.example"]},"dns01":{"cloudflare":{}}}])");
-  EXPECT_EQ(chosen_class(select_solver(a, "other.org", {})), "default");
-  EXPECT_EQ(chosen_class(select_solver(a, "www.example.com", {})), "zone");
-  EXPECT_EQ(chosen_class(select_solver(a, "www.shop.example.com", {})), "subzone");
-  EXPECT_EQ(chosen_class(select_solver(a, "exact.example.com", {})), "name");
-  EXPECT_EQ(chosen_class(select_solver(a, "other.org", {{"team", "a"}})), "labels");
-  EXPECT_EQ(chosen_class(select_solver(a, "x.dns.example", {})), "default");  // DNS-01 is not available
-  auto only_dns = acme_issuer(R"([{"dns01":{"cloudflare":{}}}])");
-  EXPECT_EQ(select_solver(only_dns, "a.example", {}), std::nullopt);
+      {"selector":{"dnsZones":["dns.example"]},"dns01":{"rfc2136":{"nameserver":"10.0.0.53"}}}])");
+  EXPECT_EQ(chosen_class(select_solver(a, "other.org", {}, kHttpOnly)), "default");
+  EXPECT_EQ(chosen_class(select_solver(a, "www.example.com", {}, kHttpOnly)), "zone");
+  EXPECT_EQ(chosen_class(select_solver(a, "www.shop.example.com", {}, kHttpOnly)), "subzone");
+  EXPECT_EQ(chosen_class(select_solver(a, "exact.example.com", {}, kHttpOnly)), "name");
+  EXPECT_EQ(chosen_class(select_solver(a, "other.org", {{"team", "a"}}, kHttpOnly)), "labels");
+  // The DNS-01 solver's zone wins only where the CA offers dns-01.
+  EXPECT_EQ(chosen_class(select_solver(a, "x.dns.example", {}, kHttpOnly)), "default");
+  EXPECT_EQ(chosen_nameserver(select_solver(a, "x.dns.example", {}, kBoth)), "10.0.0.53");
+  // A wildcard name is offered dns-01 only: no HTTP-01 solver can take it.
+  EXPECT_EQ(select_solver(a, "*.www.example.com", {}, kDnsOnly), std::nullopt);
+  EXPECT_EQ(chosen_nameserver(select_solver(a, "*.dns.example", {}, kDnsOnly)), "10.0.0.53");
+  auto only_dns = acme_issuer(R"([{"dns01":{"rfc2136":{"nameserver":"10.0.0.53"}}}])");
+  EXPECT_EQ(select_solver(only_dns, "a.example", {}, kHttpOnly), std::nullopt);
+  EXPECT_EQ(solver_type(*select_solver(only_dns, "*.a.example", {}, kDnsOnly)), "dns-01");
+}
+
+TEST(AcmeSolvers, Dns01RecordName) {
+  EXPECT_EQ(dns01_record_name("WWW.Example.com"), "_acme-challenge.www.example.com");
+  EXPECT_EQ(dns01_record_name("*.example.com"), "_acme-challenge.example.com");
+  // RFC 8555 §8.4: base64url(SHA-256("token.thumbprint")), 43 characters, no padding.
+  EXPECT_EQ(acme::dns01_txt_value("abc"), "ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0");
 }
 
 TEST(AcmeSolvers, ServiceAndIngressForAChallenge) {
