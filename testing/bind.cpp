@@ -61,8 +61,10 @@ BindServer::BindServer(BindOptions options) : options_(std::move(options)) {
     p.stdout_path = dir_.file("named.out");
     p.stderr_path = dir_.file("named.err");
     named_ = std::make_unique<Process>(p);
-    bool up = eventually([&] { return named_->running() && logs().find("running") != std::string::npos; }, 20s, 50ms);
-    if (up && accepts_connections(port_)) return;
+    bool up = eventually(
+        [&] { return named_->running() && logs().find("all zones loaded") != std::string::npos && accepts_connections(port_); }, 20s,
+        50ms);
+    if (up) return;
     last_log = logs();
     named_->stop(5s);
     named_.reset();

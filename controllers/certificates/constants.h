@@ -58,6 +58,10 @@ inline constexpr std::string_view kPrivateKeySecretName = "certs.capstan.dev/pri
 // On ACME CertificateRequests: the order URL (set once by the signer; outside the reserved
 // certs.capstan.dev prefixes, which the webhook forbids adding after creation).
 inline constexpr std::string_view kAcmeOrderUrl = "acme.capstan.dev/order-url";
+// On ACME CertificateRequests while an order runs: the HTTP-01 tokens the leader answers,
+// {"<token>": {"keyAuthorization": ..., "domain": ...}}, so that every replica's solver answers
+// them too (its informer feeds them in). Removed when the order ends.
+inline constexpr std::string_view kAcmeHttp01Tokens = "acme.capstan.dev/http01-tokens";
 }  // namespace annotation
 
 // ---- field managers and event sources --------------------------------------------------------

@@ -49,6 +49,11 @@ struct CertificatesOptions {
   bool acme_solver = true;
   std::string acme_solver_address;  // "" = every interface, IPv6 and IPv4 (pebble and ACME CAs may dial either)
   std::uint16_t acme_solver_port = 8089;  // 0 = a free port (tests)
+  // cert-manager's self check: an HTTP-01 challenge is accepted only once
+  // http://<domain>/.well-known/acme-challenge/<token> answers its key authorization from here.
+  bool acme_http01_self_check = true;
+  // host:port the self check connects to instead of <domain>:80, with Host: <domain> (tests).
+  std::string acme_http01_self_check_address;
   std::string acme_solver_service = "capstan-acme-solver";
   int acme_solver_service_port = 80;
   // ACME orders are driven by short polls inside a reconcile, then requeues.

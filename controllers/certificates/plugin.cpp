@@ -11,11 +11,13 @@
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
 #include "controllers/certificates/ingress_shim.h"
+#include "controllers/certificates/issuers/acme_http01.h"
 #include "controllers/certificates/issuers/issuer_controller.h"
 #include "controllers/certificates/metrics.h"
 #include "controllers/certificates/request_builder.h"
 #include "controllers/certificates/requests/approver.h"
 #include "controllers/certificates/requests/issuer_controller.h"
+#include "runtime/cache/informer.h"
 #include "runtime/controller/manager.h"
 #include "runtime/events/recorder.h"
 #include "runtime/meta/selector.h"
@@ -55,6 +57,16 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
     so.address = options.acme_solver_address;
     so.port = options.acme_solver_port;
     env->solver = std::make_unique<acme::Http01Solver>(so, options.registry);
+    // Every replica answers the tokens the leader publishes on its CertificateRequests (the
+    // informers run on followers too; only controllers wait for leadership).
+    acme::Http01Solver* solver = env->solver.get();
+    auto publish = [solver](const cache::ObjectPtr& o) {
+      solver->set_published(std::string(o->uid()), published_tokens(o->value()));
+    };
+    env->requests.add_handlers(cache::Handlers{
+        [publish](const cache::ObjectPtr& o, bool) { publish(o); },
+        [publish](const cache::ObjectPtr&, const cache::ObjectPtr& o) { publish(o); },
+        [solver](const cache::ObjectPtr& o) { solver->set_published(std::string(o->uid()), {}); }});
   }
 
   // Indexes the map functions below look up.
@@ -172,6 +184,7 @@ plugin::Plugin plugin() {
     std::string acme_service = "capstan-acme-solver";
     std::string default_issuer_name, default_issuer_kind = "Issuer", default_issuer_group = "certs.capstan.dev";
     bool ingress_shim = true;
+    bool http01_self_check = true;
     bool approver = true;
     bool bundles = true;
     std::string trust_namespace;  // "" = the cluster resource namespace
@@ -183,7 +196,7 @@ plugin::Plugin plugin() {
   return plugin::Plugin("certificates")
       .alias("cert-manager")
       .describe("X.509 certificates (cert-manager's Certificate, CertificateRequest, Issuer and ClusterIssuer under certs.capstan.dev): "
-                "SelfSigned, CA and ACME HTTP-01 issuers, renewal, webhooks (webhooks/certificates) and metrics; trust-manager's "
+                "SelfSigned, CA and ACME (HTTP-01, DNS-01 over RFC 2136) issuers, renewal, webhooks (webhooks/certificates) and metrics; trust-manager's "
                 "Bundle under trust.capstan.dev")
       .flags([settings](flags::FlagSet& fs) {
         fs.add_string("cluster-resource-namespace", &settings->cluster_resource_namespace,
@@ -192,6 +205,9 @@ plugin::Plugin plugin() {
                    65535);
         fs.add_string("acme-http01-solver-service", &settings->acme_service,
                       "the Service (in the cluster resource namespace) in front of the solver port, which challenge Ingresses reach");
+        fs.add_bool("acme-http01-self-check", &settings->http01_self_check,
+                    "accept an HTTP-01 challenge only once http://<domain>/.well-known/acme-challenge/<token> answers it from "
+                    "here (cert-manager's self check); =false accepts at once (a manager that cannot reach its own domains)");
         fs.add_bool("ingress-shim", &settings->ingress_shim,
                     "make Certificates for Ingresses annotated certs.capstan.dev/issuer, certs.capstan.dev/cluster-issuer or "
                     "kubernetes.io/tls-acme (cert-manager's ingress-shim); --ingress-shim=false turns it off");
@@ -263,6 +279,7 @@ plugin::Plugin plugin() {
         o.acme_solver_service = settings->acme_service;
         o.acme_solver_port = static_cast<std::uint16_t>(settings->acme_port);
         o.acme_solver = settings->acme_port > 0;
+        o.acme_http01_self_check = settings->http01_self_check;
         o.enable_ingress_shim = settings->ingress_shim;
         o.default_issuer_name = settings->default_issuer_name;
         o.default_issuer_kind = settings->default_issuer_kind;

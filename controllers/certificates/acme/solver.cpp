@@ -118,6 +118,26 @@ std::size_t Http01Solver::size() const {
   return tokens_.size();
 }
 
+void Http01Solver::set_published(const std::string& owner, const std::vector<Published>& tokens) {
+  std::unique_lock l(mu_);
+  if (auto it = owners_.find(owner); it != owners_.end()) {
+    for (const auto& t : it->second) published_.erase(t);
+    owners_.erase(it);
+  }
+  if (tokens.empty()) return;
+  auto& mine = owners_[owner];
+  for (const auto& t : tokens) {
+    if (!base64url_token(t.token)) continue;
+    published_[t.token] = Entry{t.key_authorization, t.domain.empty() ? std::string() : host_only(t.domain)};
+    mine.push_back(t.token);
+  }
+}
+
+std::size_t Http01Solver::published_size() const {
+  std::shared_lock l(mu_);
+  return published_.size();
+}
+
 http::Response Http01Solver::handle(const http::Request& request) const {
   std::string_view path = request.path();
   if (path.substr(0, kPathPrefix.size()) != kPathPrefix) {
@@ -134,12 +154,14 @@ http::Response Http01Solver::handle(const http::Request& request) const {
   std::string host = host_only(request.headers.get_or("Host", ""));
   {
     std::shared_lock l(mu_);
-    auto it = tokens_.find(token);
-    if (it != tokens_.end() && (it->second.domain.empty() || it->second.domain == host)) {
-      requests_->with({"served"}).inc();
-      logger().debug("served HTTP-01 challenge", {{"token", std::string(token)}, {"host", host},
-                                                   {"remote", request.remote}});
-      return text(200, it->second.key_authorization);
+    for (const auto* tokens : {&tokens_, &published_}) {
+      auto it = tokens->find(token);
+      if (it != tokens->end() && (it->second.domain.empty() || it->second.domain == host)) {
+        requests_->with({"served"}).inc();
+        logger().debug("served HTTP-01 challenge", {{"token", std::string(token)}, {"host", host},
+                                                     {"remote", request.remote}});
+        return text(200, it->second.key_authorization);
+      }
     }
   }
   requests_->with({"not_found"}).inc();

@@ -24,6 +24,7 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace capstan::http {
 class Server;
@@ -67,7 +68,17 @@ class Http01Solver {
   // Stops serving `token`; returns whether it was there.
   bool remove(std::string_view token);
   std::optional<std::string> key_authorization(std::string_view token) const;
-  std::size_t size() const;
+  std::size_t size() const;  // tokens add()ed here
+
+  // Tokens the leader published through the API (a CertificateRequest's annotation), fed to
+  // every replica by its informer, so that a challenge request reaching any replica is
+  // answered. Replaces what `owner` published before; an empty list drops it. Entries with a
+  // token outside the base64url alphabet are skipped.
+  struct Published {
+    std::string token, key_authorization, domain;
+  };
+  void set_published(const std::string& owner, const std::vector<Published>& tokens);
+  std::size_t published_size() const;
 
   // Answers one request as the server does (for tests, or to mount on another server).
   http::Response handle(const http::Request& request) const;
@@ -81,6 +92,8 @@ class Http01Solver {
   metrics::CounterFamily* requests_;
   mutable std::shared_mutex mu_;
   std::map<std::string, Entry, std::less<>> tokens_;
+  std::map<std::string, Entry, std::less<>> published_;  // token -> entry
+  std::map<std::string, std::vector<std::string>, std::less<>> owners_;  // owner -> its published tokens
   mutable std::mutex server_mu_;
   std::unique_ptr<http::Server> server_;
 };

@@ -64,6 +64,24 @@ TEST_F(SolverTest, DomainMustMatchTheHostHeader) {
   EXPECT_EQ(get("/.well-known/acme-challenge/v6", {{"Host", "[::1]:80"}}).status, 200);
 }
 
+// What a follower replica answers: tokens its informer fed in from the leader's requests.
+TEST_F(SolverTest, PublishedTokensAreAnsweredAndFollowTheirOwner) {
+  solver.set_published("uid-1", {{"pub1", "pub1.ka", "a.example"}, {"pub2", "pub2.ka", ""}, {"bad token", "x", ""}});
+  EXPECT_EQ(solver.published_size(), 2u);
+  EXPECT_EQ(solver.size(), 0u);
+  EXPECT_EQ(get("/.well-known/acme-challenge/pub1", {{"Host", "a.example"}}).body, "pub1.ka");
+  EXPECT_EQ(get("/.well-known/acme-challenge/pub1", {{"Host", "b.example"}}).status, 404);
+  EXPECT_EQ(get("/.well-known/acme-challenge/pub2").body, "pub2.ka");
+  // The owner's next state replaces its last one.
+  solver.set_published("uid-1", {{"pub2", "pub2.ka", ""}});
+  EXPECT_EQ(get("/.well-known/acme-challenge/pub1", {{"Host", "a.example"}}).status, 404);
+  solver.set_published("uid-2", {{"pub3", "pub3.ka", ""}});
+  solver.set_published("uid-1", {});
+  EXPECT_EQ(get("/.well-known/acme-challenge/pub2").status, 404);
+  EXPECT_EQ(get("/.well-known/acme-challenge/pub3").body, "pub3.ka");
+  EXPECT_EQ(solver.published_size(), 1u);
+}
+
 TEST_F(SolverTest, OnlyGetIsAnswered) {
   solver.add("t", "t.ka");
   auto r = client.request("POST", url("/.well-known/acme-challenge/t"), {}, "x", std::chrono::seconds(5));

@@ -5,7 +5,9 @@
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
 #include "runtime/client/client.h"
+#include "runtime/http/client.h"
 #include "runtime/meta/hash.h"
+#include "runtime/meta/object.h"
 
 #include <cstdio>
 
@@ -33,6 +35,66 @@ std::string selector_for(const SolverObjectsInput& in) {
 }
 
 }  // namespace
+
+std::vector<acme::Http01Solver::Published> published_tokens(const json::Value& request) {
+  constexpr std::size_t kMaxTokens = 100, kMaxField = 1024;
+  std::vector<acme::Http01Solver::Published> out;
+  std::string_view text = meta::annotation(request, annotation::kAcmeHttp01Tokens);
+  if (text.empty() || text.size() > kMaxTokens * 3 * kMaxField) return out;
+  json::Value v;
+  try {
+    v = json::parse(text, "annotation " + std::string(annotation::kAcmeHttp01Tokens));
+  } catch (const std::exception&) {
+    return out;
+  }
+  if (!v.is_object() || v.get_object().size() > kMaxTokens) return out;
+  for (const auto& kv : v.get_object()) {
+    std::string_view ka = json::get_string(kv.value(), {"keyAuthorization"});
+    std::string_view domain = json::get_string(kv.value(), {"domain"});
+    if (kv.key().size() > kMaxField || ka.empty() || ka.size() > kMaxField || domain.size() > kMaxField) return {};
+    out.push_back({std::string(kv.key()), std::string(ka), std::string(domain)});
+  }
+  return out;
+}
+
+void publish_tokens(Env& env, json::Value& cr_obj, const std::vector<acme::Http01Solver::Published>& tokens) {
+  json::Object map;
+  for (const auto& t : tokens) map[t.token] = json::Object{{"keyAuthorization", t.key_authorization}, {"domain", t.domain}};
+  std::string text = tokens.empty() ? std::string() : json::serialize(json::Value(std::move(map)));
+  if (meta::annotation(cr_obj, annotation::kAcmeHttp01Tokens) == text) return;
+  json::Value value = text.empty() ? json::Value(nullptr) : json::Value(text);
+  json::Value patch = json::Object{{"metadata", json::Object{{"annotations", json::Object{{annotation::kAcmeHttp01Tokens, value}}}}}};
+  json::Value patched = env.client.patch(kCertificateRequestType.gvr, meta::namespace_of(cr_obj), meta::name_of(cr_obj),
+                                         client::PatchType::Merge, json::serialize(patch));
+  if (const auto* md = json::get_object(patched, {"metadata"})) cr_obj.get_object()["metadata"] = *md;
+}
+
+std::optional<std::string> http01_self_check(std::string_view address, std::string_view domain, std::string_view token,
+                                             std::string_view key_authorization) {
+  static http::Client client([] {
+    http::ClientOptions o;
+    o.connect_timeout = std::chrono::seconds(5);
+    o.max_idle_per_host = 0;
+    o.body_limit = 64 * 1024;
+    return o;
+  }());
+  std::string host = std::string(domain);
+  std::string url = "http://" + (address.empty() ? host : std::string(address)) + acme::Http01Solver::path_for(token);
+  try {
+    auto r = client.request("GET", url, {{"Host", host}}, {}, std::chrono::seconds(10));
+    if (r.status != 200)
+      return "wrong status code '" + std::to_string(r.status) + "', expected '200' (GET http://" + host +
+             acme::Http01Solver::path_for(token) + ")";
+    std::string_view body = r.body;
+    while (!body.empty() && (body.back() == '\n' || body.back() == '\r' || body.back() == ' ')) body.remove_suffix(1);
+    if (body != key_authorization)
+      return "did not get expected response when querying endpoint, expected \"" + std::string(key_authorization) + "\" but got: " +
+             std::string(body.substr(0, 128));
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    return std::string("GET http://") + host + acme::Http01Solver::path_for(token) + ": " + e.what();
+  }
+}
 
 std::string token_label_value(std::string_view token) {
   char buf[20];

@@ -5,13 +5,20 @@
 // cm-acme-http-solver-, owned by the CertificateRequest, deleted once the order is done). The
 // Service is an ExternalName alias of the manager's solver Service in the cluster resource
 // namespace, since an Ingress can only reach Services of its own namespace.
+//
+// The tokens are also published in the request's annotation, so that every replica of the
+// manager (each runs the solver; only the leader orders) answers them, and a challenge is
+// accepted only once the self check fetched the key authorization the way the CA will.
 #pragma once
 
 #include "apis/certs/v1/issuer.h"
+#include "controllers/certificates/acme/solver.h"
 #include "runtime/json/json.h"
 
 #include <string>
+#include <optional>
 #include <string_view>
+#include <vector>
 
 namespace capstan::certificates {
 
@@ -30,6 +37,19 @@ struct SolverObjectsInput {
 std::string token_label_value(std::string_view token);
 json::Value solver_service(const SolverObjectsInput& in);
 json::Value solver_ingress(const SolverObjectsInput& in, std::string_view service_name);
+
+// The tokens a CertificateRequest publishes in its kAcmeHttp01Tokens annotation (at most 100,
+// each field at most 1 KiB; a malformed annotation publishes nothing).
+std::vector<acme::Http01Solver::Published> published_tokens(const json::Value& request);
+// Writes `tokens` into that annotation (merge patch) unless it holds exactly them; `cr_obj`
+// gets the new metadata. Empty `tokens` removes the annotation.
+void publish_tokens(Env& env, json::Value& cr_obj, const std::vector<acme::Http01Solver::Published>& tokens);
+
+// cert-manager's HTTP-01 self check: nullopt when http://<domain>/.well-known/acme-challenge/<token>
+// answers `key_authorization`, else why not. `address` ("host:port", "" = <domain>:80) is where
+// to connect; the Host header is the domain either way.
+std::optional<std::string> http01_self_check(std::string_view address, std::string_view domain, std::string_view token,
+                                             std::string_view key_authorization);
 
 // Creates the Service and Ingress for one challenge unless they exist (found by labels).
 void ensure_solver_objects(Env& env, const SolverObjectsInput& in);

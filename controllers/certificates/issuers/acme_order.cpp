@@ -45,7 +45,7 @@ std::vector<acme::Identifier> identifiers_of(const pki::CertificateRequest& csr)
 struct Ctx {
   Env& env;
   const v1::CertificateRequest& cr;
-  const json::Value& obj;
+  json::Value& obj;
   const v1::AcmeIssuer& acme;
   const log::Logger& log;
   acme::Client& client;
@@ -82,26 +82,32 @@ Dns01Record dns01_record(const Ctx& c, const Chosen& chosen, const acme::Authori
                      acme::dns01_txt_value(acme::key_authorization(chosen.challenge->token, c.account.key.jwk()))};
 }
 
-void present_http01(Ctx& c, const Chosen& chosen, const acme::Authorization& authz) {
+// Serves the token here and, with an ingress solver, makes the challenge's Service and Ingress.
+acme::Http01Solver::Published present_http01(Ctx& c, const Chosen& chosen, const acme::Authorization& authz) {
   const std::string& domain = authz.identifier.value;
   const acme::Challenge& ch = *chosen.challenge;
-  if (c.env.solver) c.env.solver->add(ch.token, acme::key_authorization(ch.token, c.account.key.jwk()), domain);
-  if (!chosen.solver.http01->ingress) return;
-  SolverObjectsInput in;
-  in.ns = std::string(c.cr.namespace_());
-  in.request_name = std::string(c.cr.name());
-  in.request_uid = std::string(meta::uid_of(c.obj));
-  in.domain = domain;
-  in.token = ch.token;
-  in.ingress = *chosen.solver.http01->ingress;
-  in.target_host = c.env.options.acme_solver_service + "." + c.env.options.cluster_resource_namespace + ".svc.cluster.local";
-  in.target_port = c.env.options.acme_solver_service_port;
-  ensure_solver_objects(c.env, in);
+  acme::Http01Solver::Published token{ch.token, acme::key_authorization(ch.token, c.account.key.jwk()), domain};
+  if (c.env.solver) c.env.solver->add(token.token, token.key_authorization, domain);
+  if (chosen.solver.http01->ingress) {
+    SolverObjectsInput in;
+    in.ns = std::string(c.cr.namespace_());
+    in.request_name = std::string(c.cr.name());
+    in.request_uid = std::string(meta::uid_of(c.obj));
+    in.domain = domain;
+    in.token = ch.token;
+    in.ingress = *chosen.solver.http01->ingress;
+    in.target_host = c.env.options.acme_solver_service + "." + c.env.options.cluster_resource_namespace + ".svc.cluster.local";
+    in.target_port = c.env.options.acme_solver_service_port;
+    ensure_solver_objects(c.env, in);
+  }
+  return token;
 }
 
 // Presents every pending authorization's challenge with the solver selected for it and accepts
-// it once presented: a Failed outcome when no solver fits, a Pending one while a DNS-01 record is
-// not answered yet or cannot be published (the message says why; the next reconcile retries).
+// it once the CA can see it: a DNS-01 record answered by its nameserver, an HTTP-01 token
+// published for every replica and answered to the self check. A Failed outcome when no solver
+// fits; a Pending one while something is not visible yet or cannot be published (the message
+// says why; the next reconcile retries).
 std::optional<SignOutcome> present_challenges(Ctx& c, const acme::Order& order) {
   // The outcome of the first name (in name order) still waiting, so that the status message
   // does not change with the order the CA lists the authorizations in.
@@ -109,8 +115,20 @@ std::optional<SignOutcome> present_challenges(Ctx& c, const acme::Order& order) 
   auto wait = [&](const std::string& name, SignOutcome outcome) {
     if (!waiting || name < waiting->first) waiting.emplace(name, std::move(outcome));
   };
+  struct Ready {
+    std::string name;
+    const acme::Challenge* challenge;
+    std::optional<acme::Http01Solver::Published> http01;  // to self-check first
+  };
+  std::vector<acme::Authorization> authzs;
+  std::vector<Chosen> chosen_all;
+  std::vector<Ready> ready;
+  std::vector<acme::Http01Solver::Published> published;
+  authzs.reserve(order.authorizations.size());
+  chosen_all.reserve(order.authorizations.size());
   for (const auto& url : order.authorizations) {
-    auto authz = c.client.get_authorization(c.account, url);
+    authzs.push_back(c.client.get_authorization(c.account, url));
+    const auto& authz = authzs.back();
     if (authz.status != acme::status::kPending) continue;
     const std::string name = selector_name(authz);
     auto chosen = choose(c, authz);
@@ -118,11 +136,13 @@ std::optional<SignOutcome> present_challenges(Ctx& c, const acme::Order& order) 
       return SignOutcome::failed("SolverNotFound",
                                  "Failed to determine a valid solver configuration for the set of domains on the Order: "
                                  "no configured challenge solvers can be used for this challenge (" + name + ")");
-    if (chosen->solver.dns01) {
+    chosen_all.push_back(std::move(*chosen));
+    const Chosen& ch = chosen_all.back();
+    if (ch.solver.dns01) {
       try {
-        if (!present_dns01(c.env, dns01_record(c, *chosen, authz))) {
+        if (!present_dns01(c.env, dns01_record(c, ch, authz))) {
           wait(name, SignOutcome::pending("DNS01Propagating", "Waiting for the DNS-01 TXT record " + dns01_record_name(name) +
-                                                                  " to be answered by " + chosen->solver.dns01->rfc2136->nameserver,
+                                                                  " to be answered by " + ch.solver.dns01->rfc2136->nameserver,
                                           c.env.options.acme_requeue));
           continue;
         }
@@ -131,13 +151,24 @@ std::optional<SignOutcome> present_challenges(Ctx& c, const acme::Order& order) 
         wait(name, SignOutcome::pending("DNS01Error", e.what(), c.env.options.issuer_retry_interval));
         continue;
       }
+      ready.push_back({name, ch.challenge, std::nullopt});
     } else {
-      present_http01(c, *chosen, authz);
+      published.push_back(present_http01(c, ch, authz));
+      ready.push_back({name, ch.challenge, published.back()});
     }
-    if (chosen->challenge->status == acme::status::kPending) {
-      c.client.accept_challenge(c.account, chosen->challenge->url);
-      c.log.info("accepted challenge", {{"domain", name}, {"type", chosen->challenge->type}});
+  }
+  if (!published.empty()) publish_tokens(c.env, c.obj, published);
+  for (const auto& r : ready) {
+    if (r.challenge->status != acme::status::kPending) continue;  // accepted already
+    if (r.http01 && c.env.options.acme_http01_self_check) {
+      if (auto why = http01_self_check(c.env.options.acme_http01_self_check_address, r.http01->domain, r.http01->token, r.http01->key_authorization)) {
+        wait(r.name, SignOutcome::pending("HTTP01Propagating", "Waiting for HTTP-01 challenge propagation: " + *why,
+                                          c.env.options.acme_requeue));
+        continue;
+      }
     }
+    c.client.accept_challenge(c.account, r.challenge->url);
+    c.log.info("accepted challenge", {{"domain", r.name}, {"type", r.challenge->type}});
   }
   if (!waiting) return std::nullopt;
   return std::move(waiting->second);
@@ -158,6 +189,11 @@ void clean_up(Ctx& c, const acme::Order& order) {
     }
   }
   delete_solver_objects(c.env, c.cr.namespace_(), meta::uid_of(c.obj));
+  try {
+    publish_tokens(c.env, c.obj, {});
+  } catch (const std::exception& e) {
+    c.log.warn("could not remove the published HTTP-01 tokens", {{"error", e.what()}});
+  }
 }
 
 acme::PollOptions short_poll(const Env& env) {

@@ -1,9 +1,11 @@
 // ACME end to end against the real pebble (and pebble-challtestsrv as its DNS): a
 // ClusterIssuer registers an account, a Certificate is issued through HTTP-01 answered by the
-// manager's solver, the per-challenge Service/Ingress are made and removed.
+// manager's solver after its self check, the per-challenge Service/Ingress and the tokens
+// published on the request (for the other replicas) are made and removed.
 #include "testing/pebble.h"
 #include "controllers/certificates/acme/solver.h"
 #include "controllers/certificates/constants.h"
+#include "controllers/certificates/issuers/acme_http01.h"
 #include "controllers/certificates/tests/harness.h"
 #include "runtime/meta/object.h"
 #include "runtime/pki/pki.h"
@@ -26,6 +28,8 @@ TEST_P(Acme, IssuesThroughHttp01WithPebble) {
   o.certs.acme_requeue = 200ms;
   Harness h(o);
   ASSERT_TRUE(h.env().solver && h.env().solver->running());
+  // The self check reaches the solver as pebble does: 127.0.0.1 and the solver's port, Host: the domain.
+  h.env().options.acme_http01_self_check_address = "127.0.0.1:" + std::to_string(h.env().solver->port());
   e2e::PebbleEnv pebble({.http_port = h.env().solver->port()});
   const std::string domain = "shop.capstan.example";
   pebble.add_a(domain + ".", "127.0.0.1");
@@ -80,14 +84,33 @@ TEST_P(Acme, IssuesThroughHttp01WithPebble) {
     saw_service = true;
     return true;
   });
+  // The tokens published on the request for the other replicas: seen while the order runs.
+  std::atomic<bool> saw_published{false};
+  http::Cancellation cancel_requests;
+  std::thread requests([&] {
+    client::WatchOptions wo;
+    wo.resource_version = h.client().list(kCertificateRequestType.gvr, "shop", {}).resource_version;
+    try {
+      h.client().watch(kCertificateRequestType.gvr, "shop", wo, [&](json::EventType, std::string_view text, const json::MetaSummary&) {
+        auto tokens = published_tokens(json::parse(text));
+        if (!tokens.empty() && tokens[0].domain == "shop.capstan.example" && tokens[0].key_authorization.starts_with(tokens[0].token + "."))
+          saw_published = true;
+        return true;
+      }, &cancel_requests);
+    } catch (const std::exception&) {
+      // cancelled
+    }
+  });
   h.apply(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate","metadata":{"name":"shop","namespace":"shop"},
       "spec":{"secretName":"shop-tls","dnsNames":["shop.capstan.example"],"privateKey":{"algorithm":"ECDSA"},
               "issuerRef":{"name":"pebble","kind":"ClusterIssuer"}}})");
   json::Value crt = h.wait_ready("shop", "shop", 1, 90s);
   cancel_ingresses.cancel();
   cancel_services.cancel();
+  cancel_requests.cancel();
   ingresses.join();
   services.join();
+  requests.join();
   if (HasFailure()) std::cerr << pebble.logs();
 
   auto data = h.secret_data("shop", "shop-tls");
@@ -113,6 +136,9 @@ TEST_P(Acme, IssuesThroughHttp01WithPebble) {
   EXPECT_TRUE(integration::eventually([&] { return h.list(kIngressType.gvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty(); }, 5s));
   EXPECT_TRUE(h.list(kServiceType.gvr, "shop", "acme.certs.capstan.dev/http01-solver=true").empty());
   EXPECT_EQ(h.env().solver->size(), 0u);
+  EXPECT_TRUE(saw_published.load());
+  EXPECT_TRUE(meta::annotation(*cr, "acme.capstan.dev/http01-tokens").empty());
+  EXPECT_TRUE(integration::eventually([&] { return h.env().solver->published_size() == 0; }, 5s));
   EXPECT_EQ(h.reconcile_errors("certificaterequests-issuer"), 0);
 }
 

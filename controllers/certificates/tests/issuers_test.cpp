@@ -9,6 +9,8 @@
 #include "controllers/certificates/requests/outcome.h"
 #include "controllers/certificates/tests/test_util.h"
 
+#include "runtime/metrics/registry.h"
+
 #include <gtest/gtest.h>
 
 namespace capstan::certificates {
@@ -133,6 +135,43 @@ TEST(AcmeSolvers, MostSpecificSelectorWins) {
   auto only_dns = acme_issuer(R"([{"dns01":{"rfc2136":{"nameserver":"10.0.0.53"}}}])");
   EXPECT_EQ(select_solver(only_dns, "a.example", {}, kHttpOnly), std::nullopt);
   EXPECT_EQ(solver_type(*select_solver(only_dns, "*.a.example", {}, kDnsOnly)), "dns-01");
+}
+
+TEST(AcmeSolvers, Http01SelfCheckFetchesTheTokenAsTheCaWill) {
+  metrics::Registry registry;
+  acme::Http01Solver solver({.address = "127.0.0.1", .port = 0}, &registry);
+  solver.start();
+  solver.add("tok", "tok.thumb", "shop.example");
+  EXPECT_EQ(http01_self_check(solver.address(), "shop.example", "tok", "tok.thumb"), std::nullopt);
+  // Another host: the solver does not answer it, and the reason says what was fetched.
+  auto wrong_host = http01_self_check(solver.address(), "other.example", "tok", "tok.thumb");
+  ASSERT_TRUE(wrong_host);
+  EXPECT_EQ(*wrong_host, "wrong status code '404', expected '200' (GET http://other.example/.well-known/acme-challenge/tok)");
+  solver.add("tok", "tok.other", "shop.example");
+  auto wrong_body = http01_self_check(solver.address(), "shop.example", "tok", "tok.thumb");
+  ASSERT_TRUE(wrong_body);
+  EXPECT_NE(wrong_body->find("tok.other"), std::string::npos) << *wrong_body;
+  solver.stop();
+  auto down = http01_self_check(solver.address(), "shop.example", "tok", "tok.thumb");
+  ASSERT_TRUE(down);
+  EXPECT_NE(down->find("GET http://shop.example/.well-known/acme-challenge/tok"), std::string::npos) << *down;
+}
+
+TEST(AcmeSolvers, PublishedTokensAreReadBackBounded) {
+  json::Value cr = json::parse(R"({"metadata":{"annotations":{"acme.capstan.dev/http01-tokens":
+      "{\"t1\":{\"keyAuthorization\":\"t1.ka\",\"domain\":\"a.example\"}}"}}})");
+  auto tokens = published_tokens(cr);
+  ASSERT_EQ(tokens.size(), 1u);
+  EXPECT_EQ(tokens[0].token, "t1");
+  EXPECT_EQ(tokens[0].key_authorization, "t1.ka");
+  EXPECT_EQ(tokens[0].domain, "a.example");
+  EXPECT_TRUE(published_tokens(json::parse(R"({"metadata":{"annotations":{"acme.capstan.dev/http01-tokens":"not json"}}})")).empty());
+  EXPECT_TRUE(published_tokens(json::parse(R"({"metadata":{}})")).empty());
+  json::Object many;
+  for (int i = 0; i < 101; ++i) many["t" + std::to_string(i)] = json::Object{{"keyAuthorization", "ka"}};
+  json::Value big = json::Object{{"metadata", json::Object{{"annotations", json::Object{{"acme.capstan.dev/http01-tokens",
+                                                                                         json::serialize(json::Value(many))}}}}}};
+  EXPECT_TRUE(published_tokens(big).empty());
 }
 
 TEST(AcmeSolvers, Dns01RecordName) {
