@@ -469,6 +469,21 @@ spec:
     EXPECT_EQ(refused, 0) << "every scrape authenticated";
   }
   exporter.stop();
+
+  // A rotated password reaches the assets Secret, and a missing Secret that appears lets its
+  // ScrapeConfig in, within seconds: the manager watches the values it read (no resync wait).
+  kubectl_->ok({"patch", "secret", "exporter-auth", "-n", "obs", "-p", R"({"stringData":{"password":"n3w-pa55"}})"});
+  auto asset = [&](const std::string& key) {
+    return meta::base64_decode(get({"get", "secret", "prometheus-secure-tls-assets-0", "-n", "obs", "-o",
+                                    "jsonpath={.data." + key + "}"}))
+        .value_or("");
+  };
+  EXPECT_TRUE(eventually([&] { return asset("secret_obs_exporter-auth_password") == "n3w-pa55"; }, 10s))
+      << asset("secret_obs_exporter-auth_password");
+  kubectl_->ok({"create", "secret", "generic", "absent", "-n", "obs", "--from-literal=token=s3cret"});
+  EXPECT_TRUE(eventually([&] { return cfg().find("scrapeConfig/obs/locked") != std::string::npos; }, 10s)) << cfg();
+  EXPECT_TRUE(eventually([&] { return binding("locked", "status") == "True"; }, 10s)) << binding("locked", "message");
+  EXPECT_EQ(asset("secret_obs_absent_token"), "s3cret");
 }
 
 // A PrometheusAgent: prometheus-operator's prom-agent-<name> objects, a configuration agent mode

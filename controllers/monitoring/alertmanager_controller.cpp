@@ -32,6 +32,8 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Alertmanager> {
  public:
   Reconciler(Env& env, const controller::Request& request, controller::Context& ctx)
       : WorkloadReconciler(env, env.alertmanagers, kAlertmanagerType, request, ctx) {}
+  // What this reconcile read is what the next change of those Secrets wakes.
+  ~Reconciler() { env_.record_reads("alertmanager", request_, reader_.read_ids()); }
 
  private:
   friend class WorkloadReconciler<Reconciler, v1::Alertmanager>;

@@ -125,6 +125,13 @@ std::optional<std::string> AssetReader::read(const AssetRef& ref) {
   return value;
 }
 
+std::vector<std::string> AssetReader::read_ids() const {
+  std::vector<std::string> out;
+  out.reserve(objects_.size());
+  for (const auto& [id, obj] : objects_) out.push_back(id);
+  return out;
+}
+
 void read_assets(AssetReader& reader, const std::vector<AssetRef>& refs, Assets& assets) {
   for (const auto& ref : refs)
     if (auto value = reader.read(ref)) assets[ref.file()] = std::move(*value);

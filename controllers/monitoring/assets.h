@@ -55,6 +55,9 @@ class AssetReader {
   // The value; nullopt when an optional one is missing. Throws std::runtime_error naming the
   // reference when a required one is missing, or when a value is not decodable.
   std::optional<std::string> read(const AssetRef& ref);
+  // Every object read so far, found or not: "secret/<ns>/<name>", "configmap/<ns>/<name>" (what
+  // ReferencedObjects watches for this reader).
+  std::vector<std::string> read_ids() const;
 
  private:
   client::Client& client_;

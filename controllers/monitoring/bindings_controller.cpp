@@ -34,14 +34,18 @@ std::string object_problems(Env& env, const BoundKind& kind, const json::Value& 
   std::string why = kind.problems(obj);
   if (!why.empty() || !kind.refs) return why;
   AssetReader reader(env.client);
+  std::string why_missing;
   try {
     Assets ignored;
     read_assets(reader, kind.refs(obj), ignored);
   } catch (const std::runtime_error& e) {
     missing_value = true;
-    return e.what();
+    why_missing = e.what();
   }
-  return {};
+  // A missing Secret that appears, or a value that changes, judges the object again at once.
+  env.record_reads(kind.type.gvr.resource + "-bindings",
+                   controller::Request{std::string(meta::namespace_of(obj)), std::string(meta::name_of(obj))}, reader.read_ids());
+  return why_missing;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "controllers/monitoring/env.h"
 
+#include "controllers/monitoring/references.h"
+
 #include "runtime/events/recorder.h"
 
 namespace capstan::monitoring {
@@ -24,6 +26,10 @@ Env::Env(client::Client& c, cache::Informer& p, cache::Informer& agents, cache::
       options(o) {}
 
 Env::~Env() = default;
+
+void Env::record_reads(const std::string& name, const controller::Request& request, const std::vector<std::string>& ids) const {
+  if (references) references->record(name, request, ids);
+}
 
 void Env::event(const json::Value& target, std::string_view type, std::string_view reason, std::string_view message) const {
   if (recorder) recorder->event(target, type, reason, message);

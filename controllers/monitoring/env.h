@@ -10,7 +10,9 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace capstan::client {
 class Client;
@@ -23,6 +25,8 @@ class Recorder;
 }
 
 namespace capstan::monitoring {
+
+class ReferencedObjects;
 
 using apis::monitoring::v1::kAlertmanagerConfigType;
 using apis::monitoring::v1::kAlertmanagerType;
@@ -89,7 +93,11 @@ struct Env {
   cache::Informer& alertmanager_configs;
   MonitoringOptions options;
   std::unique_ptr<events::Recorder> recorder;
+  // The Secrets and ConfigMaps each reconcile read (null in tests that wire no controllers).
+  std::unique_ptr<ReferencedObjects> references;
 
+  // Records what `request` of controller `name` read (no-op without references).
+  void record_reads(const std::string& name, const controller::Request& request, const std::vector<std::string>& ids) const;
   void event(const json::Value& target, std::string_view type, std::string_view reason, std::string_view message) const;
 };
 

@@ -6,6 +6,7 @@
 #include "controllers/monitoring/bindings_controller.h"
 #include "controllers/monitoring/objects.h"
 #include "controllers/monitoring/prometheus_controller.h"
+#include "controllers/monitoring/references.h"
 #include "runtime/cache/factory.h"
 #include "runtime/cache/informer.h"
 #include "runtime/controller/manager.h"
@@ -26,6 +27,18 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
                                    Env::Alerting{mgr.informer(kAlertmanagerType), mgr.informer(kAlertmanagerConfigType)}, options);
   if (env->options.record_events)
     env->recorder = std::make_unique<events::Recorder>(mgr.event_client(), events::Source{std::string(kEventComponent), ""});
+
+  // A changed Secret or ConfigMap wakes the objects that read it (references.h); the watches run
+  // on the leader only, as the controllers they wake.
+  env->references = std::make_unique<ReferencedObjects>(mgr.client());
+  ReferencedObjects* refs = env->references.get();
+  mgr.add_leader_runnable("monitoring-references", [refs] { refs->start(); }, [refs] { refs->stop(); });
+  // A deleted reader reads nothing any more.
+  auto forget_on_delete = [refs](cache::Informer& informer, std::string name) {
+    informer.add_handlers(cache::Handlers{nullptr, nullptr, [refs, name](const cache::ObjectPtr& o) {
+      refs->record(name, controller::Request{std::string(o->ns()), std::string(o->name())}, {});
+    }});
+  };
 
   // A change to any monitor, rule or namespace may change what a Prometheus (or agent) selects:
   // every one regenerates (as prometheus-operator's enqueueForNamespace), which costs a config
@@ -61,9 +74,12 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
         .watches(kNamespaceType, every, {controller::labels_changed()});
     if (&s.type == &kPrometheusType)  // an agent has no rules
       builder.owns(kConfigMapType, {controller::resource_version_changed()}, owned).watches(kPrometheusRuleType, every, {spec_or_labels});
-    builder.with_max_concurrent(env->options.max_concurrent_reconciles)
-        .records_faults(std::string(apis::monitoring::v1::condition::kReconciled), env->recorder.get())
-        .complete([env, reconcile = s.reconcile](const controller::Request& r, controller::Context& c) { return reconcile(*env, r, c); });
+    controller::Controller& c =
+        builder.with_max_concurrent(env->options.max_concurrent_reconciles)
+            .records_faults(std::string(apis::monitoring::v1::condition::kReconciled), env->recorder.get())
+            .complete([env, reconcile = s.reconcile](const controller::Request& r, controller::Context& c) { return reconcile(*env, r, c); });
+    refs->attach(s.name, c);
+    forget_on_delete(s.informer, s.name);
   }
 
   // Alertmanagers: a change to an AlertmanagerConfig or a namespace's labels may change what each
@@ -73,7 +89,7 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
     for (const auto& a : e->alertmanagers.list()) out.push_back({std::string(a->ns()), std::string(a->name())});
     return out;
   };
-  mgr.controller("alertmanager")
+  controller::Controller& alertmanagers = mgr.controller("alertmanager")
       .for_(kAlertmanagerType, {controller::generation_changed()})
       .owns(kStatefulSetType, {}, owned)
       .owns(kSecretType, {controller::resource_version_changed()}, owned)
@@ -82,6 +98,8 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
       .with_max_concurrent(env->options.max_concurrent_reconciles)
       .records_faults(std::string(apis::monitoring::v1::condition::kReconciled), env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_alertmanager(*env, r, c); });
+  refs->attach("alertmanager", alertmanagers);
+  forget_on_delete(e->alertmanagers, "alertmanager");
 
   // The status.bindings of every monitor and rule (bindings_controller.h).
   for (const auto* kind : {&service_monitor_bindings(), &pod_monitor_bindings(), &probe_bindings(), &scrape_config_bindings(),
@@ -97,7 +115,11 @@ std::shared_ptr<Env> wire_monitoring(controller::Manager& mgr, MonitoringOptions
     for (const auto* workload : kind->alertmanagers ? std::vector<const meta::ResourceType*>{&kAlertmanagerType}
                                                     : std::vector<const meta::ResourceType*>{&kPrometheusType, &kPrometheusAgentType})
       builder.watches(*workload, every_object, {controller::generation_changed()});
-    builder.complete([env, kind](const controller::Request& r, controller::Context& c) { return reconcile_bindings(*env, *kind, r, c); });
+    const std::string name = kind->type.gvr.resource + "-bindings";
+    refs->attach(name, builder.complete([env, kind](const controller::Request& r, controller::Context& c) {
+      return reconcile_bindings(*env, *kind, r, c);
+    }));
+    forget_on_delete(kind->informer(*e), name);
   }
 
   if (env->recorder) mgr.add_server("monitoring-events", [] {}, [env] { env->recorder->stop(); });

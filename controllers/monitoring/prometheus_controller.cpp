@@ -71,6 +71,8 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
       : WorkloadReconciler(env, flavor.agent ? env.prometheus_agents : env.prometheuses, flavor.agent ? kPrometheusAgentType : kPrometheusType,
                            request, ctx),
         flavor_(flavor) {}
+  // What this reconcile read is what the next change of those Secrets and ConfigMaps wakes.
+  ~Reconciler() { env_.record_reads(flavor_.agent ? "prometheus-agent" : "prometheus", request_, reader_.read_ids()); }
 
  private:
   friend class WorkloadReconciler<Reconciler, v1::Prometheus>;
@@ -89,7 +91,7 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
     in.spec = &spec;
     in.agent = flavor_.agent;
     const std::string key = type_.kind + " " + request_.key();
-    AssetReader reader(env_.client);
+    AssetReader& reader = reader_;
     in.service_monitors = accepted<v1::ServiceMonitor>(
         env_, Selection(env_.namespaces, request_.ns, spec.service_monitor_selector, spec.service_monitor_namespace_selector).pick(env_.service_monitors),
         v1::kServiceMonitorKind, service_monitor_problems, spec, key, reader, in.assets, ctx_);
@@ -181,6 +183,7 @@ class Reconciler : public WorkloadReconciler<Reconciler, v1::Prometheus> {
   }
 
   const Flavor& flavor_;
+  AssetReader reader_{env_.client};  // each Secret and ConfigMap read once per reconcile
 };
 
 }  // namespace
