@@ -3,7 +3,10 @@
 // error naming the request, `status` and `inspect` describe the Certificate and its Secret (text
 // and -o json), `renew` starts a new revision, and `deny` fails that revision visibly.
 #include "runtime/json/json.h"
+#include "runtime/pki/pki.h"
 #include "testing/controller_fixture.h"
+
+#include <sys/stat.h>
 
 #include <gtest/gtest.h>
 
@@ -97,6 +100,96 @@ spec: {secretName: web-tls, dnsNames: [web.shop.example], privateKey: {algorithm
   auto usage = certs({"frobnicate"});
   EXPECT_EQ(usage.code, 2);
   EXPECT_TRUE(has(usage.err, "unknown subcommand \"frobnicate\"")) << usage.err;
+}
+
+// A cert-manager manifest converted for Capstan, and a CertificateRequest made from it whose key
+// never leaves this machine: create-csr waits (--fetch-certificate) until the request is
+// approved and signed, then writes the chain next to the key it generated.
+TEST_P(CertsCliE2E, ConvertAndCreateCsrWithALocalKey) {
+  // A CA issuer (a SelfSigned issuer signs with the request's own key, which stays local here).
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: v1
+kind: Namespace
+metadata: {name: shop}
+---
+apiVersion: certs.capstan.dev/v1
+kind: ClusterIssuer
+metadata: {name: selfsigned}
+spec: {selfSigned: {}}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: shop-ca, namespace: shop}
+spec: {secretName: shop-ca, isCA: true, commonName: Shop CA, privateKey: {algorithm: ECDSA}, issuerRef: {name: selfsigned, kind: ClusterIssuer}}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Issuer
+metadata: {name: shop-ca, namespace: shop}
+spec: {ca: {secretName: shop-ca}}
+)");
+  ASSERT_TRUE(eventually([&] { return !field("certificaterequest", "shop-ca-1", ".metadata.name").empty(); }, 60s)) << manager_->logs();
+  ASSERT_EQ(certs({"approve", "shop-ca-1", "-n", "shop"}).code, 0);
+  ASSERT_TRUE(eventually([&] { return condition("certificate", "shop-ca", "shop", "Ready") == "True"; }, 60s)) << manager_->logs();
+  TempDir dir("certs-cli");
+  const std::string manifest = dir.write("api.yaml", R"(apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata: {name: api, namespace: shop}
+spec:
+  secretName: api-tls
+  dnsNames: [api.shop.example]
+  privateKey: {algorithm: ECDSA, size: 384}
+  issuerRef: {name: shop-ca, kind: Issuer, group: cert-manager.io}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: api
+  namespace: shop
+  annotations: {cert-manager.io/issuer: shop-ca}
+spec: {tls: [{hosts: [api.shop.example], secretName: api-ingress-tls}], rules: [{host: api.shop.example}]}
+)");
+  auto converted = certs({"convert", "-f", manifest});
+  ASSERT_EQ(converted.code, 0) << converted.err;
+  EXPECT_TRUE(has(converted.out, "apiVersion: certs.capstan.dev/v1")) << converted.out;
+  EXPECT_TRUE(has(converted.out, "group: certs.capstan.dev")) << converted.out;
+  EXPECT_TRUE(has(converted.out, "certs.capstan.dev/issuer: shop-ca")) << converted.out;
+  EXPECT_FALSE(has(converted.out, "cert-manager.io")) << converted.out;
+  // What convert writes, the API server takes (dry run: nothing is made).
+  kubectl_->ok({"apply", "--dry-run=server", "-f", "-"}, converted.out);
+
+  Process::Options p;
+  p.args = {capstan_bin(), "certs", "create-csr", "api-local", "-f", manifest, "-n", "shop", "--fetch-certificate", "--timeout", "90s",
+            "--output-key-file", dir.file("api.key"), "--output-certificate-file", dir.file("api.crt"), "--kubeconfig", server_->kubeconfig()};
+  Process create(p);
+  ASSERT_TRUE(eventually([&] { return !field("certificaterequest", "api-local", ".metadata.name").empty(); }, 30s)) << create.err();
+  auto approved = certs({"approve", "api-local", "-n", "shop"});
+  EXPECT_EQ(approved.code, 0) << approved.err;
+  auto code = create.wait(90s);
+  ASSERT_TRUE(code) << "create-csr did not return";
+  EXPECT_EQ(*code, 0) << create.err();
+  EXPECT_TRUE(has(create.out(), "CertificateRequest shop/api-local created; private key written to " + dir.file("api.key"))) << create.out();
+  EXPECT_TRUE(has(create.out(), "certificate written to " + dir.file("api.crt"))) << create.out();
+
+  struct stat st {};
+  ASSERT_EQ(::stat(dir.file("api.key").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  auto key = pki::PrivateKey::from_pem(read_file(dir.file("api.key")));
+  EXPECT_EQ(pki::algorithm_name(key.algorithm()), "ECDSA");
+  EXPECT_EQ(key.size(), 384);
+  auto chain = pki::Certificate::parse_chain(read_file(dir.file("api.crt")));
+  ASSERT_FALSE(chain.empty());
+  EXPECT_TRUE(key.matches(chain[0]));
+  EXPECT_EQ(chain[0].dns_names(), std::vector<std::string>{"api.shop.example"});
+  EXPECT_EQ(field("certificaterequest", "api-local", ".metadata.annotations.certs\\.capstan\\.dev/certificate-name"), "api");
+
+  // Never overwritten: the same key file again is refused before anything is made.
+  auto again = certs({"create-csr", "api-other", "-f", manifest, "-n", "shop", "--output-key-file", dir.file("api.key")});
+  EXPECT_EQ(again.code, 1);
+  EXPECT_TRUE(has(again.err, "it is not overwritten")) << again.err;
+  EXPECT_EQ(field("certificaterequest", "api-other", ".metadata.name"), "");
+  // A manifest of another namespace is named.
+  auto other_ns = certs({"create-csr", "-f", manifest, "-n", "default", "--output-key-file", dir.file("x.key")});
+  EXPECT_EQ(other_ns.code, 1);
+  EXPECT_TRUE(has(other_ns.err, R"(the Certificate is in namespace "shop" but the request would be made in "default")")) << other_ns.err;
 }
 
 CAPSTAN_E2E_BACKENDS(CertsCliE2E);

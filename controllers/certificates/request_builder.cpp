@@ -53,12 +53,18 @@ json::Value desired_request(const v1::Certificate& crt, const json::Value& owner
   cr.metadata["annotations"] = std::move(annotations);
   if (const auto* labels = json::get_object(crt.metadata, {"labels"}); labels && !labels->empty()) cr.metadata["labels"] = *labels;
   cr.metadata["ownerReferences"] = json::Array{owner_reference(v1::kCertificateKind, owner)};
-  cr.spec.request = std::string(csr_pem);
-  cr.spec.issuer_ref = v1::effective_issuer_ref(crt.spec.issuer_ref);
-  cr.spec.duration = v1::effective_duration(crt.spec);
-  cr.spec.is_ca = crt.spec.is_ca;
-  cr.spec.usages = v1::effective_usages(crt.spec);
+  cr.spec = request_spec(crt, csr_pem);
   return cr.to_json();
+}
+
+v1::CertificateRequestSpec request_spec(const v1::Certificate& crt, std::string_view csr_pem) {
+  v1::CertificateRequestSpec spec;
+  spec.request = std::string(csr_pem);
+  spec.issuer_ref = v1::effective_issuer_ref(crt.spec.issuer_ref);
+  spec.duration = v1::effective_duration(crt.spec);
+  spec.is_ca = crt.spec.is_ca;
+  spec.usages = v1::effective_usages(crt.spec);
+  return spec;
 }
 
 std::optional<std::int64_t> request_revision(const json::Value& request) {

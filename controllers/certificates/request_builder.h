@@ -6,6 +6,7 @@
 #pragma once
 
 #include "apis/certs/v1/certificate.h"
+#include "apis/certs/v1/certificate_request.h"
 #include "runtime/json/json.h"
 #include "runtime/pki/key.h"
 #include "runtime/pki/template.h"
@@ -22,6 +23,10 @@ namespace v1 = apis::certs::v1;
 pki::CertificateTemplate template_for(const v1::CertificateSpec& spec);
 // PEM CSR signed by `key` (usages encoded unless encodeUsagesInRequest is false).
 std::string build_csr(const v1::CertificateSpec& spec, const pki::PrivateKey& key);
+
+// What a CertificateRequest for `crt` asks for: `csr_pem`, the issuerRef, duration, isCA and
+// usages the Certificate's spec says (defaults applied).
+v1::CertificateRequestSpec request_spec(const v1::Certificate& crt, std::string_view csr_pem);
 
 // The CertificateRequest object for `revision`. `owner` is the Certificate object (for the
 // controller reference).
