@@ -60,13 +60,26 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
     // Every replica answers the tokens the leader publishes on its CertificateRequests (the
     // informers run on followers too; only controllers wait for leadership).
     acme::Http01Solver* solver = env->solver.get();
-    auto publish = [solver](const cache::ObjectPtr& o) {
-      solver->set_published(std::string(o->uid()), published_tokens(o->value()));
+    Env* e = env.get();
+    auto publish = [solver, e](const cache::ObjectPtr& o) {
+      // Most requests publish nothing: decoded only when the annotation is there.
+      const bool publishes = o->json().find(annotation::kAcmeHttp01Tokens) != std::string_view::npos;
+      solver->set_published(std::string(o->uid()), publishes ? trusted_published_tokens(*e, o->value())
+                                                             : std::vector<acme::Http01Solver::Published>{});
     };
     env->requests.add_handlers(cache::Handlers{
         [publish](const cache::ObjectPtr& o, bool) { publish(o); },
         [publish](const cache::ObjectPtr&, const cache::ObjectPtr& o) { publish(o); },
         [solver](const cache::ObjectPtr& o) { solver->set_published(std::string(o->uid()), {}); }});
+    // Tokens are trusted by their issuer's account: an issuer seen later (or registered anew)
+    // judges the requests that publish again.
+    auto issuer_seen = [publish, e] {
+      for (const auto& r : e->requests.list())
+        if (r->json().find(annotation::kAcmeHttp01Tokens) != std::string_view::npos) publish(r);
+    };
+    for (cache::Informer* issuers : {&env->issuers, &env->cluster_issuers})
+      issuers->add_handlers(cache::Handlers{[issuer_seen](const cache::ObjectPtr&, bool) { issuer_seen(); },
+                                            [issuer_seen](const cache::ObjectPtr&, const cache::ObjectPtr&) { issuer_seen(); }, nullptr});
   }
 
   // Indexes the map functions below look up.

@@ -1,9 +1,11 @@
 #include "controllers/certificates/issuers/acme_http01.h"
 
+#include "apis/certs/v1/certificate_request.h"
 #include "apis/certs/v1/group.h"
 #include "controllers/certificates/acme/solver.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/env.h"
+#include "controllers/certificates/issuers/lookup.h"
 #include "runtime/client/client.h"
 #include "runtime/http/client.h"
 #include "runtime/meta/hash.h"
@@ -55,6 +57,29 @@ std::vector<acme::Http01Solver::Published> published_tokens(const json::Value& r
     out.push_back({std::string(kv.key()), std::string(ka), std::string(domain)});
   }
   return out;
+}
+
+std::vector<acme::Http01Solver::Published> tokens_of_account(std::vector<acme::Http01Solver::Published> tokens,
+                                                             std::string_view thumbprint) {
+  if (thumbprint.empty()) return {};
+  std::erase_if(tokens, [&](const acme::Http01Solver::Published& t) {
+    return t.key_authorization.size() != t.token.size() + 1 + thumbprint.size() || !t.key_authorization.starts_with(t.token + ".") ||
+           !t.key_authorization.ends_with(thumbprint);
+  });
+  return tokens;
+}
+
+std::vector<acme::Http01Solver::Published> trusted_published_tokens(const Env& env, const json::Value& request) {
+  auto tokens = published_tokens(request);
+  if (tokens.empty()) return tokens;
+  try {
+    const auto cr = v1::CertificateRequest::from_json(request);
+    auto issuer = find_issuer(env, cr.spec.issuer_ref, cr.namespace_());
+    if (!issuer || !issuer->issuer.spec.acme || !issuer->issuer.status.acme) return {};
+    return tokens_of_account(std::move(tokens), issuer->issuer.status.acme->last_private_key_hash);
+  } catch (const std::exception&) {
+    return {};
+  }
 }
 
 void publish_tokens(Env& env, json::Value& cr_obj, const std::vector<acme::Http01Solver::Published>& tokens) {

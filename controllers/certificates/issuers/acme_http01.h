@@ -41,6 +41,15 @@ json::Value solver_ingress(const SolverObjectsInput& in, std::string_view servic
 // The tokens a CertificateRequest publishes in its kAcmeHttp01Tokens annotation (at most 100,
 // each field at most 1 KiB; a malformed annotation publishes nothing).
 std::vector<acme::Http01Solver::Published> published_tokens(const json::Value& request);
+// Of `tokens`, those whose key authorization is "<token>.<thumbprint>" for the ACME account with
+// `thumbprint` (the request's issuer's status.acme.lastPrivateKeyHash): whoever can annotate a
+// CertificateRequest cannot make the solvers answer for another ACME account.
+std::vector<acme::Http01Solver::Published> tokens_of_account(std::vector<acme::Http01Solver::Published> tokens,
+                                                             std::string_view thumbprint);
+// What a replica's solver serves for a CertificateRequest: its published tokens of its issuer's
+// account (none when the issuer is unknown, not ACME or has no account yet).
+std::vector<acme::Http01Solver::Published> trusted_published_tokens(const Env& env, const json::Value& request);
+
 // Writes `tokens` into that annotation (merge patch) unless it holds exactly them; `cr_obj`
 // gets the new metadata. Empty `tokens` removes the annotation.
 void publish_tokens(Env& env, json::Value& cr_obj, const std::vector<acme::Http01Solver::Published>& tokens);

@@ -117,32 +117,25 @@ std::optional<SignOutcome> present_challenges(Ctx& c, const acme::Order& order) 
   };
   struct Ready {
     std::string name;
-    const acme::Challenge* challenge;
+    acme::Challenge challenge;
     std::optional<acme::Http01Solver::Published> http01;  // to self-check first
   };
-  std::vector<acme::Authorization> authzs;
-  std::vector<Chosen> chosen_all;
   std::vector<Ready> ready;
   std::vector<acme::Http01Solver::Published> published;
-  authzs.reserve(order.authorizations.size());
-  chosen_all.reserve(order.authorizations.size());
   for (const auto& url : order.authorizations) {
-    authzs.push_back(c.client.get_authorization(c.account, url));
-    const auto& authz = authzs.back();
+    const auto authz = c.client.get_authorization(c.account, url);
     if (authz.status != acme::status::kPending) continue;
     const std::string name = selector_name(authz);
-    auto chosen = choose(c, authz);
+    const auto chosen = choose(c, authz);
     if (!chosen)
       return SignOutcome::failed("SolverNotFound",
                                  "Failed to determine a valid solver configuration for the set of domains on the Order: "
                                  "no configured challenge solvers can be used for this challenge (" + name + ")");
-    chosen_all.push_back(std::move(*chosen));
-    const Chosen& ch = chosen_all.back();
-    if (ch.solver.dns01) {
+    if (chosen->solver.dns01) {
       try {
-        if (!present_dns01(c.env, dns01_record(c, ch, authz))) {
+        if (!present_dns01(c.env, dns01_record(c, *chosen, authz))) {
           wait(name, SignOutcome::pending("DNS01Propagating", "Waiting for the DNS-01 TXT record " + dns01_record_name(name) +
-                                                                  " to be answered by " + ch.solver.dns01->rfc2136->nameserver,
+                                                                  " to be answered by " + chosen->solver.dns01->rfc2136->nameserver,
                                           c.env.options.acme_requeue));
           continue;
         }
@@ -151,24 +144,25 @@ std::optional<SignOutcome> present_challenges(Ctx& c, const acme::Order& order) 
         wait(name, SignOutcome::pending("DNS01Error", e.what(), c.env.options.issuer_retry_interval));
         continue;
       }
-      ready.push_back({name, ch.challenge, std::nullopt});
+      ready.push_back({name, *chosen->challenge, std::nullopt});
     } else {
-      published.push_back(present_http01(c, ch, authz));
-      ready.push_back({name, ch.challenge, published.back()});
+      published.push_back(present_http01(c, *chosen, authz));
+      ready.push_back({name, *chosen->challenge, published.back()});
     }
   }
   if (!published.empty()) publish_tokens(c.env, c.obj, published);
   for (const auto& r : ready) {
-    if (r.challenge->status != acme::status::kPending) continue;  // accepted already
+    if (r.challenge.status != acme::status::kPending) continue;  // accepted already
     if (r.http01 && c.env.options.acme_http01_self_check) {
-      if (auto why = http01_self_check(c.env.options.acme_http01_self_check_address, r.http01->domain, r.http01->token, r.http01->key_authorization)) {
+      const auto& t = *r.http01;
+      if (auto why = http01_self_check(c.env.options.acme_http01_self_check_address, t.domain, t.token, t.key_authorization)) {
         wait(r.name, SignOutcome::pending("HTTP01Propagating", "Waiting for HTTP-01 challenge propagation: " + *why,
                                           c.env.options.acme_requeue));
         continue;
       }
     }
-    c.client.accept_challenge(c.account, r.challenge->url);
-    c.log.info("accepted challenge", {{"domain", r.name}, {"type", r.challenge->type}});
+    c.client.accept_challenge(c.account, r.challenge.url);
+    c.log.info("accepted challenge", {{"domain", r.name}, {"type", r.challenge.type}});
   }
   if (!waiting) return std::nullopt;
   return std::move(waiting->second);

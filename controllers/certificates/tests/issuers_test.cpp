@@ -174,6 +174,16 @@ TEST(AcmeSolvers, PublishedTokensAreReadBackBounded) {
   EXPECT_TRUE(published_tokens(big).empty());
 }
 
+TEST(AcmeSolvers, OnlyTokensOfTheIssuersAccountAreServedFromTheAnnotation) {
+  using P = acme::Http01Solver::Published;
+  std::vector<P> tokens{{"t1", "t1.THUMB", "a.example"}, {"t2", "t2.OTHER", "a.example"}, {"t3", "t1.THUMB", ""},
+                        {"t4", "t4.xTHUMB", ""}};
+  auto kept = tokens_of_account(tokens, "THUMB");
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0].token, "t1");
+  EXPECT_TRUE(tokens_of_account(tokens, "").empty());
+}
+
 TEST(AcmeSolvers, Dns01RecordName) {
   EXPECT_EQ(dns01_record_name("WWW.Example.com"), "_acme-challenge.www.example.com");
   EXPECT_EQ(dns01_record_name("*.example.com"), "_acme-challenge.example.com");
