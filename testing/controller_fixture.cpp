@@ -22,6 +22,7 @@ void ControllerFixture::SetUp() {
   ASSERT_EQ(crds.code, 0) << crds.err;
   kubectl_->ok({"apply", "--server-side", "-f", "-"}, crds.out);
   kubectl_->ok({"wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"});
+  before_manager();
   std::string kubeconfig = manager_kubeconfig();
   if (setup_.through_fault_proxy) {
     proxy_ = std::make_unique<FaultProxy>(server_->port());

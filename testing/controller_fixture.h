@@ -42,6 +42,9 @@ class ControllerFixture : public ::testing::TestWithParam<Backend> {
   virtual std::vector<std::string> manager_flags() = 0;
   // Runs after the directory exists and before the API server starts (peers of the test).
   virtual void before_cluster() {}
+  // Runs once Capstan's CRDs are established, before the manager starts (CRDs of other projects
+  // the controllers watch).
+  virtual void before_manager() {}
 
   void SetUp() override;
   // The kubeconfig of the manager's identity: the chart's ServiceAccount with the RBAC the

@@ -49,6 +49,23 @@ std::vector<validation::Cause> CrdStrategy::validate(const json::Value& obj, con
   if (group.empty()) out.push_back(validation::field_required(spec.child("group")));
   else if (group.find('.') == std::string_view::npos)
     out.push_back(validation::field_invalid(spec.child("group"), json::Value(json::String(group)), "should be a domain with at least one dot"));
+  // Groups of the Kubernetes project need an API review (kube-apiserver's validateAPIApproval).
+  const bool protected_group = group == "k8s.io" || group.ends_with(".k8s.io") || group == "kubernetes.io" || group.ends_with(".kubernetes.io");
+  if (protected_group && (!old || !json::find(*old, {"metadata", "annotations", "api-approved.kubernetes.io"}))) {
+    auto path = FieldPath("metadata").child("annotations").key("api-approved.kubernetes.io");
+    const json::Value* approval = json::find(obj, {"metadata", "annotations", "api-approved.kubernetes.io"});
+    std::string_view value = approval && approval->is_string() ? std::string_view(approval->get_string()) : std::string_view();
+    const bool url = value.starts_with("https://") || value.starts_with("http://");
+    if (!approval) {
+      out.push_back(validation::field_required(path, "protected groups must have approval annotation \"api-approved.kubernetes.io\", see "
+                                                     "https://github.com/kubernetes/enhancements/pull/1111"));
+    } else if (!url && !value.starts_with("unapproved")) {
+      out.push_back(validation::field_invalid(path, *approval,
+                                              "protected groups must have approval annotation \"api-approved.kubernetes.io\" with either "
+                                              "a URL or a reason starting with \"unapproved\", see "
+                                              "https://github.com/kubernetes/enhancements/pull/1111"));
+    }
+  }
   if (plural.empty()) out.push_back(validation::field_required(spec.child("names").child("plural")));
   if (json::get_string(obj, {"spec", "names", "kind"}).empty()) out.push_back(validation::field_required(spec.child("names").child("kind")));
   std::string_view scope = json::get_string(obj, {"spec", "scope"});

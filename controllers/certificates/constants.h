@@ -19,6 +19,8 @@ using apis::certs::v1::kIssuerType;
 using meta::core::kIngressType;
 using meta::core::kSecretType;
 using meta::core::kServiceType;
+// Gateway API's Gateway (a CRD, installed with the Gateway API, not by Capstan).
+inline const meta::ResourceType kGatewayType{{"gateway.networking.k8s.io", "v1", "gateways"}, "Gateway", true};
 
 // ---- labels ----------------------------------------------------------------------------------
 // On every Secret the controller writes (cert-manager's controller.cert-manager.io/fao): the

@@ -61,6 +61,7 @@ struct Env {
   cache::Informer& cluster_issuers;
   cache::Informer& secrets;  // only ours: controller.certs.capstan.dev/fao=true
   cache::Informer* ingresses = nullptr;  // the ingress-shim's (null when it is off)
+  cache::Informer* gateways = nullptr;   // the gateway-shim's (null when it is off)
   CertificatesOptions options;
   SecretReader secret_reader;
   AcmeClients acme_clients;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace capstan::certificates {
@@ -94,36 +95,71 @@ bool same_where_set(const json::Value& want, const json::Value& have) {
   return true;
 }
 
-}  // namespace
-
-ShimResult certificates_for_ingress(const json::Value& ingress, const DefaultIssuer& default_issuer) {
-  ShimResult out;
+// The issuerRef the annotations of `obj` name, and the spec members they set; nullopt (with the
+// reason in out.errors) when no Certificate can be made; out.annotated says whether it asks.
+std::optional<std::pair<json::Object, json::Object>> annotated_issuer(const json::Value& obj, const DefaultIssuer& default_issuer,
+                                                                      ShimResult& out) {
   const std::string prefix(v1::kAnnotationPrefix);
-  std::string issuer = annotation(ingress, "issuer"), cluster_issuer = annotation(ingress, "cluster-issuer");
-  const bool acme = meta::annotation(ingress, kTlsAcme) == "true";
+  std::string issuer = annotation(obj, "issuer"), cluster_issuer = annotation(obj, "cluster-issuer");
+  const bool acme = meta::annotation(obj, kTlsAcme) == "true";
   out.annotated = !issuer.empty() || !cluster_issuer.empty() || acme;
-  if (!out.annotated) return out;
+  if (!out.annotated) return std::nullopt;
   json::Object ref;
   if (!issuer.empty() && !cluster_issuer.empty()) {
     out.errors.push_back("both " + prefix + "issuer and " + prefix + "cluster-issuer are set: choose one");
-    return out;
+    return std::nullopt;
   } else if (!issuer.empty() || !cluster_issuer.empty()) {
     ref["name"] = issuer.empty() ? cluster_issuer : issuer;
-    std::string kind = annotation(ingress, "issuer-kind");
+    std::string kind = annotation(obj, "issuer-kind");
     ref["kind"] = !kind.empty() ? kind : std::string(issuer.empty() ? v1::kClusterIssuerKind : v1::kIssuerKind);
-    std::string group = annotation(ingress, "issuer-group");
+    std::string group = annotation(obj, "issuer-group");
     ref["group"] = group.empty() ? std::string(v1::kGroup) : group;
   } else if (!default_issuer.name.empty()) {
     ref = json::Object{{"name", default_issuer.name}, {"kind", default_issuer.kind}, {"group", default_issuer.group}};
   } else {
     out.errors.push_back(std::string(kTlsAcme) + " is set but the manager has no default issuer (--default-issuer-name)");
-    return out;
+    return std::nullopt;
   }
-  json::Object common = annotated_spec(ingress, out.errors);
-  if (!out.errors.empty()) return out;
+  json::Object common = annotated_spec(obj, out.errors);
+  if (!out.errors.empty()) return std::nullopt;
+  return std::make_pair(std::move(ref), std::move(common));
+}
 
+using HostsBySecret = std::map<std::string, std::vector<std::string>>;
+
+void add_hosts(HostsBySecret& by_secret, const std::string& secret, std::vector<std::string> hosts) {
+  auto& all = by_secret[secret];
+  for (auto& h : hosts)
+    if (std::find(all.begin(), all.end(), h) == all.end()) all.push_back(std::move(h));
+}
+
+// One Certificate per secret, for its hosts, owned by `obj`.
+void make_certificates(const json::Value& obj, const json::Object& ref, const json::Object& common, const HostsBySecret& by_secret,
+                       ShimResult& out) {
+  const meta::OwnerReference owner = meta::controller_reference(obj);
+  for (const auto& [secret, hosts] : by_secret) {
+    json::Object spec = common;
+    json::Array dns;
+    for (const auto& h : hosts) dns.emplace_back(h);
+    spec["dnsNames"] = std::move(dns);
+    spec["secretName"] = secret;
+    spec["issuerRef"] = ref;
+    json::Object metadata{{"name", secret},
+                          {"namespace", meta::namespace_of(obj)},
+                          {"ownerReferences", json::Array{owner.to_json()}}};
+    out.certificates.push_back(
+        json::Object{{"apiVersion", v1::kApiVersion}, {"kind", v1::kCertificateKind}, {"metadata", std::move(metadata)}, {"spec", std::move(spec)}});
+  }
+}
+
+}  // namespace
+
+ShimResult certificates_for_ingress(const json::Value& ingress, const DefaultIssuer& default_issuer) {
+  ShimResult out;
+  auto issuer = annotated_issuer(ingress, default_issuer, out);
+  if (!issuer) return out;
   // Entries sharing a secret share its Certificate, with the hosts of all of them.
-  std::map<std::string, std::vector<std::string>> hosts_by_secret;
+  HostsBySecret hosts_by_secret;
   const json::Array* tls = json::get_array(ingress, {"spec", "tls"});
   for (std::size_t i = 0; tls && i < tls->size(); ++i) {
     const json::Value& entry = (*tls)[i];
@@ -140,36 +176,78 @@ ShimResult certificates_for_ingress(const json::Value& ingress, const DefaultIss
       out.errors.push_back("spec.tls[" + std::to_string(i) + "] (secret " + secret + "): the entry has no hosts");
       continue;
     }
-    auto& all = hosts_by_secret[secret];
-    for (auto& h : hosts)
-      if (std::find(all.begin(), all.end(), h) == all.end()) all.push_back(std::move(h));
+    add_hosts(hosts_by_secret, secret, std::move(hosts));
   }
-  const meta::OwnerReference owner = meta::controller_reference(ingress);
-  for (const auto& [secret, hosts] : hosts_by_secret) {
-    json::Object spec = common;
-    json::Array dns;
-    for (const auto& h : hosts) dns.emplace_back(h);
-    spec["dnsNames"] = std::move(dns);
-    spec["secretName"] = secret;
-    spec["issuerRef"] = ref;
-    json::Object metadata{{"name", secret},
-                          {"namespace", meta::namespace_of(ingress)},
-                          {"ownerReferences", json::Array{owner.to_json()}}};
-    out.certificates.push_back(
-        json::Object{{"apiVersion", v1::kApiVersion}, {"kind", v1::kCertificateKind}, {"metadata", std::move(metadata)}, {"spec", std::move(spec)}});
-  }
+  make_certificates(ingress, issuer->first, issuer->second, hosts_by_secret, out);
   return out;
 }
 
-controller::Result reconcile_ingress(Env& env, const DefaultIssuer& default_issuer, const controller::Request& req, controller::Context& ctx) {
-  auto cached = env.ingresses ? env.ingresses->get(req.ns, req.name) : nullptr;
+ShimResult certificates_for_gateway(const json::Value& gateway, const DefaultIssuer& default_issuer) {
+  ShimResult out;
+  auto issuer = annotated_issuer(gateway, default_issuer, out);
+  if (!issuer) return out;
+  const std::string ns(meta::namespace_of(gateway));
+  HostsBySecret hosts_by_secret;
+  const json::Array* listeners = json::get_array(gateway, {"spec", "listeners"});
+  for (std::size_t i = 0; listeners && i < listeners->size(); ++i) {
+    const json::Value& l = (*listeners)[i];
+    const std::string at = "spec.listeners[" + std::to_string(i) + "]";
+    if (!json::get_object(l, {"tls"})) continue;                              // plain HTTP
+    if (json::get_string(l, {"tls", "mode"}, "Terminate") == "Passthrough") continue;  // the backend's own certificate
+    std::string hostname(json::get_string(l, {"hostname"}));
+    const json::Array* refs = json::get_array(l, {"tls", "certificateRefs"});
+    if (hostname.empty()) {
+      out.errors.push_back(at + ".hostname: the listener has no hostname to put in a certificate");
+      continue;
+    }
+    for (std::size_t j = 0; refs && j < refs->size(); ++j) {
+      const json::Value& ref = (*refs)[j];
+      const std::string rat = at + ".tls.certificateRefs[" + std::to_string(j) + "]";
+      std::string_view group = json::get_string(ref, {"group"}), kind = json::get_string(ref, {"kind"}, "Secret");
+      std::string_view ref_ns = json::get_string(ref, {"namespace"});
+      std::string name(json::get_string(ref, {"name"}));
+      if (!group.empty() || kind != "Secret") {
+        out.errors.push_back(rat + ": only Secrets (core group) hold certificates, not " + std::string(kind) +
+                             (group.empty() ? "" : "." + std::string(group)));
+        continue;
+      }
+      if (!ref_ns.empty() && ref_ns != ns) {
+        out.errors.push_back(rat + ": the Secret is in namespace " + std::string(ref_ns) +
+                             "; Certificates are made in the Gateway's namespace only");
+        continue;
+      }
+      if (name.empty()) {
+        out.errors.push_back(rat + ": the reference has no name");
+        continue;
+      }
+      add_hosts(hosts_by_secret, name, {hostname});
+    }
+  }
+  make_certificates(gateway, issuer->first, issuer->second, hosts_by_secret, out);
+  return out;
+}
+
+const ShimSource& ingress_source() {
+  static const ShimSource s{"networking.k8s.io/v1", "Ingress", [](Env& e) { return e.ingresses; }, certificates_for_ingress};
+  return s;
+}
+
+const ShimSource& gateway_source() {
+  static const ShimSource s{"gateway.networking.k8s.io/v1", "Gateway", [](Env& e) { return e.gateways; }, certificates_for_gateway};
+  return s;
+}
+
+controller::Result reconcile_shim(Env& env, const ShimSource& source, const DefaultIssuer& default_issuer, const controller::Request& req,
+                                  controller::Context& ctx) {
+  cache::Informer* informer = source.informer(env);
+  auto cached = informer ? informer->get(req.ns, req.name) : nullptr;
   if (!cached || cached->deleting()) return controller::Result::done();  // its Certificates go with it (GC)
-  const json::Value ingress = cached->value();
-  ShimResult want = certificates_for_ingress(ingress, default_issuer);
+  const json::Value obj = cached->value();
+  ShimResult want = source.certificates(obj, default_issuer);
   if (!want.annotated) return controller::Result::done();  // as cert-manager: what it made stays
-  const json::Value target = event_target("networking.k8s.io/v1", "Ingress", ingress);
+  const json::Value target = event_target(source.api_version, source.kind, obj);
   for (const auto& e : want.errors) env.event(target, events::kWarning, "BadConfig", e);
-  const std::string uid(meta::uid_of(ingress));
+  const std::string uid(meta::uid_of(obj));
   std::set<std::string> wanted;
   for (const auto& c : want.certificates) {
     const std::string name(meta::name_of(c));
@@ -179,7 +257,7 @@ controller::Result reconcile_ingress(Env& env, const DefaultIssuer& default_issu
       const json::Value existing = have->value();
       if (!owned_by(existing, uid)) {
         env.event(target, events::kWarning, "BadConfig",
-                  "Certificate " + name + " exists and is not owned by this Ingress: it is left alone");
+                  "Certificate " + name + " exists and is not owned by this " + std::string(source.kind) + ": it is left alone");
         continue;
       }
       if (same_where_set(c, existing)) continue;
@@ -189,7 +267,7 @@ controller::Result reconcile_ingress(Env& env, const DefaultIssuer& default_issu
               std::string(have ? "Successfully updated" : "Successfully created") + " Certificate \"" + name + "\"");
     ctx.log.info(have ? "updated Certificate" : "created Certificate", {{"certificate", name}});
   }
-  // Certificates this Ingress made that it no longer asks for (only when every entry could be
+  // Certificates this object made that it no longer asks for (only when every entry could be
   // read: a typo in one entry must not delete its Certificate).
   if (want.errors.empty()) {
     for (const auto& c : env.certificates.list(req.ns)) {

@@ -1,4 +1,4 @@
-// cert-manager's ingress-shim: an Ingress annotated with an issuer gets, for each `spec.tls`
+// cert-manager's ingress-shim and gateway-shim: an Ingress (or a Gateway) annotated with an issuer gets, for each `spec.tls`
 // entry, a Certificate named after the entry's secretName, for its hosts, owned by the Ingress
 // (so it goes with it), and kept in step as the Ingress changes; a Certificate the Ingress no
 // longer asks for is deleted. Annotations as cert-manager's, under our prefix:
@@ -17,6 +17,10 @@
 
 #include <string>
 #include <vector>
+
+namespace capstan::cache {
+class Informer;
+}
 
 namespace capstan::certificates {
 
@@ -38,8 +42,22 @@ struct ShimResult {
 
 // The Certificates `ingress` asks for.
 ShimResult certificates_for_ingress(const json::Value& ingress, const DefaultIssuer& default_issuer);
+// The Certificates a Gateway (gateway.networking.k8s.io/v1) asks for, as cert-manager's
+// gateway-shim: per Secret of its listeners' tls.certificateRefs, the hostnames of the listeners
+// naming it; listeners without tls or in Passthrough mode are passed over; a listener without a
+// hostname, or a reference to another kind or namespace, is a BadConfig event.
+ShimResult certificates_for_gateway(const json::Value& gateway, const DefaultIssuer& default_issuer);
 
-controller::Result reconcile_ingress(Env& env, const DefaultIssuer& default_issuer, const controller::Request& request,
-                                     controller::Context& ctx);
+// What the shim reads, per kind.
+struct ShimSource {
+  std::string_view api_version, kind;
+  cache::Informer* (*informer)(Env&);  // null when that shim is off
+  ShimResult (*certificates)(const json::Value&, const DefaultIssuer&);
+};
+const ShimSource& ingress_source();
+const ShimSource& gateway_source();
+
+controller::Result reconcile_shim(Env& env, const ShimSource& source, const DefaultIssuer& default_issuer, const controller::Request& request,
+                                  controller::Context& ctx);
 
 }  // namespace capstan::certificates

@@ -35,6 +35,7 @@ struct CertificatesOptions {
   std::chrono::milliseconds live_secret_ttl = 10s;
   bool enable_approver = true;  // the internal approver (disable to approve/deny by hand)
   bool enable_ingress_shim = true;  // Certificates from annotated Ingresses (ingress_shim.h)
+  bool enable_gateway_shim = false;  // and from annotated Gateways (needs the Gateway API CRDs)
   // The issuer of Ingresses annotated only kubernetes.io/tls-acme: "true" (cert-manager's
   // --default-issuer-name/-kind/-group); no name: those Ingresses get a BadConfig event.
   std::string default_issuer_name;

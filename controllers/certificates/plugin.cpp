@@ -160,15 +160,24 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
       .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_issuer(*env, true, r, c); });
 
-  if (options.enable_ingress_shim) {
-    env->ingresses = &mgr.informer(meta::core::kIngressType);
-    DefaultIssuer default_issuer{options.default_issuer_name, options.default_issuer_kind, options.default_issuer_group};
-    mgr.controller("ingress-shim")
-        .for_(meta::core::kIngressType, {controller::any_of({controller::generation_changed(), controller::annotations_changed()})})
+  const DefaultIssuer default_issuer{options.default_issuer_name, options.default_issuer_kind, options.default_issuer_group};
+  struct Shim {
+    bool enabled;
+    const char* name;
+    const meta::ResourceType& type;
+    cache::Informer*& informer;
+    const ShimSource& source;
+  };
+  for (const Shim& shim : {Shim{options.enable_ingress_shim, "ingress-shim", meta::core::kIngressType, env->ingresses, ingress_source()},
+                           Shim{options.enable_gateway_shim, "gateway-shim", kGatewayType, env->gateways, gateway_source()}}) {
+    if (!shim.enabled) continue;
+    shim.informer = &mgr.informer(shim.type);
+    mgr.controller(shim.name)
+        .for_(shim.type, {controller::any_of({controller::generation_changed(), controller::annotations_changed()})})
         .owns(kCertificateType)
         .with_max_concurrent(workers)
-        .complete([env, default_issuer](const controller::Request& r, controller::Context& c) {
-          return reconcile_ingress(*env, default_issuer, r, c);
+        .complete([env, default_issuer, source = &shim.source](const controller::Request& r, controller::Context& c) {
+          return reconcile_shim(*env, *source, default_issuer, r, c);
         });
   }
 
@@ -197,6 +206,7 @@ plugin::Plugin plugin() {
     std::string acme_service = "capstan-acme-solver";
     std::string default_issuer_name, default_issuer_kind = "Issuer", default_issuer_group = "certs.capstan.dev";
     bool ingress_shim = true;
+    bool gateway_shim = false;
     bool http01_self_check = true;
     bool approver = true;
     bool bundles = true;
@@ -218,6 +228,9 @@ plugin::Plugin plugin() {
                    65535);
         fs.add_string("acme-http01-solver-service", &settings->acme_service,
                       "the Service (in the cluster resource namespace) in front of the solver port, which challenge Ingresses reach");
+        fs.add_bool("gateway-shim", &settings->gateway_shim,
+                    "make Certificates for Gateways (gateway.networking.k8s.io/v1) annotated like Ingresses, one per Secret of "
+                    "their TLS listeners (cert-manager's gateway-shim; the Gateway API CRDs must be installed)");
         fs.add_bool("acme-http01-self-check", &settings->http01_self_check,
                     "accept an HTTP-01 challenge only once http://<domain>/.well-known/acme-challenge/<token> answers it from "
                     "here (cert-manager's self check); =false accepts at once (a manager that cannot reach its own domains)");
@@ -275,6 +288,8 @@ plugin::Plugin plugin() {
       // HTTP-01 solver Services and Ingresses.
       .permits({""}, {"services"}, {"get", "list", "create", "delete"})
       .permits({"networking.k8s.io"}, {"ingresses"}, {"get", "list", "create", "delete"})
+      // The gateway-shim reads Gateways (--gateway-shim).
+      .permits({"gateway.networking.k8s.io"}, {"gateways"}, {"get", "list", "watch"})
       // Bundles: their status, and the ConfigMap targets (server-side apply; Secret targets are
       // written under the Secret rule above).
       .permits({"trust.capstan.dev"}, {"bundles/status"}, {"get", "update", "patch"})
@@ -294,6 +309,7 @@ plugin::Plugin plugin() {
         o.acme_solver = settings->acme_port > 0;
         o.acme_http01_self_check = settings->http01_self_check;
         o.enable_ingress_shim = settings->ingress_shim;
+        o.enable_gateway_shim = settings->gateway_shim;
         o.default_issuer_name = settings->default_issuer_name;
         o.default_issuer_kind = settings->default_issuer_kind;
         o.default_issuer_group = settings->default_issuer_group;

@@ -119,3 +119,21 @@ DIFF_CASE(crd, PrinterColumnsAndOpenApi) {
 }
 
 }  // namespace capstan::e2e::diff
+
+namespace capstan::e2e::diff {
+
+// CRDs in the Kubernetes project's groups need the API review annotation.
+DIFF_CASE(crd, ProtectedGroupsNeedApproval) {
+  const std::string crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+  auto crd = [](const std::string& annotations) {
+    return R"({"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"probes.diff.k8s.io")" +
+           annotations +
+           R"(},"spec":{"group":"diff.k8s.io","scope":"Namespaced","names":{"plural":"probes","singular":"probe","kind":"Probe","listKind":"ProbeList"},)"
+           R"("versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}})";
+  };
+  s.send("a k8s.io group without the approval annotation", {.method = "POST", .path = crds, .body = crd("")});
+  s.send("an approval that is neither a URL nor unapproved",
+         {.method = "POST", .path = crds, .body = crd(R"(,"annotations":{"api-approved.kubernetes.io":"yes please"})")});
+}
+
+}  // namespace capstan::e2e::diff

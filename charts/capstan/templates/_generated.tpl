@@ -90,6 +90,14 @@
   verbs:
   - approve
 - apiGroups:
+  - gateway.networking.k8s.io
+  resources:
+  - gateways
+  verbs:
+  - get
+  - list
+  - watch
+- apiGroups:
   - monitoring.capstan.dev
   resources:
   - prometheusrules

@@ -67,3 +67,50 @@ TEST(IngressShim, BadEntriesAndAnnotationsAreNamed) {
 
 }  // namespace
 }  // namespace capstan::certificates
+
+namespace capstan::certificates {
+namespace {
+
+json::Value gateway(const std::string& listeners) {
+  return json::from_yaml(
+      "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: edge, namespace: shop, uid: g-1, annotations: "
+      "{certs.capstan.dev/issuer: shop-ca}}\nspec: {gatewayClassName: envoy, listeners: " +
+      listeners + "}");
+}
+
+TEST(GatewayShim, OneCertificatePerSecretWithTheHostnamesOfItsListeners) {
+  auto r = certificates_for_gateway(gateway(R"([
+      {name: http, port: 80, protocol: HTTP, hostname: shop.example.com},
+      {name: https, port: 443, protocol: HTTPS, hostname: shop.example.com, tls: {certificateRefs: [{name: shop-tls}]}},
+      {name: https-www, port: 443, protocol: HTTPS, hostname: www.shop.example.com,
+       tls: {mode: Terminate, certificateRefs: [{kind: Secret, group: '', name: shop-tls}]}},
+      {name: passthrough, port: 8443, protocol: TLS, hostname: db.example.com, tls: {mode: Passthrough}}])"),
+                                    {});
+  EXPECT_TRUE(r.annotated);
+  EXPECT_EQ(r.errors, std::vector<std::string>{});
+  ASSERT_EQ(r.certificates.size(), 1u);
+  EXPECT_EQ(json::serialize(r.certificates[0]),
+            R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate","metadata":{"name":"shop-tls","namespace":"shop",)"
+            R"("ownerReferences":[{"apiVersion":"gateway.networking.k8s.io/v1","kind":"Gateway","name":"edge","uid":"g-1","controller":true,)"
+            R"("blockOwnerDeletion":true}]},"spec":{"dnsNames":["shop.example.com","www.shop.example.com"],"secretName":"shop-tls",)"
+            R"("issuerRef":{"name":"shop-ca","kind":"Issuer","group":"certs.capstan.dev"}}})");
+}
+
+TEST(GatewayShim, ListenersThatCannotGetACertificateAreNamed) {
+  auto r = certificates_for_gateway(gateway(R"([
+      {name: a, port: 443, protocol: HTTPS, tls: {certificateRefs: [{name: no-host}]}},
+      {name: b, port: 443, protocol: HTTPS, hostname: b.example.com, tls: {certificateRefs: [{name: other, namespace: certs}]}},
+      {name: c, port: 443, protocol: HTTPS, hostname: c.example.com, tls: {certificateRefs: [{kind: ConfigMap, name: c}]}},
+      {name: d, port: 443, protocol: HTTPS, hostname: d.example.com, tls: {certificateRefs: [{name: d-tls}]}}])"),
+                                    {});
+  EXPECT_EQ(r.errors, (std::vector<std::string>{
+                          "spec.listeners[0].hostname: the listener has no hostname to put in a certificate",
+                          "spec.listeners[1].tls.certificateRefs[0]: the Secret is in namespace certs; Certificates are made in the "
+                          "Gateway's namespace only",
+                          "spec.listeners[2].tls.certificateRefs[0]: only Secrets (core group) hold certificates, not ConfigMap"}));
+  ASSERT_EQ(r.certificates.size(), 1u);  // the good listener is still served
+  EXPECT_EQ(json::get_string(r.certificates[0], {"metadata", "name"}), "d-tls");
+}
+
+}  // namespace
+}  // namespace capstan::certificates
