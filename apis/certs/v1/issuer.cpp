@@ -79,7 +79,10 @@ const auto& http01_ingress_fields() {
 const auto& http01_fields() {
   using S = Http01Solver;
   static const auto table =
-      codec::table<S>("Solve HTTP-01 challenges.", codec::field("ingress", &S::ingress, Http01IngressSolver::schema()));
+      codec::table<S>("Solve HTTP-01 challenges.", codec::field("ingress", &S::ingress, Http01IngressSolver::schema()),
+                      codec::field("gatewayHTTPRoute", &S::gateway_http_route,
+                                   Schema::open_object("cert-manager's Gateway API HTTPRoute solver: kept in the schema, refused by "
+                                                       "the webhook (use ingress).")));
   return table;
 }
 

@@ -82,6 +82,10 @@ struct Http01IngressSolver {
 
 struct Http01Solver {
   std::optional<Http01IngressSolver> ingress;
+  // cert-manager's Gateway API solver: kept by the schema so that its manifests load, refused by
+  // the webhook by name (the manager's solver is reached through an ExternalName Service, which
+  // Gateway implementations do not route to).
+  std::optional<json::Value> gateway_http_route;
 
   static Http01Solver from_json(const json::Value& v, std::string_view path);
   json::Value to_json() const;

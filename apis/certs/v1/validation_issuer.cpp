@@ -135,6 +135,12 @@ void validate_solver(const json::Object& solver, const FieldPath& path, Causes& 
       ++defined;
       validate_http01_ingress(*ingress, hp.child("ingress"), out);
     }
+    if (get(*http01, "gatewayHTTPRoute")) {
+      ++defined;
+      out.push_back(validation::field_forbidden(hp.child("gatewayHTTPRoute"),
+                                                "not supported: the manager answers HTTP-01 challenges itself, through an ExternalName "
+                                                "Service that Gateway API implementations do not route to; use 'ingress'"));
+    }
     if (defined == 0) out.push_back(validation::field_required(hp, "no HTTP01 solver type configured"));
   }
   if (const auto* dns01 = obj(solver, "dns01")) {

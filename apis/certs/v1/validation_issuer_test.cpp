@@ -117,6 +117,12 @@ TEST(IssuerValidation, Solvers) {
                     "(any DNS server taking RFC 2136 updates)"});
 }
 
+TEST(IssuerValidation, GatewayHttpRouteSolverIsRefusedByName) {
+  EXPECT_EQ(errors(acme(R"([{"http01": {"gatewayHTTPRoute": {"parentRefs": [{"name": "edge"}]}}}])")),
+            Strings{"spec.acme.solvers[0].http01.gatewayHTTPRoute: Forbidden: not supported: the manager answers HTTP-01 challenges "
+                    "itself, through an ExternalName Service that Gateway API implementations do not route to; use 'ingress'"});
+}
+
 TEST(IssuerValidation, Dns01Rfc2136) {
   EXPECT_EQ(errors(acme(R"([{"dns01": {"rfc2136": {"nameserver": "10.0.0.53"}}},
                              {"dns01": {"cnameStrategy": "Follow", "rfc2136": {"nameserver": "[2001:db8::53]:5353",
