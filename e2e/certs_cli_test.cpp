@@ -4,6 +4,7 @@
 // and -o json), `renew` starts a new revision, and `deny` fails that revision visibly.
 #include "runtime/json/json.h"
 #include "runtime/pki/pki.h"
+#include "testing/certs_manifests.h"
 #include "testing/controller_fixture.h"
 
 #include <sys/stat.h>
@@ -33,15 +34,7 @@ class CertsCliE2E : public ControllerFixture {
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST_P(CertsCliE2E, ApproveStatusInspectRenewAndDeny) {
-  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: v1
-kind: Namespace
-metadata: {name: shop}
----
-apiVersion: certs.capstan.dev/v1
-kind: ClusterIssuer
-metadata: {name: selfsigned}
-spec: {selfSigned: {}}
----
+  kubectl_->ok({"apply", "-f", "-"}, manifests::kShopAndSelfSigned + R"(---
 apiVersion: certs.capstan.dev/v1
 kind: Certificate
 metadata: {name: web, namespace: shop}
@@ -107,28 +100,10 @@ spec: {secretName: web-tls, dnsNames: [web.shop.example], privateKey: {algorithm
 // approved and signed, then writes the chain next to the key it generated.
 TEST_P(CertsCliE2E, ConvertAndCreateCsrWithALocalKey) {
   // A CA issuer (a SelfSigned issuer signs with the request's own key, which stays local here).
-  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: v1
-kind: Namespace
-metadata: {name: shop}
----
-apiVersion: certs.capstan.dev/v1
-kind: ClusterIssuer
-metadata: {name: selfsigned}
-spec: {selfSigned: {}}
----
-apiVersion: certs.capstan.dev/v1
-kind: Certificate
-metadata: {name: shop-ca, namespace: shop}
-spec: {secretName: shop-ca, isCA: true, commonName: Shop CA, privateKey: {algorithm: ECDSA}, issuerRef: {name: selfsigned, kind: ClusterIssuer}}
----
-apiVersion: certs.capstan.dev/v1
-kind: Issuer
-metadata: {name: shop-ca, namespace: shop}
-spec: {ca: {secretName: shop-ca}}
-)");
-  ASSERT_TRUE(eventually([&] { return !field("certificaterequest", "shop-ca-1", ".metadata.name").empty(); }, 60s)) << manager_->logs();
-  ASSERT_EQ(certs({"approve", "shop-ca-1", "-n", "shop"}).code, 0);
-  ASSERT_TRUE(eventually([&] { return condition("certificate", "shop-ca", "shop", "Ready") == "True"; }, 60s)) << manager_->logs();
+  kubectl_->ok({"apply", "-f", "-"}, manifests::kShopCa);
+  ASSERT_TRUE(eventually([&] { return !field("certificaterequest", "shop-root-1", ".metadata.name").empty(); }, 60s)) << manager_->logs();
+  ASSERT_EQ(certs({"approve", "shop-root-1", "-n", "shop"}).code, 0);
+  ASSERT_TRUE(eventually([&] { return condition("certificate", "shop-root", "shop", "Ready") == "True"; }, 60s)) << manager_->logs();
   TempDir dir("certs-cli");
   const std::string manifest = dir.write("api.yaml", R"(apiVersion: cert-manager.io/v1
 kind: Certificate

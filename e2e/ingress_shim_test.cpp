@@ -2,6 +2,7 @@
 // ClusterIssuer gets a Ready Certificate (and its Secret) per TLS secret, for the entry's hosts;
 // the Certificate follows the Ingress's hosts, goes when its entry goes, and a Certificate the
 // Ingress does not own is left alone with a BadConfig event on the Ingress.
+#include "testing/certs_manifests.h"
 #include "testing/controller_fixture.h"
 
 #include <gtest/gtest.h>
@@ -10,15 +11,7 @@ namespace capstan::e2e {
 namespace {
 using namespace std::chrono_literals;
 
-const char* kSetup = R"(apiVersion: v1
-kind: Namespace
-metadata: {name: shop}
----
-apiVersion: certs.capstan.dev/v1
-kind: ClusterIssuer
-metadata: {name: selfsigned}
-spec: {selfSigned: {}}
----
+const std::string kSetup = manifests::kShopAndSelfSigned + R"(---
 apiVersion: certs.capstan.dev/v1
 kind: Certificate
 metadata: {name: by-hand, namespace: shop}
@@ -113,15 +106,7 @@ class GatewayShimE2E : public ControllerFixture {
 };
 
 TEST_P(GatewayShimE2E, AnAnnotatedGatewayGetsACertificatePerSecretOfItsListeners) {
-  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: v1
-kind: Namespace
-metadata: {name: shop}
----
-apiVersion: certs.capstan.dev/v1
-kind: ClusterIssuer
-metadata: {name: selfsigned}
-spec: {selfSigned: {}}
----
+  kubectl_->ok({"apply", "-f", "-"}, manifests::kShopAndSelfSigned + R"(---
 apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
 metadata:

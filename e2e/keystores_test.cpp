@@ -8,6 +8,7 @@
 #include "runtime/pki/error.h"
 #include "runtime/pki/jks.h"
 #include "runtime/pki/pkcs12.h"
+#include "testing/certs_manifests.h"
 #include "testing/controller_fixture.h"
 
 #include <gtest/gtest.h>
@@ -16,25 +17,7 @@ namespace capstan::e2e {
 namespace {
 using namespace std::chrono_literals;
 
-const char* kSetup = R"(apiVersion: v1
-kind: Namespace
-metadata: {name: shop}
----
-apiVersion: certs.capstan.dev/v1
-kind: ClusterIssuer
-metadata: {name: selfsigned}
-spec: {selfSigned: {}}
----
-apiVersion: certs.capstan.dev/v1
-kind: Certificate
-metadata: {name: shop-root, namespace: shop}
-spec: {secretName: shop-root, isCA: true, commonName: Shop Root, privateKey: {algorithm: ECDSA}, issuerRef: {name: selfsigned, kind: ClusterIssuer}}
----
-apiVersion: certs.capstan.dev/v1
-kind: Issuer
-metadata: {name: shop-ca, namespace: shop}
-spec: {ca: {secretName: shop-root}}
----
+const std::string kSetup = manifests::kShopCa + R"(---
 apiVersion: certs.capstan.dev/v1
 kind: Certificate
 metadata: {name: app, namespace: shop}
