@@ -42,6 +42,9 @@ void ReferencedObjects::record(const std::string& name, const controller::Reques
   if (ids.empty()) return;
   for (const auto& id : ids) readers_of_[id].insert(reader);
   read_by_[reader] = ids;
+  // The watches start with the first reader: a cluster whose monitors reference no Secret does
+  // not stream every Secret change to the manager.
+  if (running_) spawn_locked();
 }
 
 void ReferencedObjects::enqueue(const std::set<Reader>& readers) {
@@ -72,8 +75,18 @@ std::size_t ReferencedObjects::readers() const {
 
 void ReferencedObjects::start() {
   std::lock_guard l(mu_);
-  if (!threads_.empty()) return;
+  running_ = true;
   stopping_ = false;
+  if (!read_by_.empty()) spawn_locked();
+}
+
+bool ReferencedObjects::watching() const {
+  std::lock_guard l(mu_);
+  return !threads_.empty();
+}
+
+void ReferencedObjects::spawn_locked() {
+  if (!threads_.empty()) return;
   for (const char* kind : {"secret", "configmap"}) {
     cancels_.push_back(std::make_unique<http::Cancellation>());
     threads_.emplace_back([this, kind] { watch_loop(kind); });
@@ -84,6 +97,7 @@ void ReferencedObjects::stop() {
   std::vector<std::thread> threads;
   {
     std::lock_guard l(mu_);
+    running_ = false;
     stopping_ = true;
     for (auto& c : cancels_) c->cancel();
     threads.swap(threads_);
@@ -107,7 +121,6 @@ void ReferencedObjects::watch_loop(std::string kind) {
     cancel = cancels_[kind == "secret" ? 0 : 1].get();
   }
   std::string rv;
-  bool first = true;
   std::chrono::milliseconds backoff = 200ms;
   while (true) {
     {
@@ -120,8 +133,9 @@ void ReferencedObjects::watch_loop(std::string kind) {
         client::ListOptions lo;
         lo.limit = 1;
         rv = client_.list(gvr, "", lo).resource_version;
-        if (!first) everything_changed();  // changes between the old watch and this one may be lost
-        first = false;
+        // What changed before this point (since a reader's read, or in a gap of the watch) is
+        // not streamed: every reader reads again once.
+        everything_changed();
       }
       client::WatchOptions wo;
       wo.resource_version = rv;

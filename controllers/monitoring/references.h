@@ -3,7 +3,7 @@
 // memory but wakes the readers of a changed one: a rotated basic-auth password reaches the
 // Prometheus assets Secret within a second, without caching the cluster's Secrets (which
 // prometheus-operator does). A gap in the watch (410 Gone, a broken stream) wakes every reader,
-// since a change may have been missed.
+// since a change may have been missed. No reader, no watch.
 #pragma once
 
 #include "runtime/controller/controller.h"
@@ -47,15 +47,19 @@ class ReferencedObjects {
   void everything_changed();
   std::size_t readers() const;
 
-  // The watches (leader only: only the leader reconciles).
+  // The watches (leader only: only the leader reconciles). After start() they run once there is
+  // a reader; each (re)start of a watch wakes every reader once, since what changed before it
+  // is not streamed.
   void start();
   void stop();
+  bool watching() const;
 
  private:
   using Reader = std::pair<std::string, std::string>;  // controller name, request key
   void enqueue(const std::set<Reader>& readers);
   void watch_loop(std::string kind);  // "secret" | "configmap"
   bool sleep_for(std::chrono::milliseconds d);  // false when stopping
+  void spawn_locked();                          // the watch threads, unless running (mu_ held)
 
   client::Client& client_;
   mutable std::mutex mu_;
@@ -63,6 +67,7 @@ class ReferencedObjects {
   std::map<std::string, std::set<Reader>> readers_of_;        // id -> readers
   std::map<Reader, std::vector<std::string>> read_by_;        // reader -> ids
   std::condition_variable wake_;
+  bool running_ = false;   // between start() and stop()
   bool stopping_ = false;
   std::vector<std::unique_ptr<http::Cancellation>> cancels_;
   std::vector<std::thread> threads_;

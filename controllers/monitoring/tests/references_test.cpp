@@ -32,5 +32,22 @@ TEST(ReferencedObjects, ReadersFollowWhatTheyLastRead) {
   EXPECT_EQ(refs.changed("secret/obs/auth"), 0u);
 }
 
+// Started (as leader), the watches run only while someone reads a Secret or ConfigMap.
+TEST(ReferencedObjects, NoReaderNoWatch) {
+  client::Config cfg;
+  cfg.server = "https://127.0.0.1:1";  // nothing listens: the watches retry until stopped
+  client::Client client(cfg);
+  ReferencedObjects refs(client);
+  refs.record("prometheus", {"obs", "early"}, {"secret/obs/auth"});
+  EXPECT_FALSE(refs.watching());  // not started
+  refs.record("prometheus", {"obs", "early"}, {});
+  refs.start();
+  EXPECT_FALSE(refs.watching());  // started, but nobody reads
+  refs.record("prometheus", {"obs", "main"}, {"secret/obs/auth"});
+  EXPECT_TRUE(refs.watching());
+  refs.stop();
+  EXPECT_FALSE(refs.watching());
+}
+
 }  // namespace
 }  // namespace capstan::monitoring
