@@ -3,8 +3,12 @@
 // written half-way), then gets keystore.jks / truststore.jks / keystore.p12 / truststore.p12 that
 // open with their passwords and hold the Secret's own key; a profile change rewrites only the
 // PKCS#12 store, dropping the JKS store removes its entries, and a profile this build cannot
-// write is refused at admission.
+// write is refused at admission. On the same fixture: a Certificate with literalSubject,
+// otherNames and signatureAlgorithm and a CA Certificate with nameConstraints, both from the CA
+// Issuer, whose tls.crt carry them.
 #include "runtime/meta/base64.h"
+#include "runtime/pki/csr.h"
+#include "runtime/pki/dn.h"
 #include "runtime/pki/error.h"
 #include "runtime/pki/jks.h"
 #include "runtime/pki/pkcs12.h"
@@ -97,6 +101,73 @@ TEST_P(KeystoresE2E, StoresFollowTheSpecAndOpenWithTheirPasswords) {
                               R"({"spec":{"keystores":{"pkcs12":{"profile":"Modern2026"}}}})"});
   EXPECT_NE(refused.code, 0);
   EXPECT_NE(refused.err.find("Modern2026"), std::string::npos) << refused.err;
+}
+
+const std::string kSubjects = manifests::kShopCa + R"(---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: literal, namespace: shop}
+spec:
+  secretName: literal-tls
+  literalSubject: 'CN=app+UID=7,O=Acme\, Inc.,1.2.840.113549.1.9.1=app@shop.example,C=DE'
+  otherNames: [{oid: 1.3.6.1.4.1.311.20.2.3, utf8Value: app@shop.example}]
+  dnsNames: [app.shop.example]
+  privateKey: {algorithm: ECDSA}
+  signatureAlgorithm: ECDSAWithSHA384
+  issuerRef: {name: shop-ca}
+---
+apiVersion: certs.capstan.dev/v1
+kind: Certificate
+metadata: {name: sub-ca, namespace: shop}
+spec:
+  secretName: sub-ca
+  isCA: true
+  commonName: Shop Sub CA
+  privateKey: {algorithm: ECDSA}
+  issuerRef: {name: shop-ca}
+  nameConstraints:
+    critical: true
+    permitted: {dnsDomains: [shop.example], ipRanges: [10.1.0.0/16]}
+    excluded: {emailAddresses: [evil.example]}
+)";
+
+TEST_P(KeystoresE2E, LiteralSubjectOtherNamesAndNameConstraintsReachTheSecret) {
+  kubectl_->ok({"apply", "-f", "-"}, kSubjects);
+  for (const char* name : {"literal", "sub-ca"})
+    ASSERT_TRUE(eventually([&] { return condition("certificate", name, "shop", "Ready") == "True"; }, 90s)) << name << manager_->logs();
+  auto tls = [&](const std::string& secret) {
+    return meta::base64_decode(get({"get", "secret", secret, "-n", "shop", "-o", "jsonpath={.data.tls\\.crt}"})).value_or("");
+  };
+  auto root = pki::Certificate::parse_pem(meta::base64_decode(get({"get", "secret", "shop-root", "-n", "shop", "-o",
+                                                                    "jsonpath={.data.tls\\.crt}"})).value_or(""));
+
+  auto leaf = pki::Certificate::parse_pem(tls("literal-tls"));
+  EXPECT_TRUE(leaf.signed_by(root));
+  // ASN.1 order C, emailAddress, O, CN+UID: the reverse of the string; OpenSSL prints it as RFC 2253.
+  EXPECT_EQ(leaf.subject_dn(), "UID=7+CN=app,O=Acme\\, Inc.,emailAddress=app@shop.example,C=DE");
+  ASSERT_EQ(leaf.subject_sequence().size(), 4u);
+  EXPECT_EQ(leaf.subject_sequence()[0], (pki::RelativeName{{"2.5.4.6", "DE"}}));
+  EXPECT_EQ(leaf.subject_sequence()[2], (pki::RelativeName{{"2.5.4.10", "Acme, Inc."}}));
+  EXPECT_EQ(leaf.other_names(), (std::vector<pki::OtherName>{{"1.3.6.1.4.1.311.20.2.3", "app@shop.example"}}));
+  EXPECT_EQ(leaf.dns_names(), std::vector<std::string>{"app.shop.example"});
+  EXPECT_EQ(leaf.signature_algorithm(), "ecdsa-with-SHA256") << "the CA issuer signs with its own key's default";
+  auto request = get({"get", "certificaterequest", "literal-1", "-n", "shop", "-o", "jsonpath={.spec.request}"});
+  EXPECT_EQ(pki::CertificateRequest::parse(meta::base64_decode(request).value_or("")).signature_hash(), pki::SignatureHash::SHA384);
+
+  auto sub = pki::Certificate::parse_pem(tls("sub-ca"));
+  EXPECT_TRUE(sub.is_ca());
+  ASSERT_TRUE(sub.name_constraints());
+  EXPECT_TRUE(sub.name_constraints()->critical);
+  EXPECT_EQ(sub.name_constraints()->permitted.dns_domains, std::vector<std::string>{"shop.example"});
+  EXPECT_EQ(sub.name_constraints()->permitted.ip_ranges, std::vector<std::string>{"10.1.0.0/16"});
+  EXPECT_EQ(sub.name_constraints()->excluded.email_addresses, std::vector<std::string>{"evil.example"});
+
+  // This fixture runs without the admission webhooks (their texts are unit-tested); the CRD's
+  // schema still refuses a signature algorithm outside its enum.
+  auto refused = (*kubectl_)({"patch", "certificate", "literal", "-n", "shop", "--type=merge", "-p",
+                              R"({"spec":{"signatureAlgorithm":"MD5WithRSA"}})"});
+  EXPECT_NE(refused.code, 0);
+  EXPECT_NE(refused.err.find("spec.signatureAlgorithm"), std::string::npos) << refused.err;
 }
 
 CAPSTAN_E2E_BACKENDS(KeystoresE2E);

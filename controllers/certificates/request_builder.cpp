@@ -8,6 +8,8 @@
 #include "controllers/certificates/objects.h"
 #include "runtime/meta/object.h"
 #include "runtime/pki/csr.h"
+#include "runtime/pki/dn.h"
+#include "runtime/pki/error.h"
 
 #include <charconv>
 
@@ -31,14 +33,53 @@ pki::CertificateTemplate template_for(const v1::CertificateSpec& spec) {
   t.ip_addresses = spec.ip_addresses;
   t.uris = spec.uris;
   t.email_addresses = spec.email_addresses;
+  for (const auto& o : spec.other_names) t.other_names.push_back({o.oid, o.utf8_value});
+  if (!spec.literal_subject.empty()) t.literal_subject = pki::parse_distinguished_name(spec.literal_subject);
   t.is_ca = spec.is_ca;
+  t.name_constraints = name_constraints_for(spec);
   t.usages = v1::effective_usages(spec);
   return t;
+}
+
+std::optional<pki::NameConstraints> name_constraints_for(const v1::CertificateSpec& spec) {
+  if (!spec.name_constraints) return std::nullopt;
+  auto side = [](const std::optional<v1::NameConstraintItem>& item) {
+    pki::NameConstraintSubtrees t;
+    if (!item) return t;
+    t.dns_domains = item->dns_domains;
+    t.ip_ranges = item->ip_ranges;
+    t.email_addresses = item->email_addresses;
+    t.uri_domains = item->uri_domains;
+    return t;
+  };
+  pki::NameConstraints nc;
+  nc.critical = spec.name_constraints->critical;
+  nc.permitted = side(spec.name_constraints->permitted);
+  nc.excluded = side(spec.name_constraints->excluded);
+  return nc;
+}
+
+SignatureChoice signature_for(const v1::CertificateSpec& spec) {
+  namespace sa = v1::signature_algorithm;
+  const std::string& a = spec.signature_algorithm;
+  if (a.empty()) return {v1::effective_key_algorithm(spec), pki::SignatureHash::Auto};
+  if (a == sa::kSHA256WithRSA) return {pki::KeyAlgorithm::RSA, pki::SignatureHash::SHA256};
+  if (a == sa::kSHA384WithRSA) return {pki::KeyAlgorithm::RSA, pki::SignatureHash::SHA384};
+  if (a == sa::kSHA512WithRSA) return {pki::KeyAlgorithm::RSA, pki::SignatureHash::SHA512};
+  if (a == sa::kECDSAWithSHA256) return {pki::KeyAlgorithm::ECDSA, pki::SignatureHash::SHA256};
+  if (a == sa::kECDSAWithSHA384) return {pki::KeyAlgorithm::ECDSA, pki::SignatureHash::SHA384};
+  if (a == sa::kECDSAWithSHA512) return {pki::KeyAlgorithm::ECDSA, pki::SignatureHash::SHA512};
+  if (a == sa::kPureEd25519) return {pki::KeyAlgorithm::Ed25519, pki::SignatureHash::Auto};
+  throw pki::PkiError("spec.signatureAlgorithm: unsupported signature algorithm \"" + a + "\"");
 }
 
 std::string build_csr(const v1::CertificateSpec& spec, const pki::PrivateKey& key) {
   pki::CsrOptions o;
   o.encode_usages = v1::effective_encode_usages_in_request(spec);
+  SignatureChoice sig = signature_for(spec);
+  if (!spec.signature_algorithm.empty() && key.algorithm() != sig.key)
+    throw pki::PkiError("spec.signatureAlgorithm " + spec.signature_algorithm + " cannot be used with the private key's algorithm");
+  o.hash = sig.hash;
   return pki::CertificateRequest::create(template_for(spec), key, o);
 }
 

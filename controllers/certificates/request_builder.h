@@ -9,9 +9,11 @@
 #include "apis/certs/v1/certificate_request.h"
 #include "runtime/json/json.h"
 #include "runtime/pki/key.h"
+#include "runtime/pki/csr.h"
 #include "runtime/pki/template.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,9 +21,22 @@ namespace capstan::certificates {
 
 namespace v1 = apis::certs::v1;
 
-// Subject, SANs, isCA and the effective usages of the spec.
+// Subject (literalSubject parsed, in ASN.1 order, when set), SANs (otherNames included), isCA,
+// nameConstraints and the effective usages of the spec. Throws pki::PkiError for a literalSubject
+// the webhook would have refused.
 pki::CertificateTemplate template_for(const v1::CertificateSpec& spec);
-// PEM CSR signed by `key` (usages encoded unless encodeUsagesInRequest is false).
+// spec.nameConstraints as runtime/pki's (nullopt when unset).
+std::optional<pki::NameConstraints> name_constraints_for(const v1::CertificateSpec& spec);
+
+// spec.signatureAlgorithm as the key algorithm it needs and the digest of the CSR's signature
+// (Auto when unset: the key's default; the key is then the effective privateKey.algorithm).
+struct SignatureChoice {
+  pki::KeyAlgorithm key;
+  pki::SignatureHash hash;
+};
+SignatureChoice signature_for(const v1::CertificateSpec& spec);
+// PEM CSR signed by `key` (usages encoded unless encodeUsagesInRequest is false) with the digest
+// spec.signatureAlgorithm names. Throws pki::PkiError when the key cannot make that signature.
 std::string build_csr(const v1::CertificateSpec& spec, const pki::PrivateKey& key);
 
 // What a CertificateRequest for `crt` asks for: `csr_pem`, the issuerRef, duration, isCA and

@@ -3,6 +3,7 @@
 
 #include <openssl/obj_mac.h>
 
+#include <atomic>
 #include <cctype>
 
 #include "runtime/pki/detail.h"
@@ -15,10 +16,14 @@ struct Certificate::Impl {
   detail::X509Ptr x509;
   std::string der;
   Subject subject, issuer;
+  NameSequence subject_sequence;
   std::string subject_dn, issuer_dn, serial_hex, signature_algorithm;
   TimePoint not_before, not_after;
   detail::Extensions ext;
   std::string public_key_der;
+  // is_self_signed's answer once known (a signature check, asked of a CA at every issuance):
+  // 0 not yet, 1 yes, 2 no.
+  mutable std::atomic<int> self_signed{0};
 };
 
 namespace detail {
@@ -37,6 +42,7 @@ Certificate Access::make_certificate(X509Ptr x, std::string_view what) {
   ERR_clear_error();
   impl->der = i2d_string([&](unsigned char** out) { return i2d_X509(raw, out); }, what);
   impl->subject = read_name(X509_get_subject_name(raw));
+  impl->subject_sequence = read_sequence(X509_get_subject_name(raw));
   impl->issuer = read_name(X509_get_issuer_name(raw));
   impl->subject_dn = name_string(X509_get_subject_name(raw));
   impl->issuer_dn = name_string(X509_get_issuer_name(raw));
@@ -146,6 +152,9 @@ const std::vector<std::string>& Certificate::dns_names() const { return get().ex
 const std::vector<std::string>& Certificate::ip_addresses() const { return get().ext.sans.ips; }
 const std::vector<std::string>& Certificate::uris() const { return get().ext.sans.uris; }
 const std::vector<std::string>& Certificate::email_addresses() const { return get().ext.sans.emails; }
+const std::vector<OtherName>& Certificate::other_names() const { return get().ext.sans.other_names; }
+const std::optional<NameConstraints>& Certificate::name_constraints() const { return get().ext.name_constraints; }
+const NameSequence& Certificate::subject_sequence() const { return get().subject_sequence; }
 const std::vector<KeyUsage>& Certificate::key_usages() const { return get().ext.key_usages; }
 const std::vector<ExtKeyUsage>& Certificate::ext_key_usages() const { return get().ext.ext_key_usages; }
 const std::vector<std::string>& Certificate::unknown_ext_key_usages() const {
@@ -231,14 +240,24 @@ CertificateTemplate Certificate::to_template() const {
   t.ip_addresses = impl_->ext.sans.ips;
   t.uris = impl_->ext.sans.uris;
   t.email_addresses = impl_->ext.sans.emails;
+  t.other_names = impl_->ext.sans.other_names;
   t.is_ca = impl_->ext.is_ca;
+  t.name_constraints = impl_->ext.name_constraints;
   t.usages = usages();
   t.not_before = impl_->not_before;
   t.not_after = impl_->not_after;
   return t;
 }
 
-bool Certificate::is_self_signed() const { return signed_by(*this); }
+bool Certificate::is_self_signed() const {
+  detail::Access::x509(*this);
+  int known = impl_->self_signed.load(std::memory_order_relaxed);
+  if (known == 0) {
+    known = signed_by(*this) ? 1 : 2;
+    impl_->self_signed.store(known, std::memory_order_relaxed);
+  }
+  return known == 1;
+}
 
 bool Certificate::signed_by(const Certificate& issuer) const {
   X509* x = detail::Access::x509(*this);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,12 @@ class Certificate {
   const std::vector<std::string>& ip_addresses() const;  // "10.0.0.1", "2001:db8::1"
   const std::vector<std::string>& uris() const;
   const std::vector<std::string>& email_addresses() const;
+  // otherName SANs with UTF8String values (others are skipped).
+  const std::vector<OtherName>& other_names() const;
+  // The nameConstraints extension, when present.
+  const std::optional<NameConstraints>& name_constraints() const;
+  // The subject exactly as written (ASN.1 order, multi-valued RDNs kept).
+  const NameSequence& subject_sequence() const;
 
   const std::vector<KeyUsage>& key_usages() const;
   const std::vector<ExtKeyUsage>& ext_key_usages() const;

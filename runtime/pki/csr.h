@@ -21,6 +21,11 @@ struct CsrOptions {
   SignatureHash hash = SignatureHash::Auto;
 };
 
+// The digest a signature by `key` with `hash` uses: `hash` itself, or for Auto the one
+// CsrOptions/SignOptions pick (Auto stays Auto for Ed25519). Throws PkiError when `key` cannot
+// sign with `hash` (Ed25519 with a separate digest).
+SignatureHash resolve_hash(const PublicKey& key, SignatureHash hash);
+
 class CertificateRequest {
  public:
   CertificateRequest() = default;  // empty; every accessor except empty() throws on it
@@ -35,9 +40,14 @@ class CertificateRequest {
   static CertificateRequest parse_der(std::string_view der);
 
   bool empty() const { return !impl_; }
-  // Subject, SANs, isCA and the usages found in the request (canonical names; empty when the
-  // request has none). Validity fields are unset.
+  // Subject, SANs (otherNames with UTF8String values included), isCA, nameConstraints and the
+  // usages found in the request (canonical names; empty when the request has none). Validity
+  // fields and literal_subject are unset.
   const CertificateTemplate& fields() const;
+  // The subject exactly as the request has it (ASN.1 order, multi-valued RDNs kept).
+  const NameSequence& subject_sequence() const;
+  // The digest of the request's signature: SHA256/384/512, or Auto for Ed25519 and any other.
+  SignatureHash signature_hash() const;
   const PublicKey& public_key() const;
   // Whether the request is signed by the private half of public_key().
   bool verify_signature() const;

@@ -27,6 +27,24 @@ CertificateTemplate full_template() {
   return t;
 }
 
+// ECDSA requests get their public key field from the key's point (ec_der.h), and the request
+// made is cached as already verified: a fresh parse of the same bytes, which decodes the field
+// and checks the signature itself, must agree for every curve and key algorithm.
+TEST(PkiCsr, CreatedRequestsVerifyWhenParsedAfresh) {
+  CertificateTemplate t;
+  t.dns_names = {"fresh.example.com"};
+  for (auto [algorithm, size] : {std::pair{KeyAlgorithm::ECDSA, 256}, {KeyAlgorithm::ECDSA, 384}, {KeyAlgorithm::ECDSA, 521},
+                                 {KeyAlgorithm::RSA, 2048}, {KeyAlgorithm::Ed25519, 0}}) {
+    PrivateKey key = PrivateKey::generate(algorithm, size);
+    CertificateRequest made = CertificateRequest::parse(CertificateRequest::create(t, key));
+    CertificateRequest fresh = CertificateRequest::parse_der(made.to_der());  // not through the cache
+    EXPECT_TRUE(fresh.verify_signature()) << size;
+    EXPECT_EQ(fresh.public_key().der(), key.public_key_der()) << size;
+    EXPECT_EQ(made.public_key(), fresh.public_key()) << size;
+    EXPECT_TRUE(made.verify_signature()) << size;
+  }
+}
+
 TEST(PkiCsr, RoundTripKeepsEveryField) {
   PrivateKey key = PrivateKey::generate(KeyAlgorithm::ECDSA);
   CertificateTemplate t = full_template();

@@ -12,6 +12,7 @@
 #include <openssl/x509v3.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -106,22 +107,31 @@ void set_asn1_time(ASN1_TIME* t, TimePoint tp, std::string_view what);
 
 // ---- names --------------------------------------------------------------------------------
 NamePtr build_name(const Subject& s, std::string_view what);
+// A name with exactly these RDNs (multi-valued RDNs kept), each attribute by OID.
+NamePtr build_sequence(const NameSequence& seq, std::string_view what);
+// The template's literal subject when it has one, else its subject.
+NamePtr build_subject(const CertificateTemplate& t, std::string_view what);
 Subject read_name(const X509_NAME* name);
+NameSequence read_sequence(const X509_NAME* name);
 std::string name_string(const X509_NAME* name);  // RFC 4514
 
 // ---- extensions ---------------------------------------------------------------------------
 struct Sans {
   std::vector<std::string> dns, ips, uris, emails;
-  bool empty() const { return dns.empty() && ips.empty() && uris.empty() && emails.empty(); }
+  std::vector<OtherName> other_names;  // UTF8String values only
+  bool empty() const { return dns.empty() && ips.empty() && uris.empty() && emails.empty() && other_names.empty(); }
 };
 
 struct ExtensionSpec {
-  const CertificateTemplate* tmpl = nullptr;  // SANs and is_ca come from here
+  const CertificateTemplate* tmpl = nullptr;  // SANs, is_ca and nameConstraints come from here
+  bool subject_empty = false;                 // subjectAltName is then critical
   const Usages* usages = nullptr;             // null: no keyUsage/extendedKeyUsage
   bool basic_constraints = true;              // false: only when is_ca (CSRs)
   std::string subject_key_id;                 // raw bytes; empty: none
   std::string authority_key_id;               // raw bytes; empty: none
 };
+// "10.1.2.3/8" -> "10.0.0.0/8" (host bits cleared, address as inet_ntop writes it); throws for a bad CIDR.
+std::string canonical_cidr(const std::string& cidr, std::string_view what);
 // Validates the template's SANs and appends the extensions to a new stack (never null).
 ExtStackPtr build_extensions(const ExtensionSpec& spec, std::string_view what);
 
@@ -131,6 +141,7 @@ struct Extensions {
   std::vector<ExtKeyUsage> ext_key_usages;
   std::vector<std::string> unknown_ext_key_usages;
   bool is_ca = false;
+  std::optional<NameConstraints> name_constraints;
   std::string subject_key_id;    // raw bytes
   std::string authority_key_id;  // raw bytes
 };
@@ -157,7 +168,9 @@ struct Access {
   static PublicKey share_public(EVP_PKEY* key, std::string der, std::string_view what);
   static PrivateKey make_private(PkeyPtr key, std::string_view what);
   static Certificate make_certificate(X509Ptr x, std::string_view what);
-  static CertificateRequest make_request(ReqPtr r, std::string_view what);
+  // `known`: the request's public key when the caller holds it (a request it just created),
+  // instead of the one OpenSSL decodes from the request.
+  static CertificateRequest make_request(ReqPtr r, std::string_view what, const PublicKey* known = nullptr);
 };
 
 }  // namespace capstan::pki::detail

@@ -3,6 +3,7 @@
 
 #include "runtime/pki/certificate.h"
 #include "runtime/pki/detail.h"
+#include "runtime/pki/ec_der.h"
 #include "runtime/pki/parse_cache.h"
 
 #include <mutex>
@@ -58,7 +59,10 @@ PrivateKey Access::make_private(PkeyPtr key, std::string_view what) {
   auto impl = std::make_shared<PrivateKey::Impl>();
   impl->info = describe_key(key.get(), what);
   EVP_PKEY* raw = key.get();
-  impl->public_der = i2d_string([&](unsigned char** out) { return i2d_PUBKEY(raw, out); }, what);
+  if (auto ec = ec_key_parts(raw, impl->info.size, false))
+    impl->public_der = ec_spki_der(*ec);
+  else
+    impl->public_der = i2d_string([&](unsigned char** out) { return i2d_PUBKEY(raw, out); }, what);
   impl->pkey = std::move(key);
   PrivateKey k;
   k.impl_ = std::move(impl);
@@ -179,6 +183,11 @@ PrivateKey PrivateKey::from_pem(std::string_view pem) {
   return private_key_cache().get_or_parse(pem, [&] {
     constexpr std::string_view what = "parsing private key PEM";
     detail::ErrorScope scope;
+    if (auto der = detail::ec_pem_body(pem)) {
+      EVP_PKEY* ec = detail::ec_key_from_der(*der);
+      OPENSSL_cleanse(der->data(), der->size());
+      if (ec) return detail::Access::make_private(detail::PkeyPtr(ec), what);
+    }
     auto bio = detail::read_bio(pem);
     detail::PkeyPtr key(PEM_read_bio_PrivateKey(bio.get(), nullptr, no_password, nullptr));
     if (!key) detail::fail(what);
@@ -196,8 +205,24 @@ int PrivateKey::size() const {
   return impl_->info.size;
 }
 
-std::string PrivateKey::to_pem(KeyEncoding encoding) const {
+namespace {
+
+// OpenSSL's PEM of a key: PKCS#8, or the type's traditional form (PKCS#1 for RSA).
+std::string openssl_pem(EVP_PKEY* key, bool pkcs8) {
   constexpr std::string_view what = "writing private key PEM";
+  auto bio = detail::write_bio(true);
+  int ok;
+  if (pkcs8)
+    ok = PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr);
+  else
+    ok = PEM_write_bio_PrivateKey_traditional(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr);
+  if (ok != 1) detail::fail(what);
+  return detail::bio_contents(bio.get());
+}
+
+}  // namespace
+
+std::string PrivateKey::to_pem(KeyEncoding encoding) const {
   EVP_PKEY* key = detail::Access::pkey(*this);
   const std::size_t slot = encoding == KeyEncoding::PKCS8 ? 1 : 0;
   {
@@ -205,14 +230,13 @@ std::string PrivateKey::to_pem(KeyEncoding encoding) const {
     if (!impl_->pem[slot].empty()) return impl_->pem[slot];
   }
   detail::ErrorScope scope;
-  auto bio = detail::write_bio(true);
-  int ok;
-  if (encoding == KeyEncoding::PKCS8 || impl_->info.algorithm == KeyAlgorithm::Ed25519)
-    ok = PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr);
-  else
-    ok = PEM_write_bio_PrivateKey_traditional(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr);
-  if (ok != 1) detail::fail(what);
-  std::string pem = detail::bio_contents(bio.get());
+  std::string pem;
+  if (auto ec = detail::ec_key_parts(key, impl_->info.size, true)) {
+    pem = encoding == KeyEncoding::PKCS8 ? detail::pem_armor("PRIVATE KEY", detail::ec_pkcs8_der(*ec))
+                                         : detail::pem_armor("EC PRIVATE KEY", detail::ec_sec1_der(*ec));
+  } else {
+    pem = openssl_pem(key, encoding == KeyEncoding::PKCS8 || impl_->info.algorithm == KeyAlgorithm::Ed25519);
+  }
   private_key_cache().put(pem, *this);
   std::lock_guard<std::mutex> lock(impl_->pem_mu);
   impl_->pem[slot] = pem;
@@ -222,6 +246,8 @@ std::string PrivateKey::to_pem(KeyEncoding encoding) const {
 std::string PrivateKey::to_pkcs8_der() const {
   EVP_PKEY* key = detail::Access::pkey(*this);
   detail::ErrorScope scope;
+  if (auto ec = detail::ec_key_parts(key, impl_->info.size, true))
+    return detail::ec_pkcs8_der(*ec);
   auto bio = detail::write_bio(true);
   if (i2d_PKCS8PrivateKey_bio(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr) != 1) detail::fail("writing private key DER");
   return detail::bio_contents(bio.get());

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "runtime/pki/csr.h"
+#include "runtime/pki/dn.h"
 #include "runtime/pki/error.h"
 #include "runtime/pki/sign.h"
 #include "runtime/pki/test_util.h"
@@ -200,6 +201,50 @@ TEST_F(PkiOpenssl, WeParseWhatOpensslMakes) {
   auto v = run(ossl_ + " verify -CAfile " + dir_.write("ca.pem", ca.cert.to_pem()) + " " +
                dir_.write("issued.pem", issued.to_pem()));
   EXPECT_EQ(v.exit_code, 0) << v.output;
+}
+
+}  // namespace
+}  // namespace capstan::pki
+
+namespace capstan::pki {
+namespace {
+
+// An independent parser reads the literal subject (order, escapes, a multi-valued RDN, an OID
+// attribute), the otherName SAN and the name constraints as we wrote them.
+TEST(PkiOpensslText, LiteralSubjectOtherNameAndNameConstraints) {
+  std::string ossl = testing::openssl();
+  if (ossl.empty()) GTEST_SKIP() << "no /usr/bin/openssl";
+  testing::TempDir dir;
+  auto ca = testing::make_ca("Text Root");
+  auto key = PrivateKey::generate(KeyAlgorithm::ECDSA);
+  CertificateTemplate t;
+  t.literal_subject = parse_distinguished_name(R"(CN=app+UID=42,O=Acme\, Inc.,1.2.840.113549.1.9.1=a@b.c,C=DE)");
+  t.other_names = {{"1.3.6.1.4.1.311.20.2.3", "user@corp.example"}};
+  t.is_ca = true;
+  t.name_constraints = NameConstraints{};
+  t.name_constraints->critical = true;
+  t.name_constraints->permitted.dns_domains = {".example.com"};
+  t.name_constraints->permitted.ip_ranges = {"10.0.0.0/8"};
+  t.name_constraints->excluded.email_addresses = {"bad.example.com"};
+  CsrOptions o;
+  o.hash = SignatureHash::SHA384;
+  auto csr = CertificateRequest::parse(CertificateRequest::create(t, key, o));
+  auto cert = sign_csr(csr, {}, &ca.cert, ca.key);
+
+  auto text = testing::run(ossl + " x509 -noout -text -nameopt RFC2253 -in " + dir.write("c.pem", cert.to_pem()));
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find(R"(Subject: UID=42+CN=app,O=Acme\, Inc.,emailAddress=a@b.c,C=DE)"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("othername: UPN::user@corp.example"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("X509v3 Name Constraints: critical"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("DNS:.example.com"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("IP:10.0.0.0/255.0.0.0"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("email:bad.example.com"), std::string::npos) << text.output;
+
+  auto req = testing::run(ossl + " req -noout -text -nameopt RFC2253 -in " + dir.write("r.pem", csr.to_pem()));
+  ASSERT_EQ(req.exit_code, 0) << req.output;
+  EXPECT_NE(req.output.find("Signature Algorithm: ecdsa-with-SHA384"), std::string::npos) << req.output;
+  EXPECT_NE(req.output.find("othername: UPN::user@corp.example"), std::string::npos) << req.output;
+  EXPECT_NE(req.output.find("X509v3 Name Constraints: critical"), std::string::npos) << req.output;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "runtime/pki/certificate.h"
 #include "runtime/pki/csr.h"
+#include "runtime/pki/dn.h"
 #include "runtime/pki/error.h"
 #include "runtime/pki/key.h"
 #include "runtime/pki/sign.h"

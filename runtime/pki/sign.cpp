@@ -84,11 +84,11 @@ void add_issuer_urls(X509* x, const SignOptions& o) {
   if (X509_add1_ext_i2d(x, NID_info_access, access.get(), 0, X509V3_ADD_DEFAULT) != 1) detail::fail(kSign, "adding authorityInfoAccess");
 }
 
-}  // namespace
-
-Certificate sign(const CertificateTemplate& tmpl, const PublicKey& subject_key, const Certificate* issuer,
-                 const PrivateKey& issuer_key, std::optional<std::chrono::seconds> duration,
-                 const SignOptions& options) {
+// sign() with the subject given as a name (a CSR's, copied as is) instead of built from the
+// template, when `subject_name` is not null.
+Certificate sign_with_subject(const CertificateTemplate& tmpl, const X509_NAME* subject_name, const PublicKey& subject_key,
+                              const Certificate* issuer, const PrivateKey& issuer_key,
+                              std::optional<std::chrono::seconds> duration, const SignOptions& options) {
   EVP_PKEY* subject_pkey = detail::Access::pkey(subject_key);
   EVP_PKEY* signer = detail::Access::pkey(issuer_key);
   X509* issuer_x509 = issuer ? detail::Access::x509(*issuer) : nullptr;
@@ -96,8 +96,8 @@ Certificate sign(const CertificateTemplate& tmpl, const PublicKey& subject_key, 
     throw PkiError("signing self-signed certificate: the subject public key is not the signing key's");
   if (issuer && !issuer_key.matches(*issuer))
     throw PkiError("signing certificate: the issuer private key does not match the issuer certificate");
-  if (tmpl.subject.empty() && tmpl.dns_names.empty() && tmpl.ip_addresses.empty() && tmpl.uris.empty() &&
-      tmpl.email_addresses.empty())
+  bool subject_empty = subject_name ? X509_NAME_entry_count(subject_name) == 0 : tmpl.subject_empty();
+  if (subject_empty && !tmpl.has_sans())
     throw PkiError("signing certificate: the certificate has neither a subject nor subject alternative names");
   Usages usages = effective_usages(tmpl.usages, tmpl.is_ca);  // throws naming an unknown usage
 
@@ -116,7 +116,8 @@ Certificate sign(const CertificateTemplate& tmpl, const PublicKey& subject_key, 
   if (X509_set_version(x.get(), X509_VERSION_3) != 1) detail::fail(kSign, "setting version");
   set_random_serial(x.get());
 
-  detail::NamePtr subject = detail::build_name(tmpl.subject, kSign);
+  detail::NamePtr subject(subject_name ? X509_NAME_dup(subject_name) : nullptr);
+  if (!subject) subject = detail::build_subject(tmpl, kSign);
   if (X509_set_subject_name(x.get(), subject.get()) != 1) detail::fail(kSign, "setting subject");
   if (X509_set_issuer_name(x.get(), issuer ? X509_get_subject_name(issuer_x509) : subject.get()) != 1)
     detail::fail(kSign, "setting issuer");
@@ -128,6 +129,7 @@ Certificate sign(const CertificateTemplate& tmpl, const PublicKey& subject_key, 
   spec.tmpl = &tmpl;
   spec.usages = &usages;
   spec.basic_constraints = true;
+  spec.subject_empty = subject_empty;
   spec.subject_key_id = key_id(x.get());
   if (!issuer) {
     spec.authority_key_id = spec.subject_key_id;
@@ -147,6 +149,14 @@ Certificate sign(const CertificateTemplate& tmpl, const PublicKey& subject_key, 
   return detail::Access::make_certificate(std::move(x), kSign);
 }
 
+}  // namespace
+
+Certificate sign(const CertificateTemplate& tmpl, const PublicKey& subject_key, const Certificate* issuer,
+                 const PrivateKey& issuer_key, std::optional<std::chrono::seconds> duration,
+                 const SignOptions& options) {
+  return sign_with_subject(tmpl, nullptr, subject_key, issuer, issuer_key, duration, options);
+}
+
 Certificate sign_csr(const CertificateRequest& csr, const CsrSigningSpec& spec, const Certificate* issuer,
                      const PrivateKey& issuer_key, const SignOptions& options) {
   if (!csr.verify_signature())
@@ -154,7 +164,9 @@ Certificate sign_csr(const CertificateRequest& csr, const CsrSigningSpec& spec, 
   CertificateTemplate tmpl = csr.fields();
   if (spec.usages) tmpl.usages = *spec.usages;
   if (spec.is_ca) tmpl.is_ca = *spec.is_ca;
-  return sign(tmpl, csr.public_key(), issuer, issuer_key, spec.duration, options);
+  // The subject as the request has it, byte for byte (cert-manager copies RawSubject).
+  const X509_NAME* subject = X509_REQ_get_subject_name(detail::Access::req(csr));
+  return sign_with_subject(tmpl, subject, csr.public_key(), issuer, issuer_key, spec.duration, options);
 }
 
 Certificate self_signed_ca(const std::string& common_name, std::chrono::seconds duration, const PrivateKey& key) {

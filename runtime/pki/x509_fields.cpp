@@ -27,6 +27,19 @@ std::string entry_value(const X509_NAME_ENTRY* e) {
   return out;
 }
 
+using ObjectPtr = std::unique_ptr<ASN1_OBJECT, Deleter<ASN1_OBJECT, ASN1_OBJECT_free>>;
+
+std::string oid_text(const ASN1_OBJECT* obj) {
+  char buf[256];
+  int n = OBJ_obj2txt(buf, sizeof buf, obj, 1);
+  if (n <= 0) return {};
+  if (static_cast<size_t>(n) < sizeof buf) return std::string(buf, static_cast<size_t>(n));
+  std::string big(static_cast<size_t>(n) + 1, '\0');
+  OBJ_obj2txt(big.data(), static_cast<int>(big.size()), obj, 1);
+  big.resize(static_cast<size_t>(n));
+  return big;
+}
+
 // ---- SANs ---------------------------------------------------------------------------------
 
 using GeneralNamesPtr = std::unique_ptr<GENERAL_NAMES, Deleter<GENERAL_NAMES, GENERAL_NAMES_free>>;
@@ -85,6 +98,150 @@ void add_ip(GENERAL_NAMES* names, const std::string& value, std::string_view wha
     GENERAL_NAME_free(gn);
     fail(what, "allocating subjectAltName");
   }
+}
+
+// otherName: type-id OID and [0] EXPLICIT UTF8String.
+void add_other_name(GENERAL_NAMES* names, const OtherName& o, std::string_view what) {
+  if (o.utf8_value.empty()) fail(what, "otherName " + o.oid + " has an empty value");
+  ObjectPtr oid(OBJ_txt2obj(o.oid.c_str(), 1));
+  if (!oid) fail(what, "invalid otherName OID \"" + o.oid + "\"");
+  ASN1_UTF8STRING* text = ASN1_UTF8STRING_new();
+  ASN1_TYPE* value = ASN1_TYPE_new();
+  GENERAL_NAME* gn = GENERAL_NAME_new();
+  if (!text || !value || !gn ||
+      ASN1_STRING_set(text, o.utf8_value.data(), static_cast<int>(o.utf8_value.size())) != 1) {
+    ASN1_UTF8STRING_free(text);
+    ASN1_TYPE_free(value);
+    GENERAL_NAME_free(gn);
+    fail(what, "allocating subjectAltName");
+  }
+  ASN1_TYPE_set(value, V_ASN1_UTF8STRING, text);
+  if (GENERAL_NAME_set0_othername(gn, oid.get(), value) != 1) {
+    ASN1_TYPE_free(value);
+    GENERAL_NAME_free(gn);
+    fail(what, "allocating subjectAltName");
+  }
+  oid.release();
+  if (!sk_GENERAL_NAME_push(names, gn)) {
+    GENERAL_NAME_free(gn);
+    fail(what, "allocating subjectAltName");
+  }
+}
+
+// "10.0.0.0/8" as address then mask (8 or 32 bytes), host bits cleared as Go's net.ParseCIDR does.
+std::string cidr_bytes(const std::string& cidr, std::string_view what) {
+  auto slash = cidr.find('/');
+  if (slash == std::string::npos) fail(what, "invalid CIDR address: " + cidr);
+  std::string addr = cidr.substr(0, slash), bits_text = cidr.substr(slash + 1);
+  unsigned char buf[16];
+  int len = 0;
+  if (inet_pton(AF_INET, addr.c_str(), buf) == 1)
+    len = 4;
+  else if (inet_pton(AF_INET6, addr.c_str(), buf) == 1)
+    len = 16;
+  else
+    fail(what, "invalid CIDR address: " + cidr);
+  if (bits_text.empty() || bits_text.size() > 3 ||
+      !std::all_of(bits_text.begin(), bits_text.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      (bits_text.size() > 1 && bits_text[0] == '0'))
+    fail(what, "invalid CIDR address: " + cidr);
+  int bits = std::stoi(bits_text);
+  if (bits > len * 8) fail(what, "invalid CIDR address: " + cidr);
+  std::string out(reinterpret_cast<const char*>(buf), static_cast<size_t>(len));
+  std::string mask(static_cast<size_t>(len), '\0');
+  for (int i = 0; i < len; ++i) {
+    int b = std::clamp(bits - i * 8, 0, 8);
+    auto m = static_cast<unsigned char>(b == 0 ? 0 : (0xFF << (8 - b)) & 0xFF);
+    mask[static_cast<size_t>(i)] = static_cast<char>(m);
+    out[static_cast<size_t>(i)] = static_cast<char>(static_cast<unsigned char>(out[static_cast<size_t>(i)]) & m);
+  }
+  return out + mask;
+}
+
+// The CIDR text of an address-and-mask; a mask that is not a prefix is written as a second address.
+std::string cidr_string(const ASN1_OCTET_STRING* s) {
+  const unsigned char* d = ASN1_STRING_get0_data(s);
+  int len = ASN1_STRING_length(s);
+  if (len != 8 && len != 32) return "invalid:" + hex(d, static_cast<size_t>(std::max(len, 0)));
+  int half = len / 2;
+  char addr[INET6_ADDRSTRLEN] = {};
+  if (!inet_ntop(half == 4 ? AF_INET : AF_INET6, d, addr, sizeof addr)) return "invalid:" + hex(d, static_cast<size_t>(len));
+  int bits = 0;
+  bool prefix = true, ended = false;
+  for (int i = 0; i < half; ++i) {
+    for (int b = 7; b >= 0; --b) {
+      bool set = (d[half + i] >> b) & 1;
+      if (set && ended) prefix = false;
+      if (set && !ended) ++bits;
+      if (!set) ended = true;
+    }
+  }
+  if (prefix) return std::string(addr) + "/" + std::to_string(bits);
+  char mask[INET6_ADDRSTRLEN] = {};
+  inet_ntop(half == 4 ? AF_INET : AF_INET6, d + half, mask, sizeof mask);
+  return std::string(addr) + "/" + mask;
+}
+
+using SubtreesPtr = STACK_OF(GENERAL_SUBTREE)*;
+
+void add_subtree(SubtreesPtr& tree, GENERAL_NAME* gn, std::string_view what) {
+  if (!tree) tree = sk_GENERAL_SUBTREE_new_null();
+  GENERAL_SUBTREE* st = GENERAL_SUBTREE_new();
+  if (!tree || !st || sk_GENERAL_SUBTREE_push(tree, st) == 0) {
+    GENERAL_SUBTREE_free(st);
+    GENERAL_NAME_free(gn);
+    fail(what, "allocating nameConstraints");
+  }
+  GENERAL_NAME_free(st->base);
+  st->base = gn;
+}
+
+GENERAL_NAME* ia5_name(int type, const std::string& value, std::string_view kind, std::string_view what) {
+  if (value.empty()) fail(what, "empty nameConstraints " + std::string(kind));
+  if (!is_ascii(value)) fail(what, "nameConstraints " + std::string(kind) + " \"" + value + "\" must be ASCII (IA5String)");
+  ASN1_IA5STRING* s = ASN1_IA5STRING_new();
+  GENERAL_NAME* gn = GENERAL_NAME_new();
+  if (!s || !gn || ASN1_STRING_set(s, value.data(), static_cast<int>(value.size())) != 1) {
+    ASN1_IA5STRING_free(s);
+    GENERAL_NAME_free(gn);
+    fail(what, "allocating nameConstraints");
+  }
+  GENERAL_NAME_set0_value(gn, type, s);
+  return gn;
+}
+
+void add_subtrees(SubtreesPtr& tree, const NameConstraintSubtrees& t, std::string_view what) {
+  // Go's order (crypto/x509 buildCertExtensions): IP ranges, DNS domains, emails, URI domains.
+  for (const auto& cidr : t.ip_ranges) {
+    ASN1_OCTET_STRING* s = octets(cidr_bytes(cidr, what));
+    GENERAL_NAME* gn = GENERAL_NAME_new();
+    if (!s || !gn) {
+      ASN1_OCTET_STRING_free(s);
+      GENERAL_NAME_free(gn);
+      fail(what, "allocating nameConstraints");
+    }
+    GENERAL_NAME_set0_value(gn, GEN_IPADD, s);
+    add_subtree(tree, gn, what);
+  }
+  for (const auto& v : t.dns_domains) add_subtree(tree, ia5_name(GEN_DNS, v, "DNS domain", what), what);
+  for (const auto& v : t.email_addresses) add_subtree(tree, ia5_name(GEN_EMAIL, v, "email address", what), what);
+  for (const auto& v : t.uri_domains) add_subtree(tree, ia5_name(GEN_URI, v, "URI domain", what), what);
+}
+
+NameConstraintSubtrees read_subtrees(const STACK_OF(GENERAL_SUBTREE) * tree) {
+  NameConstraintSubtrees out;
+  for (int i = 0; i < sk_GENERAL_SUBTREE_num(tree); ++i) {
+    const GENERAL_NAME* gn = sk_GENERAL_SUBTREE_value(tree, i)->base;
+    if (!gn) continue;
+    switch (gn->type) {
+      case GEN_DNS: out.dns_domains.push_back(asn1_bytes(gn->d.dNSName)); break;
+      case GEN_EMAIL: out.email_addresses.push_back(asn1_bytes(gn->d.rfc822Name)); break;
+      case GEN_URI: out.uri_domains.push_back(asn1_bytes(gn->d.uniformResourceIdentifier)); break;
+      case GEN_IPADD: out.ip_ranges.push_back(cidr_string(gn->d.iPAddress)); break;
+      default: break;
+    }
+  }
+  return out;
 }
 
 std::string ip_string(const ASN1_OCTET_STRING* s) {
@@ -148,6 +305,53 @@ NamePtr build_name(const Subject& s, std::string_view what) {
   add_entry(name.get(), NID_commonName, s.common_name, what);
   add_entry(name.get(), NID_serialNumber, s.serial_number, what);
   return name;
+}
+
+std::string canonical_cidr(const std::string& cidr, std::string_view what) {
+  std::string bytes = cidr_bytes(cidr, what);
+  ASN1_OCTET_STRING* s = octets(bytes);
+  if (!s) fail(what, "allocating");
+  std::string out = cidr_string(s);
+  ASN1_OCTET_STRING_free(s);
+  return out;
+}
+
+NamePtr build_sequence(const NameSequence& seq, std::string_view what) {
+  NamePtr name(X509_NAME_new());
+  if (!name) fail(what, "allocating name");
+  for (const auto& rdn : seq) {
+    bool first = true;
+    for (const auto& a : rdn) {
+      ObjectPtr obj(OBJ_txt2obj(a.oid.c_str(), 1));
+      if (!obj) fail(what, "invalid attribute type \"" + a.oid + "\"");
+      int nid = OBJ_obj2nid(obj.get());
+      std::string label = nid != NID_undef ? OBJ_nid2sn(nid) : a.oid;
+      // set 0 starts a new RDN, -1 adds to the last one (a multi-valued RDN).
+      if (X509_NAME_add_entry_by_OBJ(name.get(), obj.get(), MBSTRING_UTF8, reinterpret_cast<const unsigned char*>(a.value.data()),
+                                     static_cast<int>(a.value.size()), -1, first ? 0 : -1) != 1)
+        fail(what, "attribute " + label + "=\"" + a.value + "\" cannot be encoded");
+      first = false;
+    }
+  }
+  return name;
+}
+
+NamePtr build_subject(const CertificateTemplate& t, std::string_view what) {
+  return t.literal_subject.empty() ? build_name(t.subject, what) : build_sequence(t.literal_subject, what);
+}
+
+NameSequence read_sequence(const X509_NAME* name) {
+  NameSequence out;
+  int last_set = -1;
+  int n = X509_NAME_entry_count(name);
+  for (int i = 0; i < n; ++i) {
+    const X509_NAME_ENTRY* e = X509_NAME_get_entry(name, i);
+    int set = X509_NAME_ENTRY_set(e);
+    if (out.empty() || set != last_set) out.emplace_back();
+    last_set = set;
+    out.back().push_back({oid_text(X509_NAME_ENTRY_get_object(e)), entry_value(e)});
+  }
+  return out;
 }
 
 Subject read_name(const X509_NAME* name) {
@@ -260,10 +464,19 @@ ExtStackPtr build_extensions(const ExtensionSpec& spec, std::string_view what) {
     if (v.find(':') == std::string::npos) fail(what, "invalid URI \"" + v + "\" (no scheme)");
     add_ia5(names.get(), GEN_URI, v, "URI", what);
   }
+  for (const auto& o : t.other_names) add_other_name(names.get(), o, what);
   if (sk_GENERAL_NAME_num(names.get()) > 0) {
     // RFC 5280 4.2.1.6: critical when the subject is empty.
-    int rc = append(exts, NID_subject_alt_name, names.get(), t.subject.empty());
+    int rc = append(exts, NID_subject_alt_name, names.get(), spec.subject_empty);
     if (rc != 1) fail(what, "encoding subjectAltName");
+  }
+
+  if (t.name_constraints && (!t.name_constraints->permitted.empty() || !t.name_constraints->excluded.empty())) {
+    std::unique_ptr<NAME_CONSTRAINTS, Deleter<NAME_CONSTRAINTS, NAME_CONSTRAINTS_free>> nc(NAME_CONSTRAINTS_new());
+    if (!nc) fail(what, "allocating nameConstraints");
+    add_subtrees(nc->permittedSubtrees, t.name_constraints->permitted, what);
+    add_subtrees(nc->excludedSubtrees, t.name_constraints->excluded, what);
+    if (append(exts, NID_name_constraints, nc.get(), t.name_constraints->critical) != 1) fail(what, "encoding nameConstraints");
   }
   return exts;
 }
@@ -281,6 +494,12 @@ Extensions read_extensions(const STACK_OF(X509_EXTENSION) * exts, std::string_vi
         case GEN_EMAIL: out.sans.emails.push_back(asn1_bytes(gn->d.rfc822Name)); break;
         case GEN_URI: out.sans.uris.push_back(asn1_bytes(gn->d.uniformResourceIdentifier)); break;
         case GEN_IPADD: out.sans.ips.push_back(ip_string(gn->d.iPAddress)); break;
+        case GEN_OTHERNAME: {
+          const OTHERNAME* o = gn->d.otherName;
+          if (o && o->value && o->value->type == V_ASN1_UTF8STRING)
+            out.sans.other_names.push_back({oid_text(o->type_id), asn1_bytes(o->value->value.utf8string)});
+          break;
+        }
         default: break;
       }
     }
@@ -313,6 +532,20 @@ Extensions read_extensions(const STACK_OF(X509_EXTENSION) * exts, std::string_vi
   if (BASIC_CONSTRAINTS* bc = get_ext<BASIC_CONSTRAINTS>(exts, NID_basic_constraints, what)) {
     out.is_ca = bc->ca != 0;
     BASIC_CONSTRAINTS_free(bc);
+  }
+
+  {
+    int crit = -1;
+    auto* nc = static_cast<NAME_CONSTRAINTS*>(X509V3_get_d2i(exts, NID_name_constraints, &crit, nullptr));
+    if (!nc && crit != -1) fail(what, std::string(crit == -2 ? "repeated " : "malformed ") + "nameConstraints extension");
+    if (nc) {
+      NameConstraints c;
+      c.critical = crit == 1;
+      c.permitted = read_subtrees(nc->permittedSubtrees);
+      c.excluded = read_subtrees(nc->excludedSubtrees);
+      out.name_constraints = std::move(c);
+      NAME_CONSTRAINTS_free(nc);
+    }
   }
 
   if (ASN1_OCTET_STRING* ski = get_ext<ASN1_OCTET_STRING>(exts, NID_subject_key_identifier, what)) {

@@ -24,6 +24,46 @@ const auto& subject_fields() {
   return table;
 }
 
+const auto& other_name_fields() {
+  using S = OtherName;
+  static const auto table = codec::table<S>(
+      "A subjectAltName otherName whose value is a UTF8String.",
+      codec::field("oid", &S::oid,
+                   Schema::string("Type of the otherName as a dotted-decimal object identifier, e.g. 1.3.6.1.4.1.311.20.2.3 "
+                                  "(Microsoft UPN).")
+                       .max_length(256)),
+      codec::field("utf8Value", &S::utf8_value, Schema::string("Value of the otherName (a UTF8String).").max_length(1024)));
+  return table;
+}
+
+const auto& name_constraint_item_fields() {
+  using S = NameConstraintItem;
+  static const auto table = codec::table<S>(
+      "Names a CA may (permitted) or may not (excluded) issue for.",
+      codec::field("dnsDomains", &S::dns_domains,
+                   Schema::array(Schema::string().max_length(253), "DNS domains (\"example.com\" covers its subdomains too).")
+                       .max_items(64)),
+      codec::field("ipRanges", &S::ip_ranges,
+                   Schema::array(Schema::string().max_length(64), "IP ranges in CIDR notation: 10.0.0.0/8, 2001:db8::/32.")
+                       .max_items(64)),
+      codec::field("emailAddresses", &S::email_addresses,
+                   Schema::array(Schema::string().max_length(254), "Email addresses, hosts or domains.").max_items(64)),
+      codec::field("uriDomains", &S::uri_domains,
+                   Schema::array(Schema::string().max_length(253), "Domains of URI names.").max_items(64)));
+  return table;
+}
+
+const auto& name_constraints_fields() {
+  using S = NameConstraints;
+  static const auto table = codec::table<S>(
+      "The X.509 nameConstraints extension of the CA certificate: the names the CA may and may not issue for. Requires "
+      "isCA: true.",
+      codec::field("critical", &S::critical, Schema::boolean("Mark the extension critical.")),
+      codec::field("permitted", &S::permitted, NameConstraintItem::schema()),
+      codec::field("excluded", &S::excluded, NameConstraintItem::schema()));
+  return table;
+}
+
 const auto& secret_template_fields() {
   using S = SecretTemplate;
   static const auto table = codec::table<S>(
@@ -134,6 +174,11 @@ const auto& spec_fields() {
                    Schema::string("Subject common name (at most 64 characters). TLS clients ignore it when any subject "
                                   "alternative name is set.")),
       codec::field("subject", &S::subject, X509Subject::schema()),
+      codec::field("literalSubject", &S::literal_subject,
+                   Schema::string("The subject as an RFC 4514 string, e.g. \"CN=app,O=Acme\\, Inc.,C=DE\" (most specific "
+                                  "RDN first), used exactly: order, multi-valued RDNs (+) and any attribute type by OID. "
+                                  "Cannot be set with commonName or subject.")
+                       .max_length(4096)),
       codec::field("dnsNames", &S::dns_names,
                    Schema::array(Schema::string().max_length(253), "DNS subject alternative names.").max_items(256)),
       codec::field("ipAddresses", &S::ip_addresses,
@@ -142,6 +187,9 @@ const auto& spec_fields() {
                    Schema::array(Schema::string().max_length(2048), "URI subject alternative names.").max_items(256)),
       codec::field("emailAddresses", &S::email_addresses,
                    Schema::array(Schema::string().max_length(254), "Email subject alternative names.").max_items(256)),
+      codec::field("otherNames", &S::other_names,
+                   Schema::array(OtherName::schema(), "otherName subject alternative names with UTF8String values.")
+                       .max_items(64)),
       codec::field("duration", &S::duration,
                    Schema::string("Requested lifetime as a Go duration (e.g. 2160h); the issuer may ignore it. Default "
                                   "2160h (90 days), minimum 1h.")
@@ -160,6 +208,13 @@ const auto& spec_fields() {
                    usages_schema("Requested key usages and extended key usages. Default: digital signature and key "
                                  "encipherment.")),
       codec::field("privateKey", &S::private_key, CertificatePrivateKey::schema()),
+      codec::field("signatureAlgorithm", &S::signature_algorithm,
+                   Schema::string_enum({"SHA256WithRSA", "SHA384WithRSA", "SHA512WithRSA", "ECDSAWithSHA256", "ECDSAWithSHA384",
+                                        "ECDSAWithSHA512", "PureEd25519"},
+                                       "Signature algorithm of the CSR, and of the certificate when the issuer is SelfSigned "
+                                       "(a CA issuer signs with its own key's). Must suit privateKey.algorithm. Default: "
+                                       "chosen by the key.")),
+      codec::field("nameConstraints", &S::name_constraints, NameConstraints::schema()),
       codec::field("encodeUsagesInRequest", &S::encode_usages_in_request,
                    Schema::boolean("Whether the usages are encoded in the CSR. Default true; disable only for issuers "
                                    "that reject those extensions.")),
@@ -194,6 +249,9 @@ const auto& status_fields() {
 }  // namespace
 
 CAPSTAN_CODEC_FROM(X509Subject, subject_fields)
+CAPSTAN_CODEC_FROM(OtherName, other_name_fields)
+CAPSTAN_CODEC_FROM(NameConstraintItem, name_constraint_item_fields)
+CAPSTAN_CODEC_FROM(NameConstraints, name_constraints_fields)
 CAPSTAN_CODEC_FROM(SecretTemplate, secret_template_fields)
 CAPSTAN_CODEC_FROM(AdditionalOutputFormat, output_format_fields)
 CAPSTAN_CODEC_FROM(JksKeystore, jks_fields)

@@ -47,6 +47,53 @@ struct X509Subject {
   bool operator==(const X509Subject&) const = default;
 };
 
+// OtherName: a subjectAltName otherName with a UTF8String value.
+struct OtherName {
+  std::string oid;  // dotted decimal
+  std::string utf8_value;
+
+  static OtherName from_json(const json::Value& v, std::string_view path);
+  json::Value to_json() const;
+  static openapi::Schema schema();
+  bool operator==(const OtherName&) const = default;
+};
+
+// NameConstraintItem: one side (permitted or excluded) of spec.nameConstraints.
+struct NameConstraintItem {
+  std::vector<std::string> dns_domains;
+  std::vector<std::string> ip_ranges;  // CIDRs
+  std::vector<std::string> email_addresses;
+  std::vector<std::string> uri_domains;
+
+  static NameConstraintItem from_json(const json::Value& v, std::string_view path);
+  json::Value to_json() const;
+  static openapi::Schema schema();
+  bool operator==(const NameConstraintItem&) const = default;
+};
+
+// NameConstraints: the X.509 nameConstraints extension of a CA certificate (RFC 5280 4.2.1.10).
+struct NameConstraints {
+  bool critical = false;
+  std::optional<NameConstraintItem> permitted;
+  std::optional<NameConstraintItem> excluded;
+
+  static NameConstraints from_json(const json::Value& v, std::string_view path = "spec.nameConstraints");
+  json::Value to_json() const;
+  static openapi::Schema schema();
+  bool operator==(const NameConstraints&) const = default;
+};
+
+// Values of spec.signatureAlgorithm.
+namespace signature_algorithm {
+inline constexpr std::string_view kSHA256WithRSA = "SHA256WithRSA";
+inline constexpr std::string_view kSHA384WithRSA = "SHA384WithRSA";
+inline constexpr std::string_view kSHA512WithRSA = "SHA512WithRSA";
+inline constexpr std::string_view kECDSAWithSHA256 = "ECDSAWithSHA256";
+inline constexpr std::string_view kECDSAWithSHA384 = "ECDSAWithSHA384";
+inline constexpr std::string_view kECDSAWithSHA512 = "ECDSAWithSHA512";
+inline constexpr std::string_view kPureEd25519 = "PureEd25519";
+}  // namespace signature_algorithm
+
 // CertificateSecretTemplate: labels and annotations copied onto the target Secret.
 struct SecretTemplate {
   std::map<std::string, std::string> annotations;
@@ -123,6 +170,8 @@ struct CertificateKeystores {
 
 struct CertificateSpec {
   std::optional<X509Subject> subject;
+  // RFC 4514 string; when set, the subject exactly (commonName and subject must be empty).
+  std::string literal_subject;
   std::string common_name;
   std::optional<std::chrono::nanoseconds> duration;
   std::optional<std::chrono::nanoseconds> renew_before;
@@ -131,6 +180,7 @@ struct CertificateSpec {
   std::vector<std::string> ip_addresses;
   std::vector<std::string> uris;
   std::vector<std::string> email_addresses;
+  std::vector<OtherName> other_names;
   std::string secret_name;
   std::optional<SecretTemplate> secret_template;
   std::vector<AdditionalOutputFormat> additional_output_formats;
@@ -139,6 +189,8 @@ struct CertificateSpec {
   bool is_ca = false;
   std::vector<std::string> usages;
   std::optional<CertificatePrivateKey> private_key;
+  std::string signature_algorithm;  // empty: chosen by the key (signature_algorithm::k*)
+  std::optional<NameConstraints> name_constraints;
   std::optional<bool> encode_usages_in_request;
   std::optional<std::int32_t> revision_history_limit;
 

@@ -9,6 +9,8 @@
 #include "apis/common/codec.h"
 #include "runtime/meta/names.h"
 #include "runtime/meta/time.h"
+#include "runtime/pki/dn.h"
+#include "runtime/pki/error.h"
 
 #include <algorithm>
 
@@ -64,6 +66,121 @@ void validate_addresses(const json::Object& spec, const FieldPath& path, Causes&
         out.push_back(validation::field_invalid(
             path.child("emailAddresses").index(i), v,
             "invalid email address: make sure the supplied value only contains the email address itself"));
+      }
+    }
+  }
+}
+
+constexpr std::size_t kMaxOtherNames = 64;
+constexpr std::size_t kMaxNameConstraintEntries = 64;
+
+bool has_subject_properties(const json::Object& subject) {
+  for (std::string_view list : {"organizations", "countries", "organizationalUnits", "localities", "provinces", "streetAddresses",
+                                "postalCodes"})
+    if (array_size(subject, list) > 0) return true;
+  return !str(subject, "serialNumber").empty();
+}
+
+// spec.literalSubject: exclusive with commonName and subject, an RFC 4514 string OpenSSL can
+// encode. `common_name` becomes its (last) CN, which the identity and length rules then use.
+void validate_literal_subject(const json::Object& spec, std::string_view literal, const FieldPath& path, std::string& common_name,
+                              Causes& out) {
+  if (!common_name.empty())
+    out.push_back(validation::field_invalid(path.child("commonName"), jstr(common_name),
+                                            "When providing a `LiteralSubject` no `commonName` may be provided."));
+  if (const auto* subject = obj(spec, "subject"); subject && has_subject_properties(*subject))
+    out.push_back(validation::field_invalid(path.child("subject"), *get(spec, "subject"),
+                                            "When providing a `LiteralSubject` no `Subject` properties may be provided."));
+  const FieldPath lp = path.child("literalSubject");
+  // Bounded here (cert-manager has no bound), before the value is echoed in a message.
+  if (literal.size() > pki::kMaxDistinguishedNameBytes) {
+    out.push_back(validation::field_too_long(lp, static_cast<std::int64_t>(pki::kMaxDistinguishedNameBytes)));
+    return;
+  }
+  pki::NameSequence sequence;
+  try {
+    sequence = pki::parse_distinguished_name(literal);
+    pki::encode_name(sequence);  // values X.520 bounds refuse (a C that is not two letters, ...)
+  } catch (const pki::PkiError& e) {
+    out.push_back(validation::field_invalid(lp, jstr(literal), e.what()));
+    return;
+  }
+  for (const auto& rdn : sequence)
+    for (const auto& attribute : rdn)
+      if (attribute.oid == "2.5.4.3") common_name = attribute.value;
+}
+
+// spec.otherNames (gate OtherNames in cert-manager, on by default).
+void validate_other_names(const json::Object& spec, const FieldPath& path, Causes& out) {
+  const auto* names = arr(spec, "otherNames");
+  if (!names || names->empty()) return;
+  const FieldPath np = path.child("otherNames");
+  if (names->size() > kMaxOtherNames) {
+    out.push_back(validation::field_too_many(np, static_cast<std::int64_t>(names->size()), kMaxOtherNames));
+    return;
+  }
+  for (std::size_t i = 0; i < names->size(); ++i) {
+    const json::Object& name = object_or_empty(&(*names)[i]);
+    std::string_view oid = str(name, "oid");
+    if (oid.empty()) out.push_back(validation::field_required(np.index(i).child("oid"), "must be specified"));
+    if (!pki::is_object_identifier(oid)) out.push_back(validation::field_invalid(np.index(i).child("oid"), jstr(oid), "invalid oid syntax"));
+    if (str(name, "utf8Value").empty())
+      out.push_back(validation::field_required(np.index(i).child("utf8Value"), "must be set to a valid non-empty UTF8 string"));
+  }
+}
+
+// spec.signatureAlgorithm must suit the key (keyAlgToAllowedSigAlgs); an unknown key algorithm
+// is reported by validate_private_key.
+void validate_signature_algorithm(const json::Object& spec, const FieldPath& path, Causes& out) {
+  std::string_view algorithm = str(spec, "signatureAlgorithm");
+  if (algorithm.empty()) return;
+  std::string_view key = private_key::kRSA;
+  if (const auto* pk = obj(spec, "privateKey"); pk && !str(*pk, "algorithm").empty()) key = str(*pk, "algorithm");
+  namespace sa = signature_algorithm;
+  std::vector<std::string_view> allowed;
+  if (key == private_key::kRSA) allowed = {sa::kSHA256WithRSA, sa::kSHA384WithRSA, sa::kSHA512WithRSA};
+  else if (key == private_key::kECDSA) allowed = {sa::kECDSAWithSHA256, sa::kECDSAWithSHA384, sa::kECDSAWithSHA512};
+  else if (key == private_key::kEd25519) allowed = {sa::kPureEd25519};
+  else return;
+  if (std::find(allowed.begin(), allowed.end(), algorithm) != allowed.end()) return;
+  std::string list;
+  for (auto a : allowed) list += (list.empty() ? "" : " ") + std::string(a);
+  out.push_back(validation::field_invalid(path.child("signatureAlgorithm"), jstr(algorithm),
+                                          "for key algorithm " + std::string(key) + " the allowed signature algorithms are [" + list + "]"));
+}
+
+// spec.nameConstraints (gate NameConstraints in cert-manager, on by default): a CA's, with at
+// least one side; ipRanges are CIDRs and every list is bounded.
+void validate_name_constraints(const json::Object& spec, const FieldPath& path, Causes& out) {
+  const json::Value* value = get(spec, "nameConstraints");
+  if (!value) return;
+  const FieldPath np = path.child("nameConstraints");
+  const json::Object& nc = object_or_empty(value);
+  if (!truthy(spec, "isCA")) out.push_back(validation::field_invalid(np, *value, "isCa should be true when nameConstraints is set"));
+  if (!obj(nc, "permitted") && !obj(nc, "excluded"))
+    out.push_back(validation::field_invalid(np, *value, "either permitted or excluded must be set"));
+  for (std::string_view side : {"permitted", "excluded"}) {
+    const auto* item = obj(nc, side);
+    if (!item) continue;
+    const FieldPath sp = np.child(side);
+    for (std::string_view list : {"dnsDomains", "ipRanges", "emailAddresses", "uriDomains"}) {
+      const auto* entries = arr(*item, list);
+      if (!entries) continue;
+      if (entries->size() > kMaxNameConstraintEntries) {
+        out.push_back(validation::field_too_many(sp.child(list), static_cast<std::int64_t>(entries->size()), kMaxNameConstraintEntries));
+        continue;
+      }
+      for (std::size_t i = 0; i < entries->size(); ++i) {
+        const auto& v = (*entries)[i];
+        if (!v.is_string()) continue;
+        std::string_view text = v.get_string();
+        if (text.empty()) {
+          out.push_back(validation::field_required(sp.child(list).index(i), "must not be empty"));
+        } else if (list == "ipRanges" && !is_cidr(text)) {
+          out.push_back(validation::field_invalid(sp.child(list).index(i), v, "invalid CIDR address: " + std::string(text)));
+        } else if (list != "ipRanges" && std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80 || static_cast<unsigned char>(c) < 0x20; })) {
+          out.push_back(validation::field_invalid(sp.child(list).index(i), v, "must be printable ASCII (an IA5String)"));
+        }
       }
     }
   }
@@ -226,9 +343,12 @@ std::vector<validation::Cause> validate_certificate_spec(const json::Value& spec
 
   validate_issuer_ref(obj(spec, "issuerRef"), path, out);
 
-  std::string_view common_name = str(spec, "commonName");
+  std::string common_name(str(spec, "commonName"));
+  if (std::string_view literal = str(spec, "literalSubject"); !literal.empty())
+    validate_literal_subject(spec, literal, path, common_name, out);
+
   if (common_name.empty() && array_size(spec, "dnsNames") == 0 && array_size(spec, "uris") == 0 &&
-      array_size(spec, "emailAddresses") == 0 && array_size(spec, "ipAddresses") == 0) {
+      array_size(spec, "emailAddresses") == 0 && array_size(spec, "ipAddresses") == 0 && array_size(spec, "otherNames") == 0) {
     out.push_back(validation::field_invalid(path, jstr(""),
                                         "at least one of commonName (from the commonName field or from a literalSubject), "
                                         "dnsNames, emailSANs, ipAddresses, otherNames, or uriSANs must be set"));
@@ -236,7 +356,9 @@ std::vector<validation::Cause> validate_certificate_spec(const json::Value& spec
   if (common_name.size() > 64) out.push_back(validation::field_too_long(path.child("commonName"), 64));
 
   validate_addresses(spec, path, out);
+  validate_other_names(spec, path, out);
   validate_private_key(spec, path, out);
+  validate_signature_algorithm(spec, path, out);
   validate_durations(spec, path, out);
 
   if (const auto* usages = arr(spec, "usages")) {
@@ -251,6 +373,7 @@ std::vector<validation::Cause> validate_certificate_spec(const json::Value& spec
     out.push_back(validation::field_invalid(path.child("revisionHistoryLimit"), json::Value(*limit), "must not be less than 1"));
 
   validate_secret_template(spec, path, out);
+  validate_name_constraints(spec, path, out);
   validate_keystores(spec, path, out);
   return out;
 }

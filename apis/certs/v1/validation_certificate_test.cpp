@@ -300,5 +300,92 @@ TEST(CertificateValidation, CausesCarryReasonAndField) {
                      "literalSubject), dnsNames, emailSANs, ipAddresses, otherNames, or uriSANs must be set"}));
 }
 
+TEST(CertificateValidation, LiteralSubject) {
+  EXPECT_EQ(errors(R"({"literalSubject": "CN=app,O=Acme\\, Inc.,1.2.840.113549.1.9.1=a@b.c,C=DE"})"), Strings{});
+  EXPECT_EQ(errors(R"({"literalSubject": "CN=app+UID=7,OU=x", "dnsNames": null})"), Strings{})
+      << "the literal's CN counts as the identity";
+  EXPECT_EQ(errors(R"({"literalSubject": "O=Acme", "dnsNames": null})"),
+            Strings{"spec: Invalid value: \"\": at least one of commonName (from the commonName field or from a "
+                    "literalSubject), dnsNames, emailSANs, ipAddresses, otherNames, or uriSANs must be set"});
+  EXPECT_EQ(errors(R"({"literalSubject": "CN=app", "commonName": "app", "subject": {"organizations": ["Acme"]}})"),
+            (Strings{"spec.commonName: Invalid value: \"app\": When providing a `LiteralSubject` no `commonName` may be provided.",
+                     "spec.subject: Invalid value: {\"organizations\":[\"Acme\"]}: When providing a `LiteralSubject` no "
+                     "`Subject` properties may be provided."}));
+  EXPECT_EQ(errors(R"({"literalSubject": "CN=app", "subject": {}})"), Strings{}) << "an empty subject is no subject";
+  EXPECT_EQ(errors(R"({"literalSubject": "CN=app,XX=1"})"),
+            Strings{"spec.literalSubject: Invalid value: \"CN=app,XX=1\": at byte 7: unknown attribute type \"XX\": use CN, C, O, "
+                    "OU, L, ST, STREET, POSTALCODE, SERIALNUMBER, DC, UID, or a dotted OID such as 1.2.840.113549.1.9.1"});
+  EXPECT_EQ(errors(R"({"literalSubject": "CN=a\\q"})"),
+            Strings{"spec.literalSubject: Invalid value: \"CN=a\\\\q\": at byte 4: invalid escape \"\\\\q\": escape only a "
+                    "space, \", #, +, ',', ;, <, =, >, \\ or a byte as two hex digits"});
+  auto c = errors(R"({"literalSubject": "CN=app,C=DEU"})");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].rfind("spec.literalSubject: Invalid value: \"CN=app,C=DEU\": encoding distinguished name: attribute C=\"DEU\" "
+                       "cannot be encoded", 0), 0u) << c[0];
+  std::string long_cn = "CN=" + std::string(65, 'a');
+  // X.520's ub-common-name (64), which OpenSSL enforces, names the attribute.
+  auto too_long = errors(R"({"literalSubject": ")" + long_cn + R"("})");
+  ASSERT_EQ(too_long.size(), 1u);
+  EXPECT_EQ(too_long[0].rfind("spec.literalSubject: Invalid value: \"" + long_cn + "\": encoding distinguished name: attribute CN=", 0), 0u);
+  EXPECT_NE(too_long[0].find("cannot be encoded: asn1 encoding routines::string too long (maxsize=64)"), std::string::npos);
+  std::string huge = "O=" + std::string(4095, 'a');
+  EXPECT_EQ(errors(R"({"literalSubject": ")" + huge + R"("})"),
+            Strings{"spec.literalSubject: Too long: may not be more than 4096 bytes"});
+}
+
+TEST(CertificateValidation, OtherNames) {
+  EXPECT_EQ(errors(R"({"dnsNames": null, "otherNames": [{"oid": "1.3.6.1.4.1.311.20.2.3", "utf8Value": "u@corp"}]})"), Strings{})
+      << "otherNames alone are an identity";
+  EXPECT_EQ(errors(R"({"otherNames": [{"oid": "1.2.3", "utf8Value": "ok"}, {"oid": "1.2.x", "utf8Value": ""}, {}]})"),
+            (Strings{"spec.otherNames[1].oid: Invalid value: \"1.2.x\": invalid oid syntax",
+                     "spec.otherNames[1].utf8Value: Required value: must be set to a valid non-empty UTF8 string",
+                     "spec.otherNames[2].oid: Required value: must be specified",
+                     "spec.otherNames[2].oid: Invalid value: \"\": invalid oid syntax",
+                     "spec.otherNames[2].utf8Value: Required value: must be set to a valid non-empty UTF8 string"}));
+  std::string many = "[";
+  for (int i = 0; i < 65; ++i) many += std::string(i ? "," : "") + R"({"oid": "1.2.3", "utf8Value": "v"})";
+  EXPECT_EQ(errors(R"({"otherNames": )" + many + "]}"), Strings{"spec.otherNames: Too many: 65: must have at most 64 items"});
+}
+
+TEST(CertificateValidation, SignatureAlgorithmMustSuitTheKey) {
+  EXPECT_EQ(errors(R"({"signatureAlgorithm": "SHA384WithRSA"})"), Strings{});
+  EXPECT_EQ(errors(R"({"signatureAlgorithm": "ECDSAWithSHA512", "privateKey": {"algorithm": "ECDSA"}})"), Strings{});
+  EXPECT_EQ(errors(R"({"signatureAlgorithm": "PureEd25519", "privateKey": {"algorithm": "Ed25519"}})"), Strings{});
+  EXPECT_EQ(errors(R"({"signatureAlgorithm": "ECDSAWithSHA256"})"),
+            Strings{"spec.signatureAlgorithm: Invalid value: \"ECDSAWithSHA256\": for key algorithm RSA the allowed signature "
+                    "algorithms are [SHA256WithRSA SHA384WithRSA SHA512WithRSA]"});
+  EXPECT_EQ(errors(R"({"signatureAlgorithm": "SHA256WithRSA", "privateKey": {"algorithm": "Ed25519"}})"),
+            Strings{"spec.signatureAlgorithm: Invalid value: \"SHA256WithRSA\": for key algorithm Ed25519 the allowed signature "
+                    "algorithms are [PureEd25519]"});
+  EXPECT_EQ(errors(R"({"signatureAlgorithm": "MD5WithRSA", "privateKey": {"algorithm": "ECDSA"}})"),
+            Strings{"spec.signatureAlgorithm: Invalid value: \"MD5WithRSA\": for key algorithm ECDSA the allowed signature "
+                    "algorithms are [ECDSAWithSHA256 ECDSAWithSHA384 ECDSAWithSHA512]"});
+}
+
+TEST(CertificateValidation, NameConstraints) {
+  EXPECT_EQ(errors(R"({"isCA": true, "nameConstraints": {"critical": true, "permitted": {"dnsDomains": ["example.com"],
+                       "ipRanges": ["10.0.0.0/8", "2001:db8::/32"], "emailAddresses": ["example.com"], "uriDomains": [".example.com"]},
+                       "excluded": {"ipRanges": ["192.168.0.0/16"]}}})"),
+            Strings{});
+  EXPECT_EQ(errors(R"({"nameConstraints": {"permitted": {"dnsDomains": ["example.com"]}}})"),
+            Strings{"spec.nameConstraints: Invalid value: {\"permitted\":{\"dnsDomains\":[\"example.com\"]}}: isCa should be true "
+                    "when nameConstraints is set"});
+  EXPECT_EQ(errors(R"({"isCA": true, "nameConstraints": {"critical": true}})"),
+            Strings{"spec.nameConstraints: Invalid value: {\"critical\":true}: either permitted or excluded must be set"});
+  EXPECT_EQ(errors(R"({"isCA": true, "nameConstraints": {"permitted": {"ipRanges": ["10.0.0.0/8", "10.0.0.0", "10.0.0.0/33",
+                       "::/129", "nope/8"], "dnsDomains": [""], "uriDomains": ["b\u00fccher.example"]}}})"),
+            (Strings{"spec.nameConstraints.permitted.dnsDomains[0]: Required value: must not be empty",
+                     "spec.nameConstraints.permitted.ipRanges[1]: Invalid value: \"10.0.0.0\": invalid CIDR address: 10.0.0.0",
+                     "spec.nameConstraints.permitted.ipRanges[2]: Invalid value: \"10.0.0.0/33\": invalid CIDR address: 10.0.0.0/33",
+                     "spec.nameConstraints.permitted.ipRanges[3]: Invalid value: \"::/129\": invalid CIDR address: ::/129",
+                     "spec.nameConstraints.permitted.ipRanges[4]: Invalid value: \"nope/8\": invalid CIDR address: nope/8",
+                     "spec.nameConstraints.permitted.uriDomains[0]: Invalid value: \"b\u00fccher.example\": must be printable ASCII "
+                     "(an IA5String)"}));
+  std::string many = "[";
+  for (int i = 0; i < 65; ++i) many += std::string(i ? "," : "") + "\"d" + std::to_string(i) + ".example\"";
+  EXPECT_EQ(errors(R"({"isCA": true, "nameConstraints": {"excluded": {"dnsDomains": )" + many + "]}}}"),
+            Strings{"spec.nameConstraints.excluded.dnsDomains: Too many: 65: must have at most 64 items"});
+}
+
 }  // namespace
 }  // namespace capstan::apis::certs::v1

@@ -169,6 +169,16 @@ bool is_ip(std::string_view s) {
   return inet_pton(AF_INET, z.c_str(), buf) == 1;
 }
 
+bool is_cidr(std::string_view s) {
+  auto slash = s.find('/');
+  if (slash == std::string_view::npos || slash == 0) return false;
+  std::string_view addr = s.substr(0, slash), bits = s.substr(slash + 1);
+  if (!is_ip(addr) || bits.empty() || bits.size() > 3 || (bits.size() > 1 && bits[0] == '0')) return false;
+  if (!std::all_of(bits.begin(), bits.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+  int n = std::stoi(std::string(bits));
+  return n <= (addr.find(':') != std::string_view::npos ? 128 : 32);
+}
+
 std::optional<std::string> mail_parse_error(std::string_view input, std::string* address) {
   MailParser p{input};
   p.skip_space();

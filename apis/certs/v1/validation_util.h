@@ -38,6 +38,7 @@ void validate_annotations(const json::Object& annotations, const FieldPath& path
 
 // ---- Go parsers --------------------------------------------------------------------------------
 bool is_ip(std::string_view s);  // net.ParseIP != nil
+bool is_cidr(std::string_view s);  // net.ParseCIDR succeeds: an IP literal, '/', a prefix length that fits it
 // The error net/mail.ParseAddress returns ("mail: missing '@' or angle-addr"), or nullopt when it
 // parses; `address` receives the parsed address on success.
 std::optional<std::string> mail_parse_error(std::string_view s, std::string* address);

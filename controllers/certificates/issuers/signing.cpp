@@ -18,6 +18,9 @@ pki::Certificate sign_request(const v1::CertificateRequest& cr, const pki::Certi
   spec.duration = std::chrono::duration_cast<std::chrono::seconds>(duration);
   pki::SignOptions o;
   o.now = std::chrono::floor<std::chrono::seconds>(now);
+  // Self-signed: the certificate is signed as the CSR is (spec.signatureAlgorithm). A CA signs
+  // with its own key's default, as cert-manager's CA issuer does.
+  if (!issuer) o.hash = csr.signature_hash();
   o.crl_distribution_points = published.crl_distribution_points;
   o.ocsp_servers = published.ocsp_servers;
   o.issuing_certificate_urls = published.issuing_certificate_urls;

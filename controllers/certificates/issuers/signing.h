@@ -16,7 +16,9 @@ namespace capstan::certificates {
 namespace v1 = apis::certs::v1;
 
 // Signs with `issuer_key`; `issuer` null = self-signed (then issuer_key must be the CSR's
-// key). Throws pki::PkiError (bad CSR, key mismatch).
+// key, and the certificate's signature uses the CSR's digest). The subject is the CSR's as
+// written; otherNames and nameConstraints are copied from it. Throws pki::PkiError (bad CSR,
+// key mismatch).
 // `published`: the issuer's crlDistributionPoints, ocspServers and issuingCertificateURLs, put
 // in the certificate (only these fields of it are read).
 pki::Certificate sign_request(const v1::CertificateRequest& cr, const pki::Certificate* issuer, const pki::PrivateKey& issuer_key,

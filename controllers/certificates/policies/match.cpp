@@ -1,13 +1,17 @@
 #include "controllers/certificates/policies/match.h"
 
 #include "apis/certs/v1/defaults.h"
+#include "controllers/certificates/request_builder.h"
+#include "runtime/pki/dn.h"
 #include "runtime/pki/error.h"
 #include "runtime/pki/usage.h"
 
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <tuple>
 
 namespace capstan::certificates::policies {
 
@@ -54,6 +58,61 @@ std::vector<std::string> private_key_matches_spec(const pki::PrivateKey& key, co
   return {};
 }
 
+namespace {
+
+// RDNs in order, the attributes of each as a set (DER sorts a SET OF).
+pki::NameSequence sets_sorted(pki::NameSequence seq) {
+  for (auto& rdn : seq)
+    std::sort(rdn.begin(), rdn.end(), [](const auto& a, const auto& b) { return std::tie(a.oid, a.value) < std::tie(b.oid, b.value); });
+  return seq;
+}
+
+bool literal_subject_matches(const pki::CertificateRequest& csr, const std::string& literal) {
+  try {
+    return sets_sorted(csr.subject_sequence()) == sets_sorted(pki::parse_distinguished_name(literal));
+  } catch (const pki::PkiError&) {
+    return false;  // the webhook refuses it; a request can never match it
+  }
+}
+
+bool other_names_match(std::vector<pki::OtherName> got, const std::vector<v1::OtherName>& spec) {
+  std::vector<pki::OtherName> want;
+  for (const auto& o : spec) want.push_back({o.oid, o.utf8_value});
+  auto less = [](const auto& a, const auto& b) { return std::tie(a.oid, a.utf8_value) < std::tie(b.oid, b.utf8_value); };
+  std::sort(got.begin(), got.end(), less);
+  std::sort(want.begin(), want.end(), less);
+  return got == want;
+}
+
+// Lists compared as sets, CIDRs in canonical form.
+std::optional<pki::NameConstraints> normalised(std::optional<pki::NameConstraints> nc) {
+  if (!nc) return nc;
+  for (auto* side : {&nc->permitted, &nc->excluded}) {
+    for (auto& cidr : side->ip_ranges) {
+      try {
+        cidr = pki::canonical_cidr(cidr);
+      } catch (const pki::PkiError&) {
+      }
+    }
+    for (auto* list : {&side->dns_domains, &side->ip_ranges, &side->email_addresses, &side->uri_domains})
+      std::sort(list->begin(), list->end());
+  }
+  if (nc->permitted.empty() && nc->excluded.empty()) return std::nullopt;  // no extension is written for it
+  return nc;
+}
+
+bool signature_matches(const pki::CertificateRequest& csr, const v1::CertificateSpec& spec) {
+  try {
+    auto want = signature_for(spec);
+    if (!spec.signature_algorithm.empty() && csr.public_key().algorithm() != want.key) return false;
+    return pki::resolve_hash(csr.public_key(), want.hash) == pki::resolve_hash(csr.public_key(), csr.signature_hash());
+  } catch (const pki::PkiError&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> csr_matches_spec(const pki::CertificateRequest& csr, const v1::CertificateSpec& spec) {
   const auto& f = csr.fields();
   v1::X509Subject subject = spec.subject.value_or(v1::X509Subject{});
@@ -62,6 +121,16 @@ std::vector<std::string> csr_matches_spec(const pki::CertificateRequest& csr, co
   if (!equal_unsorted(f.uris, spec.uris)) v.emplace_back("spec.uris");
   if (!equal_unsorted(f.email_addresses, spec.email_addresses)) v.emplace_back("spec.emailAddresses");
   if (!equal_unsorted(f.dns_names, spec.dns_names)) v.emplace_back("spec.dnsNames");
+  // Unlike cert-manager (only when spec.otherNames is set), also when they were removed.
+  if (!other_names_match(f.other_names, spec.other_names)) v.emplace_back("spec.otherNames");
+  // Not compared by cert-manager's RequestMatchesSpec: a changed signature algorithm or name
+  // constraints would otherwise never reach the issued certificate.
+  if (!signature_matches(csr, spec)) v.emplace_back("spec.signatureAlgorithm");
+  if (normalised(f.name_constraints) != normalised(name_constraints_for(spec))) v.emplace_back("spec.nameConstraints");
+  if (!spec.literal_subject.empty()) {
+    if (!literal_subject_matches(csr, spec.literal_subject)) v.emplace_back("spec.literalSubject");
+    return v;
+  }
   if (f.subject.common_name != spec.common_name) v.emplace_back("spec.commonName");
   if (f.subject.serial_number != subject.serial_number) v.emplace_back("spec.subject.serialNumber");
   if (!equal_unsorted(f.subject.organizations, subject.organizations)) v.emplace_back("spec.subject.organizations");

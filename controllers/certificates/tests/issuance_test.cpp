@@ -116,8 +116,12 @@ TEST_F(IssuanceTest, CaChainIssuesLeavesOfEveryKeyAlgorithm) {
     EXPECT_TRUE(key.matches(cert));
     EXPECT_EQ(key.algorithm(), l.algorithm);
     EXPECT_EQ(key.size(), l.size);
-    if (l.algorithm == pki::KeyAlgorithm::RSA) EXPECT_NE(data["tls.key"].find("BEGIN PRIVATE KEY"), std::string::npos);
-    if (l.algorithm == pki::KeyAlgorithm::ECDSA) EXPECT_NE(data["tls.key"].find("BEGIN EC PRIVATE KEY"), std::string::npos);
+    if (l.algorithm == pki::KeyAlgorithm::RSA) {
+      EXPECT_NE(data["tls.key"].find("BEGIN PRIVATE KEY"), std::string::npos);
+    }
+    if (l.algorithm == pki::KeyAlgorithm::ECDSA) {
+      EXPECT_NE(data["tls.key"].find("BEGIN EC PRIVATE KEY"), std::string::npos);
+    }
     Strings dns = cert.dns_names();
     std::sort(dns.begin(), dns.end());
     EXPECT_EQ(dns, (Strings{"web.shop.example", "www.shop.example"}));

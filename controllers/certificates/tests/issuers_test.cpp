@@ -6,7 +6,9 @@
 #include "controllers/certificates/issuers/solver_selection.h"
 #include "controllers/certificates/issuers/ca.h"
 #include "controllers/certificates/issuers/signing.h"
+#include "controllers/certificates/policies/match.h"
 #include "controllers/certificates/requests/outcome.h"
+#include "runtime/pki/dn.h"
 #include "controllers/certificates/tests/test_util.h"
 
 #include "runtime/metrics/registry.h"
@@ -37,6 +39,63 @@ TEST(Signing, RequestDurationIsCaAndUsagesComeFromTheRequest) {
   auto self = sign_request(cr, nullptr, key, now);
   EXPECT_TRUE(self.is_self_signed());
   EXPECT_THROW(sign_request(cr, nullptr, pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA), now), pki::PkiError);
+}
+
+// literalSubject, otherNames, nameConstraints and signatureAlgorithm from the spec through the
+// CSR to the signed certificate; re-issuance when any of them changes.
+TEST(Signing, LiteralSubjectOtherNamesNameConstraintsAndSignatureAlgorithm) {
+  TestCa ca;
+  auto crt = certificate(R"({"secretName":"s","issuerRef":{"name":"ca"},"isCA":true,
+      "literalSubject":"CN=Shop Sub CA+UID=7,O=Acme\\, Inc.,1.2.840.113549.1.9.1=pki@shop.example,C=DE",
+      "otherNames":[{"oid":"1.3.6.1.4.1.311.20.2.3","utf8Value":"ca@shop.example"}],
+      "nameConstraints":{"critical":true,"permitted":{"dnsDomains":["shop.example"],"ipRanges":["10.1.0.0/16"]},
+                         "excluded":{"emailAddresses":["evil.example"]}},
+      "privateKey":{"algorithm":"ECDSA","size":256},"signatureAlgorithm":"ECDSAWithSHA384"})");
+  auto key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA, 256);
+  auto cr = request_for(crt, key);
+  auto csr = pki::CertificateRequest::parse(cr.spec.request);
+  EXPECT_EQ(csr.signature_hash(), pki::SignatureHash::SHA384);
+  // DER sorts the attributes of a multi-valued RDN (a SET OF): UID's encoding sorts first.
+  EXPECT_EQ(pki::format_distinguished_name(csr.subject_sequence()),
+            "UID=7+CN=Shop Sub CA,O=Acme\\, Inc.,1.2.840.113549.1.9.1=pki@shop.example,C=DE");
+  EXPECT_EQ(policies::request_matches_spec(cr, crt.spec), std::vector<std::string>{});
+
+  auto now = std::chrono::floor<std::chrono::seconds>(meta::Clock::now());
+  for (bool self_signed : {false, true}) {
+    auto cert = self_signed ? sign_request(cr, nullptr, key, now) : sign_request(cr, &ca.cert, ca.key, now);
+    EXPECT_EQ(cert.subject_sequence(), csr.subject_sequence());
+    EXPECT_EQ(cert.subject().common_name, "Shop Sub CA");
+    EXPECT_EQ(cert.other_names(), (std::vector<pki::OtherName>{{"1.3.6.1.4.1.311.20.2.3", "ca@shop.example"}}));
+    ASSERT_TRUE(cert.name_constraints());
+    EXPECT_TRUE(cert.name_constraints()->critical);
+    EXPECT_EQ(cert.name_constraints()->permitted.ip_ranges, std::vector<std::string>{"10.1.0.0/16"});
+    EXPECT_EQ(cert.name_constraints()->excluded.email_addresses, std::vector<std::string>{"evil.example"});
+    // SelfSigned signs as the CSR asks; the CA issuer with its own key's default (P-256: SHA-256).
+    EXPECT_EQ(cert.signature_algorithm(), self_signed ? "ecdsa-with-SHA384" : "ecdsa-with-SHA256");
+  }
+
+  auto changed = [&](std::string_view field, const json::Value& value) {
+    json::Value spec = crt.spec.to_json();
+    if (value.is_null()) spec.get_object().erase(field);
+    else spec.get_object()[field] = value;
+    return policies::request_matches_spec(cr, v1::CertificateSpec::from_json(spec));
+  };
+  using S = std::vector<std::string>;
+  EXPECT_EQ(changed("literalSubject", json::Value("CN=Shop Sub CA+UID=7,O=Acme,C=DE")), S{"spec.literalSubject"});
+  EXPECT_EQ(changed("literalSubject", json::Value("UID=7+cn=Shop Sub CA,O=Acme\\, Inc.,1.2.840.113549.1.9.1=pki@shop.example,C=DE")),
+            S{}) << "attributes of a multi-valued RDN are a set; keywords any case";
+  EXPECT_EQ(changed("otherNames", json::parse(R"([{"oid":"1.3.6.1.4.1.311.20.2.3","utf8Value":"other@shop.example"}])")),
+            S{"spec.otherNames"});
+  EXPECT_EQ(changed("otherNames", json::Value()), S{"spec.otherNames"});
+  EXPECT_EQ(changed("signatureAlgorithm", json::Value("ECDSAWithSHA512")), S{"spec.signatureAlgorithm"});
+  EXPECT_EQ(changed("signatureAlgorithm", json::Value()), S{"spec.signatureAlgorithm"}) << "the default for P-256 is SHA-256";
+  EXPECT_EQ(changed("nameConstraints", json::parse(R"({"critical":true,"permitted":{"dnsDomains":["shop.example"],
+      "ipRanges":["10.1.2.3/16"]},"excluded":{"emailAddresses":["evil.example"]}})")),
+            S{}) << "the same network written with host bits";
+  EXPECT_EQ(changed("nameConstraints", json::parse(R"({"critical":false,"permitted":{"dnsDomains":["shop.example"],
+      "ipRanges":["10.1.0.0/16"]},"excluded":{"emailAddresses":["evil.example"]}})")),
+            S{"spec.nameConstraints"});
+  EXPECT_EQ(changed("nameConstraints", json::Value()), S{"spec.nameConstraints"});
 }
 
 TEST(Signing, BundleDropsASelfSignedRootFromTheChain) {
