@@ -25,7 +25,9 @@
 #include "runtime/meta/object.h"
 #include "runtime/pki/certificate.h"
 #include "runtime/pki/csr.h"
+#include "runtime/pki/dn.h"
 #include "runtime/pki/error.h"
+#include "runtime/pki/sign.h"
 
 #include <algorithm>
 
@@ -58,6 +60,8 @@ class Pass {
   void load();
   void finish_next_request();
   bool complete_issuance(const OwnedRequest& next);
+  void write_secret(const IssuedData& data, bool temporary);
+  void issue_temporary_certificate(const pki::PrivateKey& key);
   void record_failure(const OwnedRequest& next);
   void trigger();
   void issue_next_revision();
@@ -224,17 +228,7 @@ bool Pass::complete_issuance(const OwnedRequest& next) {
     }
     IssuedData data{cr.status.certificate, cr.status.ca, encode_private_key(*key, crt_.spec), {}};
     add_keystores(data, nullptr);
-    json::Value applied;
-    try {
-      applied = env_.client.apply(kSecretType.gvr, ns_, desired_secret(crt_, data, target_ ? target_->type : ""), kFieldManager, true);
-    } catch (const client::ApiError& e) {
-      // An existing Secret of another type (not in our cache, the type is immutable): keep its type.
-      auto live = client::is_invalid(e) && !target_ ? env_.secret_reader.live(ns_, crt_.spec.secret_name) : std::nullopt;
-      if (!live || live->type == kTlsSecretType) throw;
-      applied = env_.client.apply(kSecretType.gvr, ns_, desired_secret(crt_, data, live->type), kFieldManager, true);
-    }
-    env_.secret_reader.forget(ns_, crt_.spec.secret_name);
-    target_ = SecretView::from_json(applied);
+    write_secret(data, false);
     event("Normal", event_reason::kIssuing, "The certificate has been successfully issued");
     ctx_.log.info("certificate issued", {{"secret", crt_.spec.secret_name},
                                          {"revision", revision_ + 1},
@@ -250,6 +244,43 @@ bool Pass::complete_issuance(const OwnedRequest& next) {
   current_ = next_;
   next_ = nullptr;
   return true;
+}
+
+// Server-side applies the Secret (a temporary certificate's marked as such, which a real one's
+// apply then removes) and keeps what the server answered as the target.
+void Pass::write_secret(const IssuedData& data, bool temporary) {
+  auto desired = [&](std::string_view type) {
+    json::Value secret = desired_secret(crt_, data, type);
+    if (temporary) json::ensure_object(secret, {"metadata", "annotations"})[annotation::kTemporaryCertificate] = "true";
+    return secret;
+  };
+  json::Value applied;
+  try {
+    applied = env_.client.apply(kSecretType.gvr, ns_, desired(target_ ? target_->type : ""), kFieldManager, true);
+  } catch (const client::ApiError& e) {
+    // An existing Secret of another type (not in our cache, the type is immutable): keep its type.
+    auto live = client::is_invalid(e) && !target_ ? env_.secret_reader.live(ns_, crt_.spec.secret_name) : std::nullopt;
+    if (!live || live->type == kTlsSecretType) throw;
+    applied = env_.client.apply(kSecretType.gvr, ns_, desired(live->type), kFieldManager, true);
+  }
+  env_.secret_reader.forget(ns_, crt_.spec.secret_name);
+  target_ = SecretView::from_json(applied);
+}
+
+// cert-manager's issue-temporary-certificate: while the issuance is pending and the Secret has
+// no working key pair, it gets the next private key with a certificate for the spec signed by a
+// throwaway CA, so that workloads mounting it can start. The Secret is marked, so it is neither
+// Ready nor taken for an issued certificate.
+void Pass::issue_temporary_certificate(const pki::PrivateKey& key) {
+  if (meta::annotation(obj_, annotation::kIssueTemporaryCertificate) != "true") return;
+  if (!policies::evaluate(policies::temporary_certificate_chain(), input())) return;
+  const auto duration = std::chrono::duration_cast<std::chrono::seconds>(v1::effective_duration(crt_.spec));
+  pki::PrivateKey ca_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA, 256);
+  pki::Certificate ca = pki::self_signed_ca(std::string(kTemporaryCaName), duration, ca_key);
+  pki::Certificate leaf = pki::sign(template_for(crt_.spec), key.public_key(), &ca, ca_key, duration);
+  write_secret(IssuedData{leaf.to_pem(), "", encode_private_key(key, crt_.spec), {}}, true);
+  event("Normal", event_reason::kIssuing, "Issued temporary certificate");
+  ctx_.log.info("issued temporary certificate", {{"secret", crt_.spec.secret_name}});
 }
 
 // Step 2: should an issuance start?
@@ -296,6 +327,7 @@ void Pass::issue_next_revision() {
   status_.next_private_key_secret_name = key_name;
   auto key = ensure_next_private_key(env_, crt_, obj_, target_ ? &*target_ : nullptr, key_name, ctx_.log);
   if (!key) return;
+  issue_temporary_certificate(*key);
   if (next_) {
     if (request_issued(next_->cr) || request_failed(next_->cr)) return;  // handled by step 1 next time
     std::string why;
@@ -435,6 +467,16 @@ controller::Result reconcile_certificate(Env& env, const controller::Request& re
     (void)v1::effective_key_algorithm(crt.spec);
     (void)v1::effective_key_encoding(crt.spec);
     (void)v1::effective_rotation_policy(crt.spec);
+    if (!crt.spec.literal_subject.empty()) {
+      try {
+        (void)pki::parse_distinguished_name(crt.spec.literal_subject);
+      } catch (const pki::PkiError& e) {
+        throw std::runtime_error(std::string("spec.literalSubject: ") + e.what());
+      }
+    }
+    if (signature_for(crt.spec).key != v1::effective_key_algorithm(crt.spec))
+      throw std::runtime_error("spec.signatureAlgorithm " + crt.spec.signature_algorithm + " does not suit the key algorithm " +
+                               std::string(pki::algorithm_name(v1::effective_key_algorithm(crt.spec))));
   } catch (const std::exception& e) {
     throw controller::TerminalError("Certificate " + req.key() + " cannot be processed: " + e.what());
   }

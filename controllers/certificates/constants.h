@@ -64,10 +64,18 @@ inline constexpr std::string_view kAcmeOrderUrl = "acme.capstan.dev/order-url";
 // {"<token>": {"keyAuthorization": ..., "domain": ...}}, so that every replica's solver answers
 // them too (its informer feeds them in). Removed when the order ends.
 inline constexpr std::string_view kAcmeHttp01Tokens = "acme.capstan.dev/http01-tokens";
+// On Certificates: "true" writes a temporary certificate for the next private key while the
+// first issuance is pending (cert-manager.io/issue-temporary-certificate).
+inline constexpr std::string_view kIssueTemporaryCertificate = "certs.capstan.dev/issue-temporary-certificate";
+// On a Secret holding such a temporary certificate: it is neither Ready nor kept.
+inline constexpr std::string_view kTemporaryCertificate = "certs.capstan.dev/temporary-certificate";
 }  // namespace annotation
 
 // ---- field managers and event sources --------------------------------------------------------
 inline constexpr std::string_view kFieldManager = "capstan-certificates";
+// The subject CN of the throwaway CA that signs temporary certificates (cert-manager's is
+// "cert-manager.local").
+inline constexpr std::string_view kTemporaryCaName = "capstan.local";
 inline constexpr std::string_view kEventComponent = "capstan-certificates";
 
 // ---- Certificate condition reasons (internal/controller/certificates/policies/constants.go) --

@@ -73,6 +73,12 @@ std::optional<Violation> secret_public_keys_differ(const Input& in) {
   return std::nullopt;
 }
 
+std::optional<Violation> secret_holds_temporary_certificate(const Input& in) {
+  const auto* temporary = annotation_of(*in.secret, annotation::kTemporaryCertificate);
+  if (!temporary || *temporary != "true") return std::nullopt;
+  return v(reason::kIncorrectIssuer, "Issuing certificate as Secret holds a temporary certificate");
+}
+
 std::optional<Violation> secret_issuer_annotations_mismatch(const Input& in) {
   const auto* name = annotation_of(*in.secret, annotation::kIssuerName);
   const auto* kind = annotation_of(*in.secret, annotation::kIssuerKind);
@@ -177,6 +183,7 @@ const Chain& trigger_chain() {
   static const Chain chain = {secret_does_not_exist,
                               secret_is_missing_data,
                               secret_public_keys_differ,
+                              secret_holds_temporary_certificate,
                               secret_issuer_annotations_mismatch,
                               secret_certificate_name_mismatch,
                               secret_private_key_mismatches_spec,
@@ -190,12 +197,18 @@ const Chain& readiness_chain() {
   static const Chain chain = {secret_does_not_exist,
                               secret_is_missing_data,
                               secret_public_keys_differ,
+                              secret_holds_temporary_certificate,
                               secret_issuer_annotations_mismatch,
                               secret_certificate_name_mismatch,
                               secret_private_key_mismatches_spec,
                               secret_public_key_differs_from_current_request,
                               current_request_mismatches_spec,
                               current_certificate_has_expired};
+  return chain;
+}
+
+const Chain& temporary_certificate_chain() {
+  static const Chain chain = {secret_does_not_exist, secret_is_missing_data, secret_public_keys_differ};
   return chain;
 }
 

@@ -39,6 +39,7 @@ using Chain = std::vector<Check>;
 std::optional<Violation> secret_does_not_exist(const Input& in);
 std::optional<Violation> secret_is_missing_data(const Input& in);
 std::optional<Violation> secret_public_keys_differ(const Input& in);
+std::optional<Violation> secret_holds_temporary_certificate(const Input& in);
 std::optional<Violation> secret_issuer_annotations_mismatch(const Input& in);
 std::optional<Violation> secret_certificate_name_mismatch(const Input& in);
 std::optional<Violation> secret_private_key_mismatches_spec(const Input& in);
@@ -51,6 +52,10 @@ std::optional<Violation> current_certificate_has_expired(const Input& in);
 // CurrentCertificateNearingExpiry (trigger) or CurrentCertificateHasExpired (readiness).
 const Chain& trigger_chain();
 const Chain& readiness_chain();
+// When a temporary certificate may be written (cert-manager's NewTemporaryCertificatePolicyChain):
+// the Secret is missing, lacks data, or its certificate is not for its key. A Secret with a
+// working pair (the previous revision's while renewing) is never replaced by one.
+const Chain& temporary_certificate_chain();
 std::optional<Violation> evaluate(const Chain& chain, const Input& in);
 
 // The post-issuance check (no re-issue, the Secret's metadata is re-applied): our label, the

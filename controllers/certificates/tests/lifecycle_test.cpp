@@ -259,6 +259,71 @@ TEST(Lifecycle, FailedIssuanceIsVisibleAndBacksOff) {
   EXPECT_TRUE(failed_event);
 }
 
+void approve(Harness& h, std::string_view request) {
+  auto cr = h.wait_for(kCertificateRequestType.gvr, "shop", request, [](const json::Value&) { return true; });
+  ASSERT_TRUE(cr);
+  json::Value approved = *cr;
+  json::ensure_object(approved, {"status"})["conditions"] = json::Array{json::Object{
+      {"type", "Approved"}, {"status", "True"}, {"reason", "Test"}, {"message", "ok"},
+      {"lastTransitionTime", meta::format_rfc3339(meta::Clock::now())}}};
+  h.client().update_status(kCertificateRequestType.gvr, "shop", approved);
+}
+
+// issue-temporary-certificate: while the first request waits for approval the Secret holds the
+// next key and a certificate for the spec from a throwaway CA, marked, and the Certificate is
+// not Ready; the issued certificate replaces it for the same key. A renewal never replaces a
+// working Secret by a temporary certificate.
+TEST(Lifecycle, TemporaryCertificateWhileTheFirstIssuanceIsPending) {
+  HarnessOptions o;
+  o.certs.enable_approver = false;
+  Harness h(o);
+  h.apply(kSelfSignedIssuer);
+  std::string crt = certificate("early", R"(,"dnsNames":["early.example"])");
+  crt.replace(crt.find(R"("namespace":"shop")"), 18,
+              R"("namespace":"shop","annotations":{"certs.capstan.dev/issue-temporary-certificate":"true"})");
+  h.apply(crt);
+
+  ASSERT_TRUE(integration::eventually([&] { return !h.secret_data("shop", "early-tls")["tls.crt"].empty(); }, 10s));
+  auto data = h.secret_data("shop", "early-tls");
+  auto temporary = pki::Certificate::parse_pem(data["tls.crt"]);
+  auto key = pki::PrivateKey::from_pem(data["tls.key"]);
+  EXPECT_TRUE(key.matches(temporary));
+  EXPECT_EQ(temporary.issuer().common_name, "capstan.local");
+  EXPECT_EQ(temporary.dns_names(), std::vector<std::string>{"early.example"});
+  EXPECT_EQ(data.count("ca.crt"), 0u);
+  auto secret = h.get({"", "v1", "secrets"}, "shop", "early-tls");
+  ASSERT_TRUE(secret);
+  EXPECT_EQ(meta::annotation(*secret, annotation::kTemporaryCertificate), "true");
+  auto pending = h.wait_for(kCertificateType.gvr, "shop", "early", [](const json::Value& c) {
+    return condition_status(c, "Ready") == "False" && condition_reason(c, "Ready") == "IncorrectIssuer";
+  });
+  ASSERT_TRUE(pending);
+  EXPECT_EQ(meta::find_condition(*pending, "Ready")->message, "Issuing certificate as Secret holds a temporary certificate");
+
+  approve(h, "early-1");
+  h.wait_ready("shop", "early", 1);
+  data = h.secret_data("shop", "early-tls");
+  auto issued = pki::Certificate::parse_pem(data["tls.crt"]);
+  EXPECT_NE(issued.issuer().common_name, "capstan.local");
+  EXPECT_TRUE(key.matches(issued));  // the key the temporary certificate was for
+  secret = h.get({"", "v1", "secrets"}, "shop", "early-tls");
+  EXPECT_EQ(meta::annotation(*secret, annotation::kTemporaryCertificate), "");
+  bool temporary_event = false;
+  for (const auto& e : h.list({"", "v1", "events"}, "shop"))
+    if (json::get_string(e, {"message"}) == "Issued temporary certificate") temporary_event = true;
+  EXPECT_TRUE(temporary_event);
+
+  // A spec change re-issues; until that request is approved the issued certificate stays.
+  json::Value patch = json::Object{{"spec", json::Object{{"dnsNames", json::Array{"early.example", "later.example"}}}}};
+  h.client().patch(kCertificateType.gvr, "shop", "early", client::PatchType::Merge, json::serialize(patch));
+  ASSERT_TRUE(h.wait_for(kCertificateRequestType.gvr, "shop", "early-2", [](const json::Value&) { return true; }));
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(serial(h, "early-tls"), issued.serial_hex());
+  approve(h, "early-2");
+  h.wait_ready("shop", "early", 2);
+  EXPECT_NE(serial(h, "early-tls"), issued.serial_hex());
+}
+
 TEST(Lifecycle, ManagerStoppedMidIssuanceFinishesAfterARestart) {
   HarnessOptions o;
   o.certs.issuer_retry_interval = 300ms;  // the CA Secret is not ours: not watched, looked at again
