@@ -73,13 +73,21 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
         [solver](const cache::ObjectPtr& o) { solver->set_published(std::string(o->uid()), {}); }});
     // Tokens are trusted by their issuer's account: an issuer seen later (or registered anew)
     // judges the requests that publish again.
-    auto issuer_seen = [publish, e] {
-      for (const auto& r : e->requests.list())
+    // Only an ACME issuer's requests publish tokens, and only its own are judged again (the
+    // requests index by issuer): a CA issuer's status update costs nothing however many
+    // requests it signed.
+    auto issuer_seen = [publish, e](const cache::ObjectPtr& issuer, bool cluster) {
+      if (issuer->json().find("\"acme\"") == std::string_view::npos) return;
+      std::string key = cluster ? "ClusterIssuer/" + std::string(issuer->name())
+                                : "Issuer/" + std::string(issuer->ns()) + "/" + std::string(issuer->name());
+      for (const auto& r : e->requests.store().by_index(kIssuerIndex, key))
         if (r->json().find(annotation::kAcmeHttp01Tokens) != std::string_view::npos) publish(r);
     };
-    for (cache::Informer* issuers : {&env->issuers, &env->cluster_issuers})
-      issuers->add_handlers(cache::Handlers{[issuer_seen](const cache::ObjectPtr&, bool) { issuer_seen(); },
-                                            [issuer_seen](const cache::ObjectPtr&, const cache::ObjectPtr&) { issuer_seen(); }, nullptr});
+    for (bool cluster : {false, true})
+      (cluster ? env->cluster_issuers : env->issuers)
+          .add_handlers(cache::Handlers{[issuer_seen, cluster](const cache::ObjectPtr& o, bool) { issuer_seen(o, cluster); },
+                                        [issuer_seen, cluster](const cache::ObjectPtr&, const cache::ObjectPtr& o) { issuer_seen(o, cluster); },
+                                        nullptr});
   }
 
   // Indexes the map functions below look up.
