@@ -12,11 +12,9 @@
 #include "runtime/client/errors.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/object.h"
-#include "runtime/pki/error.h"
 #include "runtime/pki/key.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -74,8 +72,6 @@ void write_new_file(const std::string& path, const std::string& content, const c
   ::close(fd);
 }
 
-const v1::Condition* condition(const v1::CertificateRequestStatus& s, std::string_view type) { return s.condition(type); }
-
 }  // namespace
 
 std::vector<std::string> create_request(client::Client& c, CreateRequestOptions o) {
@@ -113,9 +109,9 @@ std::vector<std::string> create_request(client::Client& c, CreateRequestOptions 
   while (true) {
     auto live = v1::CertificateRequest::from_json(c.get(kCertificateRequestType.gvr, o.ns, o.name));
     const auto& s = live.status;
-    if (const auto* denied = condition(s, v1::condition::kDenied); denied && denied->status == "True")
+    if (const auto* denied = s.condition(v1::condition::kDenied); denied && denied->status == "True")
       throw CliError("CertificateRequest " + o.ns + "/" + o.name + " was denied: " + denied->message);
-    if (const auto* ready = condition(s, v1::condition::kReady)) {
+    if (const auto* ready = s.condition(v1::condition::kReady)) {
       if (ready->status == "True" && !s.certificate.empty()) {
         write_new_file(o.certificate_file, s.certificate, "certificate");
         lines.push_back("certificate written to " + o.certificate_file);
