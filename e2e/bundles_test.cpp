@@ -167,6 +167,46 @@ spec:
   EXPECT_EQ(entry("configmap", "team-c", "data", "trust.pem"), "mine");
 }
 
+// Label-selected sources (trust-manager's sources[].configMap.selector): every ConfigMap of the
+// trust namespace with the labels, in name order; one that gains or loses the label joins or
+// leaves the bundle; none matching is SourceNotFound rather than an empty bundle. (name and
+// selector together are refused by the webhook: BundleValidation.SourcesAreExactlyOneKindWithNameAndKey.)
+TEST_P(BundlesE2E, LabelSelectedSourcesFollowTheirLabels) {
+  const std::string a = root_pem("Team A Root"), b = root_pem("Team B Root"), c = root_pem("Team C Root");
+  auto roots = [&](const std::string& name, const std::string& pem, bool labelled) {
+    return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: " + name + ", namespace: capstan-system" +
+           (labelled ? ", labels: {trust.example/roots: \"yes\"}" : "") + "}\ndata:\n  ca.crt: |\n    " + indent(pem, "    ") + "\n";
+  };
+  kubectl_->ok({"apply", "-f", "-"}, "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-a, labels: {trust: enabled}}\n---\n" +
+                                          roots("roots-a", a, true) + "---\n" + roots("roots-b", b, true) + "---\n" +
+                                          roots("roots-c", c, false) + R"(---
+apiVersion: trust.capstan.dev/v1alpha1
+kind: Bundle
+metadata: {name: org}
+spec:
+  sources:
+  - configMap: {selector: {matchLabels: {trust.example/roots: "yes"}}, key: ca.crt}
+  target:
+    configMap: {key: trust.pem}
+    namespaceSelector: {matchLabels: {trust: enabled}}
+)");
+  ASSERT_TRUE(eventually([&] { return pem_count("team-a") == 2; }, 90s)) << manager_->logs() << bundle("org", ".status");
+  EXPECT_EQ(entry("configmap", "team-a", "data", "trust.pem"), a + b);
+
+  kubectl_->ok({"label", "configmap", "roots-c", "-n", "capstan-system", "trust.example/roots=yes"});
+  EXPECT_TRUE(eventually([&] { return pem_count("team-a") == 3; }, 30s)) << manager_->logs();
+  kubectl_->ok({"label", "configmap", "roots-a", "-n", "capstan-system", "trust.example/roots-"});
+  EXPECT_TRUE(eventually([&] { return entry("configmap", "team-a", "data", "trust.pem") == b + c; }, 30s)) << manager_->logs();
+
+  kubectl_->ok({"label", "configmap", "roots-b", "-n", "capstan-system", "trust.example/roots-"});
+  EXPECT_TRUE(eventually([&] { return entry("configmap", "team-a", "data", "trust.pem") == c; }, 30s)) << manager_->logs();
+  kubectl_->ok({"label", "configmap", "roots-c", "-n", "capstan-system", "trust.example/roots-"});
+  EXPECT_TRUE(eventually([&] { return synced("org", "reason") == "SourceNotFound"; }, 30s)) << bundle("org", ".status");
+  EXPECT_EQ(synced("org", "message"),
+            R"(spec.sources[0].configMap: no ConfigMap in the trust namespace "capstan-system" matches the selector)");
+  EXPECT_EQ(entry("configmap", "team-a", "data", "trust.pem"), c) << "the targets made before stay";
+}
+
 CAPSTAN_E2E_BACKENDS(BundlesE2E);
 
 }  // namespace

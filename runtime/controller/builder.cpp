@@ -38,6 +38,13 @@ void ensure_uid_index(cache::Informer& inf) {
   }
 }
 
+bool same_labels(const cache::CachedObject& a, const cache::CachedObject& b) {
+  if (a.label_count() != b.label_count()) return false;
+  for (std::size_t i = 0; i < a.label_count(); ++i)
+    if (a.label(i) != b.label(i)) return false;  // in the order written: a mere reordering costs one more request
+  return true;
+}
+
 }  // namespace
 
 Builder::Builder(Manager& mgr, std::string name) : mgr_(mgr), name_(std::move(name)) {}
@@ -140,7 +147,9 @@ Controller& Builder::complete(Reconciler reconciler) {
     h.on_update = [enqueue, preds](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
       if (pass_update(preds, a, b)) {
         enqueue(b);
-        if (a->owners().size() != b->owners().size()) enqueue(a);  // an owner was dropped: tell it too
+        // An owner was dropped, or labels changed (a map by label selector): the old object's
+        // requests are told too (controller-runtime maps both objects of an update).
+        if (a->owners().size() != b->owners().size() || !same_labels(*a, *b)) enqueue(a);
       }
     };
     h.on_delete = [enqueue, preds](const cache::ObjectPtr& o) {

@@ -12,7 +12,9 @@ const auto& source_object_fields() {
   using S = SourceObjectKeySelector;
   static const auto table = codec::table<S>(
       "A key of a ConfigMap or Secret in the trust namespace holding PEM certificates.",
-      codec::field("name", &S::name, Schema::string("Name of the object in the trust namespace.").max_length(253)).required(),
+      codec::field("name", &S::name, Schema::string("Name of the object in the trust namespace. Cannot be set with selector.").max_length(253)),
+      codec::field("selector", &S::selector,
+                   openapi::label_selector("Every object of the trust namespace with these labels, in name order. Cannot be set with name.")),
       codec::field("key", &S::key, Schema::string("Key of the entry in its data. Cannot be set with includeAllKeys.").max_length(253)),
       codec::field("includeAllKeys", &S::include_all_keys,
                    Schema::boolean("Use every entry of its data (in key order). Cannot be set with key.")));

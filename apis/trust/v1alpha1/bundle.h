@@ -16,9 +16,11 @@
 
 namespace capstan::apis::trust::v1alpha1 {
 
-// A key (or every key) of a ConfigMap or Secret in the trust namespace.
+// A key (or every key) of a ConfigMap or Secret in the trust namespace, named or label-selected
+// (every object matching, in name order).
 struct SourceObjectKeySelector {
   std::string name;
+  json::Value selector;  // metav1.LabelSelector as written; null: `name` names the object
   std::string key;
   bool include_all_keys = false;
 

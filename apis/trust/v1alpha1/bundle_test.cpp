@@ -86,6 +86,14 @@ TEST(BundleValidation, SourcesAreExactlyOneKindWithNameAndKey) {
                      "spec.sources[0].configMap.key: Required value: source key must be defined unless includeAllKeys is true"}));
   EXPECT_EQ(errors("{sources: [{secret: {name: s, key: k, includeAllKeys: true}}], target: {configMap: {key: a}}}"),
             Strings{"spec.sources[0].secret.key: Invalid value: \"k\": key and includeAllKeys are mutually exclusive; set only one"});
+  EXPECT_EQ(errors("{sources: [{configMap: {name: x, selector: {matchLabels: {a: b}}, key: k}}], target: {configMap: {key: a}}}"),
+            Strings{R"(spec.sources[0].configMap.selector: Invalid value: {"matchLabels":{"a":"b"}}: name and selector are mutually exclusive; set only one)"});
+  EXPECT_EQ(errors("{sources: [{configMap: {key: k}}], target: {configMap: {key: a}}}"),
+            Strings{"spec.sources[0].configMap.name: Required value: source name or selector must be defined"});
+  EXPECT_TRUE(errors("{sources: [{secret: {selector: {matchLabels: {a: b}}, includeAllKeys: true}}], target: {configMap: {key: a}}}").empty());
+  auto bad = errors("{sources: [{secret: {selector: {matchExpressions: [{key: a, operator: Sometimes}]}, key: k}}], target: {configMap: {key: a}}}");
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_EQ(bad[0].rfind("spec.sources[0].secret.selector: Invalid value: ", 0), 0u) << bad[0];
   EXPECT_EQ(errors("{sources: [{useDefaultCAs: true}, {useDefaultCAs: true}], target: {configMap: {key: a}}}"),
             Strings{"spec.sources[1].useDefaultCAs: Forbidden: must request the default CAs at most once"});
 }

@@ -15,8 +15,16 @@ using Causes = std::vector<validation::Cause>;
 json::Value text(std::string_view s) { return json::Value(s); }
 
 void validate_object_key(const SourceObjectKeySelector& ref, const FieldPath& p, Causes& out) {
-  if (ref.name.empty()) {
-    out.push_back(validation::field_required(p.child("name"), "source name must be defined"));
+  if (!ref.name.empty() && !ref.selector.is_null()) {
+    out.push_back(validation::field_invalid(p.child("selector"), ref.selector, "name and selector are mutually exclusive; set only one"));
+  } else if (!ref.selector.is_null()) {
+    try {
+      (void)meta::LabelSelector::from_json(&ref.selector);
+    } catch (const std::exception& e) {
+      out.push_back(validation::field_invalid(p.child("selector"), ref.selector, e.what()));
+    }
+  } else if (ref.name.empty()) {
+    out.push_back(validation::field_required(p.child("name"), "source name or selector must be defined"));
   } else {
     for (const auto& m : meta::names::dns1123_subdomain(ref.name)) out.push_back(validation::field_invalid(p.child("name"), text(ref.name), m));
   }

@@ -34,6 +34,7 @@ constexpr std::string_view kFieldManager = "capstan-trust";
 constexpr std::string_view kDefaultJksPassword = "changeit";  // trust-manager's default
 constexpr std::size_t kMaxDefaultPackageBytes = 4 << 20;
 constexpr std::size_t kMaxConflictsNamed = 10;
+constexpr std::size_t kMaxSelectedSources = 100;  // objects one source's selector may gather
 
 // The text of one source, or BundleError(SourceNotFound) naming it.
 class SourceReader {
@@ -56,10 +57,31 @@ class SourceReader {
  private:
   void from_object(std::vector<SourceText>& out, const tv1::SourceObjectKeySelector& ref, const std::string& at, bool secret) {
     const std::string& ns = env_.options.trust_namespace;
-    auto cached = (secret ? env_.source_secrets : env_.source_config_maps).get(ns, ref.name);
-    const std::string what = std::string(secret ? "Secret" : "ConfigMap") + " \"" + ref.name + "\"";
-    if (!cached) throw BundleError(tv1::reason::kSourceNotFound, at + ": " + what + " not found in the trust namespace \"" + ns + "\"");
-    const json::Value obj = cached->value();
+    const std::string kind = secret ? "Secret" : "ConfigMap";
+    cache::Informer& informer = secret ? env_.source_secrets : env_.source_config_maps;
+    if (ref.selector.is_null()) {
+      auto cached = informer.get(ns, ref.name);
+      if (!cached) throw BundleError(tv1::reason::kSourceNotFound, at + ": " + kind + " \"" + ref.name + "\" not found in the trust namespace \"" + ns + "\"");
+      from_one(out, *cached, ref, at, secret, kind + " \"" + ref.name + "\"");
+      return;
+    }
+    // Label-selected: every match in name order. None is an error rather than an empty bundle
+    // written to every namespace (its readers would trust nothing).
+    const auto selector = meta::LabelSelector::from_json(&ref.selector);
+    std::map<std::string, cache::ObjectPtr> matched;
+    for (const auto& o : informer.list())
+      if (o->ns() == ns && selector.matches(o->labels())) matched[std::string(o->name())] = o;
+    if (matched.empty())
+      throw BundleError(tv1::reason::kSourceNotFound, at + ": no " + kind + " in the trust namespace \"" + ns + "\" matches the selector");
+    if (matched.size() > kMaxSelectedSources)
+      throw BundleError(tv1::reason::kSourceInvalid, at + ": the selector matches " + std::to_string(matched.size()) + " " + kind +
+                                                         "s, at most " + std::to_string(kMaxSelectedSources));
+    for (const auto& [name, o] : matched) from_one(out, *o, ref, at, secret, kind + " \"" + name + "\"");
+  }
+
+  void from_one(std::vector<SourceText>& out, const cache::CachedObject& cached, const tv1::SourceObjectKeySelector& ref,
+                const std::string& at, bool secret, const std::string& what) {
+    const json::Value obj = cached.value();
     const json::Object* data = json::get_object(obj, {"data"});
     auto value = [&](const json::Value& v) {
       std::string s(v.is_string() ? v.get_string() : std::string_view());
@@ -232,11 +254,21 @@ std::vector<controller::Request> bundles_reading(BundleEnv& env, const cache::Ob
     const json::Value value = b->value();
     const json::Array* sources = json::get_array(value, {"spec", "sources"});
     if (!sources) continue;
-    for (const auto& s : *sources)
-      if (json::get_string(s, {member, "name"}) == o->name()) {
+    for (const auto& s : *sources) {
+      const json::Value* selector = json::find(s, {member, "selector"});
+      bool reads = json::get_string(s, {member, "name"}) == o->name();
+      if (!reads && selector && !selector->is_null()) {
+        try {
+          reads = meta::LabelSelector::from_json(selector).matches(o->labels());
+        } catch (const std::exception&) {
+          // refused by the webhook; the Bundle's reconcile says so
+        }
+      }
+      if (reads) {
         out.push_back({"", std::string(b->name())});
         break;
       }
+    }
   }
   return out;
 }
