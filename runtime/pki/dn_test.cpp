@@ -13,15 +13,7 @@
 namespace capstan::pki {
 namespace {
 using namespace std::chrono;
-
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const PkiError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using testing::error_of;
 
 constexpr const char* kCN = "2.5.4.3";
 constexpr const char* kO = "2.5.4.10";

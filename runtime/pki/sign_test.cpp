@@ -11,6 +11,7 @@
 namespace capstan::pki {
 namespace {
 using namespace std::chrono;
+using testing::error_of;
 
 VerifyOptions with_ip(std::string ip) {
   VerifyOptions o;
@@ -24,14 +25,6 @@ VerifyOptions with_purpose(ExtKeyUsage u, std::string host = {}) {
   return o;
 }
 
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const PkiError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 TEST(PkiSign, SelfSignedCa) {
   PrivateKey key = PrivateKey::generate(KeyAlgorithm::ECDSA);

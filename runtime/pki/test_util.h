@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "runtime/pki/error.h"
 #include "runtime/pki/key.h"
 #include "testing/temp_dir.h"
 #include "runtime/pki/sign.h"
@@ -30,5 +31,16 @@ struct TestCa {
   Certificate cert;
 };
 TestCa make_ca(const std::string& common_name = "Test CA");
+
+// The message of the PkiError `f()` throws, or "no error".
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const PkiError& e) {
+    return e.what();
+  }
+  return "no error";
+}
 
 }  // namespace capstan::pki::testing
