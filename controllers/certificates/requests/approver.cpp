@@ -20,8 +20,12 @@ controller::Result reconcile_approval(Env& env, const controller::Request& req, 
   auto cached = env.requests.get(req.ns, req.name);
   if (!cached || cached->deleting()) return controller::Result::done();
   json::Value obj = cached->value();
+  // Decided already (the approver's own update and the signer's come back here): no decode.
+  if (const auto* conditions = json::get_array(obj, {"status", "conditions"}))
+    for (const auto& c : *conditions)
+      if (auto type = json::get_string(c, {"type"}); type == v1::condition::kApproved || type == v1::condition::kDenied)
+        return controller::Result::done();
   v1::CertificateRequest cr = decode_request(obj, req);
-  if (cr.status.condition(v1::condition::kApproved) || cr.status.condition(v1::condition::kDenied)) return controller::Result::done();
   // Only this group's issuers (cert-manager's default --approve-signer-names): another group's
   // requests are its approver's, or `capstan certs approve`'s.
   const auto ref = v1::effective_issuer_ref(cr.spec.issuer_ref);
