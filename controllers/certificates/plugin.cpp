@@ -295,7 +295,7 @@ plugin::Plugin plugin() {
       .permits({""}, {"events"}, {"create", "patch"})
       // HTTP-01 solver Services and Ingresses.
       .permits({""}, {"services"}, {"get", "list", "create", "delete"})
-      .permits({"networking.k8s.io"}, {"ingresses"}, {"get", "list", "create", "delete"})
+      .permits({"networking.k8s.io"}, {"ingresses"}, {"get", "list", "create", "update", "delete"})
       // The gateway-shim reads Gateways (--gateway-shim).
       .permits({"gateway.networking.k8s.io"}, {"gateways"}, {"get", "list", "watch"})
       // Bundles: their status, and the ConfigMap targets (server-side apply; Secret targets are

@@ -58,13 +58,9 @@ void validate_http01_ingress(const json::Object& ingress, const FieldPath& path,
     out.push_back(validation::field_invalid(path.child("serviceType"), jstr(type), R"(must be empty, "ClusterIP" or "NodePort")"));
 
   // cert-manager fields this solver cannot honour: refused by name, never accepted and ignored.
-  // The manager answers the challenges itself (no solver pod) through an ExternalName Service and
-  // an Ingress of its own.
-  if (!str(ingress, "name").empty())
-    out.push_back(validation::field_forbidden(path.child("name"),
-                                              "not supported: the solver creates its own Ingress for each challenge; choose the "
-                                              "controller with 'ingressClassName' or 'class' (editing an existing Ingress is not implemented)"));
-  else if (!type.empty() && (type == "ClusterIP" || type == "NodePort"))
+  // The manager answers the challenges itself (no solver pod) through an ExternalName Service,
+  // routed to by an Ingress of its own or by the one `name` names (edited in place).
+  if (!type.empty() && (type == "ClusterIP" || type == "NodePort"))
     out.push_back(validation::field_forbidden(path.child("serviceType"),
                                               "not supported: the challenge Service is an ExternalName Service for the manager, "
                                               "which answers HTTP-01 challenges itself; leave it empty"));

@@ -168,15 +168,16 @@ TEST(IssuerValidation, Http01Ingress) {
             Strings{});
 }
 
-// cert-manager fields this solver does not honour are refused by name, never accepted and ignored.
+// cert-manager fields this solver does not honour are refused by name, never accepted and ignored
+// (ingress.name, edit in place, is honoured).
 TEST(IssuerValidation, Http01FieldsTheSolverCannotHonourAreRefused) {
   EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"serviceType": "NodePort"}}}])")),
             Strings{"spec.acme.solvers[0].http01.ingress.serviceType: Forbidden: not supported: the challenge Service is an "
                     "ExternalName Service for the manager, which answers HTTP-01 challenges itself; leave it empty"});
-  EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"name": "web"}}}])")),
-            Strings{"spec.acme.solvers[0].http01.ingress.name: Forbidden: not supported: the solver creates its own Ingress for "
-                    "each challenge; choose the controller with 'ingressClassName' or 'class' (editing an existing Ingress is not "
-                    "implemented)"});
+  // Edit in place is served; with a class it is ambiguous (cert-manager's rule).
+  EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"name": "web"}}}])")), Strings{});
+  EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"name": "web", "ingressClassName": "nginx"}}}])")),
+            Strings{"spec.acme.solvers[0].http01.ingress: Forbidden: only one of 'ingressClassName', 'name' or 'class' should be specified"});
   EXPECT_EQ(errors(acme(R"([{"http01": {"ingress": {"class": "nginx", "podTemplate": {"spec": {"nodeSelector": {"a": "b"}}}}}}])")),
             Strings{"spec.acme.solvers[0].http01.ingress.podTemplate: Forbidden: not supported: the manager answers HTTP-01 "
                     "challenges itself, so there is no solver pod to apply a template to"});

@@ -7,11 +7,14 @@
 #include "controllers/certificates/env.h"
 #include "controllers/certificates/issuers/lookup.h"
 #include "runtime/client/client.h"
+#include "runtime/client/errors.h"
 #include "runtime/http/client.h"
 #include "runtime/meta/hash.h"
 #include "runtime/meta/object.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 namespace capstan::certificates {
 namespace {
@@ -173,6 +176,69 @@ json::Value solver_ingress(const SolverObjectsInput& in, std::string_view servic
                       {"spec", std::move(spec)}};
 }
 
+json::Value with_challenge_path(json::Value ingress, const SolverObjectsInput& in, std::string_view service_name) {
+  const std::string path = acme::Http01Solver::path_for(in.token);
+  json::Object entry{{"path", path},
+                     {"pathType", "ImplementationSpecific"},
+                     {"backend", json::Object{{"service", json::Object{{"name", service_name},
+                                                                       {"port", json::Object{{"number", in.target_port}}}}}}}};
+  json::Value& rules = json::ensure_object(ingress, {"spec"})["rules"];
+  if (!rules.is_array()) rules = json::Array{};
+  for (auto& rule : rules.get_array()) {
+    if (json::get_string(rule, {"host"}) != in.domain) continue;
+    json::Value& paths = json::ensure_object(rule, {"http"})["paths"];
+    if (!paths.is_array()) paths = json::Array{};
+    for (const auto& p : paths.get_array())
+      if (json::get_string(p, {"path"}) == path) return ingress;  // there already
+    paths.get_array().push_back(std::move(entry));
+    return ingress;
+  }
+  rules.get_array().push_back(json::Object{{"host", in.domain}, {"http", json::Object{{"paths", json::Array{std::move(entry)}}}}});
+  return ingress;
+}
+
+bool remove_solver_paths(json::Value& ingress, const std::set<std::string, std::less<>>& services) {
+  json::Value* rules = json::find(ingress, {"spec", "rules"});
+  if (!rules || !rules->is_array()) return false;
+  bool changed = false;
+  auto& list = rules->get_array();
+  for (std::size_t i = list.size(); i-- > 0;) {
+    json::Value* paths = json::find(list[i], {"http", "paths"});
+    if (!paths || !paths->is_array()) continue;
+    auto& p = paths->get_array();
+    const std::size_t before = p.size();
+    p.erase(std::remove_if(p.begin(), p.end(),
+                           [&](const json::Value& v) {
+                             return json::get_string(v, {"path"}).starts_with("/.well-known/acme-challenge/") &&
+                                    services.contains(json::get_string(v, {"backend", "service", "name"}));
+                           }),
+            p.end());
+    if (p.size() == before) continue;
+    changed = true;
+    if (p.empty()) list.erase(list.begin() + static_cast<std::ptrdiff_t>(i));  // a rule that held only challenges
+  }
+  return changed;
+}
+
+namespace {
+
+// Reads, changes and writes an Ingress, again on a conflict (someone else edited it meanwhile).
+template <typename Change>
+void edit_ingress(Env& env, std::string_view ns, std::string_view name, Change&& change) {
+  for (int attempt = 0;; ++attempt) {
+    json::Value live = env.client.get(kIngressType.gvr, ns, name);
+    if (!change(live)) return;
+    try {
+      env.client.update(kIngressType.gvr, ns, live);
+      return;
+    } catch (const client::ApiError& e) {
+      if (!client::is_conflict(e) || attempt == 4) throw;
+    }
+  }
+}
+
+}  // namespace
+
 void ensure_solver_objects(Env& env, const SolverObjectsInput& in) {
   client::ListOptions lo;
   lo.label_selector = selector_for(in);
@@ -184,6 +250,23 @@ void ensure_solver_objects(Env& env, const SolverObjectsInput& in) {
     auto created = env.client.create(kServiceType.gvr, in.ns, solver_service(in));
     service_name = std::string(json::get_string(created, {"metadata", "name"}));
   }
+  if (!in.ingress.name.empty()) {
+    // Edit in place: the challenge path goes into the user's Ingress (its controller, address and
+    // annotations stay as they are) and is taken out when the order ends.
+    try {
+      edit_ingress(env, in.ns, in.ingress.name, [&](json::Value& live) {
+        json::Value edited = with_challenge_path(live, in, service_name);
+        if (edited == live) return false;
+        live = std::move(edited);
+        return true;
+      });
+    } catch (const client::ApiError& e) {
+      if (!client::is_not_found(e)) throw;
+      throw std::runtime_error("the Ingress \"" + in.ingress.name + "\" named by http01.ingress.name does not exist in namespace \"" +
+                               in.ns + "\"");
+    }
+    return;
+  }
   auto ingresses = env.client.list(kIngressType.gvr, in.ns, lo);
   if (ingresses.items.empty()) env.client.create(kIngressType.gvr, in.ns, solver_ingress(in, service_name));
 }
@@ -193,6 +276,21 @@ void delete_solver_objects(Env& env, std::string_view ns, std::string_view reque
   lo.label_selector = std::string(kHttp01SolverLabel) + "=true," + std::string(kHttp01RequestLabel) + "=" + std::string(request_uid);
   client::DeleteOptions d;
   d.ignore_not_found = true;
+  // Challenge paths edited into Ingresses of the namespace (http01.ingress.name) go first: they
+  // route to the Services deleted below.
+  std::set<std::string, std::less<>> services;
+  for (const auto& item : env.client.list(kServiceType.gvr, ns, lo).items) services.emplace(json::get_string(item, {"metadata", "name"}));
+  if (!services.empty())
+    for (const auto& ingress : env.client.list(kIngressType.gvr, ns, {}).items) {
+      if (meta::label(ingress, kHttp01SolverLabel) == "true") continue;  // ours: deleted whole below
+      json::Value copy = ingress;
+      if (!remove_solver_paths(copy, services)) continue;
+      try {
+        edit_ingress(env, ns, meta::name_of(ingress), [&](json::Value& live) { return remove_solver_paths(live, services); });
+      } catch (const client::ApiError& e) {
+        if (!client::is_not_found(e)) throw;
+      }
+    }
   for (const auto* gvr : {&kIngressType.gvr, &kServiceType.gvr})
     for (const auto& item : env.client.list(*gvr, ns, lo).items)
       env.client.remove(*gvr, ns, json::get_string(item, {"metadata", "name"}), d);

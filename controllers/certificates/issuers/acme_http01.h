@@ -15,6 +15,7 @@
 #include "controllers/certificates/acme/solver.h"
 #include "runtime/json/json.h"
 
+#include <set>
 #include <string>
 #include <optional>
 #include <string_view>
@@ -37,6 +38,13 @@ struct SolverObjectsInput {
 std::string token_label_value(std::string_view token);
 json::Value solver_service(const SolverObjectsInput& in);
 json::Value solver_ingress(const SolverObjectsInput& in, std::string_view service_name);
+// cert-manager's edit-in-place (http01.ingress.name): `ingress` with the challenge path of
+// `in.token` for `in.domain` routed to `service_name`, in the rule of that host (a new rule when
+// it has none). Unchanged when the path is there.
+json::Value with_challenge_path(json::Value ingress, const SolverObjectsInput& in, std::string_view service_name);
+// Takes out of `ingress` the challenge paths routed to any of `services` (and a rule left
+// empty by that); whether anything changed.
+bool remove_solver_paths(json::Value& ingress, const std::set<std::string, std::less<>>& services);
 
 // The tokens a CertificateRequest publishes in its kAcmeHttp01Tokens annotation (at most 100,
 // each field at most 1 KiB; a malformed annotation publishes nothing).

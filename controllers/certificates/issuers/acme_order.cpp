@@ -10,6 +10,7 @@
 #include "controllers/certificates/issuers/lookup.h"
 #include "controllers/certificates/issuers/solver_selection.h"
 #include "runtime/client/client.h"
+#include "runtime/client/errors.h"
 #include "runtime/meta/object.h"
 #include "runtime/pki/csr.h"
 #include "runtime/pki/error.h"
@@ -146,7 +147,15 @@ std::optional<SignOutcome> present_challenges(Ctx& c, const acme::Order& order) 
       }
       ready.push_back({name, *chosen->challenge, std::nullopt});
     } else {
-      published.push_back(present_http01(c, *chosen, authz));
+      try {
+        published.push_back(present_http01(c, *chosen, authz));
+      } catch (const client::ApiError& e) {
+        throw;  // the API server's own trouble: the reconcile's error and backoff
+      } catch (const std::exception& e) {
+        c.log.warn("could not present an HTTP-01 challenge", {{"domain", name}, {"error", e.what()}});
+        wait(name, SignOutcome::pending("HTTP01Error", e.what(), c.env.options.issuer_retry_interval));
+        continue;
+      }
       ready.push_back({name, *chosen->challenge, published.back()});
     }
   }

@@ -152,6 +152,85 @@ TEST_P(Acme, IssuesThroughHttp01WithPebble) {
   EXPECT_EQ(h.reconcile_errors("certificaterequests-issuer"), 0);
 }
 
+// http01.ingress.name (cert-manager's edit in place): while the order runs, the user's Ingress
+// routes the challenge path of its host to the solver; afterwards it is as the user wrote it. An
+// Ingress that does not exist keeps the request Pending, saying which.
+TEST_P(Acme, Http01EditsTheNamedIngressInPlace) {
+  if (!e2e::pebble_available()) GTEST_SKIP() << "pebble is not installed";
+  HarnessOptions o;
+  o.backend = GetParam();
+  o.certs.acme_requeue = 200ms;
+  o.certs.issuer_retry_interval = 500ms;
+  Harness h(o);
+  h.env().options.acme_http01_self_check_address = "127.0.0.1:" + std::to_string(h.env().solver->port());
+  e2e::PebbleEnv pebble({.http_port = h.env().solver->port()});
+  pebble.add_a("web.capstan.example.", "127.0.0.1");
+  pebble.add_a("gone.capstan.example.", "127.0.0.1");
+  for (const std::string ingress : {"web", "missing"}) {
+    json::Value issuer = json::parse(R"({"apiVersion":"certs.capstan.dev/v1","kind":"ClusterIssuer","metadata":{"name":"in-place-)" + ingress +
+                                         R"("},"spec":{"acme":{"email":"admin@capstan.example","privateKeySecretRef":{"name":"pebble-)" + ingress +
+                                         R"("},"solvers":[{"http01":{"ingress":{"name":")" + ingress + R"("}}}]}}})",
+                                     "issuer");
+    auto& acme_spec = issuer.get_object()["spec"].get_object()["acme"].get_object();
+    acme_spec["server"] = pebble.directory_url();
+    acme_spec["caBundle"] = meta::base64_encode(pebble.client_options().tls.ca_pem);
+    h.apply_object(issuer);
+  }
+  const std::string user_ingress = R"({"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"web","namespace":"shop"},
+      "spec":{"rules":[{"host":"web.capstan.example","http":{"paths":[
+        {"path":"/","pathType":"Prefix","backend":{"service":{"name":"web","port":{"number":80}}}}]}}]}})";
+  h.apply(user_ingress);
+  const json::Value before = *h.get(kIngressType.gvr, "shop", "web");
+
+  std::atomic<bool> saw_challenge{false};
+  http::Cancellation cancel;
+  client::WatchOptions wo;
+  wo.resource_version = std::string(meta::resource_version_of(before));
+  std::thread watcher([&] {
+    try {
+      h.client().watch(kIngressType.gvr, "shop", wo, [&](json::EventType, std::string_view text, const json::MetaSummary& m) {
+        if (m.name != "web") return true;
+        const json::Value ingress = json::parse(text);
+        const auto* rules = json::get_array(ingress, {"spec", "rules"});
+        if (!rules) return true;
+        for (const auto& rule : *rules)
+          if (const auto* paths = json::get_array(rule, {"http", "paths"}))
+            for (const auto& p : *paths)
+              if (json::get_string(p, {"path"}).starts_with("/.well-known/acme-challenge/") &&
+                  json::get_string(p, {"backend", "service", "name"}).starts_with("cm-acme-http-solver-"))
+                saw_challenge = true;
+        return true;
+      }, &cancel);
+    } catch (const std::exception&) {
+      // cancelled
+    }
+  });
+  h.apply(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate","metadata":{"name":"web","namespace":"shop"},
+      "spec":{"secretName":"web-tls","dnsNames":["web.capstan.example"],"privateKey":{"algorithm":"ECDSA"},
+              "issuerRef":{"name":"in-place-web","kind":"ClusterIssuer"}}})");
+  h.apply(R"({"apiVersion":"certs.capstan.dev/v1","kind":"Certificate","metadata":{"name":"gone","namespace":"shop"},
+      "spec":{"secretName":"gone-tls","dnsNames":["gone.capstan.example"],"privateKey":{"algorithm":"ECDSA"},
+              "issuerRef":{"name":"in-place-missing","kind":"ClusterIssuer"}}})");
+  h.wait_ready("shop", "web", 1, 90s);
+  cancel.cancel();
+  watcher.join();
+  EXPECT_TRUE(saw_challenge.load());
+  EXPECT_TRUE(integration::eventually([&] {
+    auto now = h.get(kIngressType.gvr, "shop", "web");
+    return now && json::serialize(*json::find(*now, {"spec"})) == json::serialize(*json::find(before, {"spec"}));
+  }, 5s)) << json::serialize(*h.get(kIngressType.gvr, "shop", "web"));
+  for (const auto& svc : h.list(kServiceType.gvr, "shop", "acme.certs.capstan.dev/http01-solver=true"))
+    EXPECT_NE(meta::annotation(svc, "acme.certs.capstan.dev/http-domain"), "web.capstan.example") << "web's solver Service is left";
+
+  const std::string why = R"(the Ingress "missing" named by http01.ingress.name does not exist in namespace "shop")";
+  auto pending = h.wait_for(kCertificateRequestType.gvr, "shop", "gone-1", [&](const json::Value& r) {
+    auto ready = meta::find_condition(r, "Ready");
+    return ready && ready->reason == "Pending" && ready->message == why;
+  }, 30s);
+  EXPECT_TRUE(pending) << json::serialize(*h.get(kCertificateRequestType.gvr, "shop", "gone-1"));
+  if (HasFailure()) std::cerr << pebble.logs();
+}
+
 CAPSTAN_E2E_BACKENDS(Acme);
 
 }  // namespace

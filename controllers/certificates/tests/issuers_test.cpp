@@ -283,5 +283,37 @@ TEST(AcmeSolvers, ServiceAndIngressForAChallenge) {
   EXPECT_EQ(json::find(legacy, {"spec", "ingressClassName"}), nullptr);
 }
 
+// Edit in place (http01.ingress.name): the challenge path joins the rule of its host in the
+// user's Ingress (a rule of its own when there is none), once; taking it out restores the
+// Ingress and leaves other paths, and a rule that held only challenges goes.
+TEST(AcmeSolvers, EditInPlaceAddsAndRemovesOnlyTheChallengePath) {
+  SolverObjectsInput in;
+  in.domain = "web.shop.example";
+  in.token = "tok";
+  in.target_port = 8089;
+  const json::Value user = json::parse(R"({"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"web"},
+      "spec":{"ingressClassName":"gce","rules":[{"host":"web.shop.example","http":{"paths":[
+        {"path":"/","pathType":"Prefix","backend":{"service":{"name":"web","port":{"number":80}}}}]}}]}})");
+  json::Value edited = with_challenge_path(user, in, "cm-acme-http-solver-x");
+  const auto* paths = json::get_array(edited, {"spec", "rules"})->at(0).get_object().at("http").get_object().if_contains("paths");
+  ASSERT_TRUE(paths && paths->is_array());
+  ASSERT_EQ(paths->get_array().size(), 2u);
+  EXPECT_EQ(json::get_string(paths->get_array()[1], {"path"}), "/.well-known/acme-challenge/tok");
+  EXPECT_EQ(json::get_string(paths->get_array()[1], {"backend", "service", "name"}), "cm-acme-http-solver-x");
+  EXPECT_EQ(with_challenge_path(edited, in, "cm-acme-http-solver-x"), edited);  // once
+
+  in.domain = "other.shop.example";
+  edited = with_challenge_path(edited, in, "cm-acme-http-solver-y");
+  ASSERT_EQ(json::get_array(edited, {"spec", "rules"})->size(), 2u);
+  EXPECT_EQ(json::get_string(json::get_array(edited, {"spec", "rules"})->at(1), {"host"}), "other.shop.example");
+
+  json::Value partly = edited;
+  EXPECT_TRUE(remove_solver_paths(partly, {"cm-acme-http-solver-y"}));
+  EXPECT_EQ(json::get_array(partly, {"spec", "rules"})->size(), 1u);
+  EXPECT_TRUE(remove_solver_paths(partly, {"cm-acme-http-solver-x"}));
+  EXPECT_EQ(partly, user);
+  EXPECT_FALSE(remove_solver_paths(partly, {"cm-acme-http-solver-x", "web"}));  // "/" routes to web but is no challenge
+}
+
 }  // namespace
 }  // namespace capstan::certificates
