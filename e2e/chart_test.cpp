@@ -66,10 +66,11 @@ TEST_F(HelmChart, ASubsetOfControllersGetsExactlyItsCrdsRulesWebhooksAndFlag) {
   for (const auto& r : *json::get_array(*role, {"rules"}))
     for (const auto& g : *json::get_array(r, {"apiGroups"})) groups.emplace(g.as_string());
   // Kafka's own kinds, its PodDisruptionBudgets, its two CRDs by name (storage version
-  // migration, CA injection), and the Certificates of its TLS listeners and the PodMonitors of
-  // its metrics (made when the certificates and monitoring controllers run too).
+  // migration, CA injection), the Ingresses of its ingress listeners, and the Certificates of its
+  // TLS listeners and the PodMonitors of its metrics (made when the certificates and monitoring
+  // controllers run too).
   EXPECT_EQ(groups, (std::set<std::string>{"", "apiextensions.k8s.io", "certs.capstan.dev", "kafka.capstan.dev",
-                                           "monitoring.capstan.dev", "policy"}));
+                                           "monitoring.capstan.dev", "networking.k8s.io", "policy"}));
   const auto* deploy = find(docs, "Deployment", "capstan-manager");
   ASSERT_NE(deploy, nullptr);
   const auto& args = *json::get_array((*json::get_array(*deploy, {"spec", "template", "spec", "containers"}))[0], {"args"});

@@ -7,6 +7,7 @@
 // id the controller chose, and a producer/consumer round trip works through each listener with
 // every message replicated to all three brokers. Then the topic operator on those brokers:
 // KafkaTopics become topics, grow, keep their settings and go when deleted.
+#include "apis/kafka/v1/group.h"
 #include "controllers/kafka/cluster_admin.h"
 #include "runtime/gzip/gzip.h"
 #include "runtime/json/json.h"
@@ -66,6 +67,9 @@ class KafkaNodesFixture : public ControllerFixture {
  protected:
   using ControllerFixture::ControllerFixture;
 
+  // Where the nodes' names lead on loopback; node() adds the per-broker Services of a pod.
+  KafkaNetwork network_;
+
   std::string jsonpath(const std::string& kind, const std::string& name, const std::string& path) {
     return get({"get", kind, name, "-n", "data", "-o", "jsonpath={" + path + "}"});
   }
@@ -79,6 +83,12 @@ class KafkaNodesFixture : public ControllerFixture {
     n.host = jsonpath("pod", pod, ".spec.hostname") + "." + jsonpath("pod", pod, ".spec.subdomain") + ".data.svc";
     n.data_mount_path = jsonpath("pod", pod, R"(.spec.containers[0].volumeMounts[?(@.name=="data")].mountPath)");
     n.server_config = jsonpath("configmap", pod, R"(.data.server\.config)");
+    // The per-broker Services of cluster-ip (and other external) listeners reach this pod: the
+    // names the node advertises for them route to its own ports.
+    const json::Value services = json::parse(get({"get", "services", "-n", "data", "-o", "json"}));
+    for (const auto& svc : services.at("items").as_array())
+      if (json::get_string(svc, {"spec", "selector", std::string(apis::kafka::v1::kPodNameLabel)}) == pod)
+        network_.alias(std::string(json::get_string(svc, {"metadata", "name"})) + ".data.svc", n.host);
     n.cluster_id = jsonpath("configmap", pod, R"(.data.cluster\.id)");
     n.metadata_version = jsonpath("configmap", pod, R"(.data.metadata\.version)");
     const json::Value object = json::parse(get({"get", "pod", pod, "-n", "data", "-o", "json"}));
@@ -138,7 +148,7 @@ TEST_P(KafkaBrokerE2E, ThreeRealNodesFormAQuorumOnTheGeneratedConfigurationAndSe
   }
   EXPECT_EQ(nodes[0].host, "events-dual-0.events-kafka-brokers.data.svc");
 
-  KafkaBrokers brokers(*dir_, nodes);
+  KafkaBrokers brokers(*dir_, nodes, std::move(network_));
   std::cout << "[ kafka ] three nodes listening " << brokers.start_seconds() << " s after their start\n";
   EXPECT_NE(read_file(brokers.data_dir("events-dual-1") + "/kafka-log1/meta.properties").find("cluster.id=" + cluster_id),
             std::string::npos)
@@ -184,7 +194,6 @@ class KafkaTlsE2E : public KafkaNodesFixture {
     return {"--controllers=kafka,certificates", "--kafka-address-map=" + address_map_, "--kafka-full-reconciliation-interval=3s"};
   }
 
-  KafkaNetwork network_;
   std::string address_map_;
   std::string tls_bootstrap_;  // the TLS listener's bootstrap, once the brokers run
 };
@@ -602,7 +611,7 @@ spec: {scrapeInterval: 1s, podMonitorSelector: {matchLabels: {release: main}}}
 
   // The job runs in a real Prometheus, its discovery swapped for the three exporters (and so
   // without the relabelings that read what discovery finds), against the real brokers.
-  KafkaBrokers brokers(*dir_, nodes);
+  KafkaBrokers brokers(*dir_, nodes, std::move(network_));
   json::Value config = with_static_targets(json::from_yaml(generated()));
   for (auto& job : config.at("scrape_configs").as_array()) {
     json::Array targets;
@@ -646,7 +655,6 @@ class KafkaTopicE2E : public KafkaNodesFixture {
     return jsonpath("kafkatopic", topic, R"(.status.conditions[?(@.type=="Ready")].reason)");
   }
 
-  KafkaNetwork network_;
   std::string operator_bootstrap_;
 };
 

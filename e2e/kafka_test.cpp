@@ -160,6 +160,102 @@ spec:
   EXPECT_EQ(pods(), "");
 }
 
+// Listeners of types cluster-ip, loadbalancer and nodeport: their Services under Strimzi's names,
+// the broker advertising its load balancer address (set here as a cloud controller would) and its
+// Node's address (the workload simulator's Node, given an ExternalIP here) with its Service's
+// nodePort, the Kafka NotReady while the load balancer address is missing, and a removed
+// listener's Services deleted. The nodePorts are set in the spec: the embedded API server does
+// not allocate them as kube-apiserver does.
+TEST_P(KafkaE2E, ListenerTypesGetTheirServicesAndAdvertiseTheirAddresses) {
+  kubectl_->ok({"apply", "-f", "-"}, R"(apiVersion: v1
+kind: Namespace
+metadata: {name: data}
+---
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaNodePool
+metadata: {name: dual, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {replicas: 1, roles: [controller, broker], storage: {type: ephemeral}}
+---
+apiVersion: kafka.capstan.dev/v1
+kind: Kafka
+metadata: {name: events, namespace: data}
+spec:
+  kafka:
+    listeners:
+      - {name: cip, port: 9093, type: cluster-ip, tls: false}
+      - {name: lb, port: 9094, type: loadbalancer, tls: false, configuration: {externalTrafficPolicy: Local}}
+      - name: np
+        port: 9095
+        type: nodeport
+        tls: false
+        configuration: {preferredNodePortAddressType: ExternalIP, bootstrap: {nodePort: 31090}, brokers: [{broker: 0, nodePort: 31091}]}
+)");
+  auto type_of = [&](const std::string& service) {
+    return get({"get", "service", service, "-n", "data", "-o", "jsonpath={.spec.type}", "--ignore-not-found"});
+  };
+  const std::map<std::string, std::string> want{{"events-kafka-cip-bootstrap", "ClusterIP"}, {"events-dual-cip-0", "ClusterIP"},
+                                                {"events-kafka-lb-bootstrap", "LoadBalancer"}, {"events-dual-lb-0", "LoadBalancer"},
+                                                {"events-kafka-np-bootstrap", "NodePort"},     {"events-dual-np-0", "NodePort"}};
+  ASSERT_TRUE(eventually([&] {
+    for (const auto& [service, type] : want)
+      if (type_of(service) != type) return false;
+    return true;
+  }, 30s)) << get({"get", "services", "-n", "data"});
+  EXPECT_EQ(get({"get", "service", "events-dual-lb-0", "-n", "data", "-o", "jsonpath={.spec.selector.kafka\\.capstan\\.dev/pod-name}"}),
+            "events-dual-0");
+  EXPECT_EQ(get({"get", "service", "events-dual-lb-0", "-n", "data", "-o", "jsonpath={.spec.externalTrafficPolicy}"}), "Local");
+  EXPECT_EQ(get({"get", "service", "events-dual-np-0", "-n", "data", "-o", "jsonpath={.spec.ports[0].nodePort}"}), "31091");
+
+  // No load balancer address yet: not Ready, naming the Services.
+  auto not_ready = [&](const std::string& field) { return condition("kafka", "events", "data", "NotReady", field); };
+  ASSERT_TRUE(eventually([&] { return not_ready("reason") == "ListenerAddressPending"; }, 30s)) << not_ready("reason");
+  EXPECT_NE(not_ready("message").find("Service data/events-dual-lb-0 (listener lb) has no load balancer address yet"), std::string::npos)
+      << not_ready("message");
+  auto config = [&] { return get({"get", "configmap", "events-dual-0", "-n", "data", "-o", R"(jsonpath={.data.server\.config})"}); };
+  EXPECT_EQ(config().find("LB-9094://1"), std::string::npos) << "advertised before its address was known\n" << config();
+
+  // The load balancers get their addresses (as a cloud's controller writes them), the pod's Node an ExternalIP.
+  for (const auto& [service, ip] : {std::pair{"events-kafka-lb-bootstrap", "192.0.2.9"}, std::pair{"events-dual-lb-0", "192.0.2.10"}})
+    kubectl_->ok({"patch", "service", service, "-n", "data", "--subresource=status", "--type=merge", "-p",
+                  std::string(R"({"status":{"loadBalancer":{"ingress":[{"ip":")") + ip + R"("}]}}})"});
+  std::string node;
+  ASSERT_TRUE(eventually([&] {
+    node = get({"get", "pod", "events-dual-0", "-n", "data", "-o", "jsonpath={.spec.nodeName}"});
+    return !node.empty();
+  }, 30s));
+  kubectl_->ok({"patch", "node", node, "--subresource=status", "--type=merge", "-p",
+                R"({"status":{"addresses":[{"type":"InternalIP","address":"10.0.0.5"},{"type":"ExternalIP","address":"192.0.2.20"},)"
+                R"({"type":"Hostname","address":")" + node + R"("}]}})"});
+
+  ASSERT_TRUE(eventually([&] {
+    const std::string c = config();
+    return c.find("LB-9094://192.0.2.10:9094") != std::string::npos && c.find("NP-9095://192.0.2.20:31091") != std::string::npos;
+  }, 30s)) << config();
+  EXPECT_NE(config().find("CIP-9093://events-dual-cip-0.data.svc:9093"), std::string::npos) << config();
+  auto bootstrap = [&](const std::string& listener) {
+    return get({"get", "kafka", "events", "-n", "data", "-o",
+                "jsonpath={.status.listeners[?(@.name==\"" + listener + "\")].bootstrapServers}"});
+  };
+  EXPECT_TRUE(eventually([&] { return bootstrap("np") == "192.0.2.20:31090"; }, 20s)) << bootstrap("np");
+  EXPECT_EQ(bootstrap("lb"), "192.0.2.9:9094");
+  EXPECT_EQ(bootstrap("cip"), "events-kafka-cip-bootstrap.data.svc:9093");
+  EXPECT_TRUE(eventually([&] { return ready() == "True"; }, 40s)) << not_ready("message");
+
+  // The loadbalancer listener removed: its Services go.
+  kubectl_->ok({"patch", "kafka", "events", "-n", "data", "--type=json", "-p", R"([{"op":"remove","path":"/spec/kafka/listeners/1"}])"});
+  EXPECT_TRUE(eventually([&] { return type_of("events-dual-lb-0").empty() && type_of("events-kafka-lb-bootstrap").empty(); }, 30s))
+      << get({"get", "services", "-n", "data"});
+  EXPECT_EQ(type_of("events-dual-np-0"), "NodePort");
+
+  // An OpenShift Route listener is not served (the webhook refuses it; here, without the
+  // webhook, the controller says so).
+  kubectl_->ok({"patch", "kafka", "events", "-n", "data", "--type=json", "-p",
+                R"([{"op":"add","path":"/spec/kafka/listeners/-","value":{"name":"ext","port":9096,"type":"route","tls":true}}])"});
+  ASSERT_TRUE(eventually([&] { return not_ready("reason") == "InvalidResourceException"; }, 30s)) << not_ready("reason");
+  EXPECT_NE(not_ready("message").find("spec.kafka.listeners[2].type: Forbidden: listener type route is not served"), std::string::npos)
+      << not_ready("message");
+}
+
 CAPSTAN_E2E_BACKENDS(KafkaE2E);
 
 }  // namespace

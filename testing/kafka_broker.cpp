@@ -56,7 +56,8 @@ std::string kafka_libs_dir() { return kafka_tools_dir() + "/libs"; }
 std::string kafka_agent_jar() { return kafka_tools_dir() + "/agent/jmx_prometheus_javaagent.jar"; }
 
 std::string KafkaNetwork::address(const std::string& host, int port) {
-  auto [it, added] = ports_.try_emplace({host, port}, 0);
+  auto alias = aliases_.find(host);
+  auto [it, added] = ports_.try_emplace({alias == aliases_.end() ? host : alias->second, port}, 0);
   if (added) it->second = free_port();
   return "127.0.0.1:" + std::to_string(it->second);
 }

@@ -59,9 +59,12 @@ class KafkaNetwork {
   // 0.0.0.0 is `own_host`. Listeners named in `names_kept` keep their host name (only the port
   // is translated).
   std::string translate(const std::string& value, const std::string& own_host, const std::set<std::string>& names_kept = {});
+  // Addresses of `name` are those of `host` (a Service routing to one pod: the same ports).
+  void alias(const std::string& name, const std::string& host) { aliases_[name] = host; }
 
  private:
   std::map<std::pair<std::string, int>, std::uint16_t> ports_;
+  std::map<std::string, std::string> aliases_;
 };
 
 class KafkaBrokers {

@@ -1,5 +1,6 @@
 // What the Kafka reconciler shares: the client and the shared informers (Kafka, KafkaNodePool,
-// and the pods and Secrets of Kafka clusters, narrowed by label to those).
+// the pods, Secrets, Services and Ingresses of Kafka clusters, narrowed by label to those, and
+// the Nodes).
 #pragma once
 
 #include "apis/kafka/v1/group.h"
@@ -22,11 +23,14 @@ namespace capstan::kafka {
 using apis::kafka::v1::kKafkaType;
 inline const meta::ResourceType& kNodePoolType = apis::kafka::v1::kKafkaNodePoolType;
 using meta::core::kClaimType;
+using meta::core::kIngressType;
 using meta::core::kConfigMapType;
 using meta::core::kPodType;
 using meta::core::kSecretType;
 using meta::core::kServiceType;
 
+// Read only: where a nodeport listener's brokers run (their Node's addresses).
+inline const meta::ResourceType kNodeType{{"", "v1", "nodes"}, "Node", false};
 inline const meta::ResourceType kDisruptionBudgetType{{"policy", "v1", "poddisruptionbudgets"}, "PodDisruptionBudget", true};
 
 // Only the pods and Secrets of Kafka clusters are cached (the certificates' Secrets carry the
@@ -53,6 +57,11 @@ struct Env {
   cache::Informer& pools;
   cache::Informer& pods;
   cache::Informer& secrets;
+  // The clusters' Services and Ingresses (narrowed by label): the listeners' load balancer
+  // addresses and node ports, and what to prune.
+  cache::Informer& services;
+  cache::Informer& ingresses;
+  cache::Informer& nodes;  // every Node: the addresses nodeport listeners advertise
   cache::Informer* pod_monitors;  // the clusters' PodMonitors, when the monitoring controller runs
   // The running clusters, for the broker scale-down check.
   std::shared_ptr<ClusterAdmins> admins;

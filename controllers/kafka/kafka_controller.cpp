@@ -6,6 +6,7 @@
 #include "apis/kafka/v1/validation.h"
 #include "apis/monitoring/v1/group.h"
 #include "controllers/kafka/env.h"
+#include "controllers/kafka/listeners.h"
 #include "controllers/kafka/nodes.h"
 #include "controllers/kafka/objects.h"
 #include "controllers/kafka/security.h"
@@ -104,6 +105,8 @@ class Reconciler {
     env_.client.apply(kServiceType.gvr, req_.ns, brokers_service(before_, spec), fm, true);
     env_.client.apply(kServiceType.gvr, req_.ns, bootstrap_service(before_, spec), fm, true);
     env_.client.apply(kDisruptionBudgetType.gvr, req_.ns, disruption_budget(before_, nodes.size()), fm, true);
+    const ListenerAddresses addresses = reconcile_listeners(spec, nodes);
+    addresses_ = &addresses;
     if (needs_certificates_controller(spec) && !env_.options.certificates) {
       not_ready(v1::reason::kCertificatesUnavailable,
                 "TLS listeners and authorization need the certificates controller, which makes the cluster and clients CAs and "
@@ -124,7 +127,7 @@ class Reconciler {
     std::map<std::string, json::Value> desired_pods;
     for (const auto& n : nodes) {
       const auto& pool = std::find_if(pools.begin(), pools.end(), [&](const Pool& p) { return p.object->name() == n.pool; })->pool.spec;
-      std::string config = server_config(spec, req_.name, req_.ns, n, nodes, internal_tls());
+      std::string config = server_config(spec, req_.name, req_.ns, n, nodes, internal_tls(), &addresses);
       env_.client.apply(kConfigMapType.gvr, req_.ns, node_configmap(before_, n, {config, status.cluster_id, metadata_version, metrics_config}), fm, true);
       if (pool.storage.type == "persistent-claim")
         env_.client.apply(kClaimType.gvr, req_.ns, node_claim(before_, n, pool.storage), fm, true);
@@ -137,19 +140,29 @@ class Reconciler {
 
     for (const auto& p : pools) write_pool_status(p, ids[std::string(p.object->name())], status.cluster_id);
 
+    // Each listener's bootstrap as advertised (one not known yet is left out until it is).
     status.listeners.clear();
     for (const auto& l : spec.listeners) {
-      std::string host = bootstrap_service_name(req_.name) + "." + req_.ns + ".svc";
+      auto bootstrap = addresses.bootstrap.find(l.name);
+      if (bootstrap == addresses.bootstrap.end()) continue;
       std::vector<std::string> certificates;
       if (l.tls && !cluster_ca_pem_.empty()) certificates.push_back(cluster_ca_pem_);
-      status.listeners.push_back({l.name, {{host, l.port}}, host + ":" + std::to_string(l.port), std::move(certificates)});
+      v1::ListenerStatus ls{l.name, {}, "", std::move(certificates)};
+      for (const auto& a : bootstrap->second) {
+        ls.addresses.push_back({a.host, a.port});
+        ls.bootstrap_servers += (ls.bootstrap_servers.empty() ? "" : ",") + a.host + ":" + std::to_string(a.port);
+      }
+      status.listeners.push_back(std::move(ls));
     }
     status.kafka_node_pools.clear();
     for (const auto& p : pools) status.kafka_node_pools.push_back({std::string(p.object->name())});
     status.kafka_version = spec.effective_version();
     status.kafka_metadata_version = spec.effective_metadata_version();
 
-    if (settled) {
+    if (!addresses.pending.empty()) {  // not Ready while a listener's address is not known
+      not_ready(v1::reason::kListenerAddressPending, "waiting for listener addresses: " + join(addresses.pending, "; "));
+      settled = false;
+    } else if (settled) {
       remove_condition(status.conditions, v1::condition::kNotReady);
       set_condition(status.conditions, v1::condition::kReady, "True", "", "", generation_);
     } else if (!meta::find_condition(before_, v1::condition::kReady)) {  // mid-roll, a Ready cluster stays Ready
@@ -199,6 +212,62 @@ class Reconciler {
     ctx_.log.info("removed the cluster's PodMonitor", {{"podMonitor", pod_monitor_name(req_.name)}});
   }
 
+  // The listeners' own Services and Ingresses (listeners.h), those no listener wants any more
+  // deleted (a listener removed or of another type, a broker scaled away), and the addresses
+  // the brokers advertise, from the Services as written and the brokers' Nodes.
+  ListenerAddresses reconcile_listeners(const v1::KafkaClusterSpec& spec, const std::vector<Node>& nodes) {
+    LiveState live;
+    std::set<std::string> wanted_services{brokers_service_name(req_.name), bootstrap_service_name(req_.name)}, wanted_ingresses;
+    for (const auto& svc : listener_services(before_, spec, nodes)) {
+      std::string name(meta::name_of(svc));
+      wanted_services.insert(name);
+      live.services[name] = env_.client.apply(kServiceType.gvr, req_.ns, svc, kFieldManager, true);
+    }
+    for (const auto& ing : listener_ingresses(before_, spec, nodes)) {
+      wanted_ingresses.insert(std::string(meta::name_of(ing)));
+      env_.client.apply(kIngressType.gvr, req_.ns, ing, kFieldManager, true);
+    }
+    prune(env_.services, kServiceType, wanted_services);
+    prune(env_.ingresses, kIngressType, wanted_ingresses);
+    for (const auto& p : env_.pods.list(req_.ns))
+      if (p->label(v1::kClusterLabel) == req_.name) {
+        const json::Value pod = p->value();
+        live.pod_nodes[std::string(p->name())] = std::string(json::get_string(pod, {"spec", "nodeName"}));
+      }
+    for (const auto& [pod, node] : live.pod_nodes)
+      if (!node.empty() && !live.nodes.contains(node))
+        if (auto n = env_.nodes.get("", node)) live.nodes[node] = n->value();
+    // A broker not on a Node (mid-roll), or on one not cached yet, keeps the nodeport hosts its
+    // configuration advertises.
+    const bool nodeport = std::any_of(spec.listeners.begin(), spec.listeners.end(),
+                                      [](const auto& l) { return l.type == v1::listener_type::kNodePort; });
+    for (const auto& n : nodes) {
+      const std::string pod = n.pod_name(req_.name);
+      if (!nodeport || !n.broker) continue;
+      if (const std::string& on = live.pod_nodes[pod]; !on.empty() && live.nodes.contains(on)) continue;
+      try {
+        const json::Value cm = env_.client.get(kConfigMapType.gvr, req_.ns, pod);
+        live.configs[pod] = std::string(json::get_string(cm, {"data", "server.config"}));
+      } catch (const client::ApiError& e) {
+        if (!client::is_not_found(e)) throw;
+      }
+    }
+    return resolve_listener_addresses(spec, req_.name, req_.ns, nodes, live);
+  }
+
+  // Deletes the cluster's objects of `informer` (labelled with it and controlled by this Kafka)
+  // not named in `wanted`.
+  void prune(cache::Informer& informer, const meta::ResourceType& type, const std::set<std::string>& wanted) {
+    client::DeleteOptions d;
+    d.ignore_not_found = true;
+    for (const auto& o : informer.list(req_.ns)) {
+      if (o->label(v1::kClusterLabel) != req_.name || o->controller_uid() != meta::uid_of(before_) || wanted.contains(std::string(o->name())))
+        continue;
+      ctx_.log.info("removing an object no listener wants", {{"kind", type.kind}, {"name", std::string(o->name())}});
+      env_.client.remove(type.gvr, req_.ns, o->name(), d);
+    }
+  }
+
   // With the certificates controller the internal listeners are mutual TLS, as Strimzi's.
   bool internal_tls() const { return env_.options.certificates; }
 
@@ -227,7 +296,9 @@ class Reconciler {
     for (const auto& n : nodes) {
       if (!needs_certificate(kafka_.spec.kafka, n, internal_tls())) continue;
       const std::string name = n.pod_name(req_.name);
-      env_.client.apply(certs::kCertificateType.gvr, req_.ns, node_certificate(before_, n), kFieldManager, true);
+      const CertificateNames names =
+          addresses_ ? listener_certificate_names(kafka_.spec.kafka, req_.name, req_.ns, n, *addresses_) : CertificateNames{};
+      env_.client.apply(certs::kCertificateType.gvr, req_.ns, node_certificate(before_, n, names), kFieldManager, true);
       const std::string keystore = secret_value(name, kKeystoreFile);
       // A broker authenticating clients also mounts the clients CA (and rolls when it changes).
       const std::string clients_ca = n.broker && authenticates ? clients_ca_pem_ : "";
@@ -459,6 +530,7 @@ class Reconciler {
   std::string cluster_ca_pem_, clients_ca_pem_;
   std::map<std::string, std::string> certificate_hashes_;  // node pod -> hash of its keystore and CAs
   std::set<std::string> waiting_;                          // nodes whose certificate is not issued yet
+  const ListenerAddresses* addresses_ = nullptr;           // this reconcile's, once resolved
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "controllers/kafka/nodes.h"
 
+#include "controllers/kafka/listeners.h"
 #include "controllers/kafka/security.h"
 #include "runtime/meta/base64.h"
 #include "runtime/pki/random.h"
@@ -64,7 +65,7 @@ std::string node_host(std::string_view cluster, std::string_view ns, const Node&
 }
 
 std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::string_view cluster, std::string_view ns, const Node& node,
-                          const std::vector<Node>& all, bool internal_tls) {
+                          const std::vector<Node>& all, bool internal_tls, const ListenerAddresses* addresses) {
   std::string roles = node.broker && node.controller ? "broker,controller" : node.broker ? "broker" : "controller";
   std::string voters;
   for (const auto& n : all)
@@ -78,7 +79,13 @@ std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::st
     advertised = "REPLICATION-9091://" + node_host(cluster, ns, node) + ":9091";
     for (const auto& l : spec.listeners) {
       listeners += "," + listener_name(l) + "://0.0.0.0:" + std::to_string(l.port);
-      advertised += "," + listener_name(l) + "://" + node_host(cluster, ns, node) + ":" + std::to_string(l.port);
+      if (!addresses) {
+        advertised += "," + listener_name(l) + "://" + node_host(cluster, ns, node) + ":" + std::to_string(l.port);
+      } else if (const Address* a = addresses->advertised(l.name, node.id)) {
+        // An IPv6 address in brackets, as Kafka's listener URIs need it.
+        const std::string host = a->host.find(':') != std::string::npos ? "[" + a->host + "]" : a->host;
+        advertised += "," + listener_name(l) + "://" + host + ":" + std::to_string(a->port);
+      }
     }
   }
   for (const auto& l : spec.listeners) {

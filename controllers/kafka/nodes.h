@@ -13,6 +13,8 @@
 
 namespace capstan::kafka {
 
+struct ListenerAddresses;
+
 struct PoolNodes {
   std::string name;
   std::int32_t replicas = 0;
@@ -46,7 +48,11 @@ std::string node_host(std::string_view cluster, std::string_view ns, const Node&
 // `internal_tls` the control plane and replication listeners are mutual TLS with the cluster CA,
 // as Strimzi's: every node serves and presents its own certificate (security.h) and accepts only
 // peers whose certificate the cluster CA signed, names checked.
+//
+// Each listener is advertised at what `addresses` (listeners.h) says the node advertises on it;
+// a listener it has no address for yet is left out of advertised.listeners (its port is still
+// bound). Without `addresses`, every listener is advertised at the node's stable DNS name.
 std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::string_view cluster, std::string_view ns, const Node& node,
-                          const std::vector<Node>& all, bool internal_tls = false);
+                          const std::vector<Node>& all, bool internal_tls = false, const ListenerAddresses* addresses = nullptr);
 
 }  // namespace capstan::kafka

@@ -11,7 +11,8 @@
 //                                    annotated with a revision hash of its spec, config and
 //                                    certificate
 //
-// and, with TLS listeners, the certificates of security.h.
+// the listeners' own Services and Ingresses of listeners.h (cluster-ip, loadbalancer, nodeport,
+// ingress), and, with TLS listeners, the certificates of security.h.
 //
 // Each carries a controller reference to the Kafka, so deleting the Kafka deletes them.
 #pragma once

@@ -15,6 +15,7 @@
 #include "webhooks/kafka/webhooks.h"
 
 #include <algorithm>
+#include <set>
 
 namespace capstan::kafka {
 namespace {
@@ -117,6 +118,8 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<Cluste
   auto env = std::shared_ptr<Env>(new Env{mgr.client(), mgr.informer(kKafkaType), mgr.informer(kNodePoolType),
                                           mgr.informer(kPodType, kClusterObjectsSelector),
                                           mgr.informer(kSecretType, kClusterObjectsSelector),
+                                          mgr.informer(kServiceType, kClusterObjectsSelector),
+                                          mgr.informer(kIngressType, kClusterObjectsSelector), mgr.informer(kNodeType),
                                           options.monitoring ? &mgr.informer(apis::monitoring::v1::kPodMonitorType, kClusterObjectsSelector) : nullptr,
                                           std::move(admins), options});
   cache::InformerOptions narrow;
@@ -126,9 +129,32 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<Cluste
     if (cluster.empty()) return std::vector<controller::Request>{};
     return std::vector<controller::Request>{{std::string(o->ns()), cluster}};
   };
+  // A Node whose addresses change: the clusters with pods on it (nodeport listeners advertise them).
+  auto clusters_on_node = [env](const cache::ObjectPtr& node) {
+    std::set<std::pair<std::string, std::string>> clusters;
+    for (const auto& pod : env->pods.list()) {
+      const json::Value value = pod->value();
+      std::string cluster(pod->label(apis::kafka::v1::kClusterLabel));
+      if (!cluster.empty() && json::get_string(value, {"spec", "nodeName"}) == node->name()) clusters.emplace(std::string(pod->ns()), cluster);
+    }
+    std::vector<controller::Request> out;
+    for (const auto& [ns, name] : clusters) out.push_back({ns, name});
+    return out;
+  };
+  controller::Predicate addresses_changed;
+  addresses_changed.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
+    const json::Value va = a->value(), vb = b->value();
+    const json::Value* x = json::find(va, {"status", "addresses"});
+    const json::Value* y = json::find(vb, {"status", "addresses"});
+    return (x ? json::serialize(*x) : "") != (y ? json::serialize(*y) : "");
+  };
   mgr.controller("kafka")
       .for_(kKafkaType, {spec_or_pause_changed()})
       .owns(kPodType, {}, narrow)
+      // The listeners' Services (a load balancer address or node port assigned) and Ingresses.
+      .owns(kServiceType, {}, narrow)
+      .owns(kIngressType, {}, narrow)
+      .watches(kNodeType, clusters_on_node, {addresses_changed})
       // The certificates' Secrets (written by the certificates controller, labelled with the cluster).
       .watches(kSecretType, by_cluster_label, {}, narrow)
       // A pool belongs to the cluster its label names.
@@ -178,6 +204,10 @@ plugin::Plugin plugin() {
       .permits({""}, {"pods"}, {"create", "update", "patch", "delete"})
       .permits({""}, {"services", "configmaps", "persistentvolumeclaims"}, {"get", "create", "update", "patch", "delete"})
       .permits({"policy"}, {"poddisruptionbudgets"}, {"get", "create", "update", "patch", "delete"})
+      // The ingress listeners' Ingresses.
+      .permits({"networking.k8s.io"}, {"ingresses"}, {"get", "create", "update", "patch", "delete"})
+      // The Nodes the brokers of nodeport listeners run on: the addresses they advertise (cluster-scoped).
+      .permits({""}, {"nodes"}, {"get", "list", "watch"})
       // The clusters' CAs and node certificates (security.h), and the CAs' public Secrets.
       .permits({"certs.capstan.dev"}, {"certificates", "issuers"}, {"get", "create", "update", "patch", "delete"})
       .permits({""}, {"secrets"}, {"get", "create", "update", "patch", "delete"})

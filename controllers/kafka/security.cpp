@@ -125,20 +125,27 @@ std::vector<json::Value> ca_objects(const json::Value& kafka) {
           ca_issuer(kafka, clients_ca_name(cluster))};
 }
 
-json::Value node_certificate(const json::Value& kafka, const Node& node) {
+json::Value node_certificate(const json::Value& kafka, const Node& node, const CertificateNames& listeners) {
   const std::string cluster(meta::name_of(kafka));
   const std::string ns(meta::namespace_of(kafka));
   const std::string name = node.pod_name(cluster);
   json::Array dns{json::Value(node_host(cluster, ns, node)), json::Value(node_host(cluster, ns, node) + ".cluster.local")};
   add_service_names(dns, bootstrap_service_name(cluster), ns);
   add_service_names(dns, brokers_service_name(cluster), ns);
+  for (const auto& n : listeners.dns_names)
+    if (std::find(dns.begin(), dns.end(), json::Value(n)) == dns.end()) dns.push_back(json::Value(n));
+  json::Object more{{"dnsNames", std::move(dns)},
+                    {"duration", kValidity},
+                    {"renewBefore", kRenewBefore},
+                    {"additionalOutputFormats", json::Array{json::Object{{"type", "CombinedPEM"}}}}};
+  if (!listeners.ip_addresses.empty()) {
+    json::Array ips;
+    for (const auto& ip : listeners.ip_addresses) ips.emplace_back(ip);
+    more["ipAddresses"] = std::move(ips);
+  }
   // The principal User:CN=<c>-kafka; CombinedPEM is the key followed by the chain, Kafka's PEM keystore.
   return leaf_certificate(kafka, name, node_labels(cluster, node), cluster + "-kafka", cluster_ca_name(cluster),
-                          json::Array{"server auth", "client auth", "digital signature"},
-                          {{"dnsNames", std::move(dns)},
-                           {"duration", kValidity},
-                           {"renewBefore", kRenewBefore},
-                           {"additionalOutputFormats", json::Array{json::Object{{"type", "CombinedPEM"}}}}});
+                          json::Array{"server auth", "client auth", "digital signature"}, std::move(more));
 }
 
 std::string cached_secret_value(const cache::Informer& secrets, std::string_view ns, std::string_view name, std::string_view key) {

@@ -23,6 +23,7 @@
 #pragma once
 
 #include "apis/kafka/v1/types.h"
+#include "controllers/kafka/listeners.h"
 #include "controllers/kafka/nodes.h"
 #include "runtime/json/json.h"
 
@@ -69,8 +70,9 @@ json::Value operator_certificate(const json::Value& kafka);
 
 // The self-signed Issuer, the two CA Certificates and their Issuers.
 std::vector<json::Value> ca_objects(const json::Value& kafka);
-// The broker's Certificate.
-json::Value node_certificate(const json::Value& kafka, const Node& node);
+// The broker's Certificate; `listeners` adds the names of its listeners beyond the internal
+// ones (listeners.h listener_certificate_names).
+json::Value node_certificate(const json::Value& kafka, const Node& node, const CertificateNames& listeners = {});
 // A Certificate `name` (its Secret of the same name, labelled `labels`) controlled by `owner` and
 // signed by the Issuer `issuer` of owner's namespace: a PKCS#8 ECDSA P-256 key replaced at each
 // renewal, `common_name` the principal Kafka sees, then the `more` spec fields.

@@ -67,6 +67,9 @@ inline constexpr std::string_view kCreating = "Creating";
 inline constexpr std::string_view kScaleDownPrevented = "ScaleDownPreventionCheck";
 // TLS listeners without the certificates controller to make their certificates.
 inline constexpr std::string_view kCertificatesUnavailable = "CertificatesUnavailable";
+// A listener's address is not known yet (a load balancer address, a node port, a broker's Node):
+// the message names the Service or Node.
+inline constexpr std::string_view kListenerAddressPending = "ListenerAddressPending";
 // A KafkaTopic's (Strimzi's topic operator reasons).
 inline constexpr std::string_view kNotSupported = "NotSupported";
 inline constexpr std::string_view kKafkaError = "KafkaError";

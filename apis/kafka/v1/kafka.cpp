@@ -33,6 +33,56 @@ const auto& authorization_fields() {
   return table;
 }
 
+const auto& listener_bootstrap_fields() {
+  static const auto table = codec::table<GenericKafkaListenerConfigurationBootstrap>(
+      "The listener's bootstrap Service (and Ingress).",
+      field("host", &GenericKafkaListenerConfigurationBootstrap::host,
+            Schema::string("ingress: the host of the bootstrap Ingress (required for ingress listeners).").max_length(253)),
+      field("nodePort", &GenericKafkaListenerConfigurationBootstrap::node_port,
+            Schema::integer("nodeport: the bootstrap Service's node port (unset: the API server allocates one).", "int32")
+                .range(1, 65535)));
+  return table;
+}
+
+const auto& listener_broker_fields() {
+  static const auto table = codec::table<GenericKafkaListenerConfigurationBroker>(
+      "Settings of one broker on the listener.",
+      field("broker", &GenericKafkaListenerConfigurationBroker::broker,
+            Schema::integer("The broker's node ID.", "int32").range(0, 2147483647))
+          .required(),
+      field("host", &GenericKafkaListenerConfigurationBroker::host,
+            Schema::string("ingress: the host of the broker's Ingress (required for ingress listeners).").max_length(253)),
+      field("advertisedHost", &GenericKafkaListenerConfigurationBroker::advertised_host,
+            Schema::string("The host name or IP address the broker advertises on this listener instead of its own.").max_length(253)),
+      field("advertisedPort", &GenericKafkaListenerConfigurationBroker::advertised_port,
+            Schema::integer("The port the broker advertises on this listener instead of its own.", "int32").range(1, 65535)),
+      field("nodePort", &GenericKafkaListenerConfigurationBroker::node_port,
+            Schema::integer("nodeport: the broker Service's node port (unset: the API server allocates one).", "int32").range(1, 65535)));
+  return table;
+}
+
+const auto& listener_configuration_fields() {
+  static const auto table = codec::table<GenericKafkaListenerConfiguration>(
+      "Settings of the listener's Services and Ingresses, and of what its brokers advertise.",
+      field("bootstrap", &GenericKafkaListenerConfiguration::bootstrap, GenericKafkaListenerConfigurationBootstrap::schema()),
+      field("brokers", &GenericKafkaListenerConfiguration::brokers,
+            Schema::array(GenericKafkaListenerConfigurationBroker::schema(), "Per-broker settings, by node ID.")
+                .max_items(kMaxListenerBrokers)),
+      field("class", &GenericKafkaListenerConfiguration::ingress_class,
+            Schema::string("ingress: the Ingresses' ingressClassName; loadbalancer: the Services' loadBalancerClass.").max_length(253)),
+      field("externalTrafficPolicy", &GenericKafkaListenerConfiguration::external_traffic_policy,
+            Schema::string_enum({"Local", "Cluster"}, "loadbalancer and nodeport: the Services' externalTrafficPolicy.")),
+      field("loadBalancerSourceRanges", &GenericKafkaListenerConfiguration::load_balancer_source_ranges,
+            Schema::array(Schema::string("A CIDR, e.g. 10.0.0.0/8.").max_length(64),
+                          "loadbalancer: the CIDRs clients may connect from (the Services' loadBalancerSourceRanges).")
+                .max_items(kMaxLoadBalancerSourceRanges)),
+      field("preferredNodePortAddressType", &GenericKafkaListenerConfiguration::preferred_node_port_address_type,
+            Schema::string_enum({"ExternalIP", "ExternalDNS", "InternalIP", "InternalDNS", "Hostname"},
+                                "nodeport: the Node address type a broker advertises first (then ExternalDNS, ExternalIP, Hostname, "
+                                "InternalDNS, InternalIP).")));
+  return table;
+}
+
 const auto& listener_fields() {
   static const auto table = codec::table<GenericKafkaListener>(
       "A listener clients connect to.",
@@ -43,11 +93,14 @@ const auto& listener_fields() {
             Schema::integer("Port of the listener (9092 or above; 9090 and 9091 are the operator's).", "int32").range(9092, 65535))
           .required(),
       field("type", &GenericKafkaListener::type,
-            Schema::string_enum({"internal", "cluster-ip"}, "internal (through the headless and bootstrap Services) or cluster-ip "
-                                                            "(the bootstrap Service)."))
+            Schema::string_enum({"internal", "cluster-ip", "loadbalancer", "nodeport", "ingress", "route", "tlsroute"},
+                                "internal (the headless and bootstrap Services); cluster-ip, loadbalancer, nodeport (a bootstrap and a "
+                                "per-broker Service of that type each); ingress (Ingresses with TLS passthrough to ClusterIP Services). "
+                                "route and tlsroute (OpenShift Routes, Gateway API TLSRoutes) are refused: not served."))
           .required(),
       field("tls", &GenericKafkaListener::tls, Schema::boolean("Whether the listener uses TLS.")).required(),
-      field("authentication", &GenericKafkaListener::authentication, KafkaListenerAuthentication::schema()));
+      field("authentication", &GenericKafkaListener::authentication, KafkaListenerAuthentication::schema()),
+      field("configuration", &GenericKafkaListener::configuration, GenericKafkaListenerConfiguration::schema()));
   return table;
 }
 
@@ -156,6 +209,9 @@ const auto& status_fields() {
 
 CAPSTAN_CODEC_FROM(KafkaListenerAuthentication, listener_authentication_fields)
 CAPSTAN_CODEC_FROM(KafkaAuthorization, authorization_fields)
+CAPSTAN_CODEC_FROM(GenericKafkaListenerConfigurationBootstrap, listener_bootstrap_fields)
+CAPSTAN_CODEC_FROM(GenericKafkaListenerConfigurationBroker, listener_broker_fields)
+CAPSTAN_CODEC_FROM(GenericKafkaListenerConfiguration, listener_configuration_fields)
 CAPSTAN_CODEC_FROM(GenericKafkaListener, listener_fields)
 CAPSTAN_CODEC_FROM(ConfigMapKeyRef, config_map_key_ref_fields)
 CAPSTAN_CODEC_FROM(ExternalConfigurationReference, external_reference_fields)
@@ -167,6 +223,12 @@ CAPSTAN_CODEC_FROM(ListenerAddress, address_fields)
 CAPSTAN_CODEC_FROM(ListenerStatus, listener_status_fields)
 CAPSTAN_CODEC_FROM(UsedNodePoolStatus, pool_ref_fields)
 CAPSTAN_CODEC_FROM(KafkaStatus, status_fields)
+
+const GenericKafkaListenerConfigurationBroker* GenericKafkaListenerConfiguration::broker_override(std::int32_t id) const {
+  for (const auto& b : brokers)
+    if (b.broker == id) return &b;
+  return nullptr;
+}
 
 std::string KafkaClusterSpec::effective_image() const {
   if (!image.empty()) return image;

@@ -5,7 +5,10 @@
 // Implemented from Strimzi (the rest of its spec is not in the CRD schema, so `kubectl apply`,
 // which asks for strict field validation, refuses a manifest using it):
 //   Kafka          spec.kafka{version, metadataVersion, image, listeners[{name, port, type:
-//                  internal|cluster-ip, tls, authentication{type: tls|scram-sha-512}}], authorization{type:
+//                  internal|cluster-ip|loadbalancer|nodeport|ingress, tls, authentication{type:
+//                  tls|scram-sha-512}, configuration{bootstrap{host, nodePort}, brokers[{broker,
+//                  host, advertisedHost, advertisedPort, nodePort}], class, externalTrafficPolicy,
+//                  loadBalancerSourceRanges, preferredNodePortAddressType}}], authorization{type:
 //                  simple, superUsers}, config{}, metricsConfig{type: jmxPrometheusExporter,
 //                  valueFrom{configMapKeyRef}, podMonitor{enabled, labels} (Capstan's)}};
 //                  status{..., listeners[{..., certificates}]}
@@ -46,12 +49,60 @@ struct KafkaListenerAuthentication {
   CAPSTAN_CODEC(KafkaListenerAuthentication);
 };
 
+// Listener types (Strimzi's): internal (the headless Service's per-node names), and the types
+// with a bootstrap and a per-broker Service each: cluster-ip (ClusterIP), loadbalancer
+// (LoadBalancer), nodeport (NodePort) and ingress (ClusterIP Services behind Ingresses with TLS
+// passthrough). route and tlsroute (OpenShift, Gateway API) are refused.
+namespace listener_type {
+inline constexpr std::string_view kInternal = "internal";
+inline constexpr std::string_view kClusterIp = "cluster-ip";
+inline constexpr std::string_view kLoadBalancer = "loadbalancer";
+inline constexpr std::string_view kNodePort = "nodeport";
+inline constexpr std::string_view kIngress = "ingress";
+}  // namespace listener_type
+
+// configuration.brokers[] entries at most (one per broker; a cluster has at most kMaxNodes).
+inline constexpr std::int64_t kMaxListenerBrokers = kMaxNodes;
+inline constexpr std::int64_t kMaxLoadBalancerSourceRanges = 64;
+
+struct GenericKafkaListenerConfigurationBootstrap {
+  std::string host;                       // ingress: the bootstrap Ingress's host
+  std::optional<std::int32_t> node_port;  // nodeport: the bootstrap Service's nodePort (unset: allocated)
+  CAPSTAN_CODEC(GenericKafkaListenerConfigurationBootstrap);
+};
+
+struct GenericKafkaListenerConfigurationBroker {
+  std::int32_t broker = 0;                      // the node ID
+  std::string host;                             // ingress: the broker's Ingress host
+  std::string advertised_host;                  // what the broker advertises instead of its address
+  std::optional<std::int32_t> advertised_port;  // ... and instead of its port
+  std::optional<std::int32_t> node_port;        // nodeport: the broker Service's nodePort (unset: allocated)
+  CAPSTAN_CODEC(GenericKafkaListenerConfigurationBroker);
+};
+
+struct GenericKafkaListenerConfiguration {
+  std::optional<GenericKafkaListenerConfigurationBootstrap> bootstrap;
+  std::vector<GenericKafkaListenerConfigurationBroker> brokers;
+  std::string ingress_class;  // "class": ingress: ingressClassName; loadbalancer: loadBalancerClass
+  std::string external_traffic_policy;  // loadbalancer, nodeport: Cluster | Local
+  std::vector<std::string> load_balancer_source_ranges;  // loadbalancer
+  std::string preferred_node_port_address_type;  // nodeport: ExternalIP | ExternalDNS | InternalIP | InternalDNS | Hostname
+
+  // The brokers[] entry of node `id`, or nullptr.
+  const GenericKafkaListenerConfigurationBroker* broker_override(std::int32_t id) const;
+  CAPSTAN_CODEC(GenericKafkaListenerConfiguration);
+};
+
 struct GenericKafkaListener {
   std::string name;
   std::int32_t port = 0;
-  std::string type;  // internal | cluster-ip
+  std::string type;  // listener_type::
   bool tls = false;
   std::optional<KafkaListenerAuthentication> authentication;
+  std::optional<GenericKafkaListenerConfiguration> configuration;
+
+  // Every type but internal: a bootstrap and a per-broker Service of the listener's own.
+  bool per_broker_services() const { return type != listener_type::kInternal; }
   CAPSTAN_CODEC(GenericKafkaListener);
 };
 

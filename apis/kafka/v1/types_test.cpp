@@ -24,6 +24,15 @@ spec:
     listeners:
     - {name: plain, port: 9092, type: internal, tls: false}
     - {name: internal, port: 9093, type: cluster-ip, tls: false}
+    - name: external
+      port: 9094
+      type: nodeport
+      tls: false
+      configuration:
+        externalTrafficPolicy: Local
+        preferredNodePortAddressType: InternalDNS
+        bootstrap: {nodePort: 32100}
+        brokers: [{broker: 0, advertisedHost: kafka-0.example.com, advertisedPort: 19094, nodePort: 32101}]
     config:
       offsets.topic.replication.factor: 3
       auto.create.topics.enable: false
@@ -38,7 +47,18 @@ TEST(KafkaTypes, KafkaSpecAndDefaults) {
   EXPECT_EQ(s.effective_version(), "4.0.0");
   EXPECT_EQ(s.effective_metadata_version(), "4.0-IV3");
   EXPECT_EQ(s.effective_image(), "quay.io/strimzi/kafka:0.48.0-kafka-4.0.0");
-  ASSERT_EQ(s.listeners.size(), 2u);
+  ASSERT_EQ(s.listeners.size(), 3u);
+  ASSERT_TRUE(s.listeners[2].configuration);
+  const auto& conf = *s.listeners[2].configuration;
+  EXPECT_EQ(conf.bootstrap->node_port, 32100);
+  ASSERT_NE(conf.broker_override(0), nullptr);
+  EXPECT_EQ(conf.broker_override(0)->advertised_host, "kafka-0.example.com");
+  EXPECT_EQ(conf.broker_override(0)->advertised_port, 19094);
+  EXPECT_EQ(conf.broker_override(0)->node_port, 32101);
+  EXPECT_EQ(conf.broker_override(1), nullptr);
+  EXPECT_EQ(conf.preferred_node_port_address_type, "InternalDNS");
+  EXPECT_EQ(KafkaSpec::from_json(json::from_yaml(kKafka).at("spec"), "spec").to_json(), json::from_yaml(kKafka).at("spec")) << "round trip";
+  ASSERT_EQ(s.listeners.size(), 3u);
   EXPECT_EQ(s.listeners[1].name, "internal");
   EXPECT_EQ(s.listeners[1].type, "cluster-ip");
   EXPECT_EQ(s.listeners[1].port, 9093);
@@ -99,7 +119,7 @@ metadata: {name: dual, labels: {kafka.capstan.dev/cluster: events}}
 spec: {replicas: 3, roles: [controller, broker], storage: {type: ephemeral, sizeLimit: 1Gi}, resources: {requests: {memory: 1Gi}}}
 )")),
             Strings{});
-  auto bad = check(all[0], json::from_yaml("{spec: {kafka: {listeners: [{name: Plain_1, port: 9092, type: route, tls: false}]}}}"));
+  auto bad = check(all[0], json::from_yaml("{spec: {kafka: {listeners: [{name: Plain_1, port: 9092, type: bogus, tls: false}]}}}"));
   EXPECT_EQ(bad.size(), 2u) << ::testing::PrintToString(bad);
   EXPECT_EQ(json::serialize(*json::find(all[2], {"spec", "names", "shortNames"})), R"(["kt"])");
   EXPECT_EQ(check(all[2], json::from_yaml(R"(

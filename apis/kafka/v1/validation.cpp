@@ -4,6 +4,8 @@
 #include "apis/kafka/v1/types.h"
 #include "runtime/meta/names.h"
 
+#include <arpa/inet.h>
+
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -69,6 +71,110 @@ std::optional<Version> parse_metadata_version(std::string_view s) {
   return Version{std::stoi(m[1]), std::stoi(m[2]), 0, m[4].matched ? std::stoi(m[4]) : -1};
 }
 
+bool ip_address(std::string_view s) {
+  std::string text(s);
+  unsigned char buf[16];
+  return inet_pton(AF_INET, text.c_str(), buf) == 1 || inet_pton(AF_INET6, text.c_str(), buf) == 1;
+}
+
+// "10.0.0.0/8", "2001:db8::/32".
+bool cidr(std::string_view s) {
+  auto slash = s.find('/');
+  if (slash == std::string_view::npos || slash + 1 == s.size() || s.size() - slash > 4) return false;
+  std::string_view addr = s.substr(0, slash), bits = s.substr(slash + 1);
+  for (char c : bits)
+    if (c < '0' || c > '9') return false;
+  int n = std::stoi(std::string(bits));
+  std::string text(addr);
+  unsigned char buf[16];
+  if (inet_pton(AF_INET, text.c_str(), buf) == 1) return n <= 32;
+  return inet_pton(AF_INET6, text.c_str(), buf) == 1 && n <= 128;
+}
+
+void check_port(const json::Value* v, const FieldPath& p, Causes& out) {
+  if (!v) return;
+  if (!v->is_int64() || v->as_int64() < 1 || v->as_int64() > 65535)
+    out.push_back(validation::field_invalid(p, *v, "must be between 1 and 65535, inclusive"));
+}
+
+void check_host(const json::Value* v, const FieldPath& p, bool ip_allowed, Causes& out) {
+  if (!v) return;
+  std::string_view h = v->is_string() ? std::string_view(v->get_string()) : std::string_view();
+  if (ip_allowed && ip_address(h)) return;
+  for (const auto& m : meta::names::dns1123_subdomain(h))
+    out.push_back(validation::field_invalid(p, *v, ip_allowed ? "must be an IP address or a DNS name: " + m : "must be a DNS name: " + m));
+}
+
+// configuration{} of a listener of `type`: bounds, hosts, ports; an ingress listener's TLS and
+// hosts (Strimzi's rules); settings that do not apply to the type are refused, naming the field.
+void validate_listener_configuration(const json::Value& l, std::string_view type, const FieldPath& p, Causes& out) {
+  const bool ingress = type == "ingress", nodeport = type == "nodeport", loadbalancer = type == "loadbalancer";
+  if (ingress && !json::get_bool(l, {"tls"}))
+    out.push_back(validation::field_forbidden(p.child("tls"), "an ingress listener needs tls: true (the Ingress controller passes TLS through)"));
+  const json::Value* conf = member(&l, {"configuration"});
+  FieldPath c = p.child("configuration");
+  if (conf && !conf->is_object()) {
+    out.push_back(validation::field_invalid(c, *conf, "must be an object"));
+    return;
+  }
+  auto only_for = [&](std::string_view key, bool allowed, std::string_view types) {
+    if (member(conf, {key}) && !allowed)
+      out.push_back(validation::field_forbidden(c.child(key), "only for " + std::string(types) + " listeners"));
+  };
+  only_for("class", ingress || loadbalancer, "ingress and loadbalancer");
+  only_for("externalTrafficPolicy", nodeport || loadbalancer, "loadbalancer and nodeport");
+  only_for("loadBalancerSourceRanges", loadbalancer, "loadbalancer");
+  only_for("preferredNodePortAddressType", nodeport, "nodeport");
+  if (const auto* ranges = member(conf, {"loadBalancerSourceRanges"}); ranges && ranges->is_array()) {
+    const auto& arr = ranges->get_array();
+    if (static_cast<std::int64_t>(arr.size()) > kMaxLoadBalancerSourceRanges)
+      out.push_back(validation::field_too_many(c.child("loadBalancerSourceRanges"), static_cast<std::int64_t>(arr.size()), kMaxLoadBalancerSourceRanges));
+    else
+      for (std::size_t i = 0; i < arr.size(); ++i)
+        if (!arr[i].is_string() || !cidr(arr[i].get_string()))
+          out.push_back(validation::field_invalid(c.child("loadBalancerSourceRanges").index(i), arr[i], "must be a CIDR such as 10.0.0.0/8"));
+  }
+  const json::Value* bootstrap = member(conf, {"bootstrap"});
+  FieldPath bp = c.child("bootstrap");
+  if (member(bootstrap, {"host"}) && !ingress) out.push_back(validation::field_forbidden(bp.child("host"), "only for ingress listeners"));
+  else check_host(member(bootstrap, {"host"}), bp.child("host"), false, out);
+  if (member(bootstrap, {"nodePort"}) && !nodeport) out.push_back(validation::field_forbidden(bp.child("nodePort"), "only for nodeport listeners"));
+  else check_port(member(bootstrap, {"nodePort"}), bp.child("nodePort"), out);
+  if (ingress && member_string(bootstrap, {"host"}).empty())
+    out.push_back(validation::field_required(bp.child("host"), "an ingress listener needs the host of its bootstrap Ingress"));
+
+  const json::Value* brokers = member(conf, {"brokers"});
+  FieldPath brp = c.child("brokers");
+  if (brokers && brokers->is_array()) {
+    const auto& arr = brokers->get_array();
+    if (static_cast<std::int64_t>(arr.size()) > kMaxListenerBrokers) {
+      out.push_back(validation::field_too_many(brp, static_cast<std::int64_t>(arr.size()), kMaxListenerBrokers));
+      return;
+    }
+    std::set<std::int64_t> ids;
+    for (std::size_t i = 0; i < arr.size(); ++i) {
+      const json::Value& b = arr[i];
+      FieldPath ep = brp.index(i);
+      const json::Value* id = member(&b, {"broker"});
+      if (!id) out.push_back(validation::field_required(ep.child("broker"), "the broker's node ID"));
+      else if (!id->is_int64() || id->as_int64() < 0 || id->as_int64() > 2147483647)
+        out.push_back(validation::field_invalid(ep.child("broker"), *id, "must be a node ID (0 or more)"));
+      else if (!ids.insert(id->as_int64()).second)
+        out.push_back(validation::field_duplicate(ep.child("broker"), *id));
+      if (member(&b, {"host"}) && !ingress) out.push_back(validation::field_forbidden(ep.child("host"), "only for ingress listeners"));
+      else check_host(member(&b, {"host"}), ep.child("host"), false, out);
+      if (ingress && member_string(&b, {"host"}).empty())
+        out.push_back(validation::field_required(ep.child("host"), "an ingress listener needs the host of each broker's Ingress"));
+      check_host(member(&b, {"advertisedHost"}), ep.child("advertisedHost"), true, out);
+      check_port(member(&b, {"advertisedPort"}), ep.child("advertisedPort"), out);
+      if (member(&b, {"nodePort"}) && !nodeport) out.push_back(validation::field_forbidden(ep.child("nodePort"), "only for nodeport listeners"));
+      else check_port(member(&b, {"nodePort"}), ep.child("nodePort"), out);
+    }
+  } else if (ingress) {
+    out.push_back(validation::field_required(brp, "an ingress listener needs the host of each broker's Ingress (brokers[].host)"));
+  }
+}
+
 void validate_listeners(const json::Value* listeners, const FieldPath& path, Causes& out) {
   if (!listeners || !listeners->is_array() || listeners->get_array().empty()) {
     out.push_back(validation::field_required(path, "at least one listener is required"));
@@ -100,8 +206,15 @@ void validate_listeners(const json::Value* listeners, const FieldPath& path, Cau
     if (json::get_string(l, {"authentication", "type"}) == "tls" && !json::get_bool(l, {"tls"}))
       out.push_back(validation::field_forbidden(p.child("authentication"), "TLS client authentication needs a TLS listener (tls: true)"));
     std::string_view type = json::get_string(l, {"type"});
-    if (type != "internal" && type != "cluster-ip")
-      out.push_back(validation::field_not_supported(p.child("type"), jstr(type), {"internal", "cluster-ip"}));
+    if (type == "route" || type == "tlsroute")
+      out.push_back(validation::field_forbidden(
+          p.child("type"), std::string("listener type ") + std::string(type) + " is not served: " +
+                               (type == "route" ? "OpenShift Routes" : "Gateway API TLSRoutes") +
+                               " are not supported; use loadbalancer, nodeport, ingress or cluster-ip"));
+    else if (type != "internal" && type != "cluster-ip" && type != "loadbalancer" && type != "nodeport" && type != "ingress")
+      out.push_back(validation::field_not_supported(p.child("type"), jstr(type), {"internal", "cluster-ip", "loadbalancer", "nodeport", "ingress"}));
+    else
+      validate_listener_configuration(l, type, p, out);
   }
 }
 

@@ -44,7 +44,7 @@ TEST(KafkaValidation, ListenersAndConfigEveryErrorAtOnce) {
     - {name: plain, port: 9092, type: internal, tls: false}
     - {name: plain, port: 9092, type: internal, tls: false}
     - {name: repl, port: 9091, type: internal, tls: true}
-    - {name: Bad_Name, port: 80, type: nodeport, tls: false}
+    - {name: Bad_Name, port: 80, type: bogus, tls: false}
     config: {listeners: 'PLAINTEXT://:1', node.id: 7, log.retention.hours: 1}
 )");
   EXPECT_EQ(errors(validate_kafka(k)),
@@ -53,7 +53,8 @@ TEST(KafkaValidation, ListenersAndConfigEveryErrorAtOnce) {
                      "spec.kafka.listeners[2].port: Invalid value: 9091: ports 9090 and 9091 are reserved for the control plane and replication",
                      "spec.kafka.listeners[3].name: Invalid value: \"Bad_Name\": must be 1-11 lower-case letters and digits ([a-z0-9]{1,11})",
                      "spec.kafka.listeners[3].port: Invalid value: 80: must be between 9092 and 65535, inclusive",
-                     "spec.kafka.listeners[3].type: Unsupported value: \"nodeport\": supported values: \"internal\", \"cluster-ip\"",
+                     "spec.kafka.listeners[3].type: Unsupported value: \"bogus\": supported values: \"internal\", \"cluster-ip\", \"loadbalancer\", "
+                     "\"nodeport\", \"ingress\"",
                      "spec.kafka.config[listeners]: Forbidden: set by the operator (the listeners prefix is reserved)",
                      "spec.kafka.config[node.id]: Forbidden: set by the operator (the node.id prefix is reserved)",
                      "spec.kafka.metadataVersion: Invalid value: \"4.2-IV1\": is higher than the Kafka version 4.1.0"}));
@@ -61,6 +62,60 @@ TEST(KafkaValidation, ListenersAndConfigEveryErrorAtOnce) {
   EXPECT_EQ(errors(validate_kafka(json::from_yaml("spec: {}"))), Strings{"spec.kafka: Required value"});
   EXPECT_EQ(errors(validate_kafka(kafka("    version: four\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]"))),
             Strings{"spec.kafka.version: Invalid value: \"four\": must be a Kafka version such as 4.1.0"});
+}
+
+TEST(KafkaValidation, ListenerTypesAndTheirConfiguration) {
+  EXPECT_EQ(errors(validate_kafka(kafka(R"(    listeners:
+    - {name: cip, port: 9092, type: cluster-ip, tls: false, configuration: {brokers: [{broker: 0, advertisedHost: 192.0.2.1, advertisedPort: 9000}]}}
+    - name: lb
+      port: 9093
+      type: loadbalancer
+      tls: false
+      configuration: {class: metallb, externalTrafficPolicy: Local, loadBalancerSourceRanges: [10.0.0.0/8, "2001:db8::/32"]}
+    - {name: np, port: 9094, type: nodeport, tls: false, configuration: {preferredNodePortAddressType: InternalIP, bootstrap: {nodePort: 32000}, brokers: [{broker: 1, nodePort: 32001}]}}
+    - {name: ing, port: 9095, type: ingress, tls: true, configuration: {class: nginx, bootstrap: {host: b.example.com}, brokers: [{broker: 0, host: b0.example.com}]}}
+)"))),
+            Strings{});
+  EXPECT_EQ(errors(validate_kafka(kafka(R"(    listeners:
+    - {name: r, port: 9092, type: route, tls: true}
+    - {name: t, port: 9093, type: tlsroute, tls: true}
+    - {name: ing, port: 9094, type: ingress, tls: false, configuration: {brokers: [{broker: 0}]}}
+    - name: np
+      port: 9095
+      type: nodeport
+      tls: false
+      configuration:
+        class: x
+        loadBalancerSourceRanges: [10.0.0.0/33]
+        bootstrap: {host: a.example.com, nodePort: 0}
+        brokers: [{broker: 1, advertisedHost: "-bad-", advertisedPort: 70000, host: b.example.com}, {broker: 1}]
+)"))),
+            (Strings{"spec.kafka.listeners[0].type: Forbidden: listener type route is not served: OpenShift Routes are not supported; use "
+                     "loadbalancer, nodeport, ingress or cluster-ip",
+                     "spec.kafka.listeners[1].type: Forbidden: listener type tlsroute is not served: Gateway API TLSRoutes are not supported; use "
+                     "loadbalancer, nodeport, ingress or cluster-ip",
+                     "spec.kafka.listeners[2].tls: Forbidden: an ingress listener needs tls: true (the Ingress controller passes TLS through)",
+                     "spec.kafka.listeners[2].configuration.bootstrap.host: Required value: an ingress listener needs the host of its bootstrap Ingress",
+                     "spec.kafka.listeners[2].configuration.brokers[0].host: Required value: an ingress listener needs the host of each broker's Ingress",
+                     "spec.kafka.listeners[3].configuration.class: Forbidden: only for ingress and loadbalancer listeners",
+                     "spec.kafka.listeners[3].configuration.loadBalancerSourceRanges: Forbidden: only for loadbalancer listeners",
+                     "spec.kafka.listeners[3].configuration.loadBalancerSourceRanges[0]: Invalid value: \"10.0.0.0/33\": must be a CIDR such as 10.0.0.0/8",
+                     "spec.kafka.listeners[3].configuration.bootstrap.host: Forbidden: only for ingress listeners",
+                     "spec.kafka.listeners[3].configuration.bootstrap.nodePort: Invalid value: 0: must be between 1 and 65535, inclusive",
+                     "spec.kafka.listeners[3].configuration.brokers[0].host: Forbidden: only for ingress listeners",
+                     "spec.kafka.listeners[3].configuration.brokers[0].advertisedHost: Invalid value: \"-bad-\": must be an IP address or a DNS name: "
+                     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an "
+                     "alphanumeric character (e.g. 'example.com', regex used for validation is "
+                     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+                     "spec.kafka.listeners[3].configuration.brokers[0].advertisedPort: Invalid value: 70000: must be between 1 and 65535, inclusive",
+                     "spec.kafka.listeners[3].configuration.brokers[1].broker: Duplicate value: 1"}));
+  // An ingress listener without any broker hosts; too many brokers entries.
+  EXPECT_EQ(errors(validate_kafka(kafka("    listeners: [{name: ing, port: 9092, type: ingress, tls: true, configuration: {bootstrap: {host: b.example.com}}}]"))),
+            Strings{"spec.kafka.listeners[0].configuration.brokers: Required value: an ingress listener needs the host of each broker's Ingress (brokers[].host)"});
+  std::string many = "    listeners: [{name: cip, port: 9092, type: cluster-ip, tls: false, configuration: {brokers: [";
+  for (int i = 0; i <= kMaxListenerBrokers; ++i) many += (i ? "," : "") + std::string("{broker: ") + std::to_string(i) + "}";
+  EXPECT_EQ(errors(validate_kafka(kafka(many + "]}}]"))),
+            Strings{"spec.kafka.listeners[0].configuration.brokers: Too many: 1001: must have at most 1000 items"});
 }
 
 TEST(KafkaValidation, UpdateKeepsClusterIdAndNeverDowngradesMetadata) {

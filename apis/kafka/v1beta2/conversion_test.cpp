@@ -31,11 +31,22 @@ class Generator {
     if (coin()) kafka["image"] = "registry.example/kafka:" + word();
     json::Array listeners;
     const int n = static_cast<int>(pick(1, 3));
-    for (int i = 0; i < n; ++i)
-      listeners.push_back(json::Object{{"name", "l" + std::to_string(i)},
-                                       {"port", 9092 + i},
-                                       {"type", pick_of({"internal", "cluster-ip"})},
-                                       {"tls", false}});
+    for (int i = 0; i < n; ++i) {
+      json::Object l{{"name", "l" + std::to_string(i)},
+                     {"port", 9092 + i},
+                     {"type", pick_of({"internal", "cluster-ip", "loadbalancer", "nodeport", "ingress"})},
+                     {"tls", false}};
+      // The listener configuration (the same at both versions).
+      if (coin())
+        l["configuration"] = json::Object{
+            {"bootstrap", json::Object{{"host", word() + ".example.com"}, {"nodePort", pick(30000, 32767)}}},
+            {"brokers", json::Array{json::Object{{"broker", pick(0, 9)}, {"host", word() + ".example.com"}, {"advertisedHost", word()},
+                                                 {"advertisedPort", pick(1, 65535)}, {"nodePort", pick(30000, 32767)}}}},
+            {"externalTrafficPolicy", pick_of({"Local", "Cluster"})},
+            {"loadBalancerSourceRanges", json::Array{"10.0.0.0/8"}},
+            {"preferredNodePortAddressType", pick_of({"ExternalIP", "InternalDNS"})}};
+      listeners.push_back(std::move(l));
+    }
     kafka["listeners"] = std::move(listeners);
     if (coin()) kafka["config"] = json::Object{{"offsets.topic.replication.factor", pick(1, 3)}, {"auto.create.topics.enable", coin()}};
     // v1beta2 only.

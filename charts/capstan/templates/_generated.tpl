@@ -114,6 +114,7 @@
   - list
   - watch
   - create
+  - update
   - delete
 - apiGroups:
   - trust.capstan.dev
@@ -666,7 +667,6 @@ webhooks:
   resources:
   - configmaps
   - persistentvolumeclaims
-  - services
   verbs:
   - get
   - create
@@ -676,8 +676,17 @@ webhooks:
 - apiGroups:
   - ""
   resources:
+  - nodes
+  verbs:
+  - get
+  - list
+  - watch
+- apiGroups:
+  - ""
+  resources:
   - pods
   - secrets
+  - services
   verbs:
   - get
   - list
@@ -735,6 +744,18 @@ webhooks:
   - podmonitors
   verbs:
   - get
+  - create
+  - update
+  - patch
+  - delete
+- apiGroups:
+  - networking.k8s.io
+  resources:
+  - ingresses
+  verbs:
+  - get
+  - list
+  - watch
   - create
   - update
   - patch
