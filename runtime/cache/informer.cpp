@@ -4,6 +4,7 @@
 #include "runtime/client/errors.h"
 #include "runtime/http/client.h"
 #include "runtime/json/decode.h"
+#include "runtime/json/json.h"
 #include "runtime/log/log.h"
 
 #include <random>
@@ -22,10 +23,47 @@ std::int64_t random_watch_timeout() {
 // Where a watch stream left off: a Gone signal or a plain end.
 struct GoneSignal {};
 
+// `raw` with only the fields `keep` names (InformerOptions::keep_fields); "" when it is not an
+// object.
+std::string keep_only(std::string_view raw, const std::vector<std::vector<std::string>>& keep) {
+  json::Value in;
+  try {
+    in = json::parse(raw);
+  } catch (const std::exception&) {
+    return "";
+  }
+  if (!in.is_object()) return "";
+  json::Object out;
+  for (const char* k : {"apiVersion", "kind", "metadata"})
+    if (const auto* v = in.as_object().if_contains(k)) out[k] = *v;
+  if (auto* md = out.if_contains("metadata"); md && md->is_object()) {
+    md->as_object().erase("annotations");
+    md->as_object().erase("managedFields");
+  }
+  for (const auto& path : keep) {
+    const json::Value* from = &in;
+    for (const auto& key : path) from = from && from->is_object() ? from->as_object().if_contains(key) : nullptr;
+    if (!from || path.empty()) continue;
+    json::Object* to = &out;
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      json::Value& next = (*to)[path[i]];
+      if (!next.is_object()) next = json::Object{};
+      to = &next.as_object();
+    }
+    (*to)[path.back()] = *from;
+  }
+  return json::serialize(out);
+}
+
 }  // namespace
 
 std::string InformerOptions::identity() const {
-  return gvr.str() + "|" + ns + "|" + label_selector + "|" + field_selector + "|" + (strip_managed_fields ? "s" : "f");
+  std::string id = gvr.str() + "|" + ns + "|" + label_selector + "|" + field_selector + "|" + (strip_managed_fields ? "s" : "f");
+  for (const auto& path : keep_fields) {
+    id += "|";
+    for (const auto& key : path) id += key + ".";
+  }
+  return id;
 }
 
 Informer::Informer(client::Client& client, InformerOptions options) : client_(client), opts_(std::move(options)) {}
@@ -166,7 +204,8 @@ bool Informer::list_and_swap() {
     std::string err;
     bool ok = json::decode_list(body, meta, [&](std::string_view item) {
       std::string why;
-      auto obj = CachedObject::from_json(item, opts_.strip_managed_fields, &why, /*padded=*/true);
+      auto obj = opts_.keep_fields.empty() ? CachedObject::from_json(item, opts_.strip_managed_fields, &why, /*padded=*/true)
+                                           : CachedObject::from_json(keep_only(item, opts_.keep_fields), true, &why);
       if (!obj) {
         ++skipped;
         return;
@@ -210,7 +249,8 @@ void Informer::handle_event(int type, std::string_view raw, const json::MetaSumm
     return;
   }
   std::string why;
-  auto obj = CachedObject::from_json(raw, m, opts_.strip_managed_fields, &why);
+  auto obj = opts_.keep_fields.empty() ? CachedObject::from_json(raw, m, opts_.strip_managed_fields, &why)
+                                       : CachedObject::from_json(keep_only(raw, opts_.keep_fields), true, &why);
   if (!obj) {
     log::warn("skipping malformed watch object", {{"resource", opts_.gvr.str()}, {"error", why}});
     return;

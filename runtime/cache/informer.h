@@ -37,6 +37,11 @@ struct InformerOptions {
   // them, with no list pages held in memory. Falls back to paged LIST when the server answers
   // 422/400 (kube-apiserver without the WatchList feature).
   bool streaming_list = true;
+  // When not empty, each object keeps only these fields (paths of object keys, such as
+  // {"status", "addresses"}) besides apiVersion, kind and metadata less its annotations and
+  // managedFields: for kinds whose objects are large and of which the controllers read little,
+  // such as Nodes (their images, conditions and volumes). Objects are rebuilt once, as they arrive.
+  std::vector<std::vector<std::string>> keep_fields;
 
   // Informers are shared when these are equal.
   std::string identity() const;

@@ -145,6 +145,35 @@ TEST_F(InformerTest, NamespaceAndLabelSelectorsNarrowWhatIsCachedAndTold) {
   webs.stop();
 }
 
+// keep_fields: the cached objects carry only the fields named (and their identity and labels),
+// from the list and from watch events alike; the informer is not shared with a whole-object one.
+TEST_F(InformerTest, KeepFieldsCachesOnlyTheFieldsNamed) {
+  auto big = [](const std::string& name, const std::string& v) {
+    json::Value cm = config_map("a", name, v, {{"app", "web"}});
+    cm.as_object()["data"].as_object()["bulk"] = std::string(4096, 'x');
+    cm.as_object()["metadata"].as_object()["annotations"] = json::Object{{"note", std::string(1024, 'y')}};
+    return cm;
+  };
+  client().create(kConfigMaps, "a", big("listed", "1"));
+  InformerOptions narrow{.gvr = kConfigMaps, .ns = "a", .keep_fields = {{"data", "v"}}};
+  Informer in(client(), narrow);
+  EXPECT_NE(narrow.identity(), InformerOptions({.gvr = kConfigMaps, .ns = "a"}).identity());
+  in.start();
+  ASSERT_TRUE(in.wait_for_sync(10s));
+  client().create(kConfigMaps, "a", big("watched", "2"));
+  ASSERT_TRUE(eventually([&] { return in.get("a", "watched") != nullptr; }, 10s));
+  for (const auto& [name, v] : {std::pair{"listed", "1"}, std::pair{"watched", "2"}}) {
+    const json::Value cached = in.get("a", name)->value();
+    EXPECT_EQ(json::get_string(cached, {"data", "v"}), v) << name;
+    EXPECT_EQ(json::find(cached, {"data", "bulk"}), nullptr) << name;
+    EXPECT_EQ(json::find(cached, {"metadata", "annotations"}), nullptr) << name;
+    EXPECT_EQ(in.get("a", name)->label("app"), "web") << name;
+    EXPECT_EQ(json::get_string(cached, {"kind"}), "ConfigMap") << name;
+    EXPECT_LT(in.get("a", name)->json().size(), 600u) << name;
+  }
+  in.stop();
+}
+
 // Changes made while the informer was not watching reach the handlers through the relist
 // that follows a 410 Gone: an update, an add and a delete, each once.
 TEST_F(InformerTest, TheRelistAfterGoneReportsWhatChangedMeanwhile) {
