@@ -209,7 +209,7 @@ bool remove_solver_paths(json::Value& ingress, const std::set<std::string, std::
     const std::size_t before = p.size();
     p.erase(std::remove_if(p.begin(), p.end(),
                            [&](const json::Value& v) {
-                             return json::get_string(v, {"path"}).starts_with("/.well-known/acme-challenge/") &&
+                             return json::get_string(v, {"path"}).starts_with(acme::Http01Solver::kPathPrefix) &&
                                     services.contains(json::get_string(v, {"backend", "service", "name"}));
                            }),
             p.end());
@@ -271,7 +271,7 @@ void ensure_solver_objects(Env& env, const SolverObjectsInput& in) {
   if (ingresses.items.empty()) env.client.create(kIngressType.gvr, in.ns, solver_ingress(in, service_name));
 }
 
-void delete_solver_objects(Env& env, std::string_view ns, std::string_view request_uid) {
+void delete_solver_objects(Env& env, std::string_view ns, std::string_view request_uid, bool edited_in_place) {
   client::ListOptions lo;
   lo.label_selector = std::string(kHttp01SolverLabel) + "=true," + std::string(kHttp01RequestLabel) + "=" + std::string(request_uid);
   client::DeleteOptions d;
@@ -280,7 +280,7 @@ void delete_solver_objects(Env& env, std::string_view ns, std::string_view reque
   // route to the Services deleted below.
   std::set<std::string, std::less<>> services;
   for (const auto& item : env.client.list(kServiceType.gvr, ns, lo).items) services.emplace(json::get_string(item, {"metadata", "name"}));
-  if (!services.empty())
+  if (edited_in_place && !services.empty())
     for (const auto& ingress : env.client.list(kIngressType.gvr, ns, {}).items) {
       if (meta::label(ingress, kHttp01SolverLabel) == "true") continue;  // ours: deleted whole below
       json::Value copy = ingress;

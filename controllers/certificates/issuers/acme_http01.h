@@ -70,7 +70,9 @@ std::optional<std::string> http01_self_check(std::string_view address, std::stri
 
 // Creates the Service and Ingress for one challenge unless they exist (found by labels).
 void ensure_solver_objects(Env& env, const SolverObjectsInput& in);
-// Deletes every solver Service and Ingress of the request.
-void delete_solver_objects(Env& env, std::string_view ns, std::string_view request_uid);
+// Deletes every solver Service and Ingress of the request; with `edited_in_place` (a solver of
+// the order named its Ingress, http01.ingress.name), first the challenge paths routed to those
+// Services in the namespace's other Ingresses.
+void delete_solver_objects(Env& env, std::string_view ns, std::string_view request_uid, bool edited_in_place);
 
 }  // namespace capstan::certificates

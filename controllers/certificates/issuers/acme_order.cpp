@@ -179,6 +179,7 @@ std::optional<SignOutcome> present_challenges(Ctx& c, const acme::Order& order) 
 
 // Stops serving the order's tokens, withdraws its DNS-01 records and removes the solver objects.
 void clean_up(Ctx& c, const acme::Order& order) {
+  bool edited_in_place = false;  // a challenge path went into an Ingress of the user's
   for (const auto& url : order.authorizations) {
     try {
       auto authz = c.client.get_authorization(c.account, url);
@@ -186,12 +187,15 @@ void clean_up(Ctx& c, const acme::Order& order) {
         for (const auto& ch : authz.challenges)
           if (ch.type == acme::kHttp01) c.env.solver->remove(ch.token);
       auto chosen = choose(c, authz);
+      if (chosen && chosen->solver.http01 && chosen->solver.http01->ingress && !chosen->solver.http01->ingress->name.empty())
+        edited_in_place = true;
       if (chosen && chosen->solver.dns01) clean_up_dns01(c.env, dns01_record(c, *chosen, authz));
     } catch (const std::exception& e) {
+      edited_in_place = true;  // its solver is not known: look through the Ingresses too
       c.log.warn("could not clean up an authorization's challenge", {{"authorization", url}, {"error", e.what()}});
     }
   }
-  delete_solver_objects(c.env, c.cr.namespace_(), meta::uid_of(c.obj));
+  delete_solver_objects(c.env, c.cr.namespace_(), meta::uid_of(c.obj), edited_in_place);
   try {
     publish_tokens(c.env, c.obj, {});
   } catch (const std::exception& e) {
