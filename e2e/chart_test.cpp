@@ -132,7 +132,7 @@ TEST_F(HelmChart, GitopsAppliesAsItsOwnAccountNeverWithTheManagersRights) {
 
 TEST_F(HelmChart, CrdsFollowCrdsEnabledAndKeep) {
   auto docs = render({});
-  EXPECT_EQ(of_kind(docs, "CustomResourceDefinition").size(), 20u);
+  EXPECT_EQ(of_kind(docs, "CustomResourceDefinition").size(), 21u);
   for (const auto& d : docs)
     if (json::get_string(d, {"kind"}) == "CustomResourceDefinition")
       EXPECT_EQ(json::get_string(d, {"metadata", "annotations", "helm.sh/resource-policy"}), "keep");

@@ -6,7 +6,6 @@
 // oldObject); a Kustomization dependsOn cycle is refused (the other Kustomizations read from the
 // manager's informer cache); the manager's own namespace is left out by every webhook.
 #include "testing/all_controllers_fixture.h"
-#include "runtime/json/yaml.h"
 #include "runtime/meta/base64.h"
 #include "runtime/pki/pki.h"
 #include "webhooks/certificates/webhooks.h"
@@ -31,13 +30,9 @@ class WebhooksE2E : public AllControllersFixture {
   void SetUp() override {
     AllControllersFixture::SetUp();
     if (HasFatalFailure()) return;
-    ASSERT_TRUE(eventually([&] { return http_get(manager_->health_port(), "/readyz").first == 200; }, 60s)) << "manager not ready";
-    webhook::Endpoint ep{"https://127.0.0.1:" + std::to_string(manager_->webhook_port()), "", "", manager_->ca_pem(), kManagerNamespace};
-    std::string docs;
-    for (auto* configurations : {&webhooks::certificates::configurations, &webhooks::monitoring::configurations,
-                                 &webhooks::kafka::configurations, &webhooks::gitops::configurations})
-      for (const auto& cfg : (*configurations)(ep)) docs += json::to_yaml(cfg) + "---\n";
-    kubectl_->ok({"apply", "-f", "-"}, docs);
+    register_webhooks({&webhooks::certificates::configurations, &webhooks::monitoring::configurations, &webhooks::kafka::configurations,
+                       &webhooks::gitops::configurations});
+    if (HasFatalFailure()) return;
     kubectl_->ok({"apply", "-f", "-"}, "apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n---\n"
                                        "apiVersion: v1\nkind: Namespace\nmetadata: {name: " + std::string(kManagerNamespace) + "}\n");
   }

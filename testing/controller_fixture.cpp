@@ -1,7 +1,8 @@
 #include "testing/controller_fixture.h"
 
-#include "testing/helm.h"
 #include "runtime/json/yaml.h"
+#include "testing/eventually.h"
+#include "testing/helm.h"
 
 #include <algorithm>
 #include <fstream>
@@ -84,6 +85,16 @@ void ControllerFixture::TearDown() {
 std::string ControllerFixture::condition(const std::string& resource, const std::string& name, const std::string& ns,
                                          const std::string& type, const std::string& field) {
   return get({"get", resource, name, "-n", ns, "-o", "jsonpath={.status.conditions[?(@.type==\"" + type + "\")]." + field + "}"});
+}
+
+void ControllerFixture::register_webhooks(std::initializer_list<WebhookConfigurations> apis) {
+  ASSERT_TRUE(eventually([&] { return http_get(manager_->health_port(), "/readyz").first == 200; }, std::chrono::seconds(60)))
+      << "manager not ready";
+  webhook::Endpoint ep{"https://127.0.0.1:" + std::to_string(manager_->webhook_port()), "", "", manager_->ca_pem(), "capstan-system"};
+  std::string docs;
+  for (auto* configurations : apis)
+    for (const auto& cfg : configurations(ep)) docs += json::to_yaml(cfg) + "---\n";
+  kubectl_->ok({"apply", "-f", "-"}, docs);
 }
 
 }  // namespace capstan::e2e

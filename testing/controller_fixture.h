@@ -15,12 +15,16 @@
 //   CAPSTAN_E2E_BACKENDS(KafkaE2E);
 #pragma once
 
+#include "runtime/json/json.h"
+#include "runtime/webhook/configuration.h"
 #include "testing/fault_proxy.h"
 #include "testing/kubectl.h"
 #include "testing/manager_process.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,6 +56,12 @@ class ControllerFixture : public ::testing::TestWithParam<Backend> {
   std::string manager_kubeconfig();
   Backend backend() const { return GetParam(); }
   void TearDown() override;
+
+  // Waits until the manager is ready, then registers the webhook configurations of `apis`
+  // (webhooks::<group>::configurations) with the backend, pointed at the manager's webhook
+  // server, as the chart registers them (the fixture itself registers none).
+  using WebhookConfigurations = std::vector<json::Value> (*)(const webhook::Endpoint&);
+  void register_webhooks(std::initializer_list<WebhookConfigurations> apis);
 
   // kubectl's stdout ("" when it fails).
   std::string get(const std::vector<std::string>& args) { return (*kubectl_)(args).out; }

@@ -62,6 +62,9 @@ struct Env {
   cache::Informer& secrets;  // only ours: controller.certs.capstan.dev/fao=true
   cache::Informer* ingresses = nullptr;  // the ingress-shim's (null when it is off)
   cache::Informer* gateways = nullptr;   // the gateway-shim's (null when it is off)
+  // The policy approver's (approval/policy_approver.h; null when it is off).
+  cache::Informer* policies = nullptr;
+  cache::Informer* namespaces = nullptr;
   CertificatesOptions options;
   SecretReader secret_reader;
   AcmeClients acme_clients;

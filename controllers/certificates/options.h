@@ -34,6 +34,10 @@ struct CertificatesOptions {
   // Secrets read live (not ours, so not cached) are kept this long.
   std::chrono::milliseconds live_secret_ttl = 10s;
   bool enable_approver = true;  // the internal approver (disable to approve/deny by hand)
+  // approver-policy's CertificateRequestPolicies decide instead (approval/policy_approver.h);
+  // when set, the internal approver is not run whatever enable_approver says, so that the two
+  // never race for the same request.
+  bool enable_policy_approver = false;
   bool enable_ingress_shim = true;  // Certificates from annotated Ingresses (ingress_shim.h)
   bool enable_gateway_shim = false;  // and from annotated Gateways (needs the Gateway API CRDs)
   // The issuer of Ingresses annotated only kubernetes.io/tls-acme: "true" (cert-manager's

@@ -6,6 +6,7 @@
 #include "controllers/certificates/acme/solver.h"
 #include "apis/trust/v1alpha1/crds.h"
 #include "controllers/certificates/alert_rules.h"
+#include "controllers/certificates/approval/policy_approver.h"
 #include "controllers/certificates/bundles/bundle_controller.h"
 #include "controllers/certificates/certificate_controller.h"
 #include "controllers/certificates/constants.h"
@@ -126,7 +127,9 @@ std::shared_ptr<Env> wire_certificates(controller::Manager& mgr, CertificatesOpt
       .records_faults("Ready", env->recorder.get())
       .complete([env](const controller::Request& r, controller::Context& c) { return reconcile_certificate(*env, r, c); });
 
-  if (options.enable_approver) {
+  if (options.enable_policy_approver) {
+    approval::wire_policy_approver(mgr, env, workers);
+  } else if (options.enable_approver) {
     mgr.controller("certificaterequests-approver")
         .for_(kCertificateRequestType)
         .with_max_concurrent(workers)
@@ -216,7 +219,10 @@ plugin::Plugin plugin() {
     bool ingress_shim = true;
     bool gateway_shim = false;
     bool http01_self_check = true;
+    // --certificate-request-approver: true (the internal approver), false (none), policy
+    // (CertificateRequestPolicies).
     bool approver = true;
+    bool policy_approver = false;
     bool bundles = true;
     std::string trust_namespace;  // "" = the cluster resource namespace
     std::string default_ca_package = "/etc/ssl/certs/ca-certificates.crt";
@@ -245,9 +251,24 @@ plugin::Plugin plugin() {
         fs.add_bool("ingress-shim", &settings->ingress_shim,
                     "make Certificates for Ingresses annotated certs.capstan.dev/issuer, certs.capstan.dev/cluster-issuer or "
                     "kubernetes.io/tls-acme (cert-manager's ingress-shim); --ingress-shim=false turns it off");
-        fs.add_bool("certificate-request-approver", &settings->approver,
-                    "approve every CertificateRequest for this API group's issuers (cert-manager's internal approver); "
-                    "=false leaves them to `capstan certs approve|deny` or an approver of your own");
+        fs.add_custom(
+            "certificate-request-approver",
+            [settings](const std::string& v) {
+              if (v == "policy") {
+                settings->approver = false;
+                settings->policy_approver = true;
+              } else if (v.empty() || v == "true" || v == "1" || v == "false" || v == "0") {
+                settings->approver = v.empty() || v == "true" || v == "1";
+                settings->policy_approver = false;
+              } else {
+                throw flags::UsageError("invalid value \"" + v + "\" for --certificate-request-approver: want true, false or policy");
+              }
+            },
+            "true: approve every CertificateRequest for this API group's issuers (cert-manager's internal approver); "
+            "policy: approve or deny by CertificateRequestPolicies bound to the requester with RBAC verb use "
+            "(cert-manager's approver-policy; requests no policy applies to wait); false: leave them to `capstan certs "
+            "approve|deny` or an approver of your own",
+            "true", /*boolean=*/true);
         fs.add_bool("bundles", &settings->bundles,
                     "distribute trust bundles (trust-manager's Bundle, trust.capstan.dev/v1alpha1) to the namespaces they select; "
                     "--bundles=false turns it off");
@@ -289,6 +310,11 @@ plugin::Plugin plugin() {
       // that check in the webhook, by SubjectAccessReview.
       .permits({"certs.capstan.dev"}, {"signers"}, {"approve"})
       .permits({"authorization.k8s.io"}, {"subjectaccessreviews"}, {"create"})
+      // The policy approver (--certificate-request-approver=policy): its informers exist only
+      // when it is on, so reading is granted here for the chart to hold it whatever the flag.
+      .permits({"certs.capstan.dev"}, {"certificaterequestpolicies"}, {"get", "list", "watch"})
+      .permits({"certs.capstan.dev"}, {"certificaterequestpolicies/status"}, {"get", "update", "patch"})
+      .permits({""}, {"namespaces"}, {"get", "list", "watch"})
       // Target and temporary key Secrets (ours are listed and watched by label; RBAC cannot
       // narrow by label), CA and ACME key Secrets read by name. Written by server-side apply.
       .permits({""}, {"secrets"}, {"create", "patch", "delete"})
@@ -322,6 +348,7 @@ plugin::Plugin plugin() {
         o.default_issuer_kind = settings->default_issuer_kind;
         o.default_issuer_group = settings->default_issuer_group;
         o.enable_approver = settings->approver;
+        o.enable_policy_approver = settings->policy_approver;
         o.enable_bundles = settings->bundles;
         o.trust_namespace = settings->trust_namespace;
         o.default_ca_package = settings->default_ca_package;

@@ -27,6 +27,8 @@ plugin::Plugin plugin();
 // Adds to `mgr`:
 //   certificates                   Certificates -> Secret, temporary keys, CertificateRequests
 //   certificaterequests-approver   (unless options.enable_approver is false)
+//   or, with options.enable_policy_approver, certificaterequestpolicies and
+//   certificaterequests-policy-approver (approval/policy_approver.h) in its place
 //   certificaterequests-issuer     signs with SelfSigned, CA and ACME issuers
 //   issuers, clusterissuers        Ready conditions
 // the ACME HTTP-01 solver server, the certificate metrics collector and the event recorder.

@@ -5,7 +5,7 @@
 #include "apis/certs/v1/validation.h"
 #include "apis/trust/v1alpha1/group.h"
 #include "apis/trust/v1alpha1/validation.h"
-#include "runtime/client/client.h"
+#include "runtime/client/access_review.h"
 #include "runtime/meta/ascii.h"
 #include "runtime/meta/object.h"
 #include "runtime/webhook/paths.h"
@@ -51,16 +51,8 @@ std::pair<std::string, std::string> signer_names(const json::Value& request, std
 
 ApprovalCheck subject_access_review(client::Client& c) {
   return [&c](const json::Value& user, const std::string& signer, const std::string& wildcard) {
-    for (const std::string& name : {signer, wildcard}) {
-      json::Object spec{{"user", json::get_string(user, {"username"})},
-                        {"resourceAttributes", json::Object{{"group", v1::kGroup}, {"resource", "signers"}, {"verb", "approve"}, {"name", name}}}};
-      if (auto uid = json::get_string(user, {"uid"}); !uid.empty()) spec["uid"] = uid;
-      if (const auto* g = json::find(user, {"groups"})) spec["groups"] = *g;
-      if (const auto* e = json::find(user, {"extra"})) spec["extra"] = *e;
-      json::Value review = c.create({"authorization.k8s.io", "v1", "subjectaccessreviews"}, "",
-                                    json::Object{{"apiVersion", "authorization.k8s.io/v1"}, {"kind", "SubjectAccessReview"}, {"spec", std::move(spec)}});
-      if (json::get_bool(review, {"status", "allowed"})) return true;
-    }
+    for (const std::string& name : {signer, wildcard})
+      if (client::subject_access_allowed(c, user, {"approve", std::string(v1::kGroup), "signers", name, ""})) return true;
     return false;
   };
 }
@@ -79,6 +71,7 @@ const std::vector<webhook::Hook>& hooks() {
       webhook::kind_hook(v1::kCertificateType, /*mutating=*/true),
       webhook::kind_hook(v1::kCertificateRequestType, /*mutating=*/true),
       webhook::kind_hook(apis::trust::v1alpha1::kBundleType),
+      webhook::kind_hook(v1::kCertificateRequestPolicyType),
   };
   return all;
 }
@@ -102,6 +95,9 @@ webhook::Handler certificate_request_validating_handler(ApprovalCheck approval) 
   });
 }
 webhook::Handler issuer_validating_handler() { return webhook::validating_handler(&v1::validate_issuer); }
+webhook::Handler certificate_request_policy_validating_handler() {
+  return webhook::validating_handler(&v1::validate_certificate_request_policy);
+}
 webhook::Handler bundle_validating_handler() { return webhook::validating_handler(&apis::trust::v1alpha1::validate_bundle); }
 webhook::Handler certificate_mutating_handler() {
   return webhook::make_mutating_handler(std::make_shared<webhook::FuncDefaulter>([](json::Value& obj) { v1::apply_defaults(obj); }));
@@ -122,6 +118,7 @@ void register_webhooks(webhook::Server& server, ApprovalCheck approval) {
   server.register_path(h[4].path, certificate_mutating_handler());
   server.register_path(h[5].path, certificate_request_mutating_handler());
   server.register_path(h[6].path, bundle_validating_handler());
+  server.register_path(h[7].path, certificate_request_policy_validating_handler());
 }
 
 std::vector<json::Value> configurations(const webhook::Endpoint& endpoint) {

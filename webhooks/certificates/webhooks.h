@@ -1,5 +1,5 @@
 // Admission webhooks of certs.capstan.dev (cert-manager's webhook, served by the manager's
-// webhook server) and of trust.capstan.dev's Bundle: validation of all five kinds with apis/certs's rules (field paths in the
+// webhook server), of approver-policy's CertificateRequestPolicy and of trust.capstan.dev's Bundle: validation of all six kinds with apis/certs's rules (field paths in the
 // message), defaults for Certificates and CertificateRequests (apis/certs apply_defaults), and
 // the requester's identity (spec.username/uid/groups/extra) stamped on new CertificateRequests.
 #pragma once
@@ -41,6 +41,7 @@ webhook::Handler certificate_validating_handler();
 webhook::Handler certificate_request_validating_handler(ApprovalCheck approval = {});
 webhook::Handler issuer_validating_handler();  // Issuer and ClusterIssuer alike
 webhook::Handler bundle_validating_handler();  // trust.capstan.dev Bundle
+webhook::Handler certificate_request_policy_validating_handler();  // approver-policy's kind
 webhook::Handler certificate_mutating_handler();
 webhook::Handler certificate_request_mutating_handler();
 

@@ -219,7 +219,7 @@ TEST(Configurations, ValidatingAndMutatingFromAnEndpoint) {
   EXPECT_EQ(json::get_string(cfgs[0], {"kind"}), "ValidatingWebhookConfiguration");
   EXPECT_EQ(json::get_string(cfgs[1], {"kind"}), "MutatingWebhookConfiguration");
   const auto& hooks = *json::get_array(cfgs[0], {"webhooks"});
-  ASSERT_EQ(hooks.size(), 5u);
+  ASSERT_EQ(hooks.size(), 6u);
   std::vector<std::string> resources;
   for (const auto& hk : hooks) {
     const bool bundle = json::get_string(hk, {"name"}) == "vbundle.trust.capstan.dev";
@@ -240,7 +240,8 @@ TEST(Configurations, ValidatingAndMutatingFromAnEndpoint) {
                                         : "https://127.0.0.1:9443/validate-certs-capstan-dev-v1-"));
     EXPECT_EQ(meta::base64_decode(json::get_string(hk, {"clientConfig", "caBundle"})).value(), dev.ca_bundle_pem);
   }
-  EXPECT_EQ(resources, (std::vector<std::string>{"certificates", "certificaterequests", "issuers", "clusterissuers", "bundles"}));
+  EXPECT_EQ(resources, (std::vector<std::string>{"certificates", "certificaterequests", "issuers", "clusterissuers", "bundles",
+                                                 "certificaterequestpolicies"}));
   EXPECT_EQ(json::get_array(cfgs[1], {"webhooks"})->size(), 2u);
 
   webhook::Endpoint in_cluster{"", "capstan-system", "capstan-webhook", ""};

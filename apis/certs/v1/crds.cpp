@@ -2,6 +2,7 @@
 
 #include "apis/certs/v1/certificate.h"
 #include "apis/certs/v1/certificate_request.h"
+#include "apis/certs/v1/certificate_request_policy.h"
 #include "apis/certs/v1/group.h"
 #include "apis/certs/v1/issuer.h"
 #include "apis/common/crd.h"
@@ -50,6 +51,14 @@ json::Value cluster_issuer_crd() {
              {ready_column(), ready_message_column(), age_column()});
 }
 
-std::vector<json::Value> crds() { return {certificate_crd(), certificate_request_crd(), issuer_crd(), cluster_issuer_crd()}; }
+json::Value certificate_request_policy_crd() {
+  // approver-policy's columns and short name.
+  return make_crd(kGroupVersion, {kCertificateRequestPolicyKind, "certificaterequestpolicies", "certificaterequestpolicy", {"crp"}}, false,
+                  CertificateRequestPolicy::schema().json(), {ready_column(), age_column()});
+}
+
+std::vector<json::Value> crds() {
+  return {certificate_crd(), certificate_request_crd(), issuer_crd(), cluster_issuer_crd(), certificate_request_policy_crd()};
+}
 
 }  // namespace capstan::apis::certs::v1

@@ -56,7 +56,7 @@ void expect_descriptions(const json::Value& s, const std::string& path) {
 
 TEST(CertsCrds, AcceptedByTheApiServer) {
   auto all = crds();
-  ASSERT_EQ(all.size(), 4u);
+  ASSERT_EQ(all.size(), 5u);
   apiserver::builtin::CrdStrategy strategy;
   for (auto crd : all) {
     strategy.prepare_create(crd);

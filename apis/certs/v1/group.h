@@ -15,6 +15,9 @@ inline const meta::ResourceType kCertificateType{{"certs.capstan.dev", "v1", "ce
 inline const meta::ResourceType kCertificateRequestType{{"certs.capstan.dev", "v1", "certificaterequests"}, "CertificateRequest", true};
 inline const meta::ResourceType kIssuerType{{"certs.capstan.dev", "v1", "issuers"}, "Issuer", true};
 inline const meta::ResourceType kClusterIssuerType{{"certs.capstan.dev", "v1", "clusterissuers"}, "ClusterIssuer", false};
+// approver-policy's CertificateRequestPolicy (certificate_request_policy.h), cluster-scoped.
+inline const meta::ResourceType kCertificateRequestPolicyType{
+    {"certs.capstan.dev", "v1", "certificaterequestpolicies"}, "CertificateRequestPolicy", false};
 
 inline constexpr std::string_view kGroup = "certs.capstan.dev";
 inline constexpr std::string_view kVersion = "v1";
@@ -24,6 +27,7 @@ inline constexpr std::string_view kCertificateKind = "Certificate";
 inline constexpr std::string_view kCertificateRequestKind = "CertificateRequest";
 inline constexpr std::string_view kIssuerKind = "Issuer";
 inline constexpr std::string_view kClusterIssuerKind = "ClusterIssuer";
+inline constexpr std::string_view kCertificateRequestPolicyKind = "CertificateRequestPolicy";
 
 // Annotation prefix reserved for the controller (cert-manager's "cert-manager.io/").
 inline constexpr std::string_view kAnnotationPrefix = "certs.capstan.dev/";

@@ -29,4 +29,8 @@ std::vector<validation::Cause> validate_certificate_request(const json::Value& o
 std::vector<validation::Cause> validate_issuer(const json::Value& obj, const json::Value* old = nullptr);
 std::vector<validation::Cause> validate_issuer_spec(const json::Value& spec, const validation::FieldPath& path);
 
+// CertificateRequestPolicy: approver-policy's rules for the fields served (a selector is
+// required; min <= max for durations and key sizes; known usages) and the policy_limits bounds.
+std::vector<validation::Cause> validate_certificate_request_policy(const json::Value& obj, const json::Value* old = nullptr);
+
 }  // namespace capstan::apis::certs::v1

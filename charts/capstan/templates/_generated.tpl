@@ -54,18 +54,17 @@
 - apiGroups:
   - certs.capstan.dev
   resources:
-  - certificaterequests
-  - certificates
+  - certificaterequestpolicies
+  - clusterissuers
+  - issuers
   verbs:
   - get
   - list
   - watch
-  - create
-  - patch
-  - delete
 - apiGroups:
   - certs.capstan.dev
   resources:
+  - certificaterequestpolicies/status
   - certificaterequests/status
   - certificates/status
   - clusterissuers/status
@@ -77,12 +76,15 @@
 - apiGroups:
   - certs.capstan.dev
   resources:
-  - clusterissuers
-  - issuers
+  - certificaterequests
+  - certificates
   verbs:
   - get
   - list
   - watch
+  - create
+  - patch
+  - delete
 - apiGroups:
   - certs.capstan.dev
   resources:
@@ -260,6 +262,31 @@ webhooks:
     - UPDATE
     resources:
     - bundles
+    scope: "*"
+  failurePolicy: {{ .failurePolicy }}
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions:
+  - v1
+  timeoutSeconds: {{ .timeoutSeconds }}
+  namespaceSelector:
+    matchExpressions:
+    - key: kubernetes.io/metadata.name
+      operator: NotIn
+      values:
+      - {{ .namespace }}
+- name: vcertificaterequestpolicy.certs.capstan.dev
+  clientConfig: {{- include "capstan.webhookClientConfig" (dict "hooks" . "path" "/validate-certs-capstan-dev-v1-certificaterequestpolicy") | trim | nindent 4 }}
+  rules:
+  - apiGroups:
+    - certs.capstan.dev
+    apiVersions:
+    - v1
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - certificaterequestpolicies
     scope: "*"
   failurePolicy: {{ .failurePolicy }}
   matchPolicy: Equivalent

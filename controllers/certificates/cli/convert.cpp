@@ -68,6 +68,23 @@ void check_issuer(const json::Value& obj, const std::string& what, std::vector<s
   }
 }
 
+// approver-policy's CertificateRequestPolicy: its issuerRef selector's group, and what the
+// subset Capstan serves leaves out (CEL validations, allowed.subject, plugins), which the API
+// server would prune silently.
+void convert_policy(json::Value& obj, const std::string& what, std::vector<std::string>& notes) {
+  json::Value* group = json::find(obj, {"spec", "selector", "issuerRef", "group"});
+  if (group && group->is_string() && group->get_string() == kCertManagerGroup) *group = std::string(v1::kGroup);
+  if (json::find(obj, {"spec", "plugins"})) notes.push_back(what + ": spec.plugins are not served by Capstan; they are dropped");
+  if (json::find(obj, {"spec", "allowed", "subject"}))
+    notes.push_back(what + ": spec.allowed.subject is not served by Capstan; it is dropped (a request with a subject beyond its "
+                           "commonName is then judged without it)");
+  const auto* allowed = json::get_object(obj, {"spec", "allowed"});
+  if (!allowed) return;
+  for (const auto& kv : *allowed)
+    if (kv.value().is_object() && kv.value().get_object().contains("validations"))
+      notes.push_back(what + ": spec.allowed." + std::string(kv.key()) + ".validations (CEL) are not served by Capstan; they are dropped");
+}
+
 }  // namespace
 
 Converted convert_from_cert_manager(const std::vector<json::Value>& documents) {
@@ -97,6 +114,9 @@ Converted convert_from_cert_manager(const std::vector<json::Value>& documents) {
       out.notes.push_back(what + ": dropped (ACME Orders and Challenges are the controller's own state; Capstan keeps them in the "
                                  "CertificateRequest)");
       continue;
+    } else if (group == "policy.cert-manager.io" && kind == v1::kCertificateRequestPolicyKind) {
+      obj.get_object()["apiVersion"] = std::string(v1::kApiVersion);
+      convert_policy(obj, what, out.notes);
     } else if (group == "trust.cert-manager.io" && kind == apis::trust::v1alpha1::kBundleKind) {
       obj.get_object()["apiVersion"] = std::string(apis::trust::v1alpha1::kApiVersion);
     }

@@ -64,3 +64,29 @@ spec: {acme: {server: https://acme.example, privateKeySecretRef: {name: k}, solv
 
 }  // namespace
 }  // namespace capstan::certificates::cli
+
+namespace capstan::certificates::cli {
+namespace {
+
+TEST(CertsConvert, ApproverPolicyKindConvertsAndNamesWhatIsDropped) {
+  auto out = convert_from_cert_manager(json::from_yaml_documents(R"(apiVersion: policy.cert-manager.io/v1alpha1
+kind: CertificateRequestPolicy
+metadata: {name: shop}
+spec:
+  allowed:
+    dnsNames: {values: ["*.shop.example"], validations: [{rule: "self.size() < 64"}]}
+    subject: {organizations: {values: [Shop]}}
+  selector: {issuerRef: {name: shop-ca, kind: Issuer, group: cert-manager.io}}
+)"));
+  ASSERT_EQ(out.objects.size(), 1u);
+  EXPECT_EQ(json::get_string(out.objects[0], {"apiVersion"}), "certs.capstan.dev/v1");
+  EXPECT_EQ(json::get_string(out.objects[0], {"spec", "selector", "issuerRef", "group"}), "certs.capstan.dev");
+  EXPECT_EQ(out.notes, (std::vector<std::string>{
+                           "CertificateRequestPolicy shop: spec.allowed.subject is not served by Capstan; it is dropped (a request with "
+                           "a subject beyond its commonName is then judged without it)",
+                           "CertificateRequestPolicy shop: spec.allowed.dnsNames.validations (CEL) are not served by Capstan; they are "
+                           "dropped"}));
+}
+
+}  // namespace
+}  // namespace capstan::certificates::cli
