@@ -8,6 +8,7 @@
 // every message replicated to all three brokers. Then the topic operator on those brokers:
 // KafkaTopics become topics, grow, keep their settings and go when deleted.
 #include "apis/kafka/v1/group.h"
+#include "apis/kafka/v1/types.h"
 #include "controllers/kafka/cluster_admin.h"
 #include "runtime/gzip/gzip.h"
 #include "runtime/json/json.h"
@@ -15,9 +16,8 @@
 #include "runtime/meta/base64.h"
 #include "runtime/pki/pkcs12.h"
 #include "runtime/pki/pki.h"
-#include "testing/controller_fixture.h"
-#include "testing/kafka_broker.h"
 #include "testing/kafka_client.h"
+#include "testing/kafka_nodes_fixture.h"
 #include "testing/prometheus.h"
 
 #include <gtest/gtest.h>
@@ -30,106 +30,6 @@ namespace capstan::e2e {
 namespace {
 using namespace std::chrono_literals;
 
-const std::string kCluster = R"(apiVersion: v1
-kind: Namespace
-metadata: {name: data}
----
-apiVersion: kafka.capstan.dev/v1
-kind: KafkaNodePool
-metadata: {name: dual, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
-spec: {replicas: 3, roles: [controller, broker], storage: {type: persistent-claim, size: 1Gi, deleteClaim: true}}
----
-apiVersion: kafka.capstan.dev/v1
-kind: Kafka
-metadata: {name: events, namespace: data}
-spec:
-  kafka:
-    listeners:
-      - {name: plain, port: 9092, type: internal, tls: false}
-      - {name: other, port: 9094, type: cluster-ip, tls: false}
-    config:
-      offsets.topic.replication.factor: 3
-      transaction.state.log.replication.factor: 3
-      transaction.state.log.min.isr: 2
-      default.replication.factor: 3
-      min.insync.replicas: 2
-)";
-
-// kCluster with its second listener ("other") replaced by `lines` (listeners, and what follows them).
-std::string cluster_with(const std::string& lines) {
-  std::string cluster = kCluster;
-  const std::string other = "      - {name: other, port: 9094, type: cluster-ip, tls: false}\n";
-  return cluster.replace(cluster.find(other), other.size(), lines);
-}
-
-// A cluster of real nodes: the manager makes the Kafka of kCluster, then its nodes run here.
-class KafkaNodesFixture : public ControllerFixture {
- protected:
-  using ControllerFixture::ControllerFixture;
-
-  // Where the nodes' names lead on loopback; node() adds the per-broker Services of a pod.
-  KafkaNetwork network_;
-
-  std::string jsonpath(const std::string& kind, const std::string& name, const std::string& path) {
-    return get({"get", kind, name, "-n", "data", "-o", "jsonpath={" + path + "}"});
-  }
-
-  // Node `pod` as the controller made it: its ConfigMap and what its pod says of its address
-  // (hostname.subdomain.namespace.svc), data volume and Secret volumes (their files as the
-  // kubelet would mount them).
-  KafkaNodeSpec node(const std::string& pod) {
-    KafkaNodeSpec n;
-    n.pod = pod;
-    n.host = jsonpath("pod", pod, ".spec.hostname") + "." + jsonpath("pod", pod, ".spec.subdomain") + ".data.svc";
-    n.data_mount_path = jsonpath("pod", pod, R"(.spec.containers[0].volumeMounts[?(@.name=="data")].mountPath)");
-    n.server_config = jsonpath("configmap", pod, R"(.data.server\.config)");
-    // The per-broker Services of cluster-ip (and other external) listeners reach this pod: the
-    // names the node advertises for them route to its own ports.
-    const json::Value services = json::parse(get({"get", "services", "-n", "data", "-o", "json"}));
-    for (const auto& svc : services.at("items").as_array())
-      if (json::get_string(svc, {"spec", "selector", std::string(apis::kafka::v1::kPodNameLabel)}) == pod)
-        network_.alias(std::string(json::get_string(svc, {"metadata", "name"})) + ".data.svc", n.host);
-    n.cluster_id = jsonpath("configmap", pod, R"(.data.cluster\.id)");
-    n.metadata_version = jsonpath("configmap", pod, R"(.data.metadata\.version)");
-    const json::Value object = json::parse(get({"get", "pod", pod, "-n", "data", "-o", "json"}));
-    for (const auto& env : object.at("spec").at("containers").at(0).at("env").as_array())
-      if (json::get_string(env, {"name"}) == "KAFKA_METRICS_ENABLED" && json::get_string(env, {"value"}) == "true")
-        n.metrics_config = jsonpath("configmap", pod, R"(.data.metrics-config\.json)");
-    for (const auto& volume : object.at("spec").at("volumes").as_array()) {
-      const std::string_view secret = json::get_string(volume, {"secret", "secretName"});
-      if (secret.empty()) continue;
-      const std::string name(json::get_string(volume, {"name"}));
-      std::string path = jsonpath("pod", pod, ".spec.containers[0].volumeMounts[?(@.name==\"" + name + "\")].mountPath");
-      for (const auto& [file, content] : secret_data(std::string(secret))) n.mounts[path][file] = content;
-    }
-    return n;
-  }
-
-  // The Secret's data, decoded.
-  std::map<std::string, std::string> secret_data(const std::string& name) {
-    std::map<std::string, std::string> out;
-    const std::string text = get({"get", "secret", name, "-n", "data", "-o", "json"});
-    if (text.empty()) return out;
-    const json::Value secret = json::parse(text);
-    const json::Value* data = json::find(secret, {"data"});
-    if (!data) return out;
-    for (const auto& kv : data->as_object())
-      out[std::string(kv.key())] = meta::base64_decode(kv.value().as_string()).value_or("");
-    return out;
-  }
-
-  // The Kafka of kCluster (and `more` objects) made and Ready; the specs of its nodes `pods`.
-  std::vector<KafkaNodeSpec> make_cluster(const std::string& more = "",
-                                          const std::vector<std::string>& pods = {"events-dual-0", "events-dual-1", "events-dual-2"},
-                                          const std::string& cluster = kCluster) {
-    kubectl_->ok({"apply", "-f", "-"}, cluster + more);
-    if (!eventually([&] { return condition("kafka", "events", "data", "Ready") == "True"; }, 60s)) return {};
-    std::vector<KafkaNodeSpec> nodes;
-    for (const auto& pod : pods) nodes.push_back(node(pod));
-    return nodes;
-  }
-};
-
 class KafkaBrokerE2E : public KafkaNodesFixture {
  protected:
   KafkaBrokerE2E() : KafkaNodesFixture({"kafka-broker", /*simulate_workloads=*/true, "kafka,kafkanodepools,pods,configmaps"}) {}
@@ -140,7 +40,9 @@ TEST_P(KafkaBrokerE2E, ThreeRealNodesFormAQuorumOnTheGeneratedConfigurationAndSe
   std::vector<KafkaNodeSpec> nodes = make_cluster();
   ASSERT_EQ(nodes.size(), 3u) << "the Kafka did not become Ready";
   const std::string cluster_id = jsonpath("kafka", "events", ".status.clusterId");
-  const std::string metadata_version = jsonpath("kafka", "events", ".status.kafkaMetadataVersion");
+  // The spec names none: new nodes are formatted with the default (the status says what the
+  // cluster finalized, which this manager, not told where the brokers are, cannot ask).
+  const std::string metadata_version(apis::kafka::v1::kDefaultMetadataVersion);
   for (const auto& n : nodes) {
     EXPECT_EQ(n.cluster_id, cluster_id) << n.pod << ": the ConfigMap carries the cluster id of the status";
     EXPECT_EQ(n.metadata_version, metadata_version) << n.pod;
@@ -183,12 +85,7 @@ CAPSTAN_E2E_BACKENDS(KafkaBrokerE2E);
 class KafkaTlsE2E : public KafkaNodesFixture {
  protected:
   KafkaTlsE2E() : KafkaNodesFixture({"kafka-tls", /*simulate_workloads=*/true, "kafka,kafkatopics,kafkausers,certificates,issuers,pods"}) {
-    for (int i = 0; i < 3; ++i) {
-      const std::string host = "events-dual-" + std::to_string(i) + ".events-kafka-brokers.data.svc";
-      const std::string address = network_.address(host, 9091);
-      if (i == 0) address_map_ = "events-kafka-bootstrap.data.svc:9091=" + address;
-      address_map_ += "," + host + address.substr(address.rfind(':')) + "=" + address;
-    }
+    address_map_ = replication_address_map();
   }
   std::vector<std::string> manager_flags() override {
     return {"--controllers=kafka,certificates", "--kafka-address-map=" + address_map_, "--kafka-full-reconciliation-interval=3s"};
@@ -199,7 +96,7 @@ class KafkaTlsE2E : public KafkaNodesFixture {
 };
 
 TEST_P(KafkaTlsE2E, ATlsListenerServesBrokerCertificatesOfTheClusterCaThatClientsVerifyByName) {
-  const std::string cluster = cluster_with("      - {name: tls, port: 9093, type: internal, tls: true}\n");
+  const std::string cluster = kafka_cluster_with("      - {name: tls, port: 9093, type: internal, tls: true}\n");
   std::vector<KafkaNodeSpec> nodes = make_cluster("", {"events-dual-0", "events-dual-1", "events-dual-2"}, cluster);
   ASSERT_EQ(nodes.size(), 3u) << "the Kafka did not become Ready";
   for (const char* o : {"certificate/events-cluster-ca", "certificate/events-clients-ca", "issuer/events-cluster-ca",
@@ -287,7 +184,7 @@ spec: {partitions: 2, replicas: 3, config: {retention.ms: 3600000}}
 // KafkaUser's), whose subject is the user, and Kafka's StandardAuthorizer lets the super users do
 // anything and everyone else what the ACLs of their KafkaUser allow.
 TEST_P(KafkaTlsE2E, ClientCertificatesOfTheClientsCaAuthenticateAndKafkaUsersGetExactlyTheirAcls) {
-  const std::string cluster = cluster_with(
+  const std::string cluster = kafka_cluster_with(
       "      - {name: mtls, port: 9093, type: internal, tls: true, authentication: {type: tls}}\n"
       "    authorization: {type: simple, superUsers: [CN=alice]}\n");
   const std::string users = R"(---
@@ -401,15 +298,10 @@ spec:
 // and quotas, follow a change of their password, and lose credential and quotas with their
 // KafkaUser.
 TEST_P(KafkaTlsE2E, ScramUsersAuthenticateWithTheirPasswordsOverSaslSslAndLoseThemWithTheirKafkaUser) {
-  const std::string cluster = cluster_with(
+  const std::string cluster = kafka_cluster_with(
       "      - {name: scram, port: 9093, type: internal, tls: true, authentication: {type: scram-sha-512}}\n"
       "    authorization: {type: simple, superUsers: [admin]}\n");
-  const std::string objects = R"(---
-apiVersion: kafka.capstan.dev/v1
-kind: KafkaTopic
-metadata: {name: ledger, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
-spec: {partitions: 3, replicas: 3}
----
+  const std::string objects = kLedgerTopic + R"(---
 apiVersion: kafka.capstan.dev/v1
 kind: KafkaUser
 metadata: {name: dave, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
@@ -570,7 +462,7 @@ class KafkaMetricsE2E : public KafkaNodesFixture {
 };
 
 TEST_P(KafkaMetricsE2E, EveryNodeExportsItsMetricsAndThePodMonitorMadeForTheClusterScrapesThem) {
-  std::string cluster = kCluster;
+  std::string cluster = kKafkaNodesCluster;
   cluster.replace(cluster.find("    config:\n"), 0, R"(    metricsConfig:
       type: jmxPrometheusExporter
       valueFrom: {configMapKeyRef: {name: kafka-metrics, key: kafka-metrics-config.yml}}

@@ -80,7 +80,11 @@ TEST_P(KafkaE2E, AKraftClusterComesUpScalesAndRollsUnderStrimzisNames) {
   EXPECT_NE(config.find("offsets.topic.replication.factor=3\n"), std::string::npos) << config;
   EXPECT_TRUE(eventually([&] { return get({"get", "pvc", "data-events-brokers-0", "-n", "data", "-o", "jsonpath={.status.phase}"}) == "Bound"; }, 20s));
   std::string table = get({"get", "kafka", "-n", "data"});
-  EXPECT_NE(table.find("4.0-IV3"), std::string::npos) << table;
+  EXPECT_NE(table.find("4.0.0"), std::string::npos) << table;
+  EXPECT_EQ(get({"get", "configmap", "events-brokers-1", "-n", "data", "-o", R"(jsonpath={.data.metadata\.version})"}), "4.0-IV3")
+      << "new nodes are formatted with the spec's metadata version";
+  EXPECT_EQ(get({"get", "kafka", "events", "-n", "data", "-o", "jsonpath={.status.kafkaMetadataVersion}"}), "")
+      << "no broker runs here to say which metadata version it finalized: the status does not make one up";
 
   // Scale up: the next free node ID.
   kubectl_->ok({"scale", "knp", "brokers", "-n", "data", "--replicas=4"}, "");

@@ -15,6 +15,7 @@ void ControllerFixture::SetUp() {
   before_cluster();
   ClusterOptions so;
   so.simulate_workloads = setup_.simulate_workloads;
+  so.pod_ready_delay = setup_.pod_ready_delay;
   if (setup_.durable) so.data_dir = dir_->file("data");
   server_ = make_cluster(backend(), *dir_, so);
   server_->start();

@@ -39,6 +39,9 @@ class ControllerFixture : public ::testing::TestWithParam<Backend> {
     std::string dump;                 // what to print on failure, e.g. "kafka,pods"
     bool through_fault_proxy = false; // the manager reaches the API server through proxy_
     bool durable = false;             // the API server keeps its data (and CA) across restarts
+    // With simulate_workloads: how long a pod's containers take to be Ready (unless its
+    // workloads.capstan.dev/ready annotation decides).
+    std::chrono::milliseconds pod_ready_delay{100};
   };
   explicit ControllerFixture(Setup setup) : setup_(std::move(setup)) {}
 

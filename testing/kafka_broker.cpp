@@ -198,7 +198,7 @@ void KafkaBrokers::start(Node& n) {
   // resolve them to the node: the JVM reads them from a hosts file of its own.
   o.args.insert(o.args.begin() + 1, "-Djdk.net.hosts.file=" + hosts_file());
   if (!n.spec.metrics_config.empty()) {  // as Strimzi's kafka_run.sh adds the agent
-    const std::string address = metrics_address(n.spec.pod);
+    const std::string address = network_.address(n.spec.host, 9404);
     const std::string config = dir_.file("kafka-" + n.spec.pod + "-metrics-config.json");
     write_file(config, n.spec.metrics_config);
     o.args.insert(o.args.begin() + 1, "-javaagent:" + kafka_agent_jar() + "=" + address + ":" + config);
@@ -209,7 +209,42 @@ void KafkaBrokers::start(Node& n) {
   n.proc = std::make_unique<Process>(o);
 }
 
+KafkaBrokers::Node& KafkaBrokers::node(const std::string& pod) {
+  for (auto& n : nodes_)
+    if (n.spec.pod == pod) return n;
+  throw std::out_of_range("no Kafka node " + pod);
+}
+
+const KafkaBrokers::Node& KafkaBrokers::node(const std::string& pod) const { return const_cast<KafkaBrokers*>(this)->node(pod); }
+
+void KafkaBrokers::stop(const std::string& pod) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Node& n = node(pod);
+  if (n.proc) n.proc->stop(std::chrono::seconds(30));
+}
+
+void KafkaBrokers::start(KafkaNodeSpec spec) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Node& n = node(spec.pod);
+  if (n.proc) n.proc->stop(std::chrono::seconds(30));
+  n.proc.reset();
+  n.spec = std::move(spec);
+  n.listen_ports.clear();
+  prepare(n);  // the storage stays formatted: the pod's volume outlives it
+  start(n);
+}
+
+bool KafkaBrokers::listening(const std::string& pod) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Node& n = node(pod);
+  if (!n.proc || !n.proc->running()) return false;
+  for (auto port : n.listen_ports)
+    if (!accepts_connections(port)) return false;
+  return true;
+}
+
 std::string KafkaBrokers::bootstrap_servers(int port, bool by_name) {
+  std::lock_guard<std::mutex> lock(mu_);
   std::string out;
   for (const auto& n : nodes_) {
     if (!n.broker) continue;
@@ -228,32 +263,35 @@ std::string KafkaBrokers::hosts_file() const {
   return path;
 }
 
-RunResult KafkaBrokers::java_client(const std::map<std::string, std::string>& properties, const std::vector<std::string>& command) const {
+RunResult KafkaBrokers::java_client(const std::map<std::string, std::string>& properties, const std::vector<std::string>& command,
+                                    std::chrono::seconds timeout) const {
   static std::atomic<int> calls{0};
   const std::string config = dir_.file("kafka-java-client-" + std::to_string(++calls) + ".properties");
   std::string text;
   for (const auto& [k, v] : properties) text += k + "=" + v + "\n";
   write_file(config, text);
   auto args = java_command("KafkaProbe", ":" + kafka_tools_dir() + "/probe", "log4j2-client.yaml");
-  args.insert(args.begin() + 1, "-Djdk.net.hosts.file=" + hosts_file());
+  {
+    std::lock_guard<std::mutex> lock(mu_);  // a node may be restarting (KafkaPodAgent)
+    args.insert(args.begin() + 1, "-Djdk.net.hosts.file=" + hosts_file());
+  }
   args.push_back(config);
   args.insert(args.end(), command.begin(), command.end());
-  return run(args, {}, {}, std::chrono::seconds(90));
+  return run(args, {}, {}, timeout);
 }
 
 std::string KafkaBrokers::metrics_address(const std::string& pod) {
-  for (const auto& n : nodes_)
-    if (n.spec.pod == pod) return network_.address(n.spec.host, 9404);
-  throw std::out_of_range("no Kafka node " + pod);
+  std::lock_guard<std::mutex> lock(mu_);
+  return network_.address(node(pod).spec.host, 9404);
 }
 
 std::string KafkaBrokers::data_dir(const std::string& pod) const {
-  for (const auto& n : nodes_)
-    if (n.spec.pod == pod) return n.data_dir;
-  throw std::out_of_range("no Kafka node " + pod);
+  std::lock_guard<std::mutex> lock(mu_);
+  return node(pod).data_dir;
 }
 
 std::string KafkaBrokers::logs() const {
+  std::lock_guard<std::mutex> lock(mu_);
   std::string out;
   for (const auto& n : nodes_) {
     if (!n.proc) continue;

@@ -19,9 +19,11 @@
 #include "testing/process.h"
 #include "testing/temp_dir.h"
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <utility>
@@ -85,13 +87,25 @@ class KafkaBrokers {
   // (prints the cluster id), {"produce", topic, message...}, {"consume", topic, count} (prints
   // the messages). Brokers of Kafka 4 refuse the SCRAM proofs of librdkafka before 2.6.1
   // (Debian's is 2.0.2): SCRAM clients of the tests are this one.
-  RunResult java_client(const std::map<std::string, std::string>& properties, const std::vector<std::string>& command) const;
+  // {"produce-until", topic, stop-file}: one message every 50 ms until the file exists (see
+  // KafkaProbe.java); give it a `timeout` beyond the default 90 s.
+  RunResult java_client(const std::map<std::string, std::string>& properties, const std::vector<std::string>& command,
+                        std::chrono::seconds timeout = std::chrono::seconds(90)) const;
   std::string metrics_address(const std::string& pod);
   // The node's data directory (the mount path's stand-in).
   std::string data_dir(const std::string& pod) const;
   // How long the last start took, from the first process to every broker listening.
   double start_seconds() const { return start_seconds_; }
   std::string logs() const;
+
+  // A pod's end and its successor, as the kubelet makes them true in a roll (KafkaPodAgent):
+  // stop() ends node `pod` as a pod deletion does (SIGTERM: Kafka's controlled shutdown, then
+  // its exit, bounded); start() runs it again on what `spec` (of a node started before) says
+  // now, on the same data and ports, and returns at once; listening() says when it answers on
+  // every listener. Safe to call from another thread than the test's.
+  void stop(const std::string& pod);
+  void start(KafkaNodeSpec spec);
+  bool listening(const std::string& pod);
 
  private:
   struct Node {
@@ -106,11 +120,14 @@ class KafkaBrokers {
   void start(Node& n);
   // /etc/hosts of the nodes' JVMs: every node's name is 127.0.0.1.
   std::string hosts_file() const;
+  Node& node(const std::string& pod);
+  const Node& node(const std::string& pod) const;
 
   const TempDir& dir_;
   KafkaNetwork network_;
   std::vector<Node> nodes_;
   double start_seconds_ = 0;
+  mutable std::mutex mu_;  // nodes_ and network_, once the constructor returned
 };
 
 }  // namespace capstan::e2e

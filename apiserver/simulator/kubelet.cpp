@@ -432,11 +432,12 @@ std::chrono::milliseconds Kubelet::sync_pod(const Key& k) {
 
   Running& run = track(key, pod);
   auto elapsed = std::chrono::steady_clock::now() - run.since;
-  bool hold_unready = meta::annotation(pod, kSimulateReadyAnnotation) == "false";
+  const std::string_view ready_annotation = meta::annotation(pod, kSimulateReadyAnnotation);
   std::chrono::milliseconds next{0};
   auto ready_now = [&](const json::Value& c) {
     auto d = ready_delay(c);
-    if (hold_unready) return false;
+    if (ready_annotation == "false") return false;
+    if (ready_annotation == "true") return true;
     if (elapsed >= d) return true;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(d - elapsed) + std::chrono::milliseconds(1);
     if (next.count() == 0 || left < next) next = left;

@@ -100,6 +100,15 @@ TEST(WorkloadKubelet, ReadyAnnotationFalseHoldsThePodUnready) {
   EXPECT_TRUE(eventually([&] { return meta::pod_ready(env.get("pods", "default", "web")); }));
 }
 
+TEST(WorkloadKubelet, ReadyAnnotationTrueMakesThePodReadyBeforeItsDelay) {
+  Env env(std::chrono::hours(1));
+  env.create("pods", "default", json::from_yaml(kPod));
+  ASSERT_TRUE(eventually([&] { return str(env.get("pods", "default", "web"), {"status", "phase"}) == "Running"; }));
+  EXPECT_TRUE(stays([&] { return !meta::pod_ready(env.get("pods", "default", "web")); }, 200ms));
+  env.modify("pods", "default", "web", [](json::Value& p) { json::ensure_object(p, {"metadata", "annotations"})["workloads.capstan.dev/ready"] = "true"; });
+  EXPECT_TRUE(eventually([&] { return meta::pod_ready(env.get("pods", "default", "web")); }));
+}
+
 TEST(WorkloadKubelet, ReadinessGatesMustBeTrueBeforeReady) {
   Env env(0ms);
   auto pod = json::from_yaml(kPod);

@@ -30,8 +30,10 @@ inline constexpr std::string_view kStsPodNameLabel = "statefulset.kubernetes.io/
 inline constexpr std::string_view kStsPodIndexLabel = "apps.kubernetes.io/pod-index";
 inline constexpr std::string_view kControllerRevisionHashLabel = "controller-revision-hash";
 inline constexpr std::string_view kPodDeletionCostAnnotation = "controller.kubernetes.io/pod-deletion-cost";
-// Capstan's own switch: a pod annotated `workloads.capstan.dev/ready: "false"` runs but never
-// becomes Ready (lets tests and operators exercise "not ready" paths without probes).
+// Capstan's own switch, standing in for a readiness probe: a pod annotated
+// `workloads.capstan.dev/ready: "false"` runs but never becomes Ready, and one annotated "true"
+// is Ready at once, whatever the ready delay (lets tests decide when a pod is Ready, e.g. once the
+// process they run for it answers).
 inline constexpr std::string_view kSimulateReadyAnnotation = "workloads.capstan.dev/ready";
 
 // JSON with object members sorted by key at every level: equal documents give equal text

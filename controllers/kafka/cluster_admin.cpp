@@ -1,5 +1,6 @@
 #include "controllers/kafka/cluster_admin.h"
 
+#include "controllers/kafka/features.h"
 #include "controllers/kafka/objects.h"
 #include "controllers/kafka/quotas.h"
 #include "controllers/kafka/scram.h"
@@ -9,6 +10,8 @@
 
 #include <librdkafka/rdkafka.h>
 #include <netdb.h>
+
+#include <algorithm>
 
 #include <mutex>
 
@@ -70,13 +73,16 @@ struct ClusterAdmin::Impl {
   // One request of our own encoding (flexible `version`) to the first bootstrap address; its
   // response's body. A connection that fails is dropped (its state is unknown after a partial
   // answer); a kept one that fails is replaced once, since the broker closes idle connections
-  // (connections.max.idle.ms).
-  std::string raw_call(std::int16_t api_key, std::int16_t version, const std::string& body, const std::string& what) {
+  // (connections.max.idle.ms). `bound`: this call's own timeout (connecting included), when
+  // shorter than the admin's.
+  std::string raw_call(std::int16_t api_key, std::int16_t version, const std::string& body, const std::string& what,
+                       std::optional<milliseconds> bound = std::nullopt) {
+    if (bound) bound = std::min(*bound, timeout);
     std::lock_guard<std::mutex> lock(raw_mu);
     for (bool kept = raw != nullptr;; kept = false) {
-      if (!raw) raw = std::make_unique<wire::Connection>(bootstrap.substr(0, bootstrap.find(',')), address_map, tls, timeout);
+      if (!raw) raw = std::make_unique<wire::Connection>(bootstrap.substr(0, bootstrap.find(',')), address_map, tls, timeout, bound);
       try {
-        return raw->call(api_key, version, body, what);
+        return raw->call(api_key, version, body, what, bound);
       } catch (const AdminError& e) {
         raw.reset();
         if (!kept || e.code() == "_TIMED_OUT") throw;
@@ -274,18 +280,27 @@ void ClusterAdmin::remove(const std::string& topic) {
   for (size_t i = 0; i < n; ++i) check(results[i], what, {RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART});
 }
 
-std::set<std::int32_t> ClusterAdmin::holding_replicas(const std::set<std::int32_t>& brokers) {
+std::vector<PartitionReplicas> ClusterAdmin::partitions(std::optional<milliseconds> timeout) {
   const rd_kafka_metadata_t* md = nullptr;
-  if (auto err = rd_kafka_metadata(impl_->handle, 1, nullptr, &md, ms(impl_->timeout)); err != RD_KAFKA_RESP_ERR_NO_ERROR)
+  const milliseconds bound = timeout ? std::min(*timeout, impl_->timeout) : impl_->timeout;
+  if (auto err = rd_kafka_metadata(impl_->handle, 1, nullptr, &md, ms(bound)); err != RD_KAFKA_RESP_ERR_NO_ERROR)
     fail(err, "reading the partition replicas from " + impl_->bootstrap, nullptr);
-  std::set<std::int32_t> out;
+  std::vector<PartitionReplicas> out;
   for (int t = 0; t < md->topic_cnt; ++t)
     for (int p = 0; p < md->topics[t].partition_cnt; ++p) {
       const auto& partition = md->topics[t].partitions[p];
-      for (int r = 0; r < partition.replica_cnt; ++r)
-        if (brokers.count(partition.replicas[r])) out.insert(partition.replicas[r]);
+      out.push_back({md->topics[t].topic, partition.id, std::vector<std::int32_t>(partition.replicas, partition.replicas + partition.replica_cnt),
+                     std::vector<std::int32_t>(partition.isrs, partition.isrs + partition.isr_cnt)});
     }
   rd_kafka_metadata_destroy(md);
+  return out;
+}
+
+std::set<std::int32_t> ClusterAdmin::holding_replicas(const std::set<std::int32_t>& brokers) {
+  std::set<std::int32_t> out;
+  for (const auto& p : partitions())
+    for (auto r : p.replicas)
+      if (brokers.count(r)) out.insert(r);
   return out;
 }
 
@@ -434,6 +449,19 @@ void ClusterAdmin::alter_user_quotas(const std::string& user, const Quotas& set,
   const std::string what = "altering the quotas of user " + user;
   const auto body = impl_->raw_call(wire::kAlterClientQuotas, 1, wire::alter_user_quotas_request(user, set, remove), what);
   wire::check_alter_quotas_response(body, what);
+}
+
+std::optional<std::int16_t> ClusterAdmin::metadata_version_level(std::optional<milliseconds> timeout) {
+  const std::string what = "reading the finalized metadata.version of " + impl_->bootstrap;
+  const auto body = impl_->raw_call(wire::kApiVersions, 3, wire::api_versions_request(), what, timeout);
+  return wire::parse_finalized_feature(body, wire::kMetadataVersionFeature, what);
+}
+
+void ClusterAdmin::upgrade_metadata_version(std::int16_t level) {
+  const std::string what = "upgrading the metadata.version of " + impl_->bootstrap + " to level " + std::to_string(level);
+  const auto body = impl_->raw_call(wire::kUpdateFeatures, 1, wire::upgrade_feature_request(wire::kMetadataVersionFeature, level, ms(impl_->timeout)),
+                                    what);
+  wire::check_update_features_response(body, what);
 }
 
 std::string ClusterAdmins::bootstrap(std::string_view cluster, std::string_view ns) const {

@@ -5,8 +5,9 @@
 // Every call is bounded by the admin's timeout and throws AdminError with Kafka's error name
 // and text ("TOPIC_ALREADY_EXISTS: Topic 'orders' already exists.").
 //
-// SCRAM credentials and client quotas go through requests of our own (wire.h, scram.h) on a connection of their
-// own to the same bootstrap address, with the same credentials: librdkafka 2.0 has no call for them.
+// SCRAM credentials, client quotas and the KRaft metadata version (features.h) go through requests of our own
+// (wire.h, scram.h) on a connection of their own to the same bootstrap address, with the same credentials:
+// librdkafka 2.0 has no call for them.
 //
 // librdkafka 2.0 has no IncrementalAlterConfigs (2.2): AlterConfigs sets a topic's overrides to
 // exactly the set given, so a setting left out of a KafkaTopic returns to the broker's default,
@@ -41,6 +42,13 @@ class AdminError : public std::runtime_error {
 struct TopicState {
   int partitions = 0;
   int replicas = 0;  // the replication factor (the replica count of partition 0)
+};
+
+// One partition's replicas and in-sync replicas (node IDs), as the cluster's metadata reports them.
+struct PartitionReplicas {
+  std::string topic;
+  std::int32_t partition = 0;
+  std::vector<std::int32_t> replicas, in_sync;
 };
 
 // The operator's credentials for a listener of mutual TLS: PEM of the CA it trusts, its
@@ -95,8 +103,18 @@ class ClusterAdmin {
   std::map<std::string, double> user_quotas(const std::string& user);
   // Sets the quotas `set` and removes those named in `remove` (AlterClientQuotas).
   void alter_user_quotas(const std::string& user, const std::map<std::string, double>& set, const std::vector<std::string>& remove);
+  // Every partition of every topic with its replicas and in-sync replicas (one metadata request).
+  // `timeout`: this call's own bound, when shorter than the admin's.
+  std::vector<PartitionReplicas> partitions(std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   // Of `brokers` (node IDs), those that hold a replica of any partition of any topic.
   std::set<std::int32_t> holding_replicas(const std::set<std::int32_t>& brokers);
+  // The cluster's finalized KRaft metadata version as its feature level (the finalized
+  // metadata.version of an ApiVersions v3 answer, what Admin.describeFeatures reads); nullopt
+  // when the broker reports none. `timeout`: this call's own bound, when shorter than the admin's.
+  std::optional<std::int16_t> metadata_version_level(std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+  // Raises the finalized metadata.version to `level` (UpdateFeatures, upgrade only: Kafka refuses
+  // a lower level with INVALID_UPDATE_VERSION).
+  void upgrade_metadata_version(std::int16_t level);
 
   struct Impl;
 

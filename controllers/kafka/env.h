@@ -36,6 +36,15 @@ inline const meta::ResourceType kDisruptionBudgetType{{"policy", "v1", "poddisru
 // Only the pods and Secrets of Kafka clusters are cached (the certificates' Secrets carry the
 // cluster's labels through their secretTemplate).
 inline constexpr std::string_view kClusterObjectsSelector = "kafka.capstan.dev/kind=Kafka";
+
+// Nodes are cached with their identity, labels and addresses only (what nodeport listeners
+// advertise), not their images, conditions and volumes, which make up most of a Node.
+inline cache::InformerOptions node_cache_options() {
+  cache::InformerOptions o;
+  o.gvr = kNodeType.gvr;
+  o.keep_fields = {{"status", "addresses"}};
+  return o;
+}
 // The Secrets of KafkaUsers (a tls user's certificate and keys, a scram-sha-512 user's password).
 inline constexpr std::string_view kUserObjectsSelector = "kafka.capstan.dev/kind=KafkaUser";
 
@@ -49,6 +58,13 @@ struct KafkaOptions {
   bool certificates = false;
   // The monitoring controller runs: a cluster with metricsConfig gets a PodMonitor.
   bool monitoring = false;
+  // How long a node's pod may stay not Ready (after it was made or turned unready) before the
+  // cluster is NotReady (Strimzi's STRIMZI_OPERATION_TIMEOUT_MS).
+  std::chrono::milliseconds operation_timeout{300'000};
+  // The bound of each question a reconcile asks a running cluster on the way (the availability
+  // check before a broker restarts, rolling.h; a settled cluster's finalized metadata version):
+  // a cluster that cannot be asked costs a reconcile this much per question at most.
+  std::chrono::milliseconds check_timeout{3'000};
 };
 
 struct Env {

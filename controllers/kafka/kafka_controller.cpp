@@ -2,6 +2,7 @@
 
 #include "apis/certs/v1/group.h"
 #include "apis/kafka/v1/group.h"
+#include "apis/kafka/v1/metadata_versions.h"
 #include "apis/kafka/v1/types.h"
 #include "apis/kafka/v1/validation.h"
 #include "apis/monitoring/v1/group.h"
@@ -9,12 +10,14 @@
 #include "controllers/kafka/listeners.h"
 #include "controllers/kafka/nodes.h"
 #include "controllers/kafka/objects.h"
+#include "controllers/kafka/rolling.h"
 #include "controllers/kafka/security.h"
 #include "runtime/cache/informer.h"
 #include "runtime/client/client.h"
 #include "runtime/controller/status.h"
 #include "runtime/meta/object.h"
 #include "runtime/meta/pod.h"
+#include "runtime/meta/time.h"
 #include "runtime/pki/digest.h"
 
 #include <algorithm>
@@ -157,11 +160,14 @@ class Reconciler {
     status.kafka_node_pools.clear();
     for (const auto& p : pools) status.kafka_node_pools.push_back({std::string(p.object->name())});
     status.kafka_version = spec.effective_version();
-    status.kafka_metadata_version = spec.effective_metadata_version();
+    if (settled) reconcile_metadata_version(spec.effective_metadata_version());
 
     if (!addresses.pending.empty()) {  // not Ready while a listener's address is not known
       not_ready(v1::reason::kListenerAddressPending, "waiting for listener addresses: " + join(addresses.pending, "; "));
       settled = false;
+    } else if (!stuck_.empty()) {  // a node that did not come back (after a roll, or ever)
+      not_ready(v1::reason::kTimeout, "Exceeded timeout of " + std::to_string(env_.options.operation_timeout.count()) +
+                                          "ms while waiting for Pods " + join(stuck_, ", ") + " in namespace " + req_.ns + " to be ready");
     } else if (settled) {
       remove_condition(status.conditions, v1::condition::kNotReady);
       set_condition(status.conditions, v1::condition::kReady, "True", "", "", generation_);
@@ -398,7 +404,7 @@ class Reconciler {
       for (const auto& p : pools)
         if (p.object->name() == pool && p.pool.spec.storage.delete_claim) env_.client.remove(kClaimType.gvr, req_.ns, "data-" + name, d);
     }
-    std::vector<std::string> stale;  // controllers first, then brokers
+    std::vector<const Node*> stale, stale_brokers;  // controllers first, then brokers, each in node order
     ready_ = 0;
     for (const auto& n : nodes) {
       std::string name = n.pod_name(req_.name);
@@ -408,24 +414,135 @@ class Reconciler {
         if (!waiting_.contains(name)) env_.client.apply(kPodType.gvr, req_.ns, want, kFieldManager, true);
         continue;
       }
+      if (!meta::pod_ready(it->second)) note_if_stuck(name, it->second);
       if (waiting_.contains(name)) {  // kept as it runs until its certificate is back
         if (meta::pod_ready(it->second)) ++ready_;
       } else if (meta::annotation(it->second, v1::kRevisionAnnotation) != meta::annotation(want, v1::kRevisionAnnotation) ||
           meta::annotation(it->second, v1::kManualRollingUpdateAnnotation) == "true") {
-        if (n.controller) stale.insert(stale.begin(), name);
-        else stale.push_back(name);
+        (n.controller ? stale : stale_brokers).push_back(&n);
       } else if (meta::pod_ready(it->second)) {
         ++ready_;
       }
     }
+    stale.insert(stale.end(), stale_brokers.begin(), stale_brokers.end());
     bool all_up = live.size() >= nodes.size();
     for (const auto& [name, pod] : live)
       if (desired.contains(name) && !meta::pod_ready(pod)) all_up = false;
     if (!stale.empty() && all_up) {
-      ctx_.log.info("rolling a node to its new revision", {{"pod", stale.front()}});
-      env_.client.remove(kPodType.gvr, req_.ns, stale.front(), d);  // recreated at its new revision next time
+      const std::string next = stale.front()->pod_name(req_.name);
+      if (const std::string why = roll_waits_for(*stale.front()); !why.empty()) {
+        ctx_.log.info("the roll of a node waits for its partitions", {{"pod", next}, {"reason", why}});
+      } else {
+        ctx_.log.info("rolling a node to its new revision", {{"pod", next}});
+        env_.client.remove(kPodType.gvr, req_.ns, next, d);  // recreated at its new revision next time
+      }
     }
     return stale.empty() && waiting_.empty() && ready_ == static_cast<int>(nodes.size());
+  }
+
+  // Why the broker `n` may not restart yet (rolling.h), or "". A cluster that cannot be asked
+  // does not hold the roll back, as Strimzi's roller restarts a broker it cannot reach: the
+  // check is bounded so that an unreachable cluster costs a reconcile seconds, not the admin's
+  // full timeout.
+  std::string roll_waits_for(const Node& n) {
+    if (!n.broker) return "";
+    try {
+      return roll_blocker(n.id, env_.admins->for_cluster(req_.name, req_.ns)->partitions(env_.options.check_timeout));
+    } catch (const AdminError& e) {
+      ctx_.log.warn("rolling without the availability check: the cluster cannot be asked",
+                    {{"pod", n.pod_name(req_.name)}, {"error", e.what()}});
+      return "";
+    }
+  }
+
+  // Strimzi's metadataVersion step (its KRaftMetadataManager), run once every node is at its
+  // current revision and Ready, so a Kafka version upgrade rolls every node onto the new
+  // binaries before the metadata version rises. The finalized metadata.version below the spec's
+  // is upgraded (UpdateFeatures); above it, it stays, as KRaft metadata cannot be downgraded,
+  // with a Warning. status.kafkaMetadataVersion says what the cluster finalized. A cluster that
+  // cannot be asked keeps the status's value and holds nothing else of the reconcile back.
+  void reconcile_metadata_version(const std::string& desired) {
+    const auto want = v1::metadata_version_level(desired);
+    if (!want) return;  // refused by validation before any of this
+    std::shared_ptr<ClusterAdmin> admin;
+    std::optional<std::int16_t> finalized;
+    try {
+      admin = env_.admins->for_cluster(req_.name, req_.ns);
+      finalized = admin->metadata_version_level(env_.options.check_timeout);
+    } catch (const AdminError& e) {
+      ctx_.log.info("the metadata version is not known: the cluster cannot be asked", {{"error", e.what()}});
+      return;
+    }
+    if (!finalized) {
+      ctx_.log.warn("the cluster reports no finalized metadata.version", {{"bootstrap", env_.admins->bootstrap(req_.name, req_.ns)}});
+      return;
+    }
+    auto& status = kafka_.status;
+    const std::string current = metadata_version_text(*finalized);
+    status.kafka_metadata_version = current;
+    if (*finalized > *want) {
+      clear_warning(v1::reason::kMetadataUpdateFailed);
+      const std::string message = "spec.kafka.metadataVersion " + desired + " is lower than the metadata version " + current +
+                                  " the cluster runs: KRaft metadata cannot be downgraded, the cluster keeps " + current;
+      if (set_warning(v1::reason::kKafkaMetadataVersion, message)) ctx_.log.warn("metadata version downgrade not applied", {{"message", message}});
+      return;
+    }
+    clear_warning(v1::reason::kKafkaMetadataVersion);
+    if (*finalized == *want) {
+      clear_warning(v1::reason::kMetadataUpdateFailed);
+      return;
+    }
+    const std::string target = metadata_version_text(*want);
+    try {
+      admin->upgrade_metadata_version(*want);
+    } catch (const AdminError& e) {
+      // Not a failed reconcile (Strimzi's neither): the cluster runs on at its version, and the
+      // upgrade is tried again at the next reconcile.
+      set_warning(v1::reason::kMetadataUpdateFailed, "Failed to update metadata version to " + target + " (spec.kafka.metadataVersion; the cluster runs " +
+                                                         current + "): " + e.what());
+      ctx_.log.warn("metadata version upgrade failed", {{"from", current}, {"to", target}, {"error", e.what()}});
+      return;
+    }
+    clear_warning(v1::reason::kMetadataUpdateFailed);
+    status.kafka_metadata_version = target;
+    ctx_.log.info("upgraded the KRaft metadata version", {{"from", current}, {"to", target}});
+  }
+
+  // A feature level's metadata version name; a level the pinned release does not know (a cluster
+  // formatted by a newer Kafka) is said as such.
+  static std::string metadata_version_text(std::int16_t level) {
+    if (auto name = v1::metadata_version_name(level)) return std::string(*name);
+    return "unknown (feature level " + std::to_string(level) + ")";
+  }
+
+  // Warnings as Strimzi's: conditions of type Warning, one per reason, each set and cleared on
+  // its own (lastTransitionTime kept while it stays). Returns whether it changed.
+  bool set_warning(std::string_view reason, const std::string& message) {
+    auto& conditions = kafka_.status.conditions;
+    auto it = std::find_if(conditions.begin(), conditions.end(),
+                           [&](const meta::Condition& c) { return c.type == v1::condition::kWarning && c.reason == reason; });
+    std::vector<meta::Condition> one;
+    if (it != conditions.end()) one.push_back(*it);
+    const bool changed = set_condition(one, v1::condition::kWarning, "True", reason, message, generation_);
+    if (it != conditions.end()) *it = std::move(one.front());
+    else conditions.push_back(std::move(one.front()));
+    return changed;
+  }
+  void clear_warning(std::string_view reason) {
+    std::erase_if(kafka_.status.conditions, [&](const meta::Condition& c) { return c.type == v1::condition::kWarning && c.reason == reason; });
+  }
+
+  // A node's pod that has not been Ready for longer than the operation timeout (since it was
+  // made, or since it last turned unready) is remembered: the cluster is not Ready while one is.
+  void note_if_stuck(const std::string& name, const json::Value& pod) {
+    std::string_view since = json::get_string(pod, {"metadata", "creationTimestamp"});
+    if (const json::Value* conditions = json::find(pod, {"status", "conditions"}); conditions && conditions->is_array())
+      for (const auto& c : conditions->as_array())
+        if (json::get_string(c, {"type"}) == "Ready" && !json::get_string(c, {"lastTransitionTime"}).empty())
+          since = std::max(since, json::get_string(c, {"lastTransitionTime"}));
+    const auto t = meta::parse_rfc3339(since);
+    if (!t || meta::Clock::now() - *t <= env_.options.operation_timeout) return;
+    stuck_.push_back(name);
   }
 
   void write_pool_status(const Pool& p, const std::vector<std::int32_t>& ids, const std::string& cluster_id) {
@@ -447,7 +564,6 @@ class Reconciler {
   // so, until the replicas are moved away (kafka.capstan.dev/skip-broker-scaledown-check: "true"
   // skips it). When the cluster cannot be asked, the brokers stay too.
   void keep_brokers_holding_replicas(std::vector<PoolNodes>& wanted, std::map<std::string, std::vector<std::int32_t>>& ids) {
-    auto& conditions = kafka_.status.conditions;
     std::map<std::int32_t, std::string> removed;  // node ID -> its pool
     for (const auto& w : wanted) {
       if (!w.broker) continue;
@@ -456,7 +572,7 @@ class Reconciler {
         if (std::find(keep.begin(), keep.end(), id) == keep.end()) removed[id] = w.name;
     }
     if (removed.empty() || meta::annotation(before_, v1::kSkipScaleDownCheckAnnotation) == "true") {
-      remove_condition(conditions, v1::condition::kWarning);
+      clear_warning(v1::reason::kScaleDownPrevented);
       return;
     }
     std::set<std::int32_t> candidates, holding;
@@ -469,7 +585,7 @@ class Reconciler {
       why = "cannot be checked for partition replicas (" + std::string(e.what()) + ")";
     }
     if (holding.empty()) {
-      remove_condition(conditions, v1::condition::kWarning);
+      clear_warning(v1::reason::kScaleDownPrevented);
       return;
     }
     std::set<std::string> reverted;
@@ -487,7 +603,7 @@ class Reconciler {
       }
     ids = assign_node_ids(wanted);
     message += ": brokers [" + brokers + "] " + why;
-    set_condition(conditions, v1::condition::kWarning, "True", v1::reason::kScaleDownPrevented, message, generation_);
+    set_warning(v1::reason::kScaleDownPrevented, message);
     ctx_.log.warn("broker scale-down prevented", {{"message", message}});
   }
 
@@ -530,6 +646,7 @@ class Reconciler {
   std::string cluster_ca_pem_, clients_ca_pem_;
   std::map<std::string, std::string> certificate_hashes_;  // node pod -> hash of its keystore and CAs
   std::set<std::string> waiting_;                          // nodes whose certificate is not issued yet
+  std::vector<std::string> stuck_;                         // nodes not Ready for longer than the operation timeout
   const ListenerAddresses* addresses_ = nullptr;           // this reconcile's, once resolved
 };
 

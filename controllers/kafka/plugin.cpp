@@ -119,7 +119,8 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<Cluste
                                           mgr.informer(kPodType, kClusterObjectsSelector),
                                           mgr.informer(kSecretType, kClusterObjectsSelector),
                                           mgr.informer(kServiceType, kClusterObjectsSelector),
-                                          mgr.informer(kIngressType, kClusterObjectsSelector), mgr.informer(kNodeType),
+                                          mgr.informer(kIngressType, kClusterObjectsSelector),
+                                          mgr.informers().informer(node_cache_options(), /*namespaced=*/false),
                                           options.monitoring ? &mgr.informer(apis::monitoring::v1::kPodMonitorType, kClusterObjectsSelector) : nullptr,
                                           std::move(admins), options});
   cache::InformerOptions narrow;
@@ -154,7 +155,7 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<Cluste
       // The listeners' Services (a load balancer address or node port assigned) and Ingresses.
       .owns(kServiceType, {}, narrow)
       .owns(kIngressType, {}, narrow)
-      .watches(kNodeType, clusters_on_node, {addresses_changed})
+      .watches(kNodeType, clusters_on_node, {addresses_changed}, node_cache_options())
       // The certificates' Secrets (written by the certificates controller, labelled with the cluster).
       .watches(kSecretType, by_cluster_label, {}, narrow)
       // A pool belongs to the cluster its label names.
@@ -195,6 +196,10 @@ plugin::Plugin plugin() {
                         "STRIMZI_FULL_RECONCILIATION_INTERVAL_MS; at least 1s): a topic setting changed behind the operator's "
                         "back is set back then",
                         "2m0s");
+        fs.add_duration("kafka-operation-timeout", &kafka_options->operation_timeout,
+                        "how long a Kafka node's pod may stay not Ready (after a roll, or once it turned unready) before its "
+                        "cluster is NotReady with reason TimeoutException (Strimzi's STRIMZI_OPERATION_TIMEOUT_MS)",
+                        "5m0s");
       })
       .crds(apis::kafka::v1::crds)
       .permits({"kafka.capstan.dev"}, {"kafkas/status", "kafkanodepools/status", "kafkatopics/status", "kafkausers/status"},

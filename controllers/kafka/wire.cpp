@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -21,6 +22,7 @@ using std::chrono::milliseconds;
 
 constexpr std::int32_t kMaxResponseBytes = 8 << 20;  // a few users' credentials need a few hundred bytes
 constexpr std::uint32_t kMaxLength = 1 << 20;        // of one string or array in a response
+constexpr std::int16_t kApiVersionsKey = 18;
 
 [[noreturn]] void bad_message(const std::string& what) { throw AdminError("_BAD_MSG", "malformed Kafka response: " + what); }
 
@@ -190,6 +192,10 @@ std::size_t Reader::compact_array_size() {
   if (n - 1 > kMaxLength) bad_message("an array of " + std::to_string(n - 1) + " elements");
   return n - 1;
 }
+std::string_view Reader::bytes(std::size_t n) {
+  if (n > kMaxLength) bad_message("a field of " + std::to_string(n) + " bytes");
+  return take(n);
+}
 void Reader::skip_tags() {
   const std::uint32_t count = uvarint();
   if (count > kMaxLength) bad_message("too many tagged fields");
@@ -272,11 +278,11 @@ struct Connection::Impl {
 };
 
 Connection::Connection(const std::string& address, const std::map<std::string, std::string>& address_map, const std::optional<ClientTls>& tls,
-                       milliseconds timeout)
+                       milliseconds timeout, std::optional<milliseconds> connect_timeout)
     : impl_(std::make_unique<Impl>()) {
   impl_->address = address;
   impl_->timeout = timeout;
-  impl_->deadline = Clock::now() + timeout;
+  impl_->deadline = Clock::now() + (connect_timeout ? std::min(*connect_timeout, timeout) : timeout);
   const auto mapped = address_map.find(address);
   const auto [host, port] = split_address(mapped != address_map.end() ? mapped->second : address);
   impl_->connect_tcp(host, port);
@@ -288,8 +294,9 @@ Connection::~Connection() {
   impl_->ssl.reset();
 }
 
-std::string Connection::call(std::int16_t api_key, std::int16_t version, const std::string& body, const std::string& what) {
-  impl_->deadline = Clock::now() + impl_->timeout;  // a kept connection: each call has the whole timeout
+std::string Connection::call(std::int16_t api_key, std::int16_t version, const std::string& body, const std::string& what,
+                             std::optional<milliseconds> timeout) {
+  impl_->deadline = Clock::now() + timeout.value_or(impl_->timeout);  // a kept connection: each call has the whole timeout
   impl_->bound_io();
   const std::int32_t correlation = ++impl_->correlation;
   Writer header;
@@ -305,7 +312,9 @@ std::string Connection::call(std::int16_t api_key, std::int16_t version, const s
   const std::string response = impl_->read_exact(static_cast<std::size_t>(size), what);
   Reader r(response);
   if (r.int32() != correlation) bad_message(what + ": the response answers another request");
-  r.skip_tags();
+  // ApiVersions responses keep header v0 at every version (KIP-511), so that a client which
+  // cannot read a flexible header still learns the versions the broker speaks.
+  if (api_key != kApiVersionsKey) r.skip_tags();
   return std::string(r.rest());
 }
 

@@ -53,6 +53,7 @@ class Reader {
   std::optional<std::string> compact_nullable_string();
   std::size_t compact_array_size();               // the element count (a null array: 0)
   void skip_tags();                                // a tagged-field section, whatever it holds
+  std::string_view bytes(std::size_t n);           // the next `n` bytes as they are (a tagged field's value)
   std::string_view rest() const { return data_.substr(pos_); }
   bool done() const { return pos_ == data_.size(); }
 
@@ -68,15 +69,18 @@ class Reader {
 // calls one after another (not at once); each connect and each call is bounded by `timeout`.
 class Connection {
  public:
+  // `connect_timeout`: the bound of connecting, when shorter than `timeout`.
   Connection(const std::string& address, const std::map<std::string, std::string>& address_map, const std::optional<ClientTls>& tls,
-             std::chrono::milliseconds timeout);
+             std::chrono::milliseconds timeout, std::optional<std::chrono::milliseconds> connect_timeout = std::nullopt);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
   // Sends `body` as request `api_key` at flexible `version` (request header v2) and returns the
-  // response's body (after its header v1). `what` names the request in errors.
-  std::string call(std::int16_t api_key, std::int16_t version, const std::string& body, const std::string& what);
+  // response's body (after its header v1; v0 for ApiVersions). `what` names the request in errors;
+  // `timeout`: this call's own bound instead of the connection's.
+  std::string call(std::int16_t api_key, std::int16_t version, const std::string& body, const std::string& what,
+                   std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
  private:
   struct Impl;

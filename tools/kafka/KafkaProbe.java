@@ -4,12 +4,20 @@
 //
 //   java -cp 'libs/*:probe' KafkaProbe client.properties check                   (prints the cluster id)
 //   java -cp 'libs/*:probe' KafkaProbe client.properties produce <topic> <message>...
+//   java -cp 'libs/*:probe' KafkaProbe client.properties produce-until <topic> <stop-file>
+//       (one message every 50 ms until the file exists, each with the producer's own retries
+//       within a 30 s delivery timeout; prints "sent=N acked=N failed=N max_latency_ms=N", and the
+//       failures on stderr; exit 1 when a send failed)
 //   java -cp 'libs/*:probe' KafkaProbe client.properties consume <topic> <count> (prints the messages)
 //   java -cp 'libs/*:probe' KafkaProbe client.properties quotas <user>           (prints key=value, sorted)
 //   java -cp 'libs/*:probe' KafkaProbe client.properties set-quota <user> <key> <value>
+//   java -cp 'libs/*:probe' KafkaProbe client.properties features
+//       (prints the finalized metadata.version as Kafka names its level, e.g. "metadata.version=3.9-IV0")
 //
 // Exit 0 on success; 1 with "ERROR <exception>: <message>" on stderr otherwise.
 import java.io.FileReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +25,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -30,6 +41,7 @@ import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.apache.kafka.common.quota.ClientQuotaFilterComponent;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.server.common.MetadataVersion;
 
 public final class KafkaProbe {
   private static final long TIMEOUT_MS = 20_000;
@@ -45,9 +57,11 @@ public final class KafkaProbe {
       switch (args[1]) {
         case "check" -> check(p);
         case "produce" -> produce(p, args[2], List.of(args).subList(3, args.length));
+        case "produce-until" -> produceUntil(p, args[2], Path.of(args[3]));
         case "consume" -> consume(p, args[2], Integer.parseInt(args[3]));
         case "quotas" -> quotas(p, args[2]);
         case "set-quota" -> setQuota(p, args[2], args[3], Double.parseDouble(args[4]));
+        case "features" -> features(p);
         default -> throw new IllegalArgumentException("unknown command " + args[1]);
       }
       System.exit(0);
@@ -72,6 +86,39 @@ public final class KafkaProbe {
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
       for (String m : messages) producer.send(new ProducerRecord<>(topic, m)).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
     }
+  }
+
+  private static void produceUntil(Properties p, String topic, Path stop) throws Exception {
+    p.put("acks", "all");
+    p.put("enable.idempotence", "true");
+    p.put("delivery.timeout.ms", "30000");
+    p.put("request.timeout.ms", "10000");
+    p.put("max.block.ms", "30000");
+    AtomicInteger acked = new AtomicInteger(), failed = new AtomicInteger();
+    AtomicLong maxLatency = new AtomicLong();
+    List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    int sent = 0;
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+      while (!Files.exists(stop)) {
+        final long start = System.nanoTime();
+        final String message = "message " + sent++;
+        producer.send(new ProducerRecord<>(topic, message), (metadata, e) -> {
+          long ms = (System.nanoTime() - start) / 1_000_000;
+          maxLatency.accumulateAndGet(ms, Math::max);
+          if (e == null) {
+            acked.incrementAndGet();
+          } else {
+            failed.incrementAndGet();
+            failures.add(message + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+          }
+        });
+        Thread.sleep(50);
+      }
+      producer.flush();
+    }
+    System.out.println("sent=" + sent + " acked=" + acked.get() + " failed=" + failed.get() + " max_latency_ms=" + maxLatency.get());
+    for (String f : failures.subList(0, Math.min(failures.size(), 10))) System.err.println(f);
+    if (failed.get() > 0) throw new IllegalStateException(failed.get() + " of " + sent + " messages failed");
   }
 
   private static void consume(Properties p, String topic, int count) {
@@ -99,6 +146,17 @@ public final class KafkaProbe {
       Map<ClientQuotaEntity, Map<String, Double>> all = admin.describeClientQuotas(filter).entities().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
       for (Map.Entry<String, Double> e : new TreeMap<>(all.getOrDefault(entity, Map.of())).entrySet())
         System.out.println(e.getKey() + "=" + e.getValue());
+    }
+  }
+
+  // Admin.describeFeatures, as Strimzi reads the metadata version; the level named by the
+  // broker's own MetadataVersion table (kafka-server-common), not the operator's.
+  private static void features(Properties p) throws Exception {
+    try (Admin admin = Admin.create(p)) {
+      FinalizedVersionRange v = admin.describeFeatures().featureMetadata().get(TIMEOUT_MS, TimeUnit.MILLISECONDS)
+          .finalizedFeatures().get(MetadataVersion.FEATURE_NAME);
+      if (v == null) throw new IllegalStateException("no finalized " + MetadataVersion.FEATURE_NAME);
+      System.out.println(MetadataVersion.FEATURE_NAME + "=" + MetadataVersion.fromFeatureLevel(v.maxVersionLevel()).version());
     }
   }
 

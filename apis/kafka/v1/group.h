@@ -70,6 +70,13 @@ inline constexpr std::string_view kCertificatesUnavailable = "CertificatesUnavai
 // A listener's address is not known yet (a load balancer address, a node port, a broker's Node):
 // the message names the Service or Node.
 inline constexpr std::string_view kListenerAddressPending = "ListenerAddressPending";
+// A node's pod not Ready for longer than the operation timeout (Strimzi's TimeoutException).
+inline constexpr std::string_view kTimeout = "TimeoutException";
+// Warnings of the KRaft metadata version (Strimzi's): spec.kafka.metadataVersion below the
+// version the cluster finalized (not applied: KRaft metadata cannot be downgraded), and an
+// upgrade the cluster refused.
+inline constexpr std::string_view kKafkaMetadataVersion = "KafkaMetadataVersion";
+inline constexpr std::string_view kMetadataUpdateFailed = "MetadataUpdateFailed";
 // A KafkaTopic's (Strimzi's topic operator reasons).
 inline constexpr std::string_view kNotSupported = "NotSupported";
 inline constexpr std::string_view kKafkaError = "KafkaError";

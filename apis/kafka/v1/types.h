@@ -192,7 +192,7 @@ struct KafkaStatus {
   std::vector<UsedNodePoolStatus> kafka_node_pools;
   std::string cluster_id;
   std::string kafka_version;
-  std::string kafka_metadata_version;
+  std::string kafka_metadata_version;  // what the cluster finalized (read from it), not the spec
   std::string operator_last_successful_version;
   CAPSTAN_CODEC(KafkaStatus);
 };

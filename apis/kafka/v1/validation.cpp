@@ -1,6 +1,7 @@
 #include "apis/kafka/v1/validation.h"
 
 #include "apis/kafka/v1/group.h"
+#include "apis/kafka/v1/metadata_versions.h"
 #include "apis/kafka/v1/types.h"
 #include "runtime/meta/names.h"
 
@@ -31,6 +32,8 @@ constexpr std::string_view kForbiddenExceptions[] = {"ssl.cipher.suites", "ssl.p
                                                      "controller.quorum.election.timeout.ms",
                                                      "controller.quorum.fetch.timeout.ms"};
 
+static_assert(metadata_version_level(kDefaultMetadataVersion), "the default metadata version is in the pinned release's table");
+
 constexpr std::int64_t kMinListenerPort = 9092;
 constexpr std::int64_t kMaxListenerPort = 65535;
 
@@ -56,7 +59,6 @@ bool valid_listener_name(std::string_view n) {
 // "4.1.0" -> {4,1,0}; "4.1-IV1" -> {4,1,iv 1}. nullopt on another shape.
 struct Version {
   int major = 0, minor = 0, patch = 0, iv = -1;
-  auto key() const { return std::tuple(major, minor, iv); }
 };
 std::optional<Version> parse_kafka_version(std::string_view s) {
   static const std::regex re(R"(^(\d{1,4})\.(\d{1,4})\.(\d{1,4})$)");
@@ -295,18 +297,28 @@ std::vector<Cause> validate_kafka(const json::Value& obj, const json::Value* old
   auto kv = parse_kafka_version(version.empty() ? kDefaultKafkaVersion : version);
   auto mv = parse_metadata_version(metadata.empty() ? kDefaultMetadataVersion : metadata);
   if (!version.empty() && !kv) out.push_back(validation::field_invalid(kafka.child("version"), jstr(version), "must be a Kafka version such as 4.1.0"));
+  // Known to the pinned release's table (metadata_versions.h): the reconciler upgrades the
+  // cluster to this name's feature level, and a broker refuses a level it does not know.
+  const auto level = metadata_version_level(metadata.empty() ? kDefaultMetadataVersion : metadata);
   if (!metadata.empty() && !mv)
     out.push_back(validation::field_invalid(kafka.child("metadataVersion"), jstr(metadata), "must be a KRaft metadata version such as 4.1-IV1"));
-  if (kv && mv && !metadata.empty() && std::tuple(mv->major, mv->minor) > std::tuple(kv->major, kv->minor))
+  else if (kv && mv && !metadata.empty() && std::tuple(mv->major, mv->minor) > std::tuple(kv->major, kv->minor))
     out.push_back(validation::field_invalid(kafka.child("metadataVersion"), jstr(metadata),
                                             "is higher than the Kafka version " + std::string(version.empty() ? kDefaultKafkaVersion : version)));
-  if (old && mv) {
+  else if (!metadata.empty() && !level)
+    out.push_back(validation::field_invalid(kafka.child("metadataVersion"), jstr(metadata),
+                                            "is not a metadata version of Kafka " + std::string(kDefaultKafkaVersion) + " (" +
+                                                std::string(kMetadataVersionRange) + ")"));
+  if (old && level) {
+    // Kafka does not support downgrading the KRaft metadata (Strimzi refuses it too): the level
+    // may only stay or rise.
     std::string_view was = member_string(old, {"spec", "kafka", "metadataVersion"});
-    auto wv = parse_metadata_version(was.empty() ? kDefaultMetadataVersion : was);
-    if (wv && mv->key() < wv->key())
+    if (was.empty()) was = kDefaultMetadataVersion;
+    const auto was_level = metadata_version_level(was);
+    if (was_level && *level < *was_level)
       out.push_back(validation::field_forbidden(kafka.child("metadataVersion"),
-                                                "the metadata version cannot be downgraded (from " +
-                                                    std::string(was.empty() ? kDefaultMetadataVersion : was) + ")"));
+                                                "the metadata version cannot be downgraded (from " + std::string(was) + " to " +
+                                                    std::string(metadata.empty() ? kDefaultMetadataVersion : metadata) + ")"));
   }
   return out;
 }

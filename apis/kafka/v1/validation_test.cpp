@@ -1,4 +1,5 @@
 // Strimzi's rules for Kafka and KafkaNodePool as field.Error causes, on create and on update.
+#include "apis/kafka/v1/metadata_versions.h"
 #include "apis/kafka/v1/validation.h"
 #include "apis/kafka/v1/types.h"
 
@@ -62,6 +63,27 @@ TEST(KafkaValidation, ListenersAndConfigEveryErrorAtOnce) {
   EXPECT_EQ(errors(validate_kafka(json::from_yaml("spec: {}"))), Strings{"spec.kafka: Required value"});
   EXPECT_EQ(errors(validate_kafka(kafka("    version: four\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]"))),
             Strings{"spec.kafka.version: Invalid value: \"four\": must be a Kafka version such as 4.1.0"});
+  // Only the pinned release's metadata versions: a broker refuses a feature level it does not know.
+  EXPECT_EQ(errors(validate_kafka(kafka("    metadataVersion: 4.1-IV2\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]"))),
+            Strings{"spec.kafka.metadataVersion: Invalid value: \"4.1-IV2\": is not a metadata version of Kafka 4.1.0 (3.3-IV3 to 4.1-IV1)"});
+  EXPECT_EQ(errors(validate_kafka(kafka("    metadataVersion: 3.2-IV0\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]"))).size(),
+            1u);
+}
+
+TEST(KafkaValidation, MetadataVersionsMapToThePinnedReleasesFeatureLevels) {
+  EXPECT_EQ(metadata_version_level("3.3-IV3"), 7);
+  EXPECT_EQ(metadata_version_level("3.9-IV0"), 21);
+  EXPECT_EQ(metadata_version_level("4.0-IV3"), 25);
+  EXPECT_EQ(metadata_version_level("4.1-IV1"), 27);
+  EXPECT_EQ(metadata_version_level("3.7"), 19) << "a release alone is its last version (3.7-IV4)";
+  EXPECT_EQ(metadata_version_level("4.2-IV0"), std::nullopt) << "unstable in 4.1.0";
+  EXPECT_EQ(metadata_version_level("4"), std::nullopt);
+  EXPECT_EQ(metadata_version_level("4.1-IV"), std::nullopt);
+  EXPECT_EQ(metadata_version_level(""), std::nullopt);
+  EXPECT_EQ(metadata_version_name(21), "3.9-IV0");
+  EXPECT_EQ(metadata_version_name(6), std::nullopt);
+  EXPECT_EQ(metadata_version_level(kDefaultMetadataVersion), kMetadataVersions.back().level) << "the default is the latest production version";
+  for (std::size_t i = 1; i < kMetadataVersions.size(); ++i) EXPECT_EQ(kMetadataVersions[i].level, kMetadataVersions[i - 1].level + 1);
 }
 
 TEST(KafkaValidation, ListenerTypesAndTheirConfiguration) {
@@ -124,14 +146,23 @@ TEST(KafkaValidation, UpdateKeepsClusterIdAndNeverDowngradesMetadata) {
   auto now = kafka("    metadataVersion: 4.0-IV3\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]");
   json::ensure_object(now, {"status"})["clusterId"] = "xyz";
   EXPECT_EQ(errors(validate_kafka(now, &old)),
-            Strings{"spec.kafka.metadataVersion: Forbidden: the metadata version cannot be downgraded (from 4.1-IV1)"});
+            Strings{"spec.kafka.metadataVersion: Forbidden: the metadata version cannot be downgraded (from 4.1-IV1 to 4.0-IV3)"});
   EXPECT_EQ(errors(validate_status_update(now, old)),
             Strings{"status.clusterId: Invalid value: \"xyz\": field is immutable: the KRaft cluster ID is set once (nodes formatted with it "
                     "refuse another)"});
   // An upgrade, and the first cluster ID, are fine.
-  auto up = kafka("    metadataVersion: 4.1-IV2\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]");
+  auto up = kafka("    metadataVersion: 4.1-IV1\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]");
   json::ensure_object(up, {"status"})["clusterId"] = "abc";
   EXPECT_EQ(errors(validate_kafka(up, &old)), Strings{});
+  auto older = kafka("    metadataVersion: 3.9-IV0\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]");
+  EXPECT_EQ(errors(validate_kafka(up, &older)), Strings{});
+  // A release alone means its last version: 4.0 is 4.0-IV3, below the default (4.1-IV1) of an
+  // old object that named none.
+  auto unnamed = kafka("    listeners: [{name: a, port: 9092, type: internal, tls: false}]");
+  auto release = kafka("    metadataVersion: \"4.0\"\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]");
+  EXPECT_EQ(errors(validate_kafka(release, &unnamed)),
+            Strings{"spec.kafka.metadataVersion: Forbidden: the metadata version cannot be downgraded (from 4.1-IV1 to 4.0)"});
+  EXPECT_EQ(errors(validate_kafka(release, &older)), Strings{});
   auto fresh = kafka("    listeners: [{name: a, port: 9092, type: internal, tls: false}]");
   auto first = fresh;
   json::ensure_object(first, {"status"})["clusterId"] = "abc";
