@@ -1,7 +1,12 @@
 #include "apiserver/server.h"
 
+#include "apiserver/admission/claim_resize.h"
 #include "apiserver/admission/webhook_admission.h"
 #include "apiserver/admission/webhook_converter.h"
+#include "apiserver/aggregator/authentication_config.h"
+#include "apiserver/aggregator/availability_controller.h"
+#include "apiserver/aggregator/discovery.h"
+#include "apiserver/aggregator/proxy.h"
 #include "apiserver/auth/bootstrap_policy.h"
 #include "apiserver/auth/escalation.h"
 #include "apiserver/auth/rbac_authorizer.h"
@@ -53,6 +58,7 @@ struct ApiServer::Impl {
   std::unique_ptr<auth::Authorizer> authorizer;
   std::unique_ptr<auth::RequestAuthorizer> request_authorizer;
   std::unique_ptr<auth::EscalationGuard> escalation;
+  std::unique_ptr<admission::ClaimResizeAdmission> claim_resize;
   std::unique_ptr<auth::Reviews> reviews;
   std::unique_ptr<rest::Handler> handler;
   std::unique_ptr<http::Server> http;
@@ -63,6 +69,9 @@ struct ApiServer::Impl {
   std::unique_ptr<system::ServiceAccountController> service_accounts;
   std::unique_ptr<system::RootCaPublisher> root_ca;
   std::unique_ptr<simulator::WorkloadSimulator> workloads;
+  std::unique_ptr<aggregator::Backends> aggregated_backends;
+  std::unique_ptr<aggregator::Proxy> aggregator_proxy;
+  std::unique_ptr<aggregator::AvailabilityController> apiservice_availability;
   bool started = false;
 
   void load_pki();
@@ -219,7 +228,7 @@ void ApiServer::Impl::make_authorizer() {
   }
   request_authorizer = std::make_unique<auth::RequestAuthorizer>(*authorizer);
   escalation = std::make_unique<auth::EscalationGuard>(*authorizer, *rbac);
-  service->set_write_guard(escalation.get());
+  service->add_write_guard(escalation.get());
   reviews = std::make_unique<auth::Reviews>(*authorizer, *tokens);
 }
 
@@ -249,6 +258,8 @@ void ApiServer::start() {
   s.service = std::make_unique<rest::Service>(*s.store, *s.registry);
   s.converter = std::make_unique<admission::WebhookConverter>(*s.store);
   s.admission = std::make_unique<admission::WebhookAdmission>(*s.store, *s.registry);
+  s.claim_resize = std::make_unique<admission::ClaimResizeAdmission>(*s.store);
+  s.service->add_write_guard(s.claim_resize.get());
   s.admission->set_converter(s.converter.get());
   s.service->set_converter(s.converter.get());
   s.service->set_admission(s.admission.get());
@@ -275,10 +286,33 @@ void ApiServer::start() {
   s.namespaces->start();
   s.service_accounts->start();
   s.root_ca->start();
+  // The aggregation layer: a front-proxy CA of its own (made at each start; aggregated API
+  // servers read it from kube-system/extension-apiserver-authentication) and its client
+  // certificate, which the proxy presents.
+  {
+    auto fp_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA, 256);
+    auto fp_ca = pki::self_signed_ca("capstan-front-proxy-ca", std::chrono::hours(24 * 365), fp_key);
+    auto front_proxy = pki::client_certificate(std::string(aggregator::kFrontProxyClientName), {}, fp_ca, fp_key,
+                                               std::chrono::hours(24 * 365));
+    aggregator::publish_authentication_config(*s.service, s.ca_pem, fp_ca.to_pem());
+    aggregator::BackendOptions bo;
+    bo.client_cert_pem = front_proxy.certificate.to_pem();
+    bo.client_key_pem = front_proxy.key.to_pem(pki::KeyEncoding::PKCS8);
+    s.aggregated_backends = std::make_unique<aggregator::Backends>(*s.store, std::move(bo));
+  }
+  s.aggregator_proxy = std::make_unique<aggregator::Proxy>(*s.store, *s.registry, *s.aggregated_backends);
+  s.apiservice_availability = std::make_unique<aggregator::AvailabilityController>(*s.store, *s.aggregated_backends);
+  s.apiservice_availability->start();
 
   s.handler = std::make_unique<rest::Handler>(*s.service, *s.watches, *s.openapi,
                                               [&s](const http::Request& r) { return s.authenticate(r); }, s.faults);
   s.handler->add_route([&s](const http::Request& r, const rest::User& u, http::Reply& reply) { return s.debug_route(r, u, reply); });
+  s.handler->add_route([&s](const http::Request& r, const rest::User& u, http::Reply& reply) { return (*s.aggregator_proxy)(r, u, reply); });
+  s.handler->set_group_list_extension([&s](json::Value& doc, bool aggregated) {
+    if (!aggregated) return aggregator::add_aggregated_groups(*s.store, doc);
+    aggregator::add_aggregated_discovery(
+        *s.store, [&s](const std::string& name) { return s.apiservice_availability->resource_list(name); }, doc);
+  });
   s.handler->set_token_request(
       [&s](const json::Value& sa, const json::Value& req, const std::string& manager) { return s.token_request(sa, req, manager); });
   s.handler->set_review([&s](const registry::ResourceInfo& r, std::string_view ns, const json::Value& req, const rest::User& u) {
@@ -337,6 +371,7 @@ void ApiServer::stop() {
   if (s.watches) s.watches->stop();
   if (s.http) s.http->stop();
   if (s.root_ca) s.root_ca->stop();
+  if (s.apiservice_availability) s.apiservice_availability->stop();
   if (s.service_accounts) s.service_accounts->stop();
   if (s.namespaces) s.namespaces->stop();
   if (s.gc) s.gc->stop();
@@ -346,13 +381,16 @@ void ApiServer::stop() {
   s.handler.reset();
   s.workloads.reset();
   s.root_ca.reset();
+  s.apiservice_availability.reset();
+  s.aggregator_proxy.reset();
+  s.aggregated_backends.reset();
   s.service_accounts.reset();
   s.namespaces.reset();
   s.gc.reset();
   s.crds.reset();
   s.aggregation.reset();
   s.watches.reset();
-  if (s.service) s.service->set_write_guard(nullptr);
+  if (s.service) s.service->clear_write_guards();
   s.reviews.reset();
   s.escalation.reset();
   s.request_authorizer.reset();

@@ -75,6 +75,14 @@ void KubeCluster::write_pki() {
   auto kcm = pki::client_certificate("system:kube-controller-manager", {"system:masters"}, ca, ca_key, year);
   write_file(pki + "/controller-manager.crt", kcm.certificate.to_pem());
   write_file(pki + "/controller-manager.key", kcm.key.to_pem(pki::KeyEncoding::PKCS8));
+  // The aggregation layer's front proxy: its own CA (--requestheader-client-ca-file, what
+  // aggregated API servers trust) and the client certificate kube-apiserver proxies with.
+  auto fp_key = pki::PrivateKey::generate(pki::KeyAlgorithm::ECDSA, 256);
+  auto fp_ca = pki::self_signed_ca("capstan-e2e-front-proxy-ca", year, fp_key);
+  write_file(pki + "/front-proxy-ca.crt", fp_ca.to_pem());
+  auto fp_client = pki::client_certificate("front-proxy-client", {}, fp_ca, fp_key, year);
+  write_file(pki + "/front-proxy-client.crt", fp_client.certificate.to_pem());
+  write_file(pki + "/front-proxy-client.key", fp_client.key.to_pem(pki::KeyEncoding::PKCS8));
   auto admin = pki::client_certificate("admin", {"system:masters"}, ca, ca_key, year);
   write_file(pki + "/admin.crt", admin.certificate.to_pem());
   write_file(pki + "/admin.key", admin.key.to_pem(pki::KeyEncoding::PKCS8));
@@ -133,6 +141,18 @@ void KubeCluster::start_apiserver(bool keep_port) {
                "--service-account-signing-key-file=" + pki + "/sa.key",
                "--service-cluster-ip-range=10.0.0.0/24",
                "--authorization-mode=Node,RBAC",
+               // Aggregation: the requestheader convention towards aggregated API servers. They listen
+               // on 127.0.0.1, which Endpoints and EndpointSlices refuse ("may not be in the loopback
+               // range") and there is no kube-proxy for a ClusterIP: tests register them with an
+               // ExternalName Service, which only cluster routing (not endpoint routing) dials.
+               "--requestheader-client-ca-file=" + pki + "/front-proxy-ca.crt",
+               "--requestheader-allowed-names=front-proxy-client",
+               "--requestheader-username-headers=X-Remote-User",
+               "--requestheader-group-headers=X-Remote-Group",
+               "--requestheader-extra-headers-prefix=X-Remote-Extra-",
+               "--proxy-client-cert-file=" + pki + "/front-proxy-client.crt",
+               "--proxy-client-key-file=" + pki + "/front-proxy-client.key",
+               "--enable-aggregator-routing=false",
                "--enable-admission-plugins=NodeRestriction",
                "--allow-privileged=true",
                "--profiling=false",

@@ -41,6 +41,10 @@ class PebbleEnv {
   std::string intermediate_pem(int index = 0);
   // challtestsrv: answer A queries for `host` with `address`.
   void add_a(const std::string& host, const std::string& address);
+  // challtestsrv's DNS server ("127.0.0.1:PORT", UDP and TCP) and management API
+  // ("http://127.0.0.1:PORT": /set-txt, /clear-txt, ...).
+  std::string challtestsrv_dns() const { return "127.0.0.1:" + std::to_string(dns_port_); }
+  std::string challtestsrv_management_url() const { return "http://127.0.0.1:" + std::to_string(chall_management_port_); }
   std::string logs() const;
 
  private:

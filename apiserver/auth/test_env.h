@@ -36,8 +36,8 @@ struct Env : system::testing::Env {
   RbacAuthorizer authorizer{index};
   EscalationGuard guard{authorizer, index};
 
-  Env() { service.set_write_guard(&guard); }
-  ~Env() { service.set_write_guard(nullptr); }
+  Env() { service.add_write_guard(&guard); }
+  ~Env() { service.clear_write_guards(); }
 
   // As the system user (system:masters): never refused.
   json::Value role(const std::string& ns, const std::string& name, json::Array rules) {

@@ -1,5 +1,6 @@
 // Defaults and validation of the built-in kinds, as kube-apiserver's strategies and the
 // API defaulting functions (SetDefaults_*) apply them.
+#include "apiserver/builtin/claim_validation.h"
 #include "apiserver/builtin/crd_strategy.h"
 #include "apiserver/builtin/pod_validation.h"
 #include "apiserver/builtin/service_validation.h"
@@ -368,6 +369,9 @@ class PvcStrategy : public Strategy {
     auto& spec = child(o, "spec");
     set_default(spec, "volumeMode", "Filesystem");
     child(o, "status")["phase"] = "Pending";
+  }
+  std::vector<validation::Cause> validate(const json::Value& obj, const json::Value* old) override {
+    return old ? validate_claim_update(obj, *old) : std::vector<validation::Cause>{};
   }
 };
 

@@ -98,6 +98,8 @@ std::vector<ResourceInfo> builtin_resources() {
        "ValidatingWebhookConfiguration", false, {}, {"api-extensions"}, false, false, true, false, false},
       {"admissionregistration.k8s.io", "v1", "mutatingwebhookconfigurations", "mutatingwebhookconfiguration",
        "MutatingWebhookConfiguration", false, {}, {"api-extensions"}, false, false, true, false, false},
+      // apiregistration.k8s.io/v1 (the aggregation layer: apiserver/aggregator)
+      {"apiregistration.k8s.io", "v1", "apiservices", "apiservice", "APIService", false, {}, {"api-extensions"}, true},
       // apiextensions.k8s.io/v1
       {"apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition", "CustomResourceDefinition",
        false, {"crd", "crds"}, {"api-extensions"}, true, false, true, false, false},

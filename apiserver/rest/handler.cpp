@@ -374,12 +374,15 @@ bool Handler::handle_non_resource(http::Request& req, http::Reply& reply) {
     auto acc = negotiate(accept, true);
     if (!acc.acceptable) throw path == "/api" ? route_not_acceptable(kRepresentations) : not_acceptable(kRepresentations);
     if (acc.kind == Accepted::Kind::Discovery) {
-      send_body(reply, 200, json::serialize(aggregated_discovery(reg, path == "/api", acc.version)),
-                acc.version == "v2" ? kDiscoveryV2 : kDiscoveryV2beta1);
+      json::Value doc = aggregated_discovery(reg, path == "/api", acc.version);
+      if (path == "/apis" && group_list_extension_) group_list_extension_(doc, true);
+      send_body(reply, 200, json::serialize(doc), acc.version == "v2" ? kDiscoveryV2 : kDiscoveryV2beta1);
     } else if (path == "/api") {
       send_json(reply, 200, api_versions(server_address_));
     } else {
-      send_json(reply, 200, api_group_list(reg));
+      json::Value groups = api_group_list(reg);
+      if (group_list_extension_) group_list_extension_(groups, false);
+      send_json(reply, 200, groups);
     }
     return true;
   }

@@ -43,6 +43,10 @@ class Handler {
   // (403) when the request is not allowed. Unset: everything is allowed.
   using AuthorizeFn = std::function<void(const http::Request& req, User& user)>;
   void set_authorizer(AuthorizeFn fn) { authorize_ = std::move(fn); }
+  // Adds to /apis what is served elsewhere (the group-versions of aggregated APIServices): to its
+  // APIGroupList, or (`aggregated`) to its APIGroupDiscoveryList.
+  using GroupListFn = std::function<void(json::Value& document, bool aggregated)>;
+  void set_group_list_extension(GroupListFn fn) { group_list_extension_ = std::move(fn); }
 
   void operator()(http::Request& req, http::Reply& reply);
 
@@ -62,6 +66,7 @@ class Handler {
   TokenRequestFn token_request_;
   ReviewFn review_;
   AuthorizeFn authorize_;
+  GroupListFn group_list_extension_;
 };
 
 // Writes an ApiError as kube-apiserver does (Status body, code, Retry-After).

@@ -41,11 +41,14 @@ class Converter {
 };
 
 // Checks a create or update against its final object, after mutating admission and before
-// validation: kube's RBAC storage refuses privilege escalation there. Throws ApiError.
+// validation (kube's RBAC storage refuses privilege escalation there), or, with
+// after_validation(), as a built-in validating admission plugin of kube-apiserver does: after
+// the object's validation, before the validating webhooks. Throws ApiError.
 class WriteGuard {
  public:
   virtual ~WriteGuard() = default;
   virtual void check(const AdmissionAttributes& a, const json::Value& obj) = 0;
+  virtual bool after_validation() const { return false; }
 };
 
 }  // namespace capstan::apiserver::rest

@@ -352,8 +352,9 @@ Service::WriteResult Service::create_impl(const Target& t, json::Value body, Wri
     admission_->mutate(a, &body, o.warnings);
     prepare_custom_resource(r, t.version, body, o, false);
   }
-  if (guard_) guard_->check(a, body);
+  run_guards(a, body, false);
   validate_object(r, t.version, body, nullptr, o.warnings);
+  run_guards(a, body, true);
   if (admission_) admission_->validate(a, &body, o.warnings);
 
   const auto& types = list_types_for(r, t.version);

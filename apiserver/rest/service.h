@@ -70,7 +70,14 @@ class Service {
 
   void set_admission(Admission* a) { admission_ = a; }
   void set_converter(Converter* c) { converter_ = c; }
-  void set_write_guard(WriteGuard* g) { guard_ = g; }
+  // Guards run in the order added; clear_write_guards() before they go.
+  void add_write_guard(WriteGuard* g) { guards_.push_back(g); }
+  void clear_write_guards() { guards_.clear(); }
+  // Runs the guards of that stage (WriteGuard::after_validation).
+  void run_guards(const AdmissionAttributes& a, const json::Value& obj, bool after_validation) {
+    for (auto* g : guards_)
+      if (g->after_validation() == after_validation) g->check(a, obj);
+  }
   storage::Store& store() { return store_; }
   registry::Registry& registry() { return registry_; }
 
@@ -148,7 +155,7 @@ class Service {
   registry::Registry& registry_;
   Admission* admission_ = nullptr;
   Converter* converter_ = nullptr;
-  WriteGuard* guard_ = nullptr;
+  std::vector<WriteGuard*> guards_;
 };
 
 // The list merge semantics for SSA / strategic merge of a resource version.

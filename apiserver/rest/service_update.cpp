@@ -137,8 +137,9 @@ json::Value Service::prepare_update_object(const Target& t, const json::Value& o
     admission_->mutate(a, &next, o.warnings);
     prepare_custom_resource(r, t.version, next, o, true);
   }
-  if (guard_) guard_->check(a, next);
+  run_guards(a, next, false);
   validate_object(r, t.version, next, &old, o.warnings);
+  run_guards(a, next, true);
   if (admission_) admission_->validate(a, &next, o.warnings);
 
   if (r.has_generation || r.crd) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace capstan::metrics {
 class Registry;
@@ -67,6 +68,10 @@ struct CertificatesOptions {
   std::chrono::milliseconds acme_request_timeout = 30s;
   // Each exchange with a DNS-01 solver's nameserver (RFC 2136 update or query).
   std::chrono::milliseconds dns01_timeout = 10s;
+  // Where webhook DNS-01 solvers' records are looked up before a challenge is accepted (their
+  // zone, CNAMEs with cnameStrategy Follow, and the propagation check), "host[:port]" each;
+  // none: the nameservers of /etc/resolv.conf (cert-manager's --dns01-recursive-nameservers).
+  std::vector<std::string> dns01_recursive_nameservers;
 
   // trust-manager's Bundles (bundles/bundle_controller.h): sources read in trust_namespace ("" =
   // cluster_resource_namespace), useDefaultCAs from default_ca_package ("" = none).

@@ -219,6 +219,7 @@ plugin::Plugin plugin() {
     bool ingress_shim = true;
     bool gateway_shim = false;
     bool http01_self_check = true;
+    std::vector<std::string> dns01_recursive_nameservers;  // none: /etc/resolv.conf
     // --certificate-request-approver: true (the internal approver), false (none), policy
     // (CertificateRequestPolicies).
     bool approver = true;
@@ -233,7 +234,7 @@ plugin::Plugin plugin() {
   return plugin::Plugin("certificates")
       .alias("cert-manager")
       .describe("X.509 certificates (cert-manager's Certificate, CertificateRequest, Issuer and ClusterIssuer under certs.capstan.dev): "
-                "SelfSigned, CA and ACME (HTTP-01, DNS-01 over RFC 2136) issuers, renewal, webhooks (webhooks/certificates) and metrics; trust-manager's "
+                "SelfSigned, CA and ACME (HTTP-01, DNS-01 over RFC 2136 or cert-manager's webhook solvers) issuers, renewal, webhooks (webhooks/certificates) and metrics; trust-manager's "
                 "Bundle under trust.capstan.dev")
       .flags([settings](flags::FlagSet& fs) {
         fs.add_string("cluster-resource-namespace", &settings->cluster_resource_namespace,
@@ -248,19 +249,34 @@ plugin::Plugin plugin() {
         fs.add_bool("acme-http01-self-check", &settings->http01_self_check,
                     "accept an HTTP-01 challenge only once http://<domain>/.well-known/acme-challenge/<token> answers it from "
                     "here (cert-manager's self check); =false accepts at once (a manager that cannot reach its own domains)");
+        fs.add_custom(
+            "dns01-recursive-nameservers",
+            [settings](const std::string& v) {
+              settings->dns01_recursive_nameservers.clear();
+              std::size_t start = 0;
+              while (start <= v.size()) {
+                auto comma = v.find(',', start);
+                std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+                if (!item.empty()) settings->dns01_recursive_nameservers.push_back(item);
+                if (comma == std::string::npos) break;
+                start = comma + 1;
+              }
+              if (settings->dns01_recursive_nameservers.size() > 8)
+                throw flags::UsageError("--dns01-recursive-nameservers: at most 8 nameservers");
+            },
+            "host[:port],... of the recursive nameservers webhook DNS-01 solvers' records are looked up on (their zone, and "
+            "whether they are answered before a challenge is accepted); default: those of /etc/resolv.conf",
+            "");
         fs.add_bool("ingress-shim", &settings->ingress_shim,
                     "make Certificates for Ingresses annotated certs.capstan.dev/issuer, certs.capstan.dev/cluster-issuer or "
                     "kubernetes.io/tls-acme (cert-manager's ingress-shim); --ingress-shim=false turns it off");
         fs.add_custom(
             "certificate-request-approver",
             [settings](const std::string& v) {
-              if (v == "policy") {
-                settings->approver = false;
-                settings->policy_approver = true;
-              } else if (v.empty() || v == "true" || v == "1" || v == "false" || v == "0") {
-                settings->approver = v.empty() || v == "true" || v == "1";
-                settings->policy_approver = false;
-              } else {
+              settings->policy_approver = v == "policy";
+              try {
+                settings->approver = !settings->policy_approver && flags::parse_bool("certificate-request-approver", v);
+              } catch (const flags::UsageError&) {
                 throw flags::UsageError("invalid value \"" + v + "\" for --certificate-request-approver: want true, false or policy");
               }
             },
@@ -342,6 +358,7 @@ plugin::Plugin plugin() {
         o.acme_solver_port = static_cast<std::uint16_t>(settings->acme_port);
         o.acme_solver = settings->acme_port > 0;
         o.acme_http01_self_check = settings->http01_self_check;
+        o.dns01_recursive_nameservers = settings->dns01_recursive_nameservers;
         o.enable_ingress_shim = settings->ingress_shim;
         o.enable_gateway_shim = settings->gateway_shim;
         o.default_issuer_name = settings->default_issuer_name;

@@ -27,9 +27,9 @@ const std::vector<Allowance>& allowlist() {
        "the embedded server in sorted order (same members and values)"},
       // Discovery: built-in APIs kube-apiserver serves and the embedded server does not.
       {kDiscovery + "(aggregated )?group missing on the embedded server$",
-       only_on_kube(R"(apiregistration\.k8s\.io|certificates\.k8s\.io|node\.k8s\.io|resource\.k8s\.io|)"
+       only_on_kube(R"(certificates\.k8s\.io|node\.k8s\.io|resource\.k8s\.io|)"
                     R"(flowcontrol\.apiserver\.k8s\.io|storagemigration\.k8s\.io)"),
-       "API groups not served: apiregistration (no aggregation layer), certificates (no CSR signers), node (RuntimeClass "
+       "API groups not served: certificates (no CSR signers), node (RuntimeClass "
        "needs a container runtime), resource (DRA needs drivers), flowcontrol (no priority and fairness), storagemigration"},
       {kDiscovery + "(aggregated )?group autoscaling$", "^/(preferredVersion|versions)",
        "HorizontalPodAutoscaler is served as autoscaling/v2 only: autoscaling/v1 needs the v1<->v2 conversion "

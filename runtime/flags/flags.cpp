@@ -18,15 +18,14 @@ void FlagSet::add_string(const std::string& name, std::string* target, const std
   add_custom(name, [target](const std::string& v) { *target = v; }, help, *target);
 }
 
+bool parse_bool(const std::string& name, const std::string& v) {
+  if (v == "true" || v == "1" || v.empty()) return true;
+  if (v == "false" || v == "0") return false;
+  throw UsageError("invalid boolean value \"" + v + "\" for --" + name);
+}
+
 void FlagSet::add_bool(const std::string& name, bool* target, const std::string& help) {
-  add_custom(
-      name,
-      [name, target](const std::string& v) {
-        if (v == "true" || v == "1" || v.empty()) *target = true;
-        else if (v == "false" || v == "0") *target = false;
-        else throw UsageError("invalid boolean value \"" + v + "\" for --" + name);
-      },
-      help, *target ? "true" : "false", true);
+  add_custom(name, [name, target](const std::string& v) { *target = parse_bool(name, v); }, help, *target ? "true" : "false", true);
 }
 
 namespace {

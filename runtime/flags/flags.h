@@ -26,6 +26,10 @@ class UsageError : public std::runtime_error {
   std::string usage_;
 };
 
+// A boolean flag's value as Go's flag package reads it here: true|1|"" (the bare flag), false|0;
+// anything else is a UsageError naming --`name`.
+bool parse_bool(const std::string& name, const std::string& v);
+
 class FlagSet {
  public:
   explicit FlagSet(std::string command) : command_(std::move(command)) {}

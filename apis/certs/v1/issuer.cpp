@@ -108,9 +108,26 @@ const auto& rfc2136_fields() {
   return table;
 }
 
+const auto& webhook_provider_fields() {
+  using S = WebhookProvider;
+  static const auto table = codec::table<S>(
+      "A DNS provider plugged in as cert-manager's webhook solvers are: an aggregated API server (registered by an "
+      "APIService for <groupName>/v1alpha1) answering ChallengePayloads POSTed to /apis/<groupName>/v1alpha1/<solverName> "
+      "through the Kubernetes API server. The manager needs RBAC 'create' on that resource.",
+      codec::field("groupName", &S::group_name,
+                   Schema::string("API group of the webhook's APIService (e.g. acme.mycompany.com).").max_length(253))
+          .required(),
+      codec::field("solverName", &S::solver_name,
+                   Schema::string("Name of the solver the webhook serves: the resource of the request URL.").max_length(253))
+          .required(),
+      codec::field("config", &S::config,
+                   Schema::open_object("Solver configuration, passed to the webhook as ChallengeRequest.config.")));
+  return table;
+}
+
 Schema unsupported_provider(std::string_view name) {
   return Schema::open_object(std::string("cert-manager's ") + std::string(name) +
-                             " DNS01 provider: kept in the schema, refused by the webhook (use rfc2136).");
+                             " DNS01 provider: kept in the schema, refused by the webhook (use rfc2136 or webhook).");
 }
 
 const auto& dns01_fields() {
@@ -122,7 +139,7 @@ const auto& dns01_fields() {
                                        "None (the default): the record goes at _acme-challenge.<domain>. Follow: at the "
                                        "target of that name's CNAME chain, for zones delegated to another DNS server.")),
       codec::field("rfc2136", &S::rfc2136, Rfc2136Provider::schema()),
-      codec::field("webhook", &S::webhook, unsupported_provider("webhook")),
+      codec::field("webhook", &S::webhook, WebhookProvider::schema()),
       codec::field("acmeDNS", &S::acme_dns, unsupported_provider("acmeDNS")),
       codec::field("akamai", &S::akamai, unsupported_provider("akamai")),
       codec::field("azureDNS", &S::azure_dns, unsupported_provider("azureDNS")),
@@ -211,6 +228,7 @@ CAPSTAN_CODEC_FROM(CertificateDnsNameSelector, dns_name_selector_fields)
 CAPSTAN_CODEC_FROM(Http01IngressSolver, http01_ingress_fields)
 CAPSTAN_CODEC_FROM(Http01Solver, http01_fields)
 CAPSTAN_CODEC_FROM(Rfc2136Provider, rfc2136_fields)
+CAPSTAN_CODEC_FROM(WebhookProvider, webhook_provider_fields)
 CAPSTAN_CODEC_FROM(Dns01Solver, dns01_fields)
 CAPSTAN_CODEC_FROM(AcmeChallengeSolver, solver_fields)
 CAPSTAN_CODEC_FROM(AcmeIssuer, acme_fields)

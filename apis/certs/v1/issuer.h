@@ -106,12 +106,28 @@ struct Rfc2136Provider {
   bool operator==(const Rfc2136Provider&) const = default;
 };
 
+// ACMEIssuerDNS01ProviderWebhook: a third-party DNS provider behind an aggregated API server
+// (cert-manager's webhook solver API). Challenges are presented and cleaned up by POSTing a
+// ChallengePayload (webhook.acme.cert-manager.io/v1alpha1) to
+// /apis/<groupName>/v1alpha1/<solverName> through the Kubernetes API server.
+struct WebhookProvider {
+  std::string group_name;   // the API group of the webhook's APIService
+  std::string solver_name;  // the resource named in the URL
+  std::optional<json::Value> config;  // handed to the solver as is (ChallengeRequest.config)
+
+  static WebhookProvider from_json(const json::Value& v, std::string_view path);
+  json::Value to_json() const;
+  static openapi::Schema schema();
+  bool operator==(const WebhookProvider&) const = default;
+};
+
 // ACMEChallengeSolverDNS01. cert-manager's other providers stay in the schema so that its
 // manifests load, and the webhook refuses them by name.
 struct Dns01Solver {
   std::string cname_strategy;  // "" or "None": present at _acme-challenge.<domain>; "Follow": at its CNAME target
   std::optional<Rfc2136Provider> rfc2136;
-  std::optional<json::Value> webhook, acme_dns, akamai, azure_dns, cloud_dns, cloudflare, digitalocean, route53;
+  std::optional<WebhookProvider> webhook;
+  std::optional<json::Value> acme_dns, akamai, azure_dns, cloud_dns, cloudflare, digitalocean, route53;
 
   static Dns01Solver from_json(const json::Value& v, std::string_view path);
   json::Value to_json() const;

@@ -100,6 +100,21 @@ void validate_rfc2136(const json::Object& p, const FieldPath& path, Causes& out)
   }
 }
 
+// cert-manager's ValidateACMEIssuerDNS01Config for webhook: groupName and solverName required.
+void validate_webhook_provider(const json::Object& p, const FieldPath& path, Causes& out) {
+  std::string_view group = str(p, "groupName");
+  if (group.empty()) out.push_back(validation::field_required(path.child("groupName"), "group name must be specified"));
+  else if (group.find('/') != std::string_view::npos || group.find('.') == std::string_view::npos)
+    out.push_back(validation::field_invalid(path.child("groupName"), jstr(group),
+                                            "must be an API group name (a DNS subdomain such as acme.example.com)"));
+  std::string_view solver = str(p, "solverName");
+  if (solver.empty()) out.push_back(validation::field_required(path.child("solverName"), "solver name must be specified"));
+  else if (solver.find('/') != std::string_view::npos)
+    out.push_back(validation::field_invalid(path.child("solverName"), jstr(solver), "must be a resource name (no '/')"));
+  if (const auto* config = get(p, "config"); config && !config->is_object() && !config->is_null())
+    out.push_back(validation::field_invalid(path.child("config"), *config, "must be an object"));
+}
+
 void validate_dns01(const json::Object& dns01, const FieldPath& path, Causes& out) {
   std::string_view strategy = str(dns01, "cnameStrategy");
   if (!strategy.empty() && strategy != "None" && strategy != "Follow")
@@ -109,13 +124,18 @@ void validate_dns01(const json::Object& dns01, const FieldPath& path, Causes& ou
     ++providers;
     validate_rfc2136(*rfc2136, path.child("rfc2136"), out);
   }
+  if (const auto* webhook = obj(dns01, "webhook")) {
+    ++providers;
+    validate_webhook_provider(*webhook, path.child("webhook"), out);
+  }
   // cert-manager's other providers: refused by name rather than accepted and left pending.
-  for (std::string_view other : {"webhook", "acmeDNS", "akamai", "azureDNS", "cloudDNS", "cloudflare", "digitalocean", "route53"}) {
+  for (std::string_view other : {"acmeDNS", "akamai", "azureDNS", "cloudDNS", "cloudflare", "digitalocean", "route53"}) {
     if (!get(dns01, other)) continue;
     ++providers;
     out.push_back(validation::field_forbidden(path.child(other), "the " + std::string(other) +
                                                                      " DNS01 provider is not supported; use rfc2136 (any DNS "
-                                                                     "server taking RFC 2136 updates)"));
+                                                                     "server taking RFC 2136 updates) or webhook (cert-manager's "
+                                                                     "webhook solvers)"));
   }
   if (providers == 0) out.push_back(validation::field_required(path, "no DNS01 provider specified"));
   if (providers > 1) out.push_back(validation::field_forbidden(path, "may not specify more than one provider type"));

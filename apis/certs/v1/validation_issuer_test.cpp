@@ -114,7 +114,22 @@ TEST(IssuerValidation, Solvers) {
             Strings{"spec.acme.solvers[0]: Forbidden: may not specify more than one solver type in a single solver"});
   EXPECT_EQ(errors(acme(R"([{"dns01": {"route53": {}}}])")),
             Strings{"spec.acme.solvers[0].dns01.route53: Forbidden: the route53 DNS01 provider is not supported; use rfc2136 "
-                    "(any DNS server taking RFC 2136 updates)"});
+                    "(any DNS server taking RFC 2136 updates) or webhook (cert-manager's webhook solvers)"});
+}
+
+TEST(IssuerValidation, Dns01Webhook) {
+  EXPECT_EQ(errors(acme(R"([{"dns01": {"webhook": {"groupName": "acme.example.com", "solverName": "my-dns",
+                              "config": {"apiKeySecretRef": {"name": "k", "key": "token"}, "ttl": 60}}}}])")),
+            Strings{});
+  EXPECT_EQ(errors(acme(R"([{"dns01": {"webhook": {}}}])")),
+            (Strings{"spec.acme.solvers[0].dns01.webhook.groupName: Required value: group name must be specified",
+                     "spec.acme.solvers[0].dns01.webhook.solverName: Required value: solver name must be specified"}));
+  EXPECT_EQ(errors(acme(R"([{"dns01": {"webhook": {"groupName": "acme/v1", "solverName": "a/b"}}}])")),
+            (Strings{"spec.acme.solvers[0].dns01.webhook.groupName: Invalid value: \"acme/v1\": must be an API group name (a "
+                     "DNS subdomain such as acme.example.com)",
+                     "spec.acme.solvers[0].dns01.webhook.solverName: Invalid value: \"a/b\": must be a resource name (no '/')"}));
+  EXPECT_EQ(errors(acme(R"([{"dns01": {"rfc2136": {"nameserver": "10.0.0.53"}, "webhook": {"groupName": "a.b", "solverName": "s"}}}])")),
+            Strings{"spec.acme.solvers[0].dns01: Forbidden: may not specify more than one provider type"});
 }
 
 TEST(IssuerValidation, GatewayHttpRouteSolverIsRefusedByName) {
@@ -145,7 +160,7 @@ TEST(IssuerValidation, Dns01Rfc2136) {
                     "\"Follow\""});
   EXPECT_EQ(errors(acme(R"([{"dns01": {"rfc2136": {"nameserver": "10.0.0.53"}, "cloudflare": {}}}])")),
             (Strings{"spec.acme.solvers[0].dns01.cloudflare: Forbidden: the cloudflare DNS01 provider is not supported; use "
-                     "rfc2136 (any DNS server taking RFC 2136 updates)",
+                     "rfc2136 (any DNS server taking RFC 2136 updates) or webhook (cert-manager's webhook solvers)",
                      "spec.acme.solvers[0].dns01: Forbidden: may not specify more than one provider type"}));
 }
 

@@ -61,9 +61,9 @@ void check_issuer(const json::Value& obj, const std::string& what, std::vector<s
     if (!dns01) continue;
     for (const auto& kv : *dns01) {
       std::string_view provider = kv.key();
-      if (provider == "rfc2136" || provider == "cnameStrategy") continue;
+      if (provider == "rfc2136" || provider == "webhook" || provider == "cnameStrategy") continue;
       notes.push_back(what + ": spec.acme.solvers[" + std::to_string(i) + "].dns01." + std::string(provider) +
-                      ": only the rfc2136 DNS-01 provider is served; the webhook will refuse this solver");
+                      ": only the rfc2136 and webhook DNS-01 providers are served; the webhook will refuse this solver");
     }
   }
 }

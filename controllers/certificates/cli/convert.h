@@ -6,7 +6,7 @@
 // cert-manager.io/ annotations of Ingresses and Gateways (issuer, cluster-issuer, common-name,
 // duration...) certs.capstan.dev/ ones. ACME Orders and Challenges are dropped (they are the
 // controller's own state); every other object passes unchanged. What Capstan does not serve
-// (older cert-manager API versions, DNS-01 providers other than rfc2136, Vault and Venafi
+// (older cert-manager API versions, DNS-01 providers other than rfc2136 and webhook, Vault and Venafi
 // issuers, cainjector annotations) is reported in the notes, naming the object and field.
 #pragma once
 

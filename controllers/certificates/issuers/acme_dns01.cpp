@@ -1,8 +1,11 @@
 #include "controllers/certificates/issuers/acme_dns01.h"
 
 #include "controllers/certificates/env.h"
+#include "controllers/certificates/issuers/acme_dns01_webhook.h"
+#include "controllers/certificates/issuers/dns01_resolvers.h"
 #include "runtime/dns/rfc2136.h"
 #include "runtime/meta/base64.h"
+#include "runtime/pki/digest.h"
 
 #include <stdexcept>
 
@@ -34,7 +37,7 @@ dns::TsigKey tsig_key(Env& env, const v1::Rfc2136Provider& p, const std::string&
 }
 
 dns::Rfc2136 provider(Env& env, const Dns01Record& r) {
-  if (!r.solver.rfc2136) throw std::runtime_error("spec.acme.solvers[].dns01: no supported provider (rfc2136) configured");
+  if (!r.solver.rfc2136) throw std::runtime_error("spec.acme.solvers[].dns01: no supported provider (rfc2136, webhook) configured");
   const auto& p = *r.solver.rfc2136;
   dns::Rfc2136Options o;
   try {
@@ -54,6 +57,27 @@ std::string record_name(const dns::Rfc2136& ns, const Dns01Record& r) {
   return r.solver.cname_strategy == "Follow" ? ns.follow_cnames(name) : name;
 }
 
+// The ChallengeRequest of a webhook solver: the record's name and zone as the recursive
+// nameservers see them (with cnameStrategy Follow, the end of the CNAME chain). The uid is
+// derived from the name and value, so Present and CleanUp of one challenge share it.
+WebhookChallenge webhook_challenge(Env& env, const Dns01Record& r, std::string action) {
+  Dns01Resolvers resolvers(env.options.dns01_recursive_nameservers, env.options.dns01_timeout);
+  std::string name = dns01_record_name(r.domain);
+  if (r.solver.cname_strategy == "Follow") name = resolvers.follow_cnames(name);
+  WebhookChallenge c;
+  std::string h = pki::sha256_hex(name + "\n" + r.value, 16);
+  c.uid = h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20, 12);
+  c.action = std::move(action);
+  std::string_view domain = r.domain;
+  if (domain.starts_with("*.")) domain.remove_prefix(2);
+  c.dns_name = std::string(domain);
+  c.key = r.value;
+  c.resource_namespace = r.secrets_namespace;
+  c.resolved_fqdn = name + ".";
+  c.resolved_zone = resolvers.find_zone(name, std::string(domain)) + ".";
+  return c;
+}
+
 }  // namespace
 
 std::string dns01_record_name(std::string_view domain) {
@@ -62,6 +86,16 @@ std::string dns01_record_name(std::string_view domain) {
 }
 
 bool present_dns01(Env& env, const Dns01Record& r) {
+  if (r.solver.webhook) {
+    try {
+      auto c = webhook_challenge(env, r, "Present");
+      call_webhook_solver(env.client, *r.solver.webhook, c);
+      Dns01Resolvers resolvers(env.options.dns01_recursive_nameservers, env.options.dns01_timeout);
+      return resolvers.answers(c.resolved_fqdn.substr(0, c.resolved_fqdn.size() - 1), r.value);
+    } catch (const dns::DnsError& e) {
+      throw std::runtime_error("DNS-01 for \"" + r.domain + "\": " + e.what());
+    }
+  }
   try {
     auto ns = provider(env, r);
     std::string name = record_name(ns, r);
@@ -76,6 +110,14 @@ bool present_dns01(Env& env, const Dns01Record& r) {
 }
 
 void clean_up_dns01(Env& env, const Dns01Record& r) {
+  if (r.solver.webhook) {
+    try {
+      call_webhook_solver(env.client, *r.solver.webhook, webhook_challenge(env, r, "CleanUp"));
+    } catch (const dns::DnsError& e) {
+      throw std::runtime_error("DNS-01 clean-up for \"" + r.domain + "\": " + e.what());
+    }
+    return;
+  }
   try {
     auto ns = provider(env, r);
     std::string name = record_name(ns, r);

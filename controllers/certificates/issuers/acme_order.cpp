@@ -135,8 +135,10 @@ std::optional<SignOutcome> present_challenges(Ctx& c, const acme::Order& order) 
     if (chosen->solver.dns01) {
       try {
         if (!present_dns01(c.env, dns01_record(c, *chosen, authz))) {
-          wait(name, SignOutcome::pending("DNS01Propagating", "Waiting for the DNS-01 TXT record " + dns01_record_name(name) +
-                                                                  " to be answered by " + chosen->solver.dns01->rfc2136->nameserver,
+          const auto& dns01 = *chosen->solver.dns01;
+          const std::string by = dns01.rfc2136 ? dns01.rfc2136->nameserver : std::string("the recursive nameservers");
+          wait(name, SignOutcome::pending("DNS01Propagating",
+                                          "Waiting for the DNS-01 TXT record " + dns01_record_name(name) + " to be answered by " + by,
                                           c.env.options.acme_requeue));
           continue;
         }
