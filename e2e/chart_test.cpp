@@ -66,11 +66,14 @@ TEST_F(HelmChart, ASubsetOfControllersGetsExactlyItsCrdsRulesWebhooksAndFlag) {
   for (const auto& r : *json::get_array(*role, {"rules"}))
     for (const auto& g : *json::get_array(r, {"apiGroups"})) groups.emplace(g.as_string());
   // Kafka's own kinds, its PodDisruptionBudgets, its two CRDs by name (storage version
-  // migration, CA injection), the Ingresses of its ingress listeners, and the Certificates of its
+  // migration, CA injection), the Ingresses of its ingress listeners, the Certificates of its
   // TLS listeners and the PodMonitors of its metrics (made when the certificates and monitoring
-  // controllers run too).
+  // controllers run too), and the ClusterRoleBindings of rack-aware clusters to the broker role.
   EXPECT_EQ(groups, (std::set<std::string>{"", "apiextensions.k8s.io", "certs.capstan.dev", "kafka.capstan.dev",
-                                           "monitoring.capstan.dev", "networking.k8s.io", "policy"}));
+                                           "monitoring.capstan.dev", "networking.k8s.io", "policy", "rbac.authorization.k8s.io"}));
+  const auto* broker_role = find(docs, "ClusterRole", "capstan-kafka-broker");
+  ASSERT_NE(broker_role, nullptr) << "the role rack-aware brokers are bound to";
+  EXPECT_EQ(json::serialize(*json::find(*broker_role, {"rules"})), R"([{"apiGroups":[""],"resources":["nodes"],"verbs":["get"]}])");
   const auto* deploy = find(docs, "Deployment", "capstan-manager");
   ASSERT_NE(deploy, nullptr);
   const auto& args = *json::get_array((*json::get_array(*deploy, {"spec", "template", "spec", "containers"}))[0], {"args"});

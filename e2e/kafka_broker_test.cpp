@@ -37,7 +37,18 @@ class KafkaBrokerE2E : public KafkaNodesFixture {
 };
 
 TEST_P(KafkaBrokerE2E, ThreeRealNodesFormAQuorumOnTheGeneratedConfigurationAndServeEveryListener) {
-  std::vector<KafkaNodeSpec> nodes = make_cluster();
+  // JBOD storage: a claim and an ephemeral volume, each a log directory, the KRaft metadata log
+  // on the second.
+  std::string cluster = kKafkaNodesCluster;
+  const std::string single = "storage: {type: persistent-claim, size: 1Gi, deleteClaim: true}";
+  cluster.replace(cluster.find(single), single.size(),
+                  "storage: {type: jbod, volumes: [{id: 0, type: persistent-claim, size: 1Gi, deleteClaim: true}, "
+                  "{id: 1, type: ephemeral, kraftMetadata: shared}]}");
+  // Rack awareness: each broker's rack is its Node's zone label (the workload simulator's one Node).
+  const std::string listeners = "    listeners:\n";
+  cluster.replace(cluster.find(listeners), listeners.size(), "    rack: {topologyKey: topology.kubernetes.io/zone}\n" + listeners);
+  kubectl_->ok({"label", "node", "--all", "topology.kubernetes.io/zone=zone-a", "--overwrite"});
+  std::vector<KafkaNodeSpec> nodes = make_cluster("", {"events-dual-0", "events-dual-1", "events-dual-2"}, cluster);
   ASSERT_EQ(nodes.size(), 3u) << "the Kafka did not become Ready";
   const std::string cluster_id = jsonpath("kafka", "events", ".status.clusterId");
   // The spec names none: new nodes are formatted with the default (the status says what the
@@ -52,9 +63,16 @@ TEST_P(KafkaBrokerE2E, ThreeRealNodesFormAQuorumOnTheGeneratedConfigurationAndSe
 
   KafkaBrokers brokers(*dir_, nodes, std::move(network_));
   std::cout << "[ kafka ] three nodes listening " << brokers.start_seconds() << " s after their start\n";
-  EXPECT_NE(read_file(brokers.data_dir("events-dual-1") + "/kafka-log1/meta.properties").find("cluster.id=" + cluster_id),
-            std::string::npos)
-      << "the storage was formatted with the controller's cluster id";
+  for (const char* volume : {"/data-0", "/data-1"})
+    EXPECT_NE(read_file(brokers.data_dir("events-dual-1") + volume + "/kafka-log1/meta.properties").find("cluster.id=" + cluster_id),
+              std::string::npos)
+        << volume << ": each log directory was formatted with the controller's cluster id";
+  EXPECT_TRUE(std::filesystem::exists(brokers.data_dir("events-dual-1") + "/data-1/kafka-log1/__cluster_metadata-0"))
+      << "the KRaft metadata log is on the volume marked kraftMetadata: shared";
+
+  const RunResult racks = brokers.java_client({{"bootstrap.servers", brokers.bootstrap_servers(9092)}}, {"nodes"});
+  EXPECT_EQ(racks.out, "0 zone-a\n1 zone-a\n2 zone-a\n") << "broker.rack from the Node's label, as Kafka's describeCluster reports it\n"
+                                                          << racks.err;
 
   for (int port : {9092, 9094}) {
     SCOPED_TRACE("listener on port " + std::to_string(port));
@@ -73,6 +91,15 @@ TEST_P(KafkaBrokerE2E, ThreeRealNodesFormAQuorumOnTheGeneratedConfigurationAndSe
     std::sort(sent.begin(), sent.end());
     EXPECT_EQ(received, sent);
   }
+  // Kafka spreads the partitions over the node's log directories: both hold some.
+  auto partitions_in = [&](const std::string& volume) {
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(brokers.data_dir("events-dual-1") + volume + "/kafka-log1"))
+      n += e.is_directory() && e.path().filename().string().rfind("orders-", 0) == 0;
+    return n;
+  };
+  EXPECT_GT(partitions_in("/data-0"), 0);
+  EXPECT_GT(partitions_in("/data-1"), 0);
 }
 
 CAPSTAN_E2E_BACKENDS(KafkaBrokerE2E);
@@ -295,8 +322,8 @@ spec:
 
 // SCRAM-SHA-512: KafkaUsers with a generated or a given password authenticate over SASL_SSL
 // with the credential the user operator set in Kafka (AlterUserScramCredentials), get their ACLs
-// and quotas, follow a change of their password, and lose credential and quotas with their
-// KafkaUser.
+// (a transactional id prefix's too) and quotas, follow a change of their password, and lose
+// credential, ACLs and quotas with their KafkaUser.
 TEST_P(KafkaTlsE2E, ScramUsersAuthenticateWithTheirPasswordsOverSaslSslAndLoseThemWithTheirKafkaUser) {
   const std::string cluster = kafka_cluster_with(
       "      - {name: scram, port: 9093, type: internal, tls: true, authentication: {type: scram-sha-512}}\n"
@@ -313,6 +340,8 @@ spec:
     acls:
       - resource: {type: topic, name: ledger}
         operations: [Write, Describe, Read]
+      - resource: {type: transactionalId, name: tx-, patternType: prefix}
+        operations: [Write, Describe]
 ---
 apiVersion: kafka.capstan.dev/v1
 kind: KafkaUser
@@ -368,6 +397,22 @@ spec:
   ASSERT_EQ(produced.code, 0) << produced.err << brokers.logs();
   const RunResult consumed = client("dave", dave["password"], {"consume", "ledger", "1"});
   EXPECT_EQ(consumed.out, "dave's entry\n") << consumed.err;
+  // dave's bindings in Kafka, as Kafka's own Admin.describeAcls reports them to admin, a super
+  // user: the transactional id prefix too (librdkafka 2.0 has no word for it; acls.h), and it
+  // lets dave's transactional producers of tx-* commit, not others.
+  const std::string admin_password = secret_data("admin")["password"];
+  auto acls = [&](const std::string& principal) {
+    const RunResult r = client("admin", admin_password, {"acls", principal});
+    return r.code == 0 ? r.out : "describeAcls failed: " + r.err;
+  };
+  const std::string daves_acls =
+      "TOPIC ledger LITERAL * DESCRIBE ALLOW\nTOPIC ledger LITERAL * READ ALLOW\nTOPIC ledger LITERAL * WRITE ALLOW\n"
+      "TRANSACTIONAL_ID tx- PREFIXED * DESCRIBE ALLOW\nTRANSACTIONAL_ID tx- PREFIXED * WRITE ALLOW\n";
+  EXPECT_TRUE(eventually([&] { return acls("User:dave") == daves_acls; }, 20s)) << acls("User:dave");
+  const RunResult in_transaction = client("dave", dave["password"], {"produce-transactional", "ledger", "tx-1", "dave's transaction"});
+  EXPECT_EQ(in_transaction.code, 0) << in_transaction.err << brokers.logs();
+  const RunResult other_transaction = client("dave", dave["password"], {"produce-transactional", "ledger", "other-1", "not dave's"});
+  EXPECT_NE(other_transaction.err.find("TransactionalIdAuthorizationException"), std::string::npos) << other_transaction.err;
   const RunResult wrong = client("dave", "not-daves-password", {"check"});
   EXPECT_NE(wrong.err.find("SaslAuthenticationException"), std::string::npos) << wrong.err;
   EXPECT_FALSE(authenticates("mallory", dave["password"]));
@@ -378,7 +423,6 @@ spec:
 
   // dave's quotas are the spec's, follow it, and a quota set behind the operator's back goes at
   // the next full reconciliation (3 s); admin, a super user, reads them.
-  const std::string admin_password = secret_data("admin")["password"];
   auto quotas = [&] { return client("admin", admin_password, {"quotas", "dave"}).out; };
   EXPECT_EQ(quotas(), "controller_mutation_rate=2.5\nproducer_byte_rate=1048576.0\nrequest_percentage=55.0\n");
   kubectl_->ok({"patch", "kafkauser", "dave", "-n", "data", "--type=json", "-p",
@@ -440,12 +484,16 @@ spec:
     return client("admin", admin_password, {"quotas", "CN=dave"}).out == "consumer_byte_rate=2048.0\ncontroller_mutation_rate=2.5\nrequest_percentage=55.0\n";
   }, 30s)) << client("admin", admin_password, {"quotas", "CN=dave"}).out;
   EXPECT_FALSE(authenticates("dave", dave["password"]));
+  // His bindings moved with him, the transactional id's included.
+  EXPECT_TRUE(eventually([&] { return acls("User:dave").empty(); }, 20s)) << "User:dave kept ACLs: " << acls("User:dave");
+  EXPECT_TRUE(eventually([&] { return acls("User:CN=dave") == daves_acls; }, 20s)) << acls("User:CN=dave");
 
   // A deleted KafkaUser's quotas, Secret and credential go with it.
   kubectl_->ok({"delete", "kafkauser", "dave", "-n", "data", "--wait=true", "--timeout=60s"});
   EXPECT_TRUE(eventually([&] { return secret_data("dave").empty(); }, 30s)) << "dave's Secret outlived his KafkaUser";
   EXPECT_TRUE(eventually([&] { return client("admin", admin_password, {"quotas", "CN=dave"}).out.empty(); }, 10s))
       << "dave's quotas outlived his KafkaUser";
+  EXPECT_TRUE(eventually([&] { return acls("User:CN=dave").empty(); }, 10s)) << "dave's ACLs outlived his KafkaUser: " << acls("User:CN=dave");
   kubectl_->ok({"delete", "kafkauser", "admin", "-n", "data", "--wait=true", "--timeout=60s"});
   EXPECT_TRUE(eventually([&] { return !authenticates("admin", admin_password); }, 20s)) << "admin still authenticates after his KafkaUser was deleted";
 }

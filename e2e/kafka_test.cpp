@@ -260,6 +260,92 @@ spec:
       << not_ready("message");
 }
 
+const char* kRackCluster = R"(apiVersion: v1
+kind: Namespace
+metadata: {name: data}
+---
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaNodePool
+metadata: {name: controllers, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {replicas: 1, roles: [controller], storage: {type: ephemeral}}
+---
+apiVersion: kafka.capstan.dev/v1
+kind: KafkaNodePool
+metadata: {name: brokers, namespace: data, labels: {kafka.capstan.dev/cluster: events}}
+spec: {replicas: 2, roles: [broker], storage: {type: ephemeral}}
+---
+apiVersion: kafka.capstan.dev/v1
+kind: Kafka
+metadata:
+  name: events
+  namespace: data
+  annotations: {kafka.capstan.dev/skip-broker-scaledown-check: "true"}
+spec:
+  kafka:
+    listeners: [{name: plain, port: 9092, type: internal, tls: false}]
+    rack: {topologyKey: topology.kubernetes.io/zone}
+    config: {replica.selector.class: org.apache.kafka.common.replica.RackAwareReplicaSelector}
+)";
+
+// Rack awareness: the brokers' init container, rack volume and affinity, broker.rack in their
+// configuration, the nodes' ServiceAccount and its ClusterRoleBinding to the chart's broker
+// ClusterRole (which the manager, running with the chart's RBAC, may only make because it holds
+// get on nodes); both go when rack is dropped, and the binding goes with its Kafka.
+TEST_P(KafkaE2E, RackAwarenessGivesBrokersTheirNodesLabelAndTheRightToReadIt) {
+  kubectl_->ok({"apply", "-f", "-"}, kRackCluster);
+  ASSERT_TRUE(eventually([&] { return ready() == "True"; }, 40s)) << pods() << condition("kafka", "events", "data", "NotReady", "message");
+  auto pod_field = [&](const std::string& pod, const std::string& path) {
+    return get({"get", "pod", pod, "-n", "data", "-o", "jsonpath={" + path + "}"});
+  };
+  EXPECT_EQ(pod_field("events-brokers-0", ".spec.initContainers[0].name"), "kafka-init");
+  EXPECT_EQ(pod_field("events-brokers-0", ".spec.initContainers[0].command[0]"), "/opt/strimzi/bin/kafka_init_run.sh");
+  EXPECT_EQ(pod_field("events-brokers-0", ".spec.initContainers[0].env[?(@.name==\"RACK_TOPOLOGY_KEY\")].value"), "topology.kubernetes.io/zone");
+  EXPECT_EQ(pod_field("events-brokers-0", ".spec.initContainers[0].env[?(@.name==\"NODE_NAME\")].valueFrom.fieldRef.fieldPath"), "spec.nodeName");
+  EXPECT_EQ(pod_field("events-brokers-1", ".spec.containers[0].volumeMounts[?(@.name==\"rack-volume\")].mountPath"), "/opt/kafka/init");
+  EXPECT_EQ(pod_field("events-brokers-1", ".spec.serviceAccountName"), "events-kafka");
+  EXPECT_EQ(pod_field("events-brokers-1", ".spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]"
+                                          ".matchExpressions[0].key"),
+            "topology.kubernetes.io/zone");
+  EXPECT_EQ(pod_field("events-brokers-1", ".spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight"), "100");
+  EXPECT_EQ(pod_field("events-controllers-2", ".spec.initContainers"), "") << "a controller has no rack to read";
+  EXPECT_EQ(pod_field("events-controllers-2", ".spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]"
+                                              ".podAffinityTerm.topologyKey"),
+            "topology.kubernetes.io/zone")
+      << "controllers are spread over the racks too";
+  const std::string config = get({"get", "configmap", "events-brokers-0", "-n", "data", "-o", "jsonpath={.data.server\\.config}"});
+  EXPECT_NE(config.find("broker.rack=${strimzidir:/opt/kafka/init:rack.id}\n"), std::string::npos) << config;
+  EXPECT_NE(config.find("config.providers.strimzidir.class=org.apache.kafka.common.config.provider.DirectoryConfigProvider\n"), std::string::npos);
+  EXPECT_NE(config.find("replica.selector.class=org.apache.kafka.common.replica.RackAwareReplicaSelector\n"), std::string::npos);
+
+  EXPECT_EQ(get({"get", "serviceaccount", "events-kafka", "-n", "data", "-o", "jsonpath={.metadata.ownerReferences[0].kind}"}), "Kafka");
+  const std::string binding = "capstan-data-events-kafka-init";
+  EXPECT_EQ(get({"get", "clusterrolebinding", binding, "-o", "jsonpath={.roleRef.kind}/{.roleRef.name}"}), "ClusterRole/capstan-kafka-broker");
+  EXPECT_EQ(get({"get", "clusterrolebinding", binding, "-o", "jsonpath={.subjects[0].kind}/{.subjects[0].namespace}/{.subjects[0].name}"}),
+            "ServiceAccount/data/events-kafka");
+  EXPECT_EQ(get({"get", "clusterrole", "capstan-kafka-broker", "-o", "jsonpath={.rules[0].resources[0]}/{.rules[0].verbs[0]}"}), "nodes/get")
+      << "the chart's broker ClusterRole";
+
+  // Dropping rack: the binding and the ServiceAccount go, and the nodes roll without the init container.
+  auto binding_exists = [&] { return !get({"get", "clusterrolebinding", "-l", "kafka.capstan.dev/cluster=events", "-o", "name"}).empty(); };
+  const auto before = revisions();
+  kubectl_->ok({"patch", "kafka", "events", "-n", "data", "--type=json", "-p", R"([{"op":"remove","path":"/spec/kafka/rack"}])"});
+  EXPECT_TRUE(eventually([&] { return !binding_exists(); }, 30s)) << "the rack ClusterRoleBinding outlived rack";
+  EXPECT_TRUE(eventually([&] { return get({"get", "serviceaccount", "-n", "data", "-o", "name"}).find("events-kafka") == std::string::npos; }, 30s));
+  EXPECT_TRUE(eventually([&] {
+    const auto now = revisions();
+    if (now.size() != before.size()) return false;
+    for (const auto& [pod, revision] : now)
+      if (before.at(pod) == revision) return false;
+    return pod_field("events-brokers-0", ".spec.initContainers").empty();
+  }, 60s)) << "the nodes did not roll without rack";
+
+  // Rack again, then the Kafka goes: its cluster-scoped binding goes with it (no owner reference can).
+  kubectl_->ok({"patch", "kafka", "events", "-n", "data", "--type=merge", "-p", R"({"spec":{"kafka":{"rack":{"topologyKey":"kubernetes.io/hostname"}}}})"});
+  ASSERT_TRUE(eventually(binding_exists, 30s));
+  kubectl_->ok({"delete", "kafka", "events", "-n", "data"});
+  EXPECT_TRUE(eventually([&] { return !binding_exists(); }, 30s)) << "the rack ClusterRoleBinding outlived its Kafka";
+}
+
 CAPSTAN_E2E_BACKENDS(KafkaE2E);
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "testing/eventually.h"
 #include "testing/ports.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -130,6 +131,13 @@ KafkaBrokers::~KafkaBrokers() {
 void KafkaBrokers::prepare(Node& n) {
   n.data_dir = dir_.file("kafka-" + n.spec.pod + "-data");
   std::filesystem::create_directories(n.data_dir);
+  // Each data volume: its folder under the node's data folder (named by the mount's last part).
+  std::map<std::string, std::string> data_mounts;
+  for (const auto& path : n.spec.data_mount_paths) {
+    const std::string folder = n.data_dir + "/" + path.substr(path.rfind('/') + 1);
+    std::filesystem::create_directories(folder);
+    data_mounts[path] = folder;
+  }
   // The Secret volumes: mount path -> its folder here.
   std::map<std::string, std::string> mounts;
   for (const auto& [path, files] : n.spec.mounts) {
@@ -164,16 +172,28 @@ void KafkaBrokers::prepare(Node& n) {
     } else if (is_data_dir(key)) {
       std::string dirs;
       for (const auto& d : split(value, ',')) {
-        if (d.rfind(n.spec.data_mount_path, 0) != 0)
-          throw std::invalid_argument(n.spec.pod + ": " + key + " " + d + " is not on the data volume " + n.spec.data_mount_path);
-        dirs += (dirs.empty() ? "" : ",") + n.data_dir + d.substr(n.spec.data_mount_path.size());
+        auto on = std::find_if(data_mounts.begin(), data_mounts.end(),
+                               [&](const auto& m) { return d.rfind(m.first + "/", 0) == 0; });
+        if (on == data_mounts.end()) throw std::invalid_argument(n.spec.pod + ": " + key + " " + d + " is not on a data volume of the pod");
+        dirs += (dirs.empty() ? "" : ",") + on->second + d.substr(on->first.size());
       }
       value = dirs;
     } else if (key == "process.roles") {
       n.broker = value.find("broker") != std::string::npos;
+    } else if (key.starts_with("config.providers.") && key.ends_with(".param.allowed.paths")) {
+      // A config provider may read the mounts under the paths it is allowed: their folders here.
+      std::string allowed;
+      for (const auto& p : split(value, ','))
+        for (const auto& [path, folder] : mounts)
+          if (path == p || path.rfind(p + "/", 0) == 0) allowed += (allowed.empty() ? "" : ",") + folder;
+      value = allowed.empty() ? value : allowed;
     } else {
-      for (const auto& [path, folder] : mounts)
+      for (const auto& [path, folder] : mounts) {
         if (value.rfind(path + "/", 0) == 0) value = folder + value.substr(path.size());
+        // A config provider's reference, ${provider:<path>:<key>}.
+        for (auto at = value.find(":" + path + ":"); at != std::string::npos; at = value.find(":" + path + ":"))
+          value.replace(at + 1, path.size(), folder);
+      }
     }
     out += key + "=" + value + "\n";
   }

@@ -11,7 +11,7 @@
 // addresses (and the quorum voters', when the control plane is TLS) keep the node's name with the
 // port translated: its clients check the node's certificate against that name, and the nodes'
 // JVMs (a hosts file) and KafkaClient resolve every name to 127.0.0.1 as the pod network's DNS
-// would resolve it to the pod. The data volume's mount path becomes a folder of the
+// would resolve it to the pod. Each data volume's mount path becomes a folder of the
 // node's, and so does each Secret volume's (its files written there, paths in the configuration
 // translated). Every other line runs as the controller wrote it.
 #pragma once
@@ -40,7 +40,7 @@ std::string kafka_agent_jar();
 struct KafkaNodeSpec {
   std::string pod;               // <cluster>-<pool>-<id>
   std::string host;              // its stable DNS name (the headless Service's)
-  std::string data_mount_path;   // the pod's "data" volume mount
+  std::vector<std::string> data_mount_paths;  // the pod's data volumes' mounts ("data", or "data-<id>" of JBOD)
   std::string server_config;     // the ConfigMap's server.config
   std::string cluster_id;        // ... cluster.id
   std::string metadata_version;  // ... metadata.version

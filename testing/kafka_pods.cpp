@@ -1,5 +1,6 @@
 #include "testing/kafka_pods.h"
 
+#include "apis/kafka/v1/group.h"
 #include "runtime/json/json.h"
 #include "runtime/meta/base64.h"
 
@@ -8,8 +9,8 @@
 namespace capstan::e2e {
 namespace {
 
-constexpr std::string_view kClusterLabel = "kafka.capstan.dev/cluster";
-constexpr std::string_view kPodNameLabel = "kafka.capstan.dev/pod-name";
+using apis::kafka::v1::kClusterLabel;
+using apis::kafka::v1::kPodNameLabel;
 
 // kubectl get ... -o json, parsed; null when it fails (not there).
 json::Value get_json(const Kubectl& kubectl, const std::vector<std::string>& args) {
@@ -45,7 +46,6 @@ KafkaNodeSpec read_kafka_node(const Kubectl& kubectl, const std::string& ns, con
   n.pod = pod;
   n.host = std::string(json::get_string(object, {"spec", "hostname"})) + "." + std::string(json::get_string(object, {"spec", "subdomain"})) +
            "." + ns + ".svc";
-  n.data_mount_path = mount_path(container, "data");
   n.server_config = json::get_string(config, {"data", "server.config"});
   n.cluster_id = json::get_string(config, {"data", "cluster.id"});
   n.metadata_version = json::get_string(config, {"data", "metadata.version"});
@@ -60,7 +60,26 @@ KafkaNodeSpec read_kafka_node(const Kubectl& kubectl, const std::string& ns, con
     for (const auto& e : env->as_array())
       if (json::get_string(e, {"name"}) == "KAFKA_METRICS_ENABLED" && json::get_string(e, {"value"}) == "true")
         n.metrics_config = json::get_string(config, {"data", "metrics-config.json"});
+  // The rack init container's part (controllers/kafka/rack.h): rack.id on its volume, the label
+  // RACK_TOPOLOGY_KEY names of the pod's Node.
+  if (const json::Value* init = json::find(object, {"spec", "initContainers"}); init && init->is_array())
+    for (const auto& c : init->as_array())
+      if (const json::Value* env = json::find(c, {"env"}); env && env->is_array())
+        for (const auto& e : env->as_array())
+          if (json::get_string(e, {"name"}) == "RACK_TOPOLOGY_KEY") {
+            const std::string node(json::get_string(object, {"spec", "nodeName"}));
+            const json::Value labels = get_json(kubectl, {"get", "node", node, "-o", "jsonpath={.metadata.labels}"});
+            const std::string rack = labels.is_null() ? "" : std::string(json::get_string(labels, {json::get_string(e, {"value"})}));
+            if (rack.empty()) throw std::runtime_error("Kafka node " + pod + ": its Node " + node + " has no label " +
+                                                       std::string(json::get_string(e, {"value"})));
+            const json::Value* mounts = json::find(c, {"volumeMounts"});
+            if (!mounts || !mounts->is_array() || mounts->as_array().empty())
+              throw std::runtime_error("Kafka node " + pod + ": its rack init container mounts no volume");
+            n.mounts[std::string(json::get_string(mounts->as_array()[0], {"mountPath"}))]["rack.id"] = rack;
+          }
   for (const auto& volume : object.at("spec").at("volumes").as_array()) {
+    const std::string_view name = json::get_string(volume, {"name"});
+    if (name == "data" || name.rfind("data-", 0) == 0) n.data_mount_paths.push_back(mount_path(container, name));
     const std::string_view secret = json::get_string(volume, {"secret", "secretName"});
     if (secret.empty()) continue;
     const std::string path = mount_path(container, json::get_string(volume, {"name"}));

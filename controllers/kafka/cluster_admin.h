@@ -5,9 +5,9 @@
 // Every call is bounded by the admin's timeout and throws AdminError with Kafka's error name
 // and text ("TOPIC_ALREADY_EXISTS: Topic 'orders' already exists.").
 //
-// SCRAM credentials, client quotas and the KRaft metadata version (features.h) go through requests of our own
-// (wire.h, scram.h) on a connection of their own to the same bootstrap address, with the same credentials:
-// librdkafka 2.0 has no call for them.
+// ACLs (acls.h), SCRAM credentials, client quotas and the KRaft metadata version (features.h) go through
+// requests of our own (wire.h, scram.h) on a connection of their own to the same bootstrap address, with the
+// same credentials: librdkafka 2.0 has no call for them (its ACL calls have no transactional id resource).
 //
 // librdkafka 2.0 has no IncrementalAlterConfigs (2.2): AlterConfigs sets a topic's overrides to
 // exactly the set given, so a setting left out of a KafkaTopic returns to the broker's default,
@@ -58,8 +58,8 @@ struct ClientTls {
 };
 
 // One ACL binding, in Strimzi's KafkaUser words: resource type topic | group | cluster (named
-// kafka-cluster), pattern literal | prefix, the principal (User:CN=alice), host, operation (Read,
-// Write, ..., All) and permission allow | deny.
+// kafka-cluster) | transactionalId, pattern literal | prefix, the principal (User:CN=alice),
+// host, operation (Read, Write, ..., All) and permission allow | deny.
 struct AclBinding {
   std::string resource_type, resource_name, pattern, principal, host, operation, permission;
   auto operator<=>(const AclBinding&) const = default;
@@ -88,7 +88,7 @@ class ClusterAdmin {
   // Deleting a topic that does not exist is no error.
   void remove(const std::string& topic);
   // The ACL bindings of `principal` (DescribeAcls); bindings of kinds Strimzi's words cannot
-  // name are left out.
+  // name are left out. A cluster without an authorizer (SECURITY_DISABLED) has none. Errors name the binding refused.
   std::set<AclBinding> acls(const std::string& principal);
   void create_acls(const std::vector<AclBinding>& acls);
   // Deletes exactly these bindings.

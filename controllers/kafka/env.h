@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 
 namespace capstan::client {
 class Client;
@@ -32,6 +33,9 @@ using meta::core::kServiceType;
 // Read only: where a nodeport listener's brokers run (their Node's addresses).
 inline const meta::ResourceType kNodeType{{"", "v1", "nodes"}, "Node", false};
 inline const meta::ResourceType kDisruptionBudgetType{{"policy", "v1", "poddisruptionbudgets"}, "PodDisruptionBudget", true};
+// Rack awareness (rack.h): the nodes' ServiceAccount and its binding to the broker ClusterRole.
+inline const meta::ResourceType kServiceAccountType{{"", "v1", "serviceaccounts"}, "ServiceAccount", true};
+inline const meta::ResourceType kClusterRoleBindingType{{"rbac.authorization.k8s.io", "v1", "clusterrolebindings"}, "ClusterRoleBinding", false};
 
 // Only the pods and Secrets of Kafka clusters are cached (the certificates' Secrets carry the
 // cluster's labels through their secretTemplate).
@@ -65,6 +69,8 @@ struct KafkaOptions {
   // check before a broker restarts, rolling.h; a settled cluster's finalized metadata version):
   // a cluster that cannot be asked costs a reconcile this much per question at most.
   std::chrono::milliseconds check_timeout{3'000};
+  // The ClusterRole (get nodes) rack-aware clusters' ServiceAccounts are bound to (rack.h).
+  std::string broker_cluster_role{"capstan-kafka-broker"};
 };
 
 struct Env {
@@ -79,6 +85,7 @@ struct Env {
   cache::Informer& ingresses;
   cache::Informer& nodes;  // every Node: the addresses nodeport listeners advertise
   cache::Informer* pod_monitors;  // the clusters' PodMonitors, when the monitoring controller runs
+  cache::Informer& rack_bindings;  // the clusters' ClusterRoleBindings (rack.h), narrowed by label
   // The running clusters, for the broker scale-down check.
   std::shared_ptr<ClusterAdmins> admins;
   KafkaOptions options;

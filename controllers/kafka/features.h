@@ -11,7 +11,6 @@
 
 namespace capstan::kafka::wire {
 
-inline constexpr std::int16_t kApiVersions = 18;
 inline constexpr std::int16_t kUpdateFeatures = 57;
 // The feature whose level is the KRaft metadata version.
 inline constexpr std::string_view kMetadataVersionFeature = "metadata.version";

@@ -6,10 +6,12 @@
 #include "apis/kafka/v1/types.h"
 #include "apis/kafka/v1/validation.h"
 #include "apis/monitoring/v1/group.h"
+#include "controllers/kafka/ca_key_rollout.h"
 #include "controllers/kafka/env.h"
 #include "controllers/kafka/listeners.h"
 #include "controllers/kafka/nodes.h"
 #include "controllers/kafka/objects.h"
+#include "controllers/kafka/rack.h"
 #include "controllers/kafka/rolling.h"
 #include "controllers/kafka/security.h"
 #include "runtime/cache/informer.h"
@@ -54,7 +56,10 @@ class Reconciler {
 
   controller::Result run() {
     auto cached = env_.kafkas.get(req_.ns, req_.name);
-    if (!cached || cached->deleting()) return controller::Result::done();  // its objects go with it (GC)
+    if (!cached || cached->deleting()) {  // its objects go with it (GC), but the cluster-scoped rack binding
+      remove_rack_binding();
+      return controller::Result::done();
+    }
     before_ = cached->value();
     try {
       kafka_ = v1::Kafka::from_json(before_);
@@ -99,7 +104,7 @@ class Reconciler {
     std::vector<Node> nodes;
     for (const auto& p : pools)
       for (auto id : ids[std::string(p.object->name())])
-        nodes.push_back({id, std::string(p.object->name()), p.pool.spec.broker(), p.pool.spec.controller()});
+        nodes.push_back({id, std::string(p.object->name()), p.pool.spec.broker(), p.pool.spec.controller(), data_volumes(p.pool.spec.storage)});
 
     // The metadata version a new quorum is formatted with (nodes joining a running cluster
     // follow the version the quorum has finalized).
@@ -108,6 +113,11 @@ class Reconciler {
     env_.client.apply(kServiceType.gvr, req_.ns, brokers_service(before_, spec), fm, true);
     env_.client.apply(kServiceType.gvr, req_.ns, bootstrap_service(before_, spec), fm, true);
     env_.client.apply(kDisruptionBudgetType.gvr, req_.ns, disruption_budget(before_, nodes.size()), fm, true);
+    if (auto why = reconcile_rack_access(spec); !why.empty()) {  // before the pods, which name the ServiceAccount
+      not_ready(v1::reason::kRackAccessDenied, why);
+      write();
+      return controller::Result::after(env_.options.full_reconciliation);
+    }
     const ListenerAddresses addresses = reconcile_listeners(spec, nodes);
     addresses_ = &addresses;
     if (needs_certificates_controller(spec) && !env_.options.certificates) {
@@ -126,20 +136,20 @@ class Reconciler {
       }
     }
     reconcile_pod_monitor(spec);
+    reconcile_claims(nodes);
     const std::string waiting = reconcile_certificates(nodes);
     std::map<std::string, json::Value> desired_pods;
     for (const auto& n : nodes) {
       const auto& pool = std::find_if(pools.begin(), pools.end(), [&](const Pool& p) { return p.object->name() == n.pool; })->pool.spec;
       std::string config = server_config(spec, req_.name, req_.ns, n, nodes, internal_tls(), &addresses);
       env_.client.apply(kConfigMapType.gvr, req_.ns, node_configmap(before_, n, {config, status.cluster_id, metadata_version, metrics_config}), fm, true);
-      if (pool.storage.type == "persistent-claim")
-        env_.client.apply(kClaimType.gvr, req_.ns, node_claim(before_, n, pool.storage), fm, true);
       auto cert = certificate_hashes_.find(n.pod_name(req_.name));
       desired_pods[n.pod_name(req_.name)] =
           node_pod(before_, spec, pool, n, config + (cert == certificate_hashes_.end() ? "" : cert->second), internal_tls());
     }
     hand_pool_rolls_to_pods(pools);
     bool settled = manage_pods(desired_pods, nodes, pools);
+    const bool replacing_ca_key = advance_ca_key_replacement(settled);
 
     for (const auto& p : pools) write_pool_status(p, ids[std::string(p.object->name())], status.cluster_id);
 
@@ -176,7 +186,7 @@ class Reconciler {
                                            std::to_string(nodes.size()) + " nodes ready" + (waiting.empty() ? "" : "; " + waiting));
     }
     write();
-    return controller::Result::after(settled ? env_.options.full_reconciliation : milliseconds(5'000));
+    return controller::Result::after(settled && !replacing_ca_key ? env_.options.full_reconciliation : milliseconds(5'000));
   }
 
  private:
@@ -198,6 +208,45 @@ class Reconciler {
       return field + ": ConfigMap " + ref.name + " has no key " + ref.key;
     out = std::string(value->as_string());
     return "";
+  }
+
+  // Rack awareness (rack.h): the nodes' ServiceAccount and its ClusterRoleBinding to the broker
+  // ClusterRole while spec.kafka.rack is set; both removed when it no longer is. Returns why the
+  // API server refused the binding, or "".
+  std::string reconcile_rack_access(const v1::KafkaClusterSpec& spec) {
+    if (!spec.rack) {
+      if (remove_rack_binding()) {
+        client::DeleteOptions d;
+        d.ignore_not_found = true;
+        env_.client.remove(kServiceAccountType.gvr, req_.ns, kafka_service_account_name(req_.name), d);
+      }
+      return "";
+    }
+    env_.client.apply(kServiceAccountType.gvr, req_.ns, kafka_service_account(before_), kFieldManager, true);
+    const std::string& role = env_.options.broker_cluster_role;
+    if (auto live = env_.rack_bindings.get("", rack_binding_name(req_.ns, req_.name)))
+      if (json::get_string(live->value(), {"roleRef", "name"}) != role) remove_rack_binding();  // roleRef is immutable
+    try {
+      env_.client.apply(kClusterRoleBindingType.gvr, "", rack_binding(before_, role), kFieldManager, true);
+    } catch (const client::ApiError& e) {
+      if (!client::is_forbidden(e) && !client::is_not_found(e)) throw;
+      return "spec.kafka.rack: the ClusterRoleBinding " + rack_binding_name(req_.ns, req_.name) + " of ServiceAccount " +
+             kafka_service_account_name(req_.name) + " to the ClusterRole " + role +
+             " (--kafka-broker-cluster-role), which lets the brokers read their Node's label, was refused: " + e.message();
+    }
+    return "";
+  }
+
+  // Deletes the cluster's rack ClusterRoleBinding if the cache holds it; returns whether it did.
+  bool remove_rack_binding() {
+    const std::string name = rack_binding_name(req_.ns, req_.name);
+    auto live = env_.rack_bindings.get("", name);
+    if (!live || rack_binding_owner(live->value()) != std::pair{req_.ns, req_.name}) return false;
+    client::DeleteOptions d;
+    d.ignore_not_found = true;
+    env_.client.remove(kClusterRoleBindingType.gvr, "", name, d);
+    ctx_.log.info("removed the cluster's rack ClusterRoleBinding", {{"clusterRoleBinding", name}});
+    return true;
   }
 
   // With the monitoring controller: the cluster's PodMonitor while metricsConfig asks for one;
@@ -284,18 +333,21 @@ class Reconciler {
   std::string reconcile_certificates(const std::vector<Node>& nodes) {
     if (!env_.options.certificates) return "";
     namespace certs = apis::certs::v1;
-    for (const auto& o : ca_objects(before_))
+    // What the CAs' public Secrets say, with a CA key replacement's phase (ca_replacement.h).
+    ca_keys_.emplace(env_, before_, ctx_.log);
+    ca_keys_->follow();
+    for (const auto& o : ca_objects(before_, ca_keys_->key_generation(cluster_ca_name(req_.name)), ca_keys_->key_generation(clients_ca_name(req_.name))))
       env_.client.apply(json::get_string(o, {"kind"}) == "Issuer" ? certs::kIssuerType.gvr : certs::kCertificateType.gvr, req_.ns, o, kFieldManager,
                         true);
     env_.client.apply(certs::kCertificateType.gvr, req_.ns, operator_certificate(before_), kFieldManager, true);
+    ca_keys_->write();
     std::vector<std::string> missing;
     for (const auto& ca : {cluster_ca_name(req_.name), clients_ca_name(req_.name)}) {
-      const std::string pem = secret_value(ca, "tls.crt");
+      const std::string pem = ca_keys_->bundle(ca);
       if (pem.empty()) {
         missing.push_back("Secret " + ca + " of Certificate " + ca);
         continue;
       }
-      env_.client.apply(kSecretType.gvr, req_.ns, ca_cert_secret(before_, ca, pem), kFieldManager, true);
       (ca == cluster_ca_name(req_.name) ? cluster_ca_pem_ : clients_ca_pem_) = pem;
     }
     const bool authenticates = authenticates_clients(kafka_.spec.kafka);
@@ -317,6 +369,16 @@ class Reconciler {
     }
     if (waiting_.empty()) return "";
     return "waiting for the certificates controller to issue " + join(missing, ", ");
+  }
+
+  // The next phase of a CA key replacement once the nodes settled, said by a Warning while one
+  // runs (the cluster stays Ready: its nodes roll as for any change). Returns whether one runs.
+  bool advance_ca_key_replacement(bool settled) {
+    if (!ca_keys_) return false;
+    const bool replacing = ca_keys_->advance(settled);
+    if (replacing) set_warning(kCaKeyReplacementReason, ca_keys_->message());
+    else clear_warning(kCaKeyReplacementReason);
+    return replacing;
   }
 
   // The decoded `key` of the cluster's Secret `name` in the cache, or "".
@@ -402,9 +464,12 @@ class Reconciler {
       env_.client.remove(kPodType.gvr, req_.ns, name, d);
       std::string pool(meta::label(pod, v1::kPoolNameLabel));
       for (const auto& p : pools)
-        if (p.object->name() == pool && p.pool.spec.storage.delete_claim) env_.client.remove(kClaimType.gvr, req_.ns, "data-" + name, d);
+        if (p.object->name() == pool)
+          for (const auto& v : data_volumes(p.pool.spec.storage))
+            if (v.persistent() && v.spec.delete_claim) env_.client.remove(kClaimType.gvr, req_.ns, v.claim_name(name), d);
     }
     std::vector<const Node*> stale, stale_brokers;  // controllers first, then brokers, each in node order
+    std::map<std::string, std::string> reasons;     // why each of them rolls
     ready_ = 0;
     for (const auto& n : nodes) {
       std::string name = n.pod_name(req_.name);
@@ -417,9 +482,9 @@ class Reconciler {
       if (!meta::pod_ready(it->second)) note_if_stuck(name, it->second);
       if (waiting_.contains(name)) {  // kept as it runs until its certificate is back
         if (meta::pod_ready(it->second)) ++ready_;
-      } else if (meta::annotation(it->second, v1::kRevisionAnnotation) != meta::annotation(want, v1::kRevisionAnnotation) ||
-          meta::annotation(it->second, v1::kManualRollingUpdateAnnotation) == "true") {
+      } else if (std::string why = roll_reason(it->second, want); !why.empty()) {
         (n.controller ? stale : stale_brokers).push_back(&n);
+        reasons[name] = std::move(why);
       } else if (meta::pod_ready(it->second)) {
         ++ready_;
       }
@@ -433,11 +498,65 @@ class Reconciler {
       if (const std::string why = roll_waits_for(*stale.front()); !why.empty()) {
         ctx_.log.info("the roll of a node waits for its partitions", {{"pod", next}, {"reason", why}});
       } else {
-        ctx_.log.info("rolling a node to its new revision", {{"pod", next}});
+        ctx_.log.info("rolling a node", {{"pod", next}, {"reason", reasons[next]}});
         env_.client.remove(kPodType.gvr, req_.ns, next, d);  // recreated at its new revision next time
       }
     }
     return stale.empty() && waiting_.empty() && ready_ == static_cast<int>(nodes.size());
+  }
+
+  // Each persistent volume's claim, applied: made, and grown when the pool's size grows (the
+  // claim's StorageClass must allow expansion). A change the API server refuses (a shrink,
+  // another StorageClass, a resize the class does not allow) leaves the claim as it is and is a
+  // Warning naming the pool's field and the claim, never an error that skips the status write.
+  // Claims whose volume waits for its file system to grow (FileSystemResizePending) are
+  // remembered: their pod restarts (Strimzi's FILE_SYSTEM_RESIZE_NEEDED), which lets the kubelet
+  // grow it.
+  void reconcile_claims(const std::vector<Node>& nodes) {
+    std::vector<std::string> refused;
+    for (const auto& n : nodes)
+      for (const auto& v : n.volumes) {
+        if (!v.persistent()) continue;
+        const json::Value claim = node_claim(before_, n, v);
+        const std::string name(meta::name_of(claim));
+        try {
+          const json::Value live = env_.client.apply(kClaimType.gvr, req_.ns, claim, kFieldManager, true);
+          if (auto since = resize_pending_since(live)) resize_pending_[n.pod_name(req_.name)] = *since;
+        } catch (const client::ApiError& e) {
+          if (!client::is_invalid(e) && !client::is_forbidden(e)) throw;
+          refused.push_back("KafkaNodePool " + n.pool + " " + v.field + " (claim " + name + "): " + e.what());
+        }
+      }
+    if (refused.empty()) {
+      clear_warning(v1::reason::kPvcResizing);
+      return;
+    }
+    const std::size_t shown = std::min<std::size_t>(refused.size(), 3);
+    std::string message = join({refused.begin(), refused.begin() + static_cast<std::ptrdiff_t>(shown)}, "; ");
+    if (refused.size() > shown) message += "; and " + std::to_string(refused.size() - shown) + " more claims";
+    if (set_warning(v1::reason::kPvcResizing, "the claims keep their size and class: " + message))
+      ctx_.log.warn("the API server refused claim changes", {{"claims", std::to_string(refused.size())}, {"message", message}});
+  }
+
+  // When the claim's volume began waiting for its file system to grow, if it does.
+  static std::optional<meta::TimePoint> resize_pending_since(const json::Value& claim) {
+    if (const json::Value* conditions = json::find(claim, {"status", "conditions"}); conditions && conditions->is_array())
+      for (const auto& c : conditions->as_array())
+        if (json::get_string(c, {"type"}) == "FileSystemResizePending" && json::get_string(c, {"status"}) == "True")
+          return meta::parse_rfc3339(json::get_string(c, {"lastTransitionTime"}));
+    return std::nullopt;
+  }
+
+  // Why the live `pod` restarts (Strimzi's restart reasons), or "": a new revision, a manual
+  // rolling update, or a claim of its that began waiting for a file system resize after it started.
+  std::string roll_reason(const json::Value& pod, const json::Value& want) const {
+    if (meta::annotation(pod, v1::kRevisionAnnotation) != meta::annotation(want, v1::kRevisionAnnotation)) return "PodHasOldRevision";
+    if (meta::annotation(pod, v1::kManualRollingUpdateAnnotation) == "true") return "ManualRollingUpdate";
+    if (auto it = resize_pending_.find(std::string(meta::name_of(pod))); it != resize_pending_.end()) {
+      const auto started = meta::parse_rfc3339(json::get_string(pod, {"metadata", "creationTimestamp"}));
+      if (started && *started < it->second) return "FileSystemResizeNeeded";
+    }
+    return "";
   }
 
   // Why the broker `n` may not restart yet (rolling.h), or "". A cluster that cannot be asked
@@ -645,8 +764,10 @@ class Reconciler {
   int ready_ = 0;
   std::string cluster_ca_pem_, clients_ca_pem_;
   std::map<std::string, std::string> certificate_hashes_;  // node pod -> hash of its keystore and CAs
+  std::optional<CaKeyRollout> ca_keys_;                    // the CAs' key replacement, with the certificates controller
   std::set<std::string> waiting_;                          // nodes whose certificate is not issued yet
   std::vector<std::string> stuck_;                         // nodes not Ready for longer than the operation timeout
+  std::map<std::string, meta::TimePoint> resize_pending_;  // node -> when a claim of its began waiting for a file system resize
   const ListenerAddresses* addresses_ = nullptr;           // this reconcile's, once resolved
 };
 

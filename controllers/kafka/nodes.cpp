@@ -1,6 +1,7 @@
 #include "controllers/kafka/nodes.h"
 
 #include "controllers/kafka/listeners.h"
+#include "controllers/kafka/rack.h"
 #include "controllers/kafka/security.h"
 #include "runtime/meta/base64.h"
 #include "runtime/pki/random.h"
@@ -141,9 +142,16 @@ std::string server_config(const apis::kafka::v1::KafkaClusterSpec& spec, std::st
     out += "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer\n";
     out += "super.users=" + super_users(spec, cluster) + "\n";
   }
-  out += "log.dirs=/var/lib/kafka/data/kafka-log" + std::to_string(node.id) + "\n";
-  out += "metadata.log.dir=/var/lib/kafka/data/kafka-log" + std::to_string(node.id) + "\n";
-  if (const auto properties = spec.properties(); !properties.empty()) {
+  out += log_dirs_config(node.volumes, node.id);
+  auto properties = spec.properties();
+  if (spec.rack) {  // the rack line declares its config provider after the user's own (theirs kept)
+    const std::string user_providers = properties.contains("config.providers") ? properties["config.providers"] : "";
+    if (const std::string rack = rack_config(node, user_providers); !rack.empty()) {
+      out += rack;
+      properties.erase("config.providers");
+    }
+  }
+  if (!properties.empty()) {
     out += "##############################\n# User configuration (spec.kafka.config)\n##############################\n";
     for (const auto& [k, v] : properties) out += k + "=" + v + "\n";
   }

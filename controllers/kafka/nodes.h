@@ -6,6 +6,7 @@
 #pragma once
 
 #include "apis/kafka/v1/types.h"
+#include "controllers/kafka/storage.h"
 
 #include <map>
 #include <string>
@@ -29,6 +30,7 @@ struct Node {
   std::int32_t id = 0;
   std::string pool;
   bool broker = false, controller = false;
+  std::vector<DataVolume> volumes = data_volumes({});  // its pool's storage
 
   // "<cluster>-<pool>-<id>": the pod, its ConfigMap and host name.
   std::string pod_name(std::string_view cluster) const;
@@ -44,7 +46,7 @@ std::string node_host(std::string_view cluster, std::string_view ns, const Node&
 
 // The server.config of `node` (Kafka properties, one per line, sorted within their group):
 // node.id, process.roles, the controller quorum, the listeners (control plane 9090, replication
-// 9091, the user's), advertised listeners, TLS settings, and the user's config. With
+// 9091, the user's), advertised listeners, TLS settings, a broker's rack (rack.h), and the user's config. With
 // `internal_tls` the control plane and replication listeners are mutual TLS with the cluster CA,
 // as Strimzi's: every node serves and presents its own certificate (security.h) and accepts only
 // peers whose certificate the cluster CA signed, names checked.

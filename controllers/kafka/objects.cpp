@@ -1,6 +1,7 @@
 #include "controllers/kafka/objects.h"
 
 #include "apis/kafka/v1/group.h"
+#include "controllers/kafka/rack.h"
 #include "controllers/kafka/security.h"
 #include "runtime/meta/object.h"
 #include "runtime/pki/digest.h"
@@ -53,7 +54,6 @@ json::Object owned_metadata(const json::Value& kafka, std::string name, json::Ob
 
 std::string brokers_service_name(std::string_view cluster) { return std::string(cluster) + "-kafka-brokers"; }
 std::string bootstrap_service_name(std::string_view cluster) { return std::string(cluster) + "-kafka-bootstrap"; }
-std::string claim_name(std::string_view cluster, const Node& node) { return "data-" + node.pod_name(cluster); }
 
 std::string pool_selector(std::string_view cluster, std::string_view pool) {
   return std::string(v1::kClusterLabel) + "=" + std::string(cluster) + "," + std::string(v1::kKindLabel) + "=Kafka," +
@@ -103,13 +103,13 @@ json::Value node_configmap(const json::Value& kafka, const Node& node, const Nod
   return o;
 }
 
-json::Value node_claim(const json::Value& kafka, const Node& node, const v1::Storage& storage) {
+json::Value node_claim(const json::Value& kafka, const Node& node, const DataVolume& volume) {
   std::string cluster(meta::name_of(kafka));
-  auto o = typed("PersistentVolumeClaim", owned_metadata(kafka, claim_name(cluster, node), node_labels(cluster, node)));
-  if (!storage.delete_claim) o["metadata"].as_object().erase("ownerReferences");  // outlives the cluster, as Strimzi's
+  auto o = typed("PersistentVolumeClaim", owned_metadata(kafka, volume.claim_name(node.pod_name(cluster)), node_labels(cluster, node)));
+  if (!volume.spec.delete_claim) o["metadata"].as_object().erase("ownerReferences");  // outlives the cluster, as Strimzi's
   json::Object spec{{"accessModes", json::Array{"ReadWriteOnce"}},
-                    {"resources", json::Object{{"requests", json::Object{{"storage", storage.size.empty() ? "1Gi" : storage.size}}}}}};
-  if (!storage.storage_class.empty()) spec["storageClassName"] = storage.storage_class;
+                    {"resources", json::Object{{"requests", json::Object{{"storage", volume.spec.size.empty() ? "1Gi" : volume.spec.size}}}}}};
+  if (!volume.spec.storage_class.empty()) spec["storageClassName"] = volume.spec.storage_class;
   o["spec"] = std::move(spec);
   return o;
 }
@@ -154,9 +154,24 @@ json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec,
       {"readinessProbe", json::Object{{"exec", json::Object{{"command", json::Array{"/opt/kafka/kafka_readiness.sh"}}}},
                                       {"initialDelaySeconds", 15},
                                       {"timeoutSeconds", 5}}},
-      {"volumeMounts", json::Array{json::Object{{"name", "data"}, {"mountPath", "/var/lib/kafka/data"}},
-                                   json::Object{{"name", "kafka-metrics-and-logging"}, {"mountPath", "/opt/kafka/custom-config/"}}}}};
+      {"volumeMounts", json::Array{json::Object{{"name", "kafka-metrics-and-logging"}, {"mountPath", "/opt/kafka/custom-config/"}}}}};
   json::Array volumes;
+  // The data volumes first, as Strimzi's pods list them.
+  json::Array data_volumes, data_mounts;
+  for (const auto& v : node.volumes) {
+    data_mounts.push_back(json::Object{{"name", v.name()}, {"mountPath", v.mount_path()}});
+    json::Object volume{{"name", v.name()}};
+    if (v.persistent()) {
+      volume["persistentVolumeClaim"] = json::Object{{"claimName", v.claim_name(node.pod_name(cluster))}};
+    } else {
+      json::Object empty;
+      if (!v.spec.size_limit.empty()) empty["sizeLimit"] = v.spec.size_limit;
+      volume["emptyDir"] = std::move(empty);
+    }
+    data_volumes.push_back(std::move(volume));
+  }
+  auto& mounts = container["volumeMounts"].as_array();
+  mounts.insert(mounts.begin(), data_mounts.begin(), data_mounts.end());
   if (needs_certificate(spec, node, internal_tls)) {
     auto secret_volume = [&](std::string name, std::string secret, std::string_view path) {
       container["volumeMounts"].as_array().push_back(json::Object{{"name", name}, {"mountPath", path}, {"readOnly", true}});
@@ -168,16 +183,8 @@ json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec,
       secret_volume("clients-ca", ca_cert_secret_name(clients_ca_name(cluster)), kClientsCaCertsPath);
   }
   if (pool.resources) container["resources"] = *pool.resources;
-  json::Object data_volume{{"name", "data"}};
-  if (pool.storage.type == "persistent-claim") {
-    data_volume["persistentVolumeClaim"] = json::Object{{"claimName", claim_name(cluster, node)}};
-  } else {
-    json::Object empty;
-    if (!pool.storage.size_limit.empty()) empty["sizeLimit"] = pool.storage.size_limit;
-    data_volume["emptyDir"] = std::move(empty);
-  }
-  volumes.insert(volumes.begin(), {std::move(data_volume), json::Object{{"name", "kafka-metrics-and-logging"},
-                                                                       {"configMap", json::Object{{"name", node.pod_name(cluster)}}}}});
+  data_volumes.push_back(json::Object{{"name", "kafka-metrics-and-logging"}, {"configMap", json::Object{{"name", node.pod_name(cluster)}}}});
+  volumes.insert(volumes.begin(), data_volumes.begin(), data_volumes.end());
   json::Object pod_spec{
       {"hostname", node.pod_name(cluster)},
       {"subdomain", brokers_service_name(cluster)},
@@ -185,6 +192,7 @@ json::Value node_pod(const json::Value& kafka, const v1::KafkaClusterSpec& spec,
       {"volumes", std::move(volumes)},
       {"terminationGracePeriodSeconds", 30},
       {"restartPolicy", "Always"}};
+  if (spec.rack) add_rack_awareness(pod_spec, *spec.rack, cluster, node);
   auto o = typed("Pod", owned_metadata(kafka, node.pod_name(cluster), node_labels(cluster, node)));
   o["spec"] = pod_spec;
   // The revision: the pod as built plus its inputs, so a change to either rolls it.

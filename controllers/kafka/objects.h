@@ -4,7 +4,8 @@
 //   Service    <c>-kafka-bootstrap   the brokers, for clients' bootstrap.servers
 //   ConfigMap  <c>-<pool>-<id>       the node's server.config, and the cluster.id and
 //                                    metadata.version its storage is formatted with
-//   PVC        data-<c>-<pool>-<id>  persistent-claim storage
+//   PVC        data-<c>-<pool>-<id>  persistent-claim storage (data-<vol>-<c>-<pool>-<id> for
+//                                    each persistent JBOD volume, storage.h)
 //   PDB        <c>-kafka             minAvailable = nodes - 1: voluntary evictions take one
 //                                    node at a time (Strimzi's default maxUnavailable 1)
 //   Pod        <c>-<pool>-<id>       the node (Strimzi's StrimziPodSet pods, made directly),
@@ -12,9 +13,11 @@
 //                                    certificate
 //
 // the listeners' own Services and Ingresses of listeners.h (cluster-ip, loadbalancer, nodeport,
-// ingress), and, with TLS listeners, the certificates of security.h.
+// ingress), with TLS listeners the certificates of security.h, and with rack awareness the
+// ServiceAccount <c>-kafka and the ClusterRoleBinding of rack.h.
 //
-// Each carries a controller reference to the Kafka, so deleting the Kafka deletes them.
+// Each carries a controller reference to the Kafka, so deleting the Kafka deletes them (but the
+// cluster-scoped ClusterRoleBinding, which the controller deletes: rack.h).
 #pragma once
 
 #include "apis/kafka/v1/types.h"
@@ -36,7 +39,6 @@ json::Object owned_metadata(const json::Value& kafka, std::string name, json::Ob
 
 std::string brokers_service_name(std::string_view cluster);
 std::string bootstrap_service_name(std::string_view cluster);
-std::string claim_name(std::string_view cluster, const Node& node);
 // "kafka.capstan.dev/cluster=<c>,kafka.capstan.dev/kind=Kafka,...": a pool's pods.
 std::string pool_selector(std::string_view cluster, std::string_view pool);
 
@@ -58,7 +60,9 @@ inline constexpr std::int64_t kMetricsPort = 9404;
 // made by a custom controller) of max(0, `nodes` - 1), over every node of the cluster.
 json::Value disruption_budget(const json::Value& kafka, std::size_t nodes);
 json::Value node_configmap(const json::Value& kafka, const Node& node, const NodeFiles& files);
-json::Value node_claim(const json::Value& kafka, const Node& node, const apis::kafka::v1::Storage& storage);
+// The claim of a persistent-claim `volume` of `node` (storage.h names it); without deleteClaim
+// it has no owner reference and outlives the cluster.
+json::Value node_claim(const json::Value& kafka, const Node& node, const DataVolume& volume);
 // The PodMonitor <c>-kafka that scrapes every node's metrics port, the pods' kafka.capstan.dev/
 // labels mapped onto the series (kafka_capstan_dev_cluster, ..._pool_name, ..._pod_name).
 json::Value pod_monitor(const json::Value& kafka, const apis::kafka::v1::KafkaPodMonitor& settings);

@@ -4,6 +4,7 @@
 #include "apis/kafka/v1/group.h"
 #include "apis/monitoring/v1/group.h"
 #include "controllers/kafka/kafka_controller.h"
+#include "controllers/kafka/rack.h"
 #include "controllers/kafka/security.h"
 #include "controllers/kafka/topic_controller.h"
 #include "controllers/kafka/user_controller.h"
@@ -57,7 +58,10 @@ ClusterAdmins::Credentials operator_credentials(const std::shared_ptr<Env>& env)
   return [env](std::string_view cluster, std::string_view ns) -> std::optional<ClientTls> {
     const std::string name = operator_certificate_name(cluster);
     auto field = [&](std::string_view key) { return cached_secret_value(env->secrets, ns, name, key); };
-    ClientTls tls{field("ca.crt"), field("tls.crt"), field("tls.key")};
+    // The brokers' CA as the clients trust it (the public Secret: the new and the old certificate
+    // while the CA key is replaced, ca_replacement.h), else as it signed the operator's.
+    std::string trusted = cached_secret_value(env->secrets, ns, ca_cert_secret_name(cluster_ca_name(cluster)), "ca.crt");
+    ClientTls tls{trusted.empty() ? field("ca.crt") : std::move(trusted), field("tls.crt"), field("tls.key")};
     if (tls.ca_pem.empty() || tls.certificate_pem.empty() || tls.key_pem.empty())
       throw AdminError("_SSL", "the operator's certificate for the cluster's internal listeners (Secret " + std::string(ns) + "/" + name +
                                    ") is not issued yet");
@@ -122,6 +126,7 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<Cluste
                                           mgr.informer(kIngressType, kClusterObjectsSelector),
                                           mgr.informers().informer(node_cache_options(), /*namespaced=*/false),
                                           options.monitoring ? &mgr.informer(apis::monitoring::v1::kPodMonitorType, kClusterObjectsSelector) : nullptr,
+                                          mgr.informer(kClusterRoleBindingType, kClusterObjectsSelector),
                                           std::move(admins), options});
   cache::InformerOptions narrow;
   narrow.label_selector = std::string(kClusterObjectsSelector);
@@ -142,11 +147,24 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<Cluste
     for (const auto& [ns, name] : clusters) out.push_back({ns, name});
     return out;
   };
+  auto rack_binding_request = [](const cache::ObjectPtr& o) {
+    auto owner = rack_binding_owner(o->value());
+    if (!owner) return std::vector<controller::Request>{};
+    return std::vector<controller::Request>{{owner->first, owner->second}};
+  };
   controller::Predicate addresses_changed;
   addresses_changed.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
     const json::Value va = a->value(), vb = b->value();
     const json::Value* x = json::find(va, {"status", "addresses"});
     const json::Value* y = json::find(vb, {"status", "addresses"});
+    return (x ? json::serialize(*x) : "") != (y ? json::serialize(*y) : "");
+  };
+  // A claim whose conditions change (FileSystemResizePending: its node restarts, storage.h).
+  controller::Predicate claim_conditions_changed;
+  claim_conditions_changed.update = [](const cache::ObjectPtr& a, const cache::ObjectPtr& b) {
+    const json::Value va = a->value(), vb = b->value();
+    const json::Value* x = json::find(va, {"status", "conditions"});
+    const json::Value* y = json::find(vb, {"status", "conditions"});
     return (x ? json::serialize(*x) : "") != (y ? json::serialize(*y) : "");
   };
   mgr.controller("kafka")
@@ -156,6 +174,10 @@ std::shared_ptr<Env> wire_kafka(controller::Manager& mgr, std::shared_ptr<Cluste
       .owns(kServiceType, {}, narrow)
       .owns(kIngressType, {}, narrow)
       .watches(kNodeType, clusters_on_node, {addresses_changed}, node_cache_options())
+      // A rack-aware cluster's ClusterRoleBinding (rack.h): its Kafka, which deletes it when the
+      // Kafka is gone (also one left behind while the manager was down).
+      .watches(kClusterRoleBindingType, rack_binding_request, {}, narrow)
+      .watches(kClaimType, by_cluster_label, {claim_conditions_changed}, narrow)
       // The certificates' Secrets (written by the certificates controller, labelled with the cluster).
       .watches(kSecretType, by_cluster_label, {}, narrow)
       // A pool belongs to the cluster its label names.
@@ -196,6 +218,10 @@ plugin::Plugin plugin() {
                         "STRIMZI_FULL_RECONCILIATION_INTERVAL_MS; at least 1s): a topic setting changed behind the operator's "
                         "back is set back then",
                         "2m0s");
+        fs.add_string("kafka-broker-cluster-role", &kafka_options->broker_cluster_role,
+                      "the ClusterRole (get on nodes) the ServiceAccount of a Kafka cluster with spec.kafka.rack is bound to, "
+                      "so that its brokers' init container reads their Node's rack label (Strimzi's strimzi-kafka-broker; the "
+                      "chart and config/rbac ship it)");
         fs.add_duration("kafka-operation-timeout", &kafka_options->operation_timeout,
                         "how long a Kafka node's pod may stay not Ready (after a roll, or once it turned unready) before its "
                         "cluster is NotReady with reason TimeoutException (Strimzi's STRIMZI_OPERATION_TIMEOUT_MS)",
@@ -212,9 +238,18 @@ plugin::Plugin plugin() {
       // The ingress listeners' Ingresses.
       .permits({"networking.k8s.io"}, {"ingresses"}, {"get", "create", "update", "patch", "delete"})
       // The Nodes the brokers of nodeport listeners run on: the addresses they advertise (cluster-scoped).
+      // Holding get on nodes is also what lets the manager bind rack-aware clusters' ServiceAccounts
+      // to the broker ClusterRole (get nodes; rack.h): Kubernetes refuses a binding that grants
+      // more than its maker holds (without the bind verb, which the manager does not need).
       .permits({""}, {"nodes"}, {"get", "list", "watch"})
+      // Rack awareness (rack.h): the nodes' ServiceAccount and its ClusterRoleBinding.
+      .permits({""}, {"serviceaccounts"}, {"get", "create", "update", "patch", "delete"})
+      .permits({"rbac.authorization.k8s.io"}, {"clusterrolebindings"}, {"create", "update", "patch", "delete"})
       // The clusters' CAs and node certificates (security.h), and the CAs' public Secrets.
       .permits({"certs.capstan.dev"}, {"certificates", "issuers"}, {"get", "create", "update", "patch", "delete"})
+      // A CA key replacement (ca_replacement.h): the certificates a CA signs, issued again (Issuing).
+      .permits({"certs.capstan.dev"}, {"certificates"}, {"list"})
+      .permits({"certs.capstan.dev"}, {"certificates/status"}, {"get", "update"})
       .permits({""}, {"secrets"}, {"get", "create", "update", "patch", "delete"})
       // The PodMonitor of a cluster with metricsConfig (with the monitoring controller).
       .permits({"monitoring.capstan.dev"}, {"podmonitors"}, {"get", "create", "update", "patch", "delete"})

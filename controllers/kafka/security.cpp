@@ -1,6 +1,7 @@
 #include "controllers/kafka/security.h"
 
 #include "apis/certs/v1/group.h"
+#include "controllers/kafka/ca_replacement.h"
 #include "controllers/kafka/objects.h"
 #include "runtime/cache/informer.h"
 #include "runtime/meta/base64.h"
@@ -40,7 +41,7 @@ json::Value ca_certificate(const json::Value& kafka, const std::string& name, st
                            {"renewBefore", kRenewBefore},
                            // A renewal keeps the key (and the subject): certificates the CA signed before stay
                            // valid under the renewed CA certificate, so nodes and clients never lose trust.
-                           // Replacing the key is Strimzi's phased CA key replacement, not a renewal.
+                           // Replacing the key is Strimzi's phased CA key replacement (ca_replacement.h).
                            {"privateKey", json::Object{{"algorithm", "ECDSA"}, {"size", 256}, {"rotationPolicy", "Never"}}},
                            {"issuerRef", issuer_ref(selfsigned_issuer_name(cluster))}};
   return o;
@@ -114,14 +115,14 @@ json::Value operator_certificate(const json::Value& kafka) {
                           json::Array{"client auth", "digital signature"}, {{"duration", kValidity}, {"renewBefore", kRenewBefore}});
 }
 
-std::vector<json::Value> ca_objects(const json::Value& kafka) {
+std::vector<json::Value> ca_objects(const json::Value& kafka, std::int64_t cluster_ca_key_generation, std::int64_t clients_ca_key_generation) {
   const std::string cluster(meta::name_of(kafka));
   auto selfsigned = typed("Issuer", owned_metadata(kafka, selfsigned_issuer_name(cluster), cluster_labels(cluster)));
   selfsigned["spec"] = json::Object{{"selfSigned", json::Object{}}};
   return {selfsigned,
-          ca_certificate(kafka, cluster_ca_name(cluster), "cluster-ca v0"),
+          ca_certificate(kafka, cluster_ca_name(cluster), ca_common_name("cluster-ca", cluster_ca_key_generation)),
           ca_issuer(kafka, cluster_ca_name(cluster)),
-          ca_certificate(kafka, clients_ca_name(cluster), "clients-ca v0"),
+          ca_certificate(kafka, clients_ca_name(cluster), ca_common_name("clients-ca", clients_ca_key_generation)),
           ca_issuer(kafka, clients_ca_name(cluster))};
 }
 

@@ -68,8 +68,10 @@ bool needs_certificate(const apis::kafka::v1::KafkaClusterSpec& spec, const Node
 std::string operator_certificate_name(std::string_view cluster);
 json::Value operator_certificate(const json::Value& kafka);
 
-// The self-signed Issuer, the two CA Certificates and their Issuers.
-std::vector<json::Value> ca_objects(const json::Value& kafka);
+// The self-signed Issuer, the two CA Certificates and their Issuers; each CA's common name says
+// its key generation (ca_replacement.h).
+std::vector<json::Value> ca_objects(const json::Value& kafka, std::int64_t cluster_ca_key_generation = 0,
+                                    std::int64_t clients_ca_key_generation = 0);
 // The broker's Certificate; `listeners` adds the names of its listeners beyond the internal
 // ones (listeners.h listener_certificate_names).
 json::Value node_certificate(const json::Value& kafka, const Node& node, const CertificateNames& listeners = {});

@@ -22,7 +22,6 @@ using std::chrono::milliseconds;
 
 constexpr std::int32_t kMaxResponseBytes = 8 << 20;  // a few users' credentials need a few hundred bytes
 constexpr std::uint32_t kMaxLength = 1 << 20;        // of one string or array in a response
-constexpr std::int16_t kApiVersionsKey = 18;
 
 [[noreturn]] void bad_message(const std::string& what) { throw AdminError("_BAD_MSG", "malformed Kafka response: " + what); }
 
@@ -314,7 +313,7 @@ std::string Connection::call(std::int16_t api_key, std::int16_t version, const s
   if (r.int32() != correlation) bad_message(what + ": the response answers another request");
   // ApiVersions responses keep header v0 at every version (KIP-511), so that a client which
   // cannot read a flexible header still learns the versions the broker speaks.
-  if (api_key != kApiVersionsKey) r.skip_tags();
+  if (api_key != kApiVersions) r.skip_tags();
   return std::string(r.rest());
 }
 

@@ -18,6 +18,9 @@
 
 namespace capstan::kafka::wire {
 
+// ApiVersions' key: its response header has no tagged fields, whatever the version (KIP-511).
+inline constexpr std::int16_t kApiVersions = 18;
+
 // Appends fields in the protocol's big-endian and varint encodings.
 class Writer {
  public:

@@ -11,8 +11,15 @@
 //   java -cp 'libs/*:probe' KafkaProbe client.properties consume <topic> <count> (prints the messages)
 //   java -cp 'libs/*:probe' KafkaProbe client.properties quotas <user>           (prints key=value, sorted)
 //   java -cp 'libs/*:probe' KafkaProbe client.properties set-quota <user> <key> <value>
+//   java -cp 'libs/*:probe' KafkaProbe client.properties acls <principal>
+//       (Admin.describeAcls of the principal, one binding a line, sorted:
+//       "<resource type> <name> <pattern type> <host> <operation> <permission>", e.g. "TRANSACTIONAL_ID tx- PREFIXED * WRITE ALLOW")
+//   java -cp 'libs/*:probe' KafkaProbe client.properties produce-transactional <topic> <transactional.id> <message>...
+//       (the messages in one committed transaction)
 //   java -cp 'libs/*:probe' KafkaProbe client.properties features
 //       (prints the finalized metadata.version as Kafka names its level, e.g. "metadata.version=3.9-IV0")
+//   java -cp 'libs/*:probe' KafkaProbe client.properties nodes
+//       (Admin.describeCluster's nodes, "<id> <rack>" a line by id, "-" for a node without a rack)
 //
 // Exit 0 on success; 1 with "ERROR <exception>: <message>" on stderr otherwise.
 import java.io.FileReader;
@@ -33,6 +40,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.acl.AccessControlEntryFilter;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.ResourcePatternFilter;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.quota.ClientQuotaAlteration;
@@ -62,6 +76,9 @@ public final class KafkaProbe {
         case "quotas" -> quotas(p, args[2]);
         case "set-quota" -> setQuota(p, args[2], args[3], Double.parseDouble(args[4]));
         case "features" -> features(p);
+        case "nodes" -> nodes(p);
+        case "acls" -> acls(p, args[2]);
+        case "produce-transactional" -> produceTransactional(p, args[2], args[3], List.of(args).subList(4, args.length));
         default -> throw new IllegalArgumentException("unknown command " + args[1]);
       }
       System.exit(0);
@@ -85,6 +102,20 @@ public final class KafkaProbe {
     p.put("request.timeout.ms", Long.toString(TIMEOUT_MS / 2));
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
       for (String m : messages) producer.send(new ProducerRecord<>(topic, m)).get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private static void produceTransactional(Properties p, String topic, String transactionalId, List<String> messages) throws Exception {
+    p.put("acks", "all");
+    p.put("transactional.id", transactionalId);
+    p.put("max.block.ms", Long.toString(TIMEOUT_MS));
+    p.put("delivery.timeout.ms", Long.toString(TIMEOUT_MS));
+    p.put("request.timeout.ms", Long.toString(TIMEOUT_MS / 2));
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+      producer.initTransactions();
+      producer.beginTransaction();
+      for (String m : messages) producer.send(new ProducerRecord<>(topic, m));
+      producer.commitTransaction();
     }
   }
 
@@ -149,6 +180,19 @@ public final class KafkaProbe {
     }
   }
 
+  private static void acls(Properties p, String principal) throws Exception {
+    AclBindingFilter filter = new AclBindingFilter(ResourcePatternFilter.ANY,
+        new AccessControlEntryFilter(principal, null, AclOperation.ANY, AclPermissionType.ANY));
+    try (Admin admin = Admin.create(p)) {
+      List<String> lines = new ArrayList<>();
+      for (AclBinding b : admin.describeAcls(filter).values().get(TIMEOUT_MS, TimeUnit.MILLISECONDS))
+        lines.add(b.pattern().resourceType() + " " + b.pattern().name() + " " + b.pattern().patternType() + " " + b.entry().host() + " "
+            + b.entry().operation() + " " + b.entry().permissionType());
+      java.util.Collections.sort(lines);
+      for (String line : lines) System.out.println(line);
+    }
+  }
+
   // Admin.describeFeatures, as Strimzi reads the metadata version; the level named by the
   // broker's own MetadataVersion table (kafka-server-common), not the operator's.
   private static void features(Properties p) throws Exception {
@@ -157,6 +201,16 @@ public final class KafkaProbe {
           .finalizedFeatures().get(MetadataVersion.FEATURE_NAME);
       if (v == null) throw new IllegalStateException("no finalized " + MetadataVersion.FEATURE_NAME);
       System.out.println(MetadataVersion.FEATURE_NAME + "=" + MetadataVersion.fromFeatureLevel(v.maxVersionLevel()).version());
+    }
+  }
+
+  // The cluster's nodes as describeCluster reports them: "<id> <rack>" per line ("-" for none).
+  private static void nodes(Properties p) throws Exception {
+    try (Admin admin = Admin.create(p)) {
+      TreeMap<Integer, String> racks = new TreeMap<>();
+      for (Node n : admin.describeCluster().nodes().get(TIMEOUT_MS, TimeUnit.MILLISECONDS))
+        racks.put(n.id(), n.hasRack() ? n.rack() : "-");
+      racks.forEach((id, rack) -> System.out.println(id + " " + rack));
     }
   }
 

@@ -77,6 +77,12 @@ inline constexpr std::string_view kTimeout = "TimeoutException";
 // upgrade the cluster refused.
 inline constexpr std::string_view kKafkaMetadataVersion = "KafkaMetadataVersion";
 inline constexpr std::string_view kMetadataUpdateFailed = "MetadataUpdateFailed";
+// A claim change the API server refused (a shrink, another StorageClass, a resize the class does
+// not allow): the message names the pool, its storage field and the claim; the claim stays as it is.
+inline constexpr std::string_view kPvcResizing = "PvcResizingWarning";
+// spec.kafka.rack: the API server refused the ClusterRoleBinding that lets the brokers read their
+// Node (the manager lacks get on nodes, or the ClusterRole is missing); the message says which.
+inline constexpr std::string_view kRackAccessDenied = "RackAccessDenied";
 // A KafkaTopic's (Strimzi's topic operator reasons).
 inline constexpr std::string_view kNotSupported = "NotSupported";
 inline constexpr std::string_view kKafkaError = "KafkaError";

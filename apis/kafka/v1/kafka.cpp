@@ -138,6 +138,16 @@ const auto& metrics_config_fields() {
   return table;
 }
 
+const auto& rack_fields() {
+  static const auto table = codec::table<Rack>(
+      "Rack awareness: each broker's broker.rack is the value of a label of the Node its pod runs on (an init container "
+      "reads it); the nodes are scheduled only on Nodes with the label, spread over its values where they can be.",
+      field("topologyKey", &Rack::topology_key,
+            Schema::string("The Node label whose value is the rack, e.g. topology.kubernetes.io/zone.").min_length(1).max_length(317))
+          .required());
+  return table;
+}
+
 const auto& cluster_fields() {
   static const auto table = codec::table<KafkaClusterSpec>(
       "The Kafka brokers and controllers.",
@@ -154,7 +164,8 @@ const auto& cluster_fields() {
       field("config", &KafkaClusterSpec::config,
             Schema::open_object("Broker configuration (Kafka properties); the operator's own keys are refused.").max_properties(256)),
       field("metricsConfig", &KafkaClusterSpec::metrics_config, MetricsConfig::schema()),
-      field("authorization", &KafkaClusterSpec::authorization, KafkaAuthorization::schema()));
+      field("authorization", &KafkaClusterSpec::authorization, KafkaAuthorization::schema()),
+      field("rack", &KafkaClusterSpec::rack, Rack::schema()));
   return table;
 }
 
@@ -217,6 +228,7 @@ CAPSTAN_CODEC_FROM(ConfigMapKeyRef, config_map_key_ref_fields)
 CAPSTAN_CODEC_FROM(ExternalConfigurationReference, external_reference_fields)
 CAPSTAN_CODEC_FROM(KafkaPodMonitor, pod_monitor_fields)
 CAPSTAN_CODEC_FROM(MetricsConfig, metrics_config_fields)
+CAPSTAN_CODEC_FROM(Rack, rack_fields)
 CAPSTAN_CODEC_FROM(KafkaClusterSpec, cluster_fields)
 CAPSTAN_CODEC_FROM(KafkaSpec, spec_fields)
 CAPSTAN_CODEC_FROM(ListenerAddress, address_fields)

@@ -12,15 +12,43 @@ namespace {
 using codec::field;
 using openapi::Schema;
 
+// The members of a single volume, shared by Storage and its JBOD volumes.
+template <class S>
+auto volume_fields() {
+  using V = StorageVolume;
+  return std::make_tuple(
+      field<S>("id", &V::id,
+               Schema::integer("The volume's id (required in JBOD): its mount /var/lib/kafka/data-<id> and claims data-<id>-<pod>.", "int32")
+                   .range(0, kMaxVolumeId)),
+      field<S>("size", &V::size, Schema::string("Size of each claim (persistent-claim), e.g. 100Gi.").max_length(64)),
+      field<S>("sizeLimit", &V::size_limit, Schema::string("Size limit of the emptyDir (ephemeral).").max_length(64)),
+      field<S>("class", &V::storage_class, openapi::object_name("StorageClass of the claims.")),
+      field<S>("deleteClaim", &V::delete_claim, Schema::boolean("Delete the claims when the nodes are removed.")),
+      field<S>("kraftMetadata", &V::kraft_metadata,
+               Schema::string_enum({"shared"}, "shared: the volume also holds the KRaft metadata log (default: the JBOD volume of the lowest id).")));
+}
+
+const auto& volume_table() {
+  static const auto table = codec::table<StorageVolume>(
+      "A JBOD volume.",
+      std::tuple_cat(std::make_tuple(field("type", &StorageVolume::type,
+                                           Schema::string_enum({"ephemeral", "persistent-claim"}, "ephemeral (emptyDir) or persistent-claim."))
+                                         .required()),
+                     volume_fields<StorageVolume>()));
+  return table;
+}
+
 const auto& storage_fields() {
   static const auto table = codec::table<Storage>(
       "Storage of the nodes.",
-      field("type", &Storage::type, Schema::string_enum({"ephemeral", "persistent-claim"}, "ephemeral (emptyDir) or persistent-claim."))
-          .required(),
-      field("size", &Storage::size, Schema::string("Size of each claim (persistent-claim), e.g. 100Gi.").max_length(64)),
-      field("sizeLimit", &Storage::size_limit, Schema::string("Size limit of the emptyDir (ephemeral).").max_length(64)),
-      field("class", &Storage::storage_class, openapi::object_name("StorageClass of the claims.")),
-      field("deleteClaim", &Storage::delete_claim, Schema::boolean("Delete the claims when the nodes are removed.")));
+      std::tuple_cat(std::make_tuple(field<Storage>("type", &StorageVolume::type,
+                                                    Schema::string_enum({"ephemeral", "persistent-claim", "jbod"},
+                                                                        "ephemeral (emptyDir), persistent-claim or jbod (volumes)."))
+                                         .required()),
+                     volume_fields<Storage>(),
+                     std::make_tuple(field("volumes", &Storage::volumes,
+                                           Schema::array(StorageVolume::schema(), "The volumes of JBOD storage, one log directory each.")
+                                               .max_items(kMaxJbodVolumes)))));
   return table;
 }
 
@@ -58,6 +86,7 @@ const auto& status_fields() {
 
 }  // namespace
 
+CAPSTAN_CODEC_FROM(StorageVolume, volume_table)
 CAPSTAN_CODEC_FROM(Storage, storage_fields)
 CAPSTAN_CODEC_FROM(KafkaNodePoolSpec, spec_fields)
 CAPSTAN_CODEC_FROM(KafkaNodePoolStatus, status_fields)

@@ -9,11 +9,12 @@
 //                  tls|scram-sha-512}, configuration{bootstrap{host, nodePort}, brokers[{broker,
 //                  host, advertisedHost, advertisedPort, nodePort}], class, externalTrafficPolicy,
 //                  loadBalancerSourceRanges, preferredNodePortAddressType}}], authorization{type:
-//                  simple, superUsers}, config{}, metricsConfig{type: jmxPrometheusExporter,
+//                  simple, superUsers}, rack{topologyKey}, config{}, metricsConfig{type: jmxPrometheusExporter,
 //                  valueFrom{configMapKeyRef}, podMonitor{enabled, labels} (Capstan's)}};
 //                  status{..., listeners[{..., certificates}]}
 //   KafkaNodePool  spec{replicas, roles[controller|broker], storage{type: ephemeral (sizeLimit) |
-//                  persistent-claim (size, class, deleteClaim)}, resources}
+//                  persistent-claim (size, class, deleteClaim, kraftMetadata) | jbod (volumes[{id,
+//                  type, ...}])}, resources}
 //   KafkaTopic     spec{topicName, partitions, replicas, config{}}; status{topicName} (no topicId: librdkafka 2.0 does not report it)
 //   KafkaUser      spec{authentication{type: tls|scram-sha-512, password{valueFrom{secretKeyRef}}},
 //                  quotas{producerByteRate, consumerByteRate, requestPercentage, controllerMutationRate},
@@ -142,6 +143,13 @@ struct MetricsConfig {
   CAPSTAN_CODEC(MetricsConfig);
 };
 
+// Strimzi's rack awareness (type topology-label, the only one before Strimzi 1.0): each broker's
+// broker.rack is the value of this label on the Node its pod runs on, read by an init container.
+struct Rack {
+  std::string topology_key;  // a Node label key, e.g. topology.kubernetes.io/zone
+  CAPSTAN_CODEC(Rack);
+};
+
 struct KafkaClusterSpec {
   std::string version;           // "" = kDefaultKafkaVersion
   std::string metadata_version;  // "" = kDefaultMetadataVersion
@@ -150,6 +158,7 @@ struct KafkaClusterSpec {
   json::Object config;  // Kafka properties as written (strings, numbers, booleans)
   std::optional<MetricsConfig> metrics_config;
   std::optional<KafkaAuthorization> authorization;
+  std::optional<Rack> rack;
 
   std::string effective_version() const { return version.empty() ? std::string(kDefaultKafkaVersion) : version; }
   std::string effective_metadata_version() const {
@@ -197,10 +206,24 @@ struct KafkaStatus {
   CAPSTAN_CODEC(KafkaStatus);
 };
 
-struct Storage {
-  std::string type = "ephemeral";  // ephemeral | persistent-claim
+// A node's single volume (Strimzi's SingleVolumeStorage), and each volume of JBOD storage, where
+// its id is required.
+struct StorageVolume {
+  std::optional<std::int32_t> id;  // names a JBOD volume, its mount and its claims
+  std::string type = "ephemeral";  // ephemeral | persistent-claim (| jbod for the pool's Storage)
   std::string size, size_limit, storage_class;
   bool delete_claim = false;
+  std::string kraft_metadata;  // "shared": the volume holds the KRaft metadata log
+  CAPSTAN_CODEC(StorageVolume);
+};
+
+// JBOD volumes of a node at most (each is a claim and a log directory).
+inline constexpr std::int64_t kMaxJbodVolumes = 64;
+// A volume's id at most (ids name mounts and claims).
+inline constexpr std::int64_t kMaxVolumeId = 9999;
+
+struct Storage : StorageVolume {
+  std::vector<StorageVolume> volumes;  // type jbod
   CAPSTAN_CODEC(Storage);
 };
 
@@ -282,7 +305,7 @@ struct KafkaUserAuthentication {
 };
 
 struct AclRuleResource {
-  std::string type;                     // topic | group | cluster
+  std::string type;                     // topic | group | cluster | transactionalId
   std::string name;                     // not for cluster
   std::string pattern_type = "literal"; // literal | prefix
   CAPSTAN_CODEC(AclRuleResource);

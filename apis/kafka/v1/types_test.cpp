@@ -33,6 +33,7 @@ spec:
         preferredNodePortAddressType: InternalDNS
         bootstrap: {nodePort: 32100}
         brokers: [{broker: 0, advertisedHost: kafka-0.example.com, advertisedPort: 19094, nodePort: 32101}]
+    rack: {topologyKey: topology.kubernetes.io/zone}
     config:
       offsets.topic.replication.factor: 3
       auto.create.topics.enable: false
@@ -57,6 +58,8 @@ TEST(KafkaTypes, KafkaSpecAndDefaults) {
   EXPECT_EQ(conf.broker_override(0)->node_port, 32101);
   EXPECT_EQ(conf.broker_override(1), nullptr);
   EXPECT_EQ(conf.preferred_node_port_address_type, "InternalDNS");
+  ASSERT_TRUE(s.rack);
+  EXPECT_EQ(s.rack->topology_key, "topology.kubernetes.io/zone");
   EXPECT_EQ(KafkaSpec::from_json(json::from_yaml(kKafka).at("spec"), "spec").to_json(), json::from_yaml(kKafka).at("spec")) << "round trip";
   ASSERT_EQ(s.listeners.size(), 3u);
   EXPECT_EQ(s.listeners[1].name, "internal");
@@ -145,7 +148,7 @@ status: {username: CN=carol, secret: carol, observedGeneration: 1}
 )")),
             Strings{});
   EXPECT_EQ(check(all[3], json::from_yaml("{spec: {authentication: {type: oauth}, authorization: {type: simple, acls: "
-                                          "[{resource: {type: transactionalId, name: t}, operations: [Fly]}]}}}"))
+                                          "[{resource: {type: delegationToken, name: t}, operations: [Fly]}]}}}"))
                 .size(),
             3u)
       << "what is not implemented is refused by the schema";

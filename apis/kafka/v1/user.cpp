@@ -48,7 +48,9 @@ const auto& resource_fields() {
   static const auto table = codec::table<AclRuleResource>(
       "What the rule is about.",
       field("type", &AclRuleResource::type,
-            Schema::string_enum({"topic", "group", "cluster"}, "The kind of resource (transactionalId: not yet)."))
+            Schema::string_enum({"topic", "group", "cluster", "transactionalId"},
+                                "The kind of resource: a topic, a consumer group, the cluster, or a transactional producer's "
+                                "transactional.id (whose operations are Describe, Write and All)."))
           .required(),
       field("name", &AclRuleResource::name, Schema::string("Its name (or prefix); not for cluster.").max_length(249)),
       field("patternType", &AclRuleResource::pattern_type,

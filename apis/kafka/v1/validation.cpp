@@ -8,8 +8,6 @@
 #include <arpa/inet.h>
 
 #include <cctype>
-#include <cmath>
-#include <map>
 #include <regex>
 #include <set>
 
@@ -239,6 +237,13 @@ void validate_metrics(const json::Value* metrics, const FieldPath& path, Causes&
   }
 }
 
+// rack.topologyKey names a Node label: a label key, as the API server judges one.
+void validate_rack(const json::Value* rack, const FieldPath& path, Causes& out) {
+  if (!rack || !rack->is_object()) return;
+  std::string_view key = member_string(rack, {"topologyKey"});
+  for (const auto& m : meta::names::qualified_name(key)) out.push_back(validation::field_invalid(path.child("topologyKey"), jstr(key), m));
+}
+
 void validate_config(const json::Value* config, const FieldPath& path, Causes& out) {
   if (!config || !config->is_object()) return;
   for (const auto& kv : config->get_object()) {
@@ -266,20 +271,6 @@ void validate_cluster_id(const json::Value& obj, const json::Value* old, Causes&
 
 }  // namespace
 
-std::optional<long double> quantity_bytes(std::string_view q) {
-  static const std::regex re(R"(^\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][-+]?[0-9]{1,3})?$)");
-  std::cmatch m;
-  if (q.size() > 64 || !std::regex_match(q.begin(), q.end(), m, re)) return std::nullopt;
-  long double n = std::stold(m[1].str());
-  std::string suffix = m[3].str();
-  static const std::map<std::string, long double> mult = {
-      {"", 1.0L},         {"m", 1e-3L},       {"k", 1e3L},        {"M", 1e6L},           {"G", 1e9L},
-      {"T", 1e12L},       {"P", 1e15L},       {"E", 1e18L},       {"Ki", 1024.0L},       {"Mi", 1048576.0L},
-      {"Gi", 1073741824.0L}, {"Ti", 1099511627776.0L}, {"Pi", 1125899906842624.0L}, {"Ei", 1152921504606846976.0L}};
-  if (auto it = mult.find(suffix); it != mult.end()) return n * it->second;
-  return n * std::pow(10.0L, std::stoi(suffix.substr(1)));
-}
-
 std::vector<Cause> validate_kafka(const json::Value& obj, const json::Value* old) {
   Causes out;
   FieldPath kafka = FieldPath("spec").child("kafka");
@@ -291,6 +282,7 @@ std::vector<Cause> validate_kafka(const json::Value& obj, const json::Value* old
   validate_listeners(member(k, {"listeners"}), kafka.child("listeners"), out);
   validate_config(member(k, {"config"}), kafka.child("config"), out);
   validate_metrics(member(k, {"metricsConfig"}), kafka.child("metricsConfig"), out);
+  validate_rack(member(k, {"rack"}), kafka.child("rack"), out);
 
   std::string_view version = member_string(k, {"version"});
   std::string_view metadata = member_string(k, {"metadataVersion"});
@@ -348,50 +340,9 @@ std::vector<Cause> validate_kafka_node_pool(const json::Value& obj, const json::
     }
   }
 
-  FieldPath storage = spec.child("storage");
-  const auto* st = member(&obj, {"spec", "storage"});
-  std::string_view type = member_string(st, {"type"});
-  if (!st) {
-    out.push_back(validation::field_required(storage, ""));
-  } else if (type != "ephemeral" && type != "persistent-claim") {
-    out.push_back(validation::field_not_supported(storage.child("type"), jstr(type), {"ephemeral", "persistent-claim"}));
-  } else {
-    auto check_size = [&](std::string_view key) {
-      std::string_view v = member_string(st, {key});
-      if (v.empty()) return;
-      auto b = quantity_bytes(v);
-      if (!b) out.push_back(validation::field_invalid(storage.child(key), jstr(v), "must be a quantity such as 100Gi"));
-      else if (*b <= 0) out.push_back(validation::field_invalid(storage.child(key), jstr(v), "must be greater than zero"));
-    };
-    check_size("size");
-    check_size("sizeLimit");
-    if (type == "persistent-claim") {
-      if (member_string(st, {"size"}).empty()) out.push_back(validation::field_required(storage.child("size"), "a persistent-claim storage needs a size"));
-      if (member(st, {"sizeLimit"})) out.push_back(validation::field_forbidden(storage.child("sizeLimit"), "only for ephemeral storage"));
-    } else {
-      if (member(st, {"size"})) out.push_back(validation::field_forbidden(storage.child("size"), "only for persistent-claim storage"));
-      if (member(st, {"class"})) out.push_back(validation::field_forbidden(storage.child("class"), "only for persistent-claim storage"));
-      if (member(st, {"deleteClaim"})) out.push_back(validation::field_forbidden(storage.child("deleteClaim"), "only for persistent-claim storage"));
-    }
-  }
+  validate_node_pool_storage(member(&obj, {"spec", "storage"}), old ? member(old, {"spec", "storage"}) : nullptr, spec.child("storage"), out);
 
   if (old) {
-    const auto* ost = member(old, {"spec", "storage"});
-    std::string_view otype = member_string(ost, {"type"});
-    if (!otype.empty() && st && !type.empty() && type != otype)
-      out.push_back(validation::field_invalid(storage.child("type"), jstr(type),
-                                              "field is immutable: changing the storage type of a node pool is not supported (was " +
-                                                  std::string(otype) + ")"));
-    if (type == "persistent-claim" && otype == "persistent-claim") {
-      if (member_string(st, {"class"}) != member_string(ost, {"class"}))
-        out.push_back(validation::field_invalid(storage.child("class"), jstr(member_string(st, {"class"})),
-                                                "field is immutable: the claims' StorageClass cannot change"));
-      auto now = quantity_bytes(member_string(st, {"size"}));
-      auto was = quantity_bytes(member_string(ost, {"size"}));
-      if (now && was && *now < *was)
-        out.push_back(validation::field_invalid(storage.child("size"), jstr(member_string(st, {"size"})),
-                                                "shrinking persistent volumes is not supported (was " + std::string(member_string(ost, {"size"})) + ")"));
-    }
     bool was_controller = false;
     if (const auto* oroles = member(old, {"spec", "roles"}); oroles && oroles->is_array())
       for (const auto& r : oroles->get_array()) was_controller |= r.is_string() && r.get_string() == "controller";

@@ -23,14 +23,24 @@ namespace capstan::apis::kafka::v1 {
 // Kafka: listeners (names ^[a-z0-9]{1,11}$ and unique, ports 9092-65535 and unique, 9090/9091
 // the operator's, TLS not yet supported), version and metadataVersion (formats; the metadata
 // version not above the Kafka version; no metadata downgrade on update), config keys the operator
-// owns (Strimzi's forbidden prefixes). The status is not judged here (validate_status_update).
+// owns (Strimzi's forbidden prefixes), rack.topologyKey (a label key). The status is not judged here (validate_status_update).
 std::vector<validation::Cause> validate_kafka(const json::Value& obj, const json::Value* old = nullptr);
 
 // KafkaNodePool: replicas 0..kMaxNodes, roles (at least one of controller/broker, no repeats),
-// storage (persistent-claim needs a size; sizes are quantities; members of the other type
-// refused), and on update: the storage type and class, the cluster label and the controller role
-// are immutable (the KRaft quorum is static), a claim never shrinks.
+// storage (validate_node_pool_storage), and on update: the cluster label and the controller role
+// are immutable (the KRaft quorum is static).
 std::vector<validation::Cause> validate_kafka_node_pool(const json::Value& obj, const json::Value* old = nullptr);
+
+// A node pool's spec.storage at `path` (`old`: the stored one on update, else nullptr): a single
+// volume (persistent-claim needs a size; sizes are quantities; members of the other type refused)
+// or jbod volumes (1..kMaxJbodVolumes, ids required and unique, one kraftMetadata volume at
+// most, no nested jbod); on update the storage type, each volume's type and StorageClass and the
+// KRaft metadata volume are kept, and no claim shrinks. Adding and removing JBOD volumes is allowed.
+void validate_node_pool_storage(const json::Value* storage, const json::Value* old, const validation::FieldPath& path,
+                                std::vector<validation::Cause>& out);
+// The id of the volume holding the KRaft metadata log: the jbod volume marked kraftMetadata:
+// shared, else the lowest id; -1 for a single volume; nullopt for no volume.
+std::optional<std::int64_t> kraft_metadata_volume(const json::Value* storage);
 
 // KafkaTopic: the kafka.capstan.dev/cluster label (required, immutable), the topic name
 // (spec.topicName, else metadata.name: Kafka's legal characters, at most 249; immutable),
@@ -52,7 +62,5 @@ std::vector<validation::Cause> validate_status_update(const json::Value& obj, co
 // Warnings for an admitted KafkaNodePool (e.g. no kafka.capstan.dev/cluster label: no Kafka uses it).
 std::vector<std::string> kafka_node_pool_warnings(const json::Value& obj);
 
-// A resource.Quantity as bytes ("10Gi", "500M", "1.5Ti", "1e3"); nullopt when it is not one.
-std::optional<long double> quantity_bytes(std::string_view q);
 
 }  // namespace capstan::apis::kafka::v1

@@ -215,21 +215,53 @@ TEST(KafkaNodePoolValidation, UpdateRulesUseTheOldObject) {
   EXPECT_EQ(errors(validate_kafka_node_pool(old, &old)), Strings{});
 }
 
+TEST(KafkaNodePoolValidation, JbodVolumesHaveUniqueIdsAndOneMetadataVolume) {
+  EXPECT_EQ(errors(validate_kafka_node_pool(pool("{replicas: 3, roles: [broker], storage: {type: jbod, volumes: ["
+                                                 "{id: 0, type: persistent-claim, size: 10Gi, kraftMetadata: shared}, "
+                                                 "{id: 1, type: ephemeral, sizeLimit: 1Gi}]}}"))),
+            Strings{});
+  EXPECT_EQ(errors(validate_kafka_node_pool(pool("{replicas: 3, roles: [broker], storage: {type: jbod, size: 1Gi, volumes: ["
+                                                 "{id: 0, type: persistent-claim, kraftMetadata: shared}, "
+                                                 "{id: 0, type: ephemeral, class: fast, kraftMetadata: shared}, "
+                                                 "{type: jbod}, {type: persistent-claim, size: 1Gi, id: 10000}]}}"))),
+            (Strings{"spec.storage.size: Forbidden: jbod storage sets this on each of its volumes",
+                     "spec.storage.volumes[0].size: Required value: a persistent-claim storage needs a size",
+                     "spec.storage.volumes[1].id: Duplicate value: 0",
+                     "spec.storage.volumes[1].kraftMetadata: Invalid value: \"shared\": only one volume holds the KRaft metadata log "
+                     "(volumes[0] does)",
+                     "spec.storage.volumes[1].class: Forbidden: only for persistent-claim storage",
+                     "spec.storage.volumes[2].type: Unsupported value: \"jbod\": supported values: \"ephemeral\", \"persistent-claim\"",
+                     "spec.storage.volumes[3].id: Invalid value: 10000: must be between 0 and 9999, inclusive"}));
+  EXPECT_EQ(errors(validate_kafka_node_pool(pool("{replicas: 1, roles: [broker], storage: {type: jbod}}"))),
+            Strings{"spec.storage.volumes: Required value: jbod storage needs at least one volume"});
+  EXPECT_EQ(errors(validate_kafka_node_pool(pool("{replicas: 1, roles: [broker], storage: {type: ephemeral, volumes: [{id: 0, type: ephemeral}]}}"))),
+            Strings{"spec.storage.volumes: Forbidden: only for jbod storage"});
+  std::string many = "{replicas: 1, roles: [broker], storage: {type: jbod, volumes: [";
+  for (int i = 0; i <= kMaxJbodVolumes; ++i) many += (i ? "," : "") + std::string("{id: ") + std::to_string(i) + ", type: ephemeral}";
+  EXPECT_EQ(errors(validate_kafka_node_pool(pool(many + "]}}"))), Strings{"spec.storage.volumes: Too many: 65: must have at most 64 items"});
+}
+
+TEST(KafkaNodePoolValidation, JbodVolumesGrowComeAndGoButKeepTheirTypeClassAndTheMetadataLog) {
+  auto old = pool("{replicas: 3, roles: [broker], storage: {type: jbod, volumes: [{id: 0, type: persistent-claim, size: 10Gi, class: fast}, "
+                  "{id: 1, type: persistent-claim, size: 10Gi}]}}");
+  auto grown = pool("{replicas: 3, roles: [broker], storage: {type: jbod, volumes: [{id: 0, type: persistent-claim, size: 20Gi, class: fast}, "
+                    "{id: 2, type: ephemeral}]}}");
+  EXPECT_EQ(errors(validate_kafka_node_pool(grown, &old)), Strings{}) << "volume 0 grows, volume 1 goes, volume 2 comes";
+  auto changed = pool("{replicas: 3, roles: [broker], storage: {type: jbod, volumes: [{id: 1, type: ephemeral}, "
+                      "{id: 0, type: persistent-claim, size: 5Gi, class: slow}]}}");
+  EXPECT_EQ(errors(validate_kafka_node_pool(changed, &old)),
+            (Strings{"spec.storage.volumes[1].class: Invalid value: \"slow\": field is immutable: the claims' StorageClass cannot change",
+                     "spec.storage.volumes[1].size: Invalid value: \"5Gi\": shrinking persistent volumes is not supported (was 10Gi)",
+                     "spec.storage.volumes[0].type: Invalid value: \"ephemeral\": field is immutable: a volume keeps its type (was persistent-claim)"}));
+  auto moved = pool("{replicas: 3, roles: [broker], storage: {type: jbod, volumes: [{id: 0, type: persistent-claim, size: 10Gi, class: fast}, "
+                    "{id: 1, type: persistent-claim, size: 10Gi, kraftMetadata: shared}]}}");
+  EXPECT_EQ(errors(validate_kafka_node_pool(moved, &old)),
+            Strings{"spec.storage.volumes: Forbidden: the KRaft metadata log cannot move: it stays on the volume of id 0 (now 1)"});
+}
+
 TEST(KafkaNodePoolValidation, WarnsWithoutClusterLabel) {
   EXPECT_EQ(kafka_node_pool_warnings(json::from_yaml("metadata: {name: p}")).size(), 1u);
   EXPECT_TRUE(kafka_node_pool_warnings(pool("{}")).empty());
-}
-
-TEST(Quantities, Bytes) {
-  EXPECT_EQ(quantity_bytes("10Gi"), 10.0L * 1073741824.0L);
-  EXPECT_EQ(quantity_bytes("500M"), 5e8L);
-  EXPECT_EQ(quantity_bytes("1e3"), 1000.0L);
-  EXPECT_EQ(quantity_bytes("1.5Ki"), 1536.0L);
-  EXPECT_EQ(quantity_bytes("12"), 12.0L);
-  EXPECT_FALSE(quantity_bytes("10 Gi"));
-  EXPECT_FALSE(quantity_bytes("Gi"));
-  EXPECT_FALSE(quantity_bytes("-1Gi"));
-  EXPECT_FALSE(quantity_bytes(std::string(100, '1')));
 }
 
 }  // namespace
@@ -301,6 +333,21 @@ TEST(KafkaValidation, MetricsConfigNamesAConfigMapKeyAndThePodMonitorValidLabels
                      "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"}));
 }
 
+TEST(KafkaValidation, RackTopologyKeyIsALabelKey) {
+  auto with_rack = [](const std::string& key) {
+    return kafka("    listeners: [{name: plain, port: 9092, type: internal, tls: false}]\n    rack: {topologyKey: \"" + key + "\"}\n");
+  };
+  EXPECT_EQ(errors(validate_kafka(with_rack("topology.kubernetes.io/zone"))), Strings{});
+  EXPECT_EQ(errors(validate_kafka(with_rack("rack"))), Strings{});
+  const auto bad = errors(validate_kafka(with_rack("zone name/")));
+  ASSERT_EQ(bad.size(), 3u) << ::testing::PrintToString(bad);  // the prefix, and the name part: empty and malformed
+  for (const auto& e : bad) EXPECT_EQ(e.rfind("spec.kafka.rack.topologyKey: Invalid value: \"zone name/\": ", 0), 0u) << e;
+  EXPECT_NE(bad[1].find("name part must be non-empty"), std::string::npos) << bad[1];
+  const auto empty = errors(validate_kafka(with_rack("")));
+  ASSERT_EQ(empty.size(), 2u) << ::testing::PrintToString(empty);
+  EXPECT_EQ(empty[0], "spec.kafka.rack.topologyKey: Invalid value: \"\": name part must be non-empty");
+}
+
 TEST(KafkaValidation, ClientAuthenticationNeedsATlsListener) {
   EXPECT_EQ(errors(validate_kafka(kafka("    listeners: [{name: a, port: 9092, type: internal, tls: false, authentication: {type: tls}}]\n"))),
             Strings{"spec.kafka.listeners[0].authentication: Forbidden: TLS client authentication needs a TLS listener (tls: true)"});
@@ -333,6 +380,22 @@ spec:
   auto moved = user("metadata: {name: carol, labels: {kafka.capstan.dev/cluster: audit}}\nspec: {}");
   EXPECT_EQ(errors(validate_kafka_user(moved, &good)),
             Strings{"metadata.labels[kafka.capstan.dev/cluster]: Invalid value: \"audit\": field is immutable: a user cannot move to another cluster"});
+}
+
+TEST(KafkaUserValidation, TransactionalIdRulesTakeANameAPatternAndTheOperationsOfATransactionalId) {
+  auto user = [](const std::string& acls) {
+    return json::from_yaml("apiVersion: kafka.capstan.dev/v1\nkind: KafkaUser\nmetadata: {name: carol, labels: {kafka.capstan.dev/cluster: events}}\n"
+                           "spec:\n  authorization:\n    type: simple\n    acls:\n" + acls);
+  };
+  EXPECT_EQ(errors(validate_kafka_user(user("      - {resource: {type: transactionalId, name: tx-, patternType: prefix}, operations: [Write, Describe]}\n"
+                                            "      - {resource: {type: transactionalId, name: orders-tx}, operations: [All], type: deny}\n"))),
+            Strings{});
+  EXPECT_EQ(errors(validate_kafka_user(user("      - {resource: {type: transactionalId, name: tx-, patternType: prefix}, operations: [Write, Read, Create]}\n"
+                                            "      - {resource: {type: transactionalId}, operations: [Describe]}\n"
+                                            "      - {resource: {type: topic, name: tx-}, operations: [Read]}\n"))),
+            (Strings{"spec.authorization.acls[0].operations[1]: Unsupported value: \"Read\": supported values: \"Describe\", \"Write\", \"All\"",
+                     "spec.authorization.acls[0].operations[2]: Unsupported value: \"Create\": supported values: \"Describe\", \"Write\", \"All\"",
+                     "spec.authorization.acls[1].resource.name: Required value: the transactionalId's name"}));
 }
 
 TEST(KafkaTopicValidation, ConfigCountIsBounded) {

@@ -1,10 +1,12 @@
 // KafkaUser validation: the cluster label (required, immutable), a name Kafka's principal and a
-// Secret can carry, and ACL rules whose resource the rule's type allows (Strimzi's user
-// operator refuses the same).
+// Secret can carry, and ACL rules whose resource the rule's type allows, and a transactional id
+// only the operations Kafka checks on one (Strimzi's user operator refuses the same).
 #include "apis/kafka/v1/group.h"
 #include "apis/kafka/v1/types.h"
 #include "apis/kafka/v1/validation.h"
 #include "runtime/meta/object.h"
+
+#include <algorithm>
 
 namespace capstan::apis::kafka::v1 {
 namespace {
@@ -13,6 +15,20 @@ using validation::FieldPath;
 using Causes = std::vector<validation::Cause>;
 
 constexpr std::size_t kMaxUserNameLength = 64;  // the Certificate's commonName
+// The operations Kafka's authorizer checks on a transactional id (Strimzi allows these alone).
+const std::vector<std::string> kTransactionalIdOperations{"Describe", "Write", "All"};
+
+// A transactionalId rule's operations beyond those of a transactional id.
+void check_transactional_id_operations(const json::Value& rule, const FieldPath& rule_path, Causes& out) {
+  const json::Value* operations = json::find(rule, {"operations"});
+  if (!operations || !operations->is_array()) return;
+  const auto& list = operations->get_array();
+  for (std::size_t j = 0; j < list.size(); ++j) {
+    const bool allowed = list[j].is_string() && std::find(kTransactionalIdOperations.begin(), kTransactionalIdOperations.end(),
+                                                          std::string_view(list[j].get_string())) != kTransactionalIdOperations.end();
+    if (!allowed) out.push_back(validation::field_not_supported(rule_path.child("operations").index(j), list[j], kTransactionalIdOperations));
+  }
+}
 
 }  // namespace
 
@@ -36,6 +52,7 @@ std::vector<validation::Cause> validate_kafka_user(const json::Value& obj, const
       if (type != "cluster" && resource.empty()) out.push_back(validation::field_required(r.child("name"), "the " + std::string(type) + "'s name"));
       if (type == "cluster" && json::get_string(rules[i], {"resource", "patternType"}) == "prefix")
         out.push_back(validation::field_forbidden(r.child("patternType"), "the cluster resource has no prefix"));
+      if (type == "transactionalId") check_transactional_id_operations(rules[i], path.index(i), out);
     }
   }
   if (json::find(obj, {"spec", "authentication", "password"}) && json::get_string(obj, {"spec", "authentication", "type"}) != "scram-sha-512")

@@ -49,6 +49,7 @@ class Generator {
     }
     kafka["listeners"] = std::move(listeners);
     if (coin()) kafka["config"] = json::Object{{"offsets.topic.replication.factor", pick(1, 3)}, {"auto.create.topics.enable", coin()}};
+    if (coin()) kafka["rack"] = json::Object{{"topologyKey", pick_of({"topology.kubernetes.io/zone", "rack"})}};  // both versions
     // v1beta2 only.
     if (coin()) kafka["replicas"] = pick(0, 9);
     if (coin()) kafka["storage"] = storage();

@@ -693,7 +693,7 @@ webhooks:
   - ""
   resources:
   - configmaps
-  - persistentvolumeclaims
+  - serviceaccounts
   verbs:
   - get
   - create
@@ -711,6 +711,7 @@ webhooks:
 - apiGroups:
   - ""
   resources:
+  - persistentvolumeclaims
   - pods
   - secrets
   - services
@@ -726,6 +727,23 @@ webhooks:
   - certs.capstan.dev
   resources:
   - certificates
+  verbs:
+  - get
+  - list
+  - create
+  - update
+  - patch
+  - delete
+- apiGroups:
+  - certs.capstan.dev
+  resources:
+  - certificates/status
+  verbs:
+  - get
+  - update
+- apiGroups:
+  - certs.capstan.dev
+  resources:
   - issuers
   verbs:
   - get
@@ -793,6 +811,18 @@ webhooks:
   - poddisruptionbudgets
   verbs:
   - get
+  - create
+  - update
+  - patch
+  - delete
+- apiGroups:
+  - rbac.authorization.k8s.io
+  resources:
+  - clusterrolebindings
+  verbs:
+  - get
+  - list
+  - watch
   - create
   - update
   - patch
