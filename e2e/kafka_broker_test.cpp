@@ -646,7 +646,7 @@ spec:
 
   // A setting changed behind the operator's back is set back; one added is removed.
   const std::map<std::string, std::string> drift{{"cleanup.policy", "compact"}, {"retention.ms", "1000"}, {"segment.bytes", "104857600"}};
-  kafka_admin.set_overrides("orders", drift);
+  kafka_admin.alter_overrides("orders", drift, {});
   // The brokers apply a change a moment after the controller quorum took it: seen first, then undone.
   EXPECT_TRUE(eventually([&] { return kafka_admin.overrides("orders") != settings; }, 30s)) << "the drift never showed";
   EXPECT_TRUE(eventually([&] { return kafka_admin.overrides("orders") == settings; }, 60s)) << "drift was not set back";

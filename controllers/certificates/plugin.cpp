@@ -252,15 +252,7 @@ plugin::Plugin plugin() {
         fs.add_custom(
             "dns01-recursive-nameservers",
             [settings](const std::string& v) {
-              settings->dns01_recursive_nameservers.clear();
-              std::size_t start = 0;
-              while (start <= v.size()) {
-                auto comma = v.find(',', start);
-                std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-                if (!item.empty()) settings->dns01_recursive_nameservers.push_back(item);
-                if (comma == std::string::npos) break;
-                start = comma + 1;
-              }
+              settings->dns01_recursive_nameservers = flags::split_csv(v);
               if (settings->dns01_recursive_nameservers.size() > 8)
                 throw flags::UsageError("--dns01-recursive-nameservers: at most 8 nameservers");
             },

@@ -1,6 +1,7 @@
 #include "controllers/kafka/cluster_admin.h"
 
 #include "controllers/kafka/acls.h"
+#include "controllers/kafka/topic_configs.h"
 #include "controllers/kafka/features.h"
 #include "controllers/kafka/objects.h"
 #include "controllers/kafka/quotas.h"
@@ -227,7 +228,7 @@ void ClusterAdmin::create_partitions(const std::string& topic, int total) {
 
 namespace {
 
-// The config resources of a DescribeConfigs or AlterConfigs result, each error thrown.
+// The config resources of a DescribeConfigs result, each error thrown.
 void check(const rd_kafka_ConfigResource_t** resources, size_t n, const std::string& what) {
   for (size_t i = 0; i < n; ++i)
     if (auto e = rd_kafka_ConfigResource_error(resources[i]); e != RD_KAFKA_RESP_ERR_NO_ERROR)
@@ -259,15 +260,13 @@ std::map<std::string, std::string> ClusterAdmin::overrides(const std::string& to
   return out;
 }
 
-void ClusterAdmin::set_overrides(const std::string& topic, const std::map<std::string, std::string>& configs) {
-  const std::string what = "changing the configuration of topic " + topic;
-  rd_kafka_ConfigResource_t* r = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
-  for (const auto& [k, v] : configs) rd_kafka_ConfigResource_set_config(r, k.c_str(), v.c_str());
-  Event ev = impl_->call(RD_KAFKA_ADMIN_OP_ALTERCONFIGS, false, what, [&](auto* h, auto* o, auto* q) { rd_kafka_AlterConfigs(h, &r, 1, o, q);
-    rd_kafka_ConfigResource_destroy(r);
-  });
-  size_t n = 0;
-  check(rd_kafka_AlterConfigs_result_resources(rd_kafka_event_AlterConfigs_result(ev.get()), &n), n, what);
+void ClusterAdmin::alter_overrides(const std::string& topic, const std::map<std::string, std::string>& set,
+                                   const std::vector<std::string>& remove) {
+  if (set.empty() && remove.empty()) return;
+  const std::string what = "changing the configuration of topic " + topic + " in " + impl_->bootstrap;
+  const auto body = impl_->raw_call(wire::kIncrementalAlterConfigs, wire::kIncrementalAlterConfigsVersion,
+                                    wire::alter_topic_configs_request(topic, set, remove), what);
+  wire::check_alter_configs_response(body, topic, what);
 }
 
 void ClusterAdmin::remove(const std::string& topic) {

@@ -84,7 +84,9 @@ class ClusterAdmin {
   void create_partitions(const std::string& topic, int total);
   // The topic's own settings (source DYNAMIC_TOPIC_CONFIG), not the defaults it inherits.
   std::map<std::string, std::string> overrides(const std::string& topic);
-  void set_overrides(const std::string& topic, const std::map<std::string, std::string>& configs);
+  // Sets `set` and deletes `remove` (back to the defaults), leaving the topic's other settings
+  // (IncrementalAlterConfigs, topic_configs.h).
+  void alter_overrides(const std::string& topic, const std::map<std::string, std::string>& set, const std::vector<std::string>& remove);
   // Deleting a topic that does not exist is no error.
   void remove(const std::string& topic);
   // The ACL bindings of `principal` (DescribeAcls); bindings of kinds Strimzi's words cannot

@@ -108,9 +108,19 @@ class TopicReconciler {
     if (spec.replicas && *spec.replicas != have->replicas)
       unsupported += (unsupported.empty() ? "" : "; ") + std::string("Changing spec.replicas is not supported (the topic has ") +
                      std::to_string(have->replicas) + " replicas per partition)";
-    if (a->overrides(name_) != want) {
-      a->set_overrides(name_, want);
-      ctx_.log.info("set topic configuration", {{"topic", name_}, {"settings", static_cast<std::int64_t>(want.size())}});
+    // Key by key, as Strimzi's topic operator: what differs is set, what the spec does not name goes.
+    const auto current = a->overrides(name_);
+    std::map<std::string, std::string> set;
+    std::vector<std::string> remove;
+    for (const auto& [k, v] : want)
+      if (auto it = current.find(k); it == current.end() || it->second != v) set[k] = v;
+    for (const auto& [k, v] : current)
+      if (!want.contains(k)) remove.push_back(k);
+    if (!set.empty() || !remove.empty()) {
+      a->alter_overrides(name_, set, remove);
+      ctx_.log.info("changed topic configuration", {{"topic", name_},
+                                                    {"set", static_cast<std::int64_t>(set.size())},
+                                                    {"removed", static_cast<std::int64_t>(remove.size())}});
     }
     return unsupported;
   }
