@@ -1,5 +1,6 @@
 #include "apiserver/admission/webhook_client.h"
 
+#include "apiserver/service_endpoint.h"
 #include "runtime/http/client.h"
 #include "runtime/json/json.h"
 
@@ -154,13 +155,7 @@ CallTarget WebhookClient::resolve(const ClientConfig& cc, std::chrono::seconds t
     auto svc = store_.get("services", s.ns, s.name);
     if (!svc) throw resolve_error(t.display_url, "service " + quoted(s.name) + " not found");
     const json::Value& sv = *svc.value;
-    const json::Value* svc_port = nullptr;
-    if (const auto* ports = json::get_array(sv, {"spec", "ports"}))
-      for (const auto& p : *ports)
-        if (json::get_int(p, {"port"}).value_or(0) == s.port) {
-          svc_port = &p;
-          break;
-        }
+    const json::Value* svc_port = service_port(sv, s.port);
     if (!svc_port)
       throw resolve_error(t.display_url, "no service port " + std::to_string(s.port) + " found for service " + quoted(s.name));
     std::string type(json::get_string(sv, {"spec", "type"}, "ClusterIP"));
@@ -175,19 +170,10 @@ CallTarget WebhookClient::resolve(const ClientConfig& cc, std::chrono::seconds t
     auto eps = store_.get("endpoints", s.ns, s.name);
     if (!eps) throw resolve_error(t.display_url, "endpoints " + quoted(s.name) + " not found");
     std::string_view port_name = json::get_string(*svc_port, {"name"});
-    if (const auto* subsets = json::get_array(*eps.value, {"subsets"})) {
-      for (const auto& ss : *subsets) {
-        const auto* addrs = json::get_array(ss, {"addresses"});
-        const auto* ports = json::get_array(ss, {"ports"});
-        if (!addrs || addrs->empty() || !ports) continue;
-        for (const auto& p : *ports) {
-          if (json::get_string(p, {"name"}) != port_name) continue;
-          std::string_view ip = json::get_string((*addrs)[0], {"ip"});
-          if (ip.empty()) continue;
-          t.dial_url = "https://" + join_host_port(ip, static_cast<int>(json::get_int(p, {"port"}).value_or(0))) + path + query;
-          return t;
-        }
-      }
+    if (auto addresses = endpoint_addresses(*eps.value, port_name); !addresses.empty()) {
+      const auto& e = addresses.front();
+      t.dial_url = "https://" + join_host_port(e.ip, static_cast<int>(e.port)) + path + query;
+      return t;
     }
     throw resolve_error(t.display_url, "no endpoints available for service " + quoted(s.name));
   }

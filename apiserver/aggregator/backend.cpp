@@ -1,5 +1,6 @@
 #include "apiserver/aggregator/backend.h"
 
+#include "apiserver/service_endpoint.h"
 #include "runtime/http/client.h"
 #include "runtime/json/json.h"
 
@@ -29,13 +30,7 @@ std::string Backends::resolve(const ApiService& a) const {
   std::string type(json::get_string(*svc, {"spec", "type"}, "ClusterIP"));
   // Dialled at its name and the APIService's port, as kube-apiserver's cluster routing does.
   if (type == "ExternalName") return "https://" + join_host_port(json::get_string(*svc, {"spec", "externalName"}), b.port);
-  const json::Value* svc_port = nullptr;
-  if (const auto* ports = json::get_array(*svc, {"spec", "ports"}))
-    for (const auto& p : *ports)
-      if (json::get_int(p, {"port"}).value_or(0) == b.port) {
-        svc_port = &p;
-        break;
-      }
+  const json::Value* svc_port = service_port(*svc, b.port);
   if (!svc_port)
     throw BackendError("APIService " + a.name + ": " + service_ref(b) + " has no port " + std::to_string(b.port) +
                        " (spec.service.port)");
@@ -60,23 +55,10 @@ std::string Backends::resolve(const ApiService& a) const {
       return "https://" + join_host_port((*addrs)[0].get_string(), port);
     }
   }
-  auto eps = store_.get("endpoints", b.ns, b.name);
-  if (eps) {
-    if (const auto* subsets = json::get_array(*eps, {"subsets"})) {
-      for (const auto& ss : *subsets) {
-        const auto* addrs = json::get_array(ss, {"addresses"});
-        const auto* ports = json::get_array(ss, {"ports"});
-        if (!addrs || addrs->empty() || !ports) continue;
-        for (const auto& p : *ports) {
-          if (json::get_string(p, {"name"}) != port_name) continue;
-          std::string_view ip = json::get_string((*addrs)[0], {"ip"});
-          auto port = json::get_int(p, {"port"}).value_or(0);
-          if (ip.empty() || port <= 0) continue;
-          return "https://" + join_host_port(ip, port);
-        }
-      }
-    }
-  }
+  // An endpoint port with no number cannot be dialled: the next address is.
+  if (auto eps = store_.get("endpoints", b.ns, b.name))
+    for (const auto& e : endpoint_addresses(*eps, port_name))
+      if (e.port > 0) return "https://" + join_host_port(e.ip, e.port);
   throw BackendError("APIService " + a.name + ": no endpoints available for " + service_ref(b));
 }
 

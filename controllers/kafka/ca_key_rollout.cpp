@@ -1,6 +1,7 @@
 #include "controllers/kafka/ca_key_rollout.h"
 
 #include "apis/certs/v1/group.h"
+#include "apis/certs/v1/issuing.h"
 #include "controllers/kafka/objects.h"
 #include "controllers/kafka/security.h"
 #include "runtime/cache/informer.h"
@@ -8,7 +9,6 @@
 #include "runtime/client/errors.h"
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
-#include "runtime/meta/time.h"
 
 namespace capstan::kafka {
 namespace {
@@ -121,15 +121,7 @@ bool CaKeyRollout::leaves_on_new_key(const Ca& ca, bool reissue) {
 
 void CaKeyRollout::request_issuance(const json::Value& certificate, const Ca& ca) {
   json::Value crt = certificate;
-  auto& status = json::ensure_object(crt, {"status"});
-  if (!status.contains("conditions") || !status["conditions"].is_array()) status["conditions"] = json::Array{};
-  json::Object condition{{"type", certs::condition::kIssuing},
-                         {"status", "True"},
-                         {"reason", "CaKeyReplaced"},
-                         {"message", "Issued again under the new key of the " + ca.what + " (Secret " + ca.name + ")"},
-                         {"lastTransitionTime", meta::format_rfc3339(meta::Clock::now())}};
-  if (const std::int64_t generation = meta::generation_of(crt); generation > 0) condition["observedGeneration"] = generation;
-  status["conditions"].as_array().push_back(std::move(condition));
+  certs::set_issuing(crt, "CaKeyReplaced", "Issued again under the new key of the " + ca.what + " (Secret " + ca.name + ")");
   const std::string name(meta::name_of(crt));
   try {
     env_.client.update_status(certs::kCertificateType.gvr, ns_, crt);  // with the listed resourceVersion

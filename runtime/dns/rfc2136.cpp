@@ -1,11 +1,11 @@
 #include "runtime/dns/rfc2136.h"
 
+#include "runtime/dns/zone_lookup.h"
+
 #include <ctime>
 
 namespace capstan::dns {
 namespace {
-
-constexpr int kMaxCnameHops = 10;
 
 std::uint16_t id_of(std::string_view wire) {
   return static_cast<std::uint16_t>((static_cast<unsigned char>(wire[0]) << 8) | static_cast<unsigned char>(wire[1]));
@@ -48,36 +48,15 @@ Message Rfc2136::ask(std::string_view name, std::uint16_t type) const {
 }
 
 std::string Rfc2136::find_zone(std::string_view name) const {
-  std::string n = canonical_name(name);
-  std::string last_error;
-  for (int i = 0; i < 128; ++i) {
-    Message a = ask(n, type::kSOA);
-    if (a.rcode() == rcode::kNoError || a.rcode() == rcode::kNXDomain) {
-      for (const auto* section : {&a.answers, &a.authority})
-        for (const auto& rr : *section)
-          if (rr.type == type::kSOA && (n == rr.name || n.ends_with("." + rr.name) || rr.name.empty())) return rr.name;
-    } else {
-      last_error = rcode_name(a.rcode());
-    }
-    if (n.empty()) break;
-    auto dot = n.find('.');
-    n = dot == std::string::npos ? std::string() : n.substr(dot + 1);
-  }
+  // The server is authoritative: the root zone is one it may hold.
+  ZoneSearch z = dns::find_zone([this](std::string_view n, std::uint16_t t) { return ask(n, t); }, name, true);
+  if (z.zone) return *z.zone;
   throw DnsError("DNS server " + options_.server.to_string() + " is not authoritative for any zone holding \"" +
-                 std::string(name) + "\"" + (last_error.empty() ? std::string() : " (it answered " + last_error + ")"));
+                 std::string(name) + "\"" + (z.last_error.empty() ? std::string() : " (it answered " + z.last_error + ")"));
 }
 
 std::string Rfc2136::follow_cnames(std::string_view name) const {
-  std::string n = canonical_name(name);
-  for (int hop = 0; hop < kMaxCnameHops; ++hop) {
-    Message a = ask(n, type::kCNAME);
-    const Record* alias = nullptr;
-    for (const auto& rr : a.answers)
-      if (rr.type == type::kCNAME && rr.name == n) alias = &rr;
-    if (!alias) return n;
-    n = alias->target;
-  }
-  throw DnsError("\"" + std::string(name) + "\" is an alias chain of more than 10 CNAMEs");
+  return dns::follow_cnames([this](std::string_view n, std::uint16_t t) { return ask(n, t); }, name);
 }
 
 void Rfc2136::update(std::string_view zone, Record record, const char* what) const {

@@ -1,6 +1,7 @@
 #include "controllers/certificates/cli/cli.h"
 
 #include "apis/certs/v1/group.h"
+#include "apis/certs/v1/issuing.h"
 #include "controllers/certificates/constants.h"
 #include "controllers/certificates/objects.h"
 #include "controllers/certificates/secret_view.h"
@@ -69,13 +70,7 @@ std::string update_status(client::Client& c, const meta::GroupVersionResource& g
 std::string renew_one(client::Client& c, const std::string& ns, const std::string& name) {
   std::string why = update_status(c, kCertificateType.gvr, "Certificate", ns, name, [](json::Value& obj) -> std::string {
     if (meta::condition_true(obj, v1::condition::kIssuing)) return "is already being issued";
-    auto& conds = conditions_of(obj);
-    json::Array kept;
-    for (auto& c : conds)
-      if (json::get_string(c, {"type"}) != v1::condition::kIssuing) kept.push_back(std::move(c));
-    conds = std::move(kept);
-    conds.push_back(condition(v1::condition::kIssuing, "ManuallyTriggered", "Certificate re-issuance manually triggered",
-                              meta::generation_of(obj)));
+    v1::set_issuing(obj, "ManuallyTriggered", "Certificate re-issuance manually triggered");
     return "";
   });
   return why.empty() ? "Manually triggered issuance of Certificate " + ns + "/" + name : "Certificate " + ns + "/" + name + " " + why;

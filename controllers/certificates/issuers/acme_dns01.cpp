@@ -57,11 +57,16 @@ std::string record_name(const dns::Rfc2136& ns, const Dns01Record& r) {
   return r.solver.cname_strategy == "Follow" ? ns.follow_cnames(name) : name;
 }
 
+// The recursive nameservers a webhook solver's records are looked up on. Building them reads
+// /etc/resolv.conf when none are configured: once per Present or CleanUp.
+Dns01Resolvers webhook_resolvers(Env& env) {
+  return Dns01Resolvers(env.options.dns01_recursive_nameservers, env.options.dns01_timeout);
+}
+
 // The ChallengeRequest of a webhook solver: the record's name and zone as the recursive
 // nameservers see them (with cnameStrategy Follow, the end of the CNAME chain). The uid is
 // derived from the name and value, so Present and CleanUp of one challenge share it.
-WebhookChallenge webhook_challenge(Env& env, const Dns01Record& r, std::string action) {
-  Dns01Resolvers resolvers(env.options.dns01_recursive_nameservers, env.options.dns01_timeout);
+WebhookChallenge webhook_challenge(const Dns01Resolvers& resolvers, const Dns01Record& r, std::string action) {
   std::string name = dns01_record_name(r.domain);
   if (r.solver.cname_strategy == "Follow") name = resolvers.follow_cnames(name);
   WebhookChallenge c;
@@ -88,9 +93,9 @@ std::string dns01_record_name(std::string_view domain) {
 bool present_dns01(Env& env, const Dns01Record& r) {
   if (r.solver.webhook) {
     try {
-      auto c = webhook_challenge(env, r, "Present");
+      Dns01Resolvers resolvers = webhook_resolvers(env);
+      auto c = webhook_challenge(resolvers, r, "Present");
       call_webhook_solver(env.client, *r.solver.webhook, c);
-      Dns01Resolvers resolvers(env.options.dns01_recursive_nameservers, env.options.dns01_timeout);
       return resolvers.answers(c.resolved_fqdn.substr(0, c.resolved_fqdn.size() - 1), r.value);
     } catch (const dns::DnsError& e) {
       throw std::runtime_error("DNS-01 for \"" + r.domain + "\": " + e.what());
@@ -112,7 +117,7 @@ bool present_dns01(Env& env, const Dns01Record& r) {
 void clean_up_dns01(Env& env, const Dns01Record& r) {
   if (r.solver.webhook) {
     try {
-      call_webhook_solver(env.client, *r.solver.webhook, webhook_challenge(env, r, "CleanUp"));
+      call_webhook_solver(env.client, *r.solver.webhook, webhook_challenge(webhook_resolvers(env), r, "CleanUp"));
     } catch (const dns::DnsError& e) {
       throw std::runtime_error("DNS-01 clean-up for \"" + r.domain + "\": " + e.what());
     }

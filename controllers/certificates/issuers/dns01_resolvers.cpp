@@ -2,6 +2,7 @@
 
 #include "runtime/dns/message.h"
 #include "runtime/dns/rfc2136.h"
+#include "runtime/dns/zone_lookup.h"
 
 #include <fstream>
 #include <sstream>
@@ -11,7 +12,6 @@ namespace capstan::certificates {
 namespace {
 
 constexpr std::uint16_t kRecursionDesired = 0x0100;
-constexpr int kMaxCnameHops = 10;
 constexpr std::size_t kMaxResolvConf = 64 * 1024;
 
 dns::Message ask(const net::HostPort& server, std::string_view name, std::uint16_t type, std::chrono::milliseconds timeout) {
@@ -61,31 +61,17 @@ Dns01Resolvers::Dns01Resolvers(const std::vector<std::string>& configured, std::
 std::string Dns01Resolvers::find_zone(std::string_view name, std::string_view fallback) const {
   std::string n = dns::canonical_name(name);
   try {
-    for (int i = 0; i < 128 && !n.empty(); ++i) {
-      dns::Message a = ask(servers_.front(), n, dns::type::kSOA, timeout_);
-      if (a.rcode() == dns::rcode::kNoError || a.rcode() == dns::rcode::kNXDomain)
-        for (const auto* section : {&a.answers, &a.authority})
-          for (const auto& rr : *section)
-            if (rr.type == dns::type::kSOA && !rr.name.empty() && (n == rr.name || n.ends_with("." + rr.name))) return rr.name;
-      auto dot = n.find('.');
-      n = dot == std::string::npos ? std::string() : n.substr(dot + 1);
-    }
+    // A recursive resolver answers the root's SOA for a name that does not exist: no zone.
+    if (auto zone = dns::find_zone(first_server(), n, false).zone) return *zone;
   } catch (const dns::DnsError&) {
   }
   return dns::canonical_name(fallback);
 }
 
-std::string Dns01Resolvers::follow_cnames(std::string_view name) const {
-  std::string n = dns::canonical_name(name);
-  for (int hop = 0; hop < kMaxCnameHops; ++hop) {
-    dns::Message a = ask(servers_.front(), n, dns::type::kCNAME, timeout_);
-    const dns::Record* alias = nullptr;
-    for (const auto& rr : a.answers)
-      if (rr.type == dns::type::kCNAME && rr.name == n) alias = &rr;
-    if (!alias) return n;
-    n = alias->target;
-  }
-  throw dns::DnsError("\"" + std::string(name) + "\" is an alias chain of more than 10 CNAMEs");
+std::string Dns01Resolvers::follow_cnames(std::string_view name) const { return dns::follow_cnames(first_server(), name); }
+
+dns::Ask Dns01Resolvers::first_server() const {
+  return [this](std::string_view n, std::uint16_t type) { return ask(servers_.front(), n, type, timeout_); };
 }
 
 bool Dns01Resolvers::answers(std::string_view name, std::string_view value) const {

@@ -5,6 +5,7 @@
 // bounded by the timeout.
 #pragma once
 
+#include "runtime/dns/zone_lookup.h"
 #include "runtime/net/tcp.h"
 
 #include <chrono>
@@ -35,6 +36,9 @@ class Dns01Resolvers {
   const std::vector<net::HostPort>& servers() const { return servers_; }
 
  private:
+  // Recursive queries to the first nameserver (zones and CNAMEs are asked of it alone).
+  dns::Ask first_server() const;
+
   std::vector<net::HostPort> servers_;
   std::chrono::milliseconds timeout_;
 };
