@@ -25,22 +25,11 @@ namespace capstan::e2e {
 namespace {
 using namespace std::chrono_literals;
 
-const std::string kPods[] = {"events-dual-0", "events-dual-1", "events-dual-2"};
+const std::vector<std::string>& kPods = kKafkaNodesPods;
 
 class KafkaRollE2E : public KafkaNodesFixture {
  protected:
-  KafkaRollE2E() : KafkaNodesFixture(setup()) {
-    address_map_ = replication_address_map();
-  }
-  // The pods are Ready when the agent says so: the simulator's own delay is longer than the test.
-  static Setup setup() {
-    Setup s;
-    s.name = "kafka-roll";
-    s.simulate_workloads = true;
-    s.dump = "kafka,pods,certificates";
-    s.pod_ready_delay = std::chrono::hours(1);
-    return s;
-  }
+  KafkaRollE2E() : KafkaNodesFixture(rolling_setup("kafka-roll", "kafka,pods,certificates")) { address_map_ = replication_address_map(); }
   std::vector<std::string> manager_flags() override {
     return {"--controllers=kafka,certificates", "--kafka-address-map=" + address_map_, "--kafka-full-reconciliation-interval=3s",
             "--kafka-operation-timeout=20s"};
@@ -51,21 +40,6 @@ class KafkaRollE2E : public KafkaNodesFixture {
     std::map<std::string, std::string> out;
     for (const auto& pod : kPods) out[pod] = jsonpath("pod", pod, R"(.metadata.annotations.kafka\.capstan\.dev/revision)");
     return out;
-  }
-
-  // The test's own look at the partitions through `look` (on the plain listener): those not
-  // fully in sync, for the agent to note when a node stops.
-  static std::function<std::string()> under_replicated(kafka::ClusterAdmin& look) {
-    return [&look]() -> std::string {
-      try {
-        std::string out;
-        for (const auto& p : look.partitions())
-          if (p.in_sync.size() < p.replicas.size()) out += (out.empty() ? "" : ", ") + p.topic + "-" + std::to_string(p.partition);
-        return out.empty() ? "" : "under-replicated: " + out;
-      } catch (const kafka::AdminError& e) {
-        return std::string("not asked: ") + e.what();
-      }
-    };
   }
 
   std::string address_map_;
@@ -80,30 +54,14 @@ metadata: {name: writer, namespace: data, labels: {kafka.capstan.dev/cluster: ev
 spec: {authentication: {type: scram-sha-512}}
 )");
   // The pods start (their certificates issued) but nothing makes them Ready before their nodes answer.
-  ASSERT_TRUE(eventually([&] {
-    for (const auto& pod : kPods)
-      if (jsonpath("pod", pod, ".status.phase") != "Running") return false;
-    return true;
-  }, 90s)) << "the nodes' pods did not start";
+  const std::vector<KafkaNodeSpec> nodes = running_nodes();
+  ASSERT_EQ(nodes.size(), 3u) << "the nodes' pods did not start";
   EXPECT_NE(condition("kafka", "events", "data", "Ready"), "True") << "Ready before any node answered";
-  std::vector<KafkaNodeSpec> nodes;
-  for (const auto& pod : kPods) nodes.push_back(node(pod));
   KafkaBrokers brokers(*dir_, nodes, std::move(network_));
   std::cout << "[ kafka ] three TLS + SCRAM nodes listening " << brokers.start_seconds() << " s after their start\n";
 
-  // The test's own look at the partitions, on the plain listener: those not fully in sync.
-  kafka::ClusterAdmin look(brokers.bootstrap_servers(9092), 10s);
-  auto under_replicated = [&]() -> std::string {
-    try {
-      std::string out;
-      for (const auto& p : look.partitions())
-        if (p.in_sync.size() < p.replicas.size()) out += (out.empty() ? "" : ", ") + p.topic + "-" + std::to_string(p.partition);
-      return out.empty() ? "" : "under-replicated: " + out;
-    } catch (const kafka::AdminError& e) {
-      return std::string("not asked: ") + e.what();
-    }
-  };
-  KafkaPodAgent agent(*kubectl_, brokers, "data", "events", under_replicated);
+  kafka::ClusterAdmin look(brokers.bootstrap_servers(9092), 10s);  // the test's own look, on the plain listener
+  KafkaPodAgent agent(*kubectl_, brokers, "data", "events", under_replicated(look));
   ASSERT_TRUE(eventually([&] { return condition("kafka", "events", "data", "Ready") == "True"; }, 90s))
       << jsonpath("kafka", "events", ".status") << agent.journal() << brokers.logs();
   for (const auto& [kind, name] : {std::pair{"kafkatopic", "ledger"}, std::pair{"kafkauser", "writer"}})
@@ -158,7 +116,9 @@ spec: {authentication: {type: scram-sha-512}}
   for (const auto& step : agent.steps()) {
     if (step.what == "stopped") {
       EXPECT_EQ(step.note, "") << step.pod << " was stopped while partitions were not in sync\n" << agent.journal();
-      if (!stopped.empty()) EXPECT_EQ(last_ready_after_stop, stopped.back()) << "a node stopped before the one before it was back\n" << agent.journal();
+      if (!stopped.empty()) {
+        EXPECT_EQ(last_ready_after_stop, stopped.back()) << "a node stopped before the one before it was back\n" << agent.journal();
+      }
       stopped.push_back(step.pod);
       last_ready_after_stop.clear();
     } else if (step.what == "ready") {
@@ -167,7 +127,7 @@ spec: {authentication: {type: scram-sha-512}}
   }
   std::vector<std::string> sorted = stopped;
   std::sort(sorted.begin(), sorted.end());
-  EXPECT_EQ(sorted, std::vector<std::string>(std::begin(kPods), std::end(kPods))) << "each node rolls exactly once\n" << agent.journal();
+  EXPECT_EQ(sorted, kPods) << "each node rolls exactly once\n" << agent.journal();
 
   // Nothing acknowledged was lost: every message is read back.
   std::smatch acked;
@@ -198,13 +158,8 @@ spec: {authentication: {type: scram-sha-512}}
 TEST_P(KafkaRollE2E, ReplacingTheClusterCaKeyRollsTheNodesThroughThreePhasesWithoutFailingAProducer) {
   // A TLS listener whose clients trust the cluster CA as its public Secret says.
   kubectl_->ok({"apply", "-f", "-"}, kafka_cluster_with("      - {name: tls, port: 9093, type: internal, tls: true}\n") + kLedgerTopic);
-  ASSERT_TRUE(eventually([&] {
-    for (const auto& pod : kPods)
-      if (jsonpath("pod", pod, ".status.phase") != "Running") return false;
-    return true;
-  }, 90s)) << "the nodes' pods did not start";
-  std::vector<KafkaNodeSpec> nodes;
-  for (const auto& pod : kPods) nodes.push_back(node(pod));
+  const std::vector<KafkaNodeSpec> nodes = running_nodes();
+  ASSERT_EQ(nodes.size(), 3u) << "the nodes' pods did not start";
   KafkaBrokers brokers(*dir_, nodes, std::move(network_));
   kafka::ClusterAdmin look(brokers.bootstrap_servers(9092), 10s);
   KafkaPodAgent agent(*kubectl_, brokers, "data", "events", under_replicated(look));
@@ -298,7 +253,9 @@ TEST_P(KafkaRollE2E, ReplacingTheClusterCaKeyRollsTheNodesThroughThreePhasesWith
     const auto& step = steps[i];
     if (step.what == "stopped") {
       EXPECT_EQ(step.note, "") << step.pod << " was stopped while partitions were not in sync\n" << agent.journal();
-      if (!stopped_last.empty()) EXPECT_EQ(last_ready_after_stop, stopped_last) << "a node stopped before the one before it was back\n" << agent.journal();
+      if (!stopped_last.empty()) {
+        EXPECT_EQ(last_ready_after_stop, stopped_last) << "a node stopped before the one before it was back\n" << agent.journal();
+      }
       ++stops[step.pod];
       stopped_last = step.pod;
       last_ready_after_stop.clear();
@@ -329,13 +286,8 @@ kind: Certificate
 metadata: {name: alice, namespace: data}
 spec: {secretName: alice, commonName: alice, usages: [client auth], issuerRef: {name: events-clients-ca}}
 )");
-  ASSERT_TRUE(eventually([&] {
-    for (const auto& pod : kPods)
-      if (jsonpath("pod", pod, ".status.phase") != "Running") return false;
-    return true;
-  }, 90s)) << "the nodes' pods did not start";
-  std::vector<KafkaNodeSpec> nodes;
-  for (const auto& pod : kPods) nodes.push_back(node(pod));
+  const std::vector<KafkaNodeSpec> nodes = running_nodes();
+  ASSERT_EQ(nodes.size(), 3u) << "the nodes' pods did not start";
   KafkaBrokers brokers(*dir_, nodes, std::move(network_));
   kafka::ClusterAdmin look(brokers.bootstrap_servers(9092), 10s);
   KafkaPodAgent agent(*kubectl_, brokers, "data", "events", under_replicated(look));

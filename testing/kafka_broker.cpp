@@ -43,17 +43,27 @@ std::string kafka_tools_dir() {
 }
 
 // `logging`: the log4j2 configuration of tools/kafka (the broker's; the client's logs to stderr).
-std::vector<std::string> java_command(const std::string& main_class, const std::string& more_classpath = "",
+// `libs`: the jars of the Kafka release to run (kafka_libs_dir).
+std::vector<std::string> java_command(const std::string& main_class, const std::string& libs, const std::string& more_classpath = "",
                                       const std::string& logging = "log4j2.yaml") {
   // A small heap, the serial collector and C1 only: three nodes start together on two cores.
   return {java_binary(), "-Xms64m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
-          "-Dlog4j2.configurationFile=" + source_dir() + "/tools/kafka/" + logging, "-cp", kafka_libs_dir() + "/*" + more_classpath,
+          "-Dlog4j2.configurationFile=" + source_dir() + "/tools/kafka/" + logging, "-cp", libs + "/*" + more_classpath,
           main_class};
 }
 
 }  // namespace
 
-std::string kafka_libs_dir() { return kafka_tools_dir() + "/libs"; }
+std::string kafka_libs_dir(const std::string& version) {
+  const std::string pinned = kafka_tools_dir() + "/libs";
+  const std::string other = kafka_tools_dir() + "/releases/" + version + "/libs";
+  if (version.empty() ? std::filesystem::exists(pinned) : std::filesystem::exists(pinned + "/kafka-server-" + version + ".jar")) return pinned;
+  if (!version.empty() && std::filesystem::exists(other + "/kafka-server-" + version + ".jar")) return other;
+  throw std::runtime_error("no Kafka " + (version.empty() ? std::string("broker") : version) + " in " + pinned +
+                           (version.empty() ? "" : " or " + other) +
+                           ": run scripts/kafka.sh (make deps does; it fetches the releases tools/kafka/pom.xml pins)");
+}
+
 std::string kafka_agent_jar() { return kafka_tools_dir() + "/agent/jmx_prometheus_javaagent.jar"; }
 
 std::string KafkaNetwork::address(const std::string& host, int port) {
@@ -88,8 +98,7 @@ std::string KafkaNetwork::translate(const std::string& value, const std::string&
 
 KafkaBrokers::KafkaBrokers(const TempDir& dir, std::vector<KafkaNodeSpec> nodes, KafkaNetwork network)
     : dir_(dir), network_(std::move(network)) {
-  if (!std::filesystem::exists(kafka_libs_dir()))
-    throw std::runtime_error("no Kafka broker in " + kafka_libs_dir() + ": run scripts/kafka.sh (make deps does)");
+  for (const auto& spec : nodes) kafka_libs_dir(spec.kafka_version);  // throws for a release not fetched
   for (auto& spec : nodes) nodes_.push_back(Node{std::move(spec), {}, {}, false, {}, nullptr});
   for (auto& n : nodes_) prepare(n);
   for (const auto& n : nodes_) format(n);
@@ -202,7 +211,7 @@ void KafkaBrokers::prepare(Node& n) {
 }
 
 void KafkaBrokers::format(const Node& n) const {
-  auto args = java_command("kafka.tools.StorageTool");
+  auto args = java_command("kafka.tools.StorageTool", kafka_libs_dir(n.spec.kafka_version));
   args.insert(args.end(), {"format", "--cluster-id", n.spec.cluster_id, "--release-version", n.spec.metadata_version, "--config",
                            n.config_path, "--ignore-formatted"});
   auto r = run(args, {}, {}, std::chrono::seconds(60));
@@ -213,7 +222,7 @@ void KafkaBrokers::format(const Node& n) const {
 
 void KafkaBrokers::start(Node& n) {
   Process::Options o;
-  o.args = java_command("kafka.Kafka");
+  o.args = java_command("kafka.Kafka", kafka_libs_dir(n.spec.kafka_version));
   // The names a TLS connection keeps resolve to 127.0.0.1, as the pod network's DNS would
   // resolve them to the node: the JVM reads them from a hosts file of its own.
   o.args.insert(o.args.begin() + 1, "-Djdk.net.hosts.file=" + hosts_file());
@@ -290,7 +299,7 @@ RunResult KafkaBrokers::java_client(const std::map<std::string, std::string>& pr
   std::string text;
   for (const auto& [k, v] : properties) text += k + "=" + v + "\n";
   write_file(config, text);
-  auto args = java_command("KafkaProbe", ":" + kafka_tools_dir() + "/probe", "log4j2-client.yaml");
+  auto args = java_command("KafkaProbe", kafka_libs_dir(), ":" + kafka_tools_dir() + "/probe", "log4j2-client.yaml");
   {
     std::lock_guard<std::mutex> lock(mu_);  // a node may be restarting (KafkaPodAgent)
     args.insert(args.begin() + 1, "-Djdk.net.hosts.file=" + hosts_file());
@@ -308,6 +317,18 @@ std::string KafkaBrokers::metrics_address(const std::string& pod) {
 std::string KafkaBrokers::data_dir(const std::string& pod) const {
   std::lock_guard<std::mutex> lock(mu_);
   return node(pod).data_dir;
+}
+
+std::string KafkaBrokers::kafka_version(const std::string& pod) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const Node& n = node(pod);
+  if (!n.proc) return "";
+  const std::string log = n.proc->out();
+  const std::string said = "Kafka version: ";
+  const auto at = log.find(said);
+  if (at == std::string::npos) return "";
+  const auto from = at + said.size();
+  return log.substr(from, log.find_first_of(" \n", from) - from);
 }
 
 std::string KafkaBrokers::logs() const {

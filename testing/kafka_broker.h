@@ -31,8 +31,10 @@
 
 namespace capstan::e2e {
 
-// Where scripts/kafka.sh put the broker's jars ($CAPSTAN_TOOLS_DIR/kafka/libs, else .tools/...).
-std::string kafka_libs_dir();
+// Where scripts/kafka.sh put the jars of Kafka `version` ($CAPSTAN_TOOLS_DIR/kafka, else
+// .tools/kafka): libs/ for the pinned release (and for ""), releases/<version>/libs for the older
+// one it fetches for upgrades. Throws naming both places for a release not fetched.
+std::string kafka_libs_dir(const std::string& version = "");
 // Prometheus' JMX exporter agent scripts/kafka.sh put beside them.
 std::string kafka_agent_jar();
 
@@ -44,6 +46,7 @@ struct KafkaNodeSpec {
   std::string server_config;     // the ConfigMap's server.config
   std::string cluster_id;        // ... cluster.id
   std::string metadata_version;  // ... metadata.version
+  std::string kafka_version;     // the release its image runs (Strimzi's tag <strimzi>-kafka-<version>); "" = the pinned one
   // The pod's Secret volumes: mount path -> file name -> content.
   std::map<std::string, std::map<std::string, std::string>> mounts;
   // With KAFKA_METRICS_ENABLED=true on the pod: the ConfigMap's metrics-config.json, which
@@ -97,6 +100,9 @@ class KafkaBrokers {
   // How long the last start took, from the first process to every broker listening.
   double start_seconds() const { return start_seconds_; }
   std::string logs() const;
+  // The release node `pod` runs as its process logs it at start (Kafka's "Kafka version: 4.1.0");
+  // "" before it said.
+  std::string kafka_version(const std::string& pod) const;
 
   // A pod's end and its successor, as the kubelet makes them true in a roll (KafkaPodAgent):
   // stop() ends node `pod` as a pod deletion does (SIGTERM: Kafka's controlled shutdown, then

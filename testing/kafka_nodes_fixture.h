@@ -3,12 +3,14 @@
 // made by the manager on the test's backend, its nodes read back through kubectl.
 #pragma once
 
+#include "controllers/kafka/cluster_admin.h"
 #include "testing/controller_fixture.h"
 #include "testing/eventually.h"
 #include "testing/kafka_broker.h"
 #include "testing/kafka_pods.h"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -56,10 +58,56 @@ inline std::string kafka_cluster_with(const std::string& lines) {
   return cluster.replace(cluster.find(other), other.size(), lines);
 }
 
+// The pods of kKafkaNodesCluster's nodes.
+inline const std::vector<std::string> kKafkaNodesPods = {"events-dual-0", "events-dual-1", "events-dual-2"};
+
 // A cluster of real nodes: the manager makes the Kafka of kKafkaNodesCluster, then its nodes run here.
 class KafkaNodesFixture : public ControllerFixture {
  protected:
   using ControllerFixture::ControllerFixture;
+
+  // The setup of a test whose nodes roll: its pods are Ready when a KafkaPodAgent says so (the
+  // simulator's own delay is longer than the test).
+  static Setup rolling_setup(std::string name, std::string dump) {
+    Setup s;
+    s.name = std::move(name);
+    s.simulate_workloads = true;
+    s.dump = std::move(dump);
+    s.pod_ready_delay = std::chrono::hours(1);
+    return s;
+  }
+
+  // The nodes of `pods` as the controller made them, once their pods run (scheduled, their
+  // volumes there), for a cluster whose pods only a KafkaPodAgent makes Ready; empty when they
+  // did not start within 90 s.
+  std::vector<KafkaNodeSpec> running_nodes(const std::vector<std::string>& pods = kKafkaNodesPods) {
+    using namespace std::chrono_literals;
+    const bool running = eventually([&] {
+      for (const auto& pod : pods)
+        if (jsonpath("pod", pod, ".status.phase") != "Running") return false;
+      return true;
+    }, 90s);
+    std::vector<KafkaNodeSpec> nodes;
+    if (running)
+      for (const auto& pod : pods) nodes.push_back(node(pod));
+    return nodes;
+  }
+
+  // The test's own look at the partitions through `look` (on the plain listener), for a
+  // KafkaPodAgent to note when a node stops: "" when every partition is fully in sync, else which
+  // are not (or why they could not be asked).
+  static std::function<std::string()> under_replicated(kafka::ClusterAdmin& look) {
+    return [&look]() -> std::string {
+      try {
+        std::string out;
+        for (const auto& p : look.partitions())
+          if (p.in_sync.size() < p.replicas.size()) out += (out.empty() ? "" : ", ") + p.topic + "-" + std::to_string(p.partition);
+        return out.empty() ? "" : "under-replicated: " + out;
+      } catch (const kafka::AdminError& e) {
+        return std::string("not asked: ") + e.what();
+      }
+    };
+  }
 
   // Where the nodes' names lead on loopback; node() adds the per-broker Services of a pod.
   KafkaNetwork network_;
@@ -90,7 +138,7 @@ class KafkaNodesFixture : public ControllerFixture {
 
   // The Kafka of `cluster` (and `more` objects) made and Ready; the specs of its nodes `pods`.
   std::vector<KafkaNodeSpec> make_cluster(const std::string& more = "",
-                                          const std::vector<std::string>& pods = {"events-dual-0", "events-dual-1", "events-dual-2"},
+                                          const std::vector<std::string>& pods = kKafkaNodesPods,
                                           const std::string& cluster = kKafkaNodesCluster) {
     using namespace std::chrono_literals;
     kubectl_->ok({"apply", "-f", "-"}, cluster + more);

@@ -49,6 +49,9 @@ KafkaNodeSpec read_kafka_node(const Kubectl& kubectl, const std::string& ns, con
   n.server_config = json::get_string(config, {"data", "server.config"});
   n.cluster_id = json::get_string(config, {"data", "cluster.id"});
   n.metadata_version = json::get_string(config, {"data", "metadata.version"});
+  // The release Strimzi's image runs: the node runs that release's jars (kafka_libs_dir).
+  const std::string_view image = json::get_string(container, {"image"});
+  if (const auto at = image.rfind("-kafka-"); at != std::string_view::npos) n.kafka_version = image.substr(at + 7);
   if (network) {
     const json::Value services = get_json(kubectl, {"get", "services", "-n", ns, "-o", "json"});
     if (!services.is_null())

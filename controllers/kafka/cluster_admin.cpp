@@ -368,6 +368,12 @@ std::optional<std::int16_t> ClusterAdmin::metadata_version_level(std::optional<m
   return wire::parse_finalized_feature(body, wire::kMetadataVersionFeature, what);
 }
 
+QuorumState ClusterAdmin::quorum(std::optional<milliseconds> timeout) {
+  const std::string what = "describing the controller quorum through " + impl_->bootstrap;
+  const auto body = impl_->raw_call(wire::kDescribeQuorum, wire::kDescribeQuorumVersion, wire::describe_quorum_request(), what, timeout);
+  return wire::parse_describe_quorum_response(body, what);
+}
+
 void ClusterAdmin::upgrade_metadata_version(std::int16_t level) {
   const std::string what = "upgrading the metadata.version of " + impl_->bootstrap + " to level " + std::to_string(level);
   const auto body = impl_->raw_call(wire::kUpdateFeatures, 1, wire::upgrade_feature_request(wire::kMetadataVersionFeature, level, ms(impl_->timeout)),

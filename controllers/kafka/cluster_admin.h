@@ -1,18 +1,18 @@
 // The operator's view of a running Kafka cluster, through librdkafka's Admin API (Debian's
 // librdkafka 2.0): a topic's partitions and replication factor (metadata), its configuration
-// overrides (DescribeConfigs), CreateTopics, CreatePartitions, AlterConfigs, DeleteTopics (the
-// topic operator), and which brokers hold partition replicas (the broker scale-down check).
+// overrides (DescribeConfigs), CreateTopics, CreatePartitions, DeleteTopics (the topic
+// operator), and which brokers hold partition replicas (the broker scale-down check).
 // Every call is bounded by the admin's timeout and throws AdminError with Kafka's error name
 // and text ("TOPIC_ALREADY_EXISTS: Topic 'orders' already exists.").
 //
-// ACLs (acls.h), SCRAM credentials, client quotas and the KRaft metadata version (features.h) go through
-// requests of our own (wire.h, scram.h) on a connection of their own to the same bootstrap address, with the
-// same credentials: librdkafka 2.0 has no call for them (its ACL calls have no transactional id resource).
-//
-// librdkafka 2.0 has no IncrementalAlterConfigs (2.2): AlterConfigs sets a topic's overrides to
-// exactly the set given, so a setting left out of a KafkaTopic returns to the broker's default,
-// which is what the topic operator wants (Kafka matches the spec, nothing else).
+// ACLs (acls.h), SCRAM credentials, client quotas, topic settings changed key by key
+// (topic_configs.h), the KRaft metadata version (features.h) and the controller quorum (quorum.h)
+// go through requests of our own (wire.h, scram.h) on a connection of their own to the same
+// bootstrap address, with the same credentials: librdkafka 2.0 has no call for them (its ACL
+// calls have no transactional id resource, and it has no IncrementalAlterConfigs).
 #pragma once
+
+#include "controllers/kafka/quorum.h"
 
 #include <chrono>
 #include <cstdint>
@@ -114,6 +114,9 @@ class ClusterAdmin {
   // metadata.version of an ApiVersions v3 answer, what Admin.describeFeatures reads); nullopt
   // when the broker reports none. `timeout`: this call's own bound, when shorter than the admin's.
   std::optional<std::int16_t> metadata_version_level(std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+  // The KRaft controller quorum as its leader reports it (DescribeQuorum, quorum.h).
+  // `timeout`: this call's own bound, when shorter than the admin's.
+  QuorumState quorum(std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   // Raises the finalized metadata.version to `level` (UpdateFeatures, upgrade only: Kafka refuses
   // a lower level with INVALID_UPDATE_VERSION).
   void upgrade_metadata_version(std::int16_t level);

@@ -23,6 +23,7 @@
 #include "runtime/pki/digest.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <set>
 
@@ -169,8 +170,13 @@ class Reconciler {
     }
     status.kafka_node_pools.clear();
     for (const auto& p : pools) status.kafka_node_pools.push_back({std::string(p.object->name())});
-    status.kafka_version = spec.effective_version();
-    if (settled) reconcile_metadata_version(spec.effective_metadata_version());
+    // The version every node runs (Strimzi's status.kafkaVersion): the spec's once the roll onto
+    // its image is over, and only then the metadata version raised (a node still on the older
+    // release would refuse a level it does not know).
+    if (settled) {
+      status.kafka_version = spec.effective_version();
+      reconcile_metadata_version(spec);
+    }
 
     if (!addresses.pending.empty()) {  // not Ready while a listener's address is not known
       not_ready(v1::reason::kListenerAddressPending, "waiting for listener addresses: " + join(addresses.pending, "; "));
@@ -468,7 +474,9 @@ class Reconciler {
           for (const auto& v : data_volumes(p.pool.spec.storage))
             if (v.persistent() && v.spec.delete_claim) env_.client.remove(kClaimType.gvr, req_.ns, v.claim_name(name), d);
     }
-    std::vector<const Node*> stale, stale_brokers;  // controllers first, then brokers, each in node order
+    // Controllers first (the quorum's leader last of them), then brokers, each in node order:
+    // Strimzi's order, so that brokers find a quorum of the new revision to register with.
+    std::vector<const Node*> stale, stale_brokers;
     std::map<std::string, std::string> reasons;     // why each of them rolls
     ready_ = 0;
     for (const auto& n : nodes) {
@@ -489,14 +497,21 @@ class Reconciler {
         ++ready_;
       }
     }
-    stale.insert(stale.end(), stale_brokers.begin(), stale_brokers.end());
     bool all_up = live.size() >= nodes.size();
     for (const auto& [name, pod] : live)
       if (desired.contains(name) && !meta::pod_ready(pod)) all_up = false;
+    // The quorum, asked once a step when a controller is to roll: its leader goes last, and a
+    // controller waits while its restart would leave too few voters caught up.
+    std::optional<QuorumState> quorum;
+    if (!stale.empty() && all_up) {
+      quorum = ask_quorum();
+      if (quorum) std::stable_partition(stale.begin(), stale.end(), [&](const Node* n) { return n->id != quorum->leader_id; });
+    }
+    stale.insert(stale.end(), stale_brokers.begin(), stale_brokers.end());
     if (!stale.empty() && all_up) {
       const std::string next = stale.front()->pod_name(req_.name);
-      if (const std::string why = roll_waits_for(*stale.front()); !why.empty()) {
-        ctx_.log.info("the roll of a node waits for its partitions", {{"pod", next}, {"reason", why}});
+      if (const std::string why = roll_waits_for(*stale.front(), quorum); !why.empty()) {
+        ctx_.log.info("the roll of a node waits", {{"pod", next}, {"reason", why}});
       } else {
         ctx_.log.info("rolling a node", {{"pod", next}, {"reason", reasons[next]}});
         env_.client.remove(kPodType.gvr, req_.ns, next, d);  // recreated at its new revision next time
@@ -559,11 +574,35 @@ class Reconciler {
     return "";
   }
 
-  // Why the broker `n` may not restart yet (rolling.h), or "". A cluster that cannot be asked
-  // does not hold the roll back, as Strimzi's roller restarts a broker it cannot reach: the
-  // check is bounded so that an unreachable cluster costs a reconcile seconds, not the admin's
-  // full timeout.
-  std::string roll_waits_for(const Node& n) {
+  // The controller quorum (quorum.h), or nullopt when it cannot be asked (bounded as the
+  // partitions' check): the roll then goes on without the quorum check.
+  std::optional<QuorumState> ask_quorum() {
+    try {
+      return env_.admins->for_cluster(req_.name, req_.ns)->quorum(env_.options.check_timeout);
+    } catch (const AdminError& e) {
+      ctx_.log.warn("rolling without the quorum check: the controller quorum cannot be asked", {{"error", e.what()}});
+      return std::nullopt;
+    }
+  }
+
+  // controller.quorum.fetch.timeout.ms as the nodes run it (Kafka's default 2000).
+  std::int64_t quorum_fetch_timeout_ms() const {
+    const auto properties = kafka_.spec.kafka.properties();
+    const auto it = properties.find("controller.quorum.fetch.timeout.ms");
+    std::int64_t ms = 0;
+    if (it != properties.end() && std::from_chars(it->second.data(), it->second.data() + it->second.size(), ms).ec == std::errc() && ms > 0)
+      return ms;
+    return 2000;
+  }
+
+  // Why node `n` may not restart yet (rolling.h), or "": a controller while the quorum `quorum`
+  // would lose its majority of caught-up voters, a broker while a partition it keeps in sync is
+  // under-replicated. A cluster that cannot be asked does not hold the roll back, as Strimzi's
+  // roller restarts a broker it cannot reach: the check is bounded so that an unreachable cluster
+  // costs a reconcile seconds, not the admin's full timeout.
+  std::string roll_waits_for(const Node& n, const std::optional<QuorumState>& quorum) {
+    if (n.controller && quorum)
+      if (std::string why = controller_roll_blocker(n.id, *quorum, quorum_fetch_timeout_ms()); !why.empty()) return why;
     if (!n.broker) return "";
     try {
       return roll_blocker(n.id, env_.admins->for_cluster(req_.name, req_.ns)->partitions(env_.options.check_timeout));
@@ -580,7 +619,11 @@ class Reconciler {
   // is upgraded (UpdateFeatures); above it, it stays, as KRaft metadata cannot be downgraded,
   // with a Warning. status.kafkaMetadataVersion says what the cluster finalized. A cluster that
   // cannot be asked keeps the status's value and holds nothing else of the reconcile back.
-  void reconcile_metadata_version(const std::string& desired) {
+  void reconcile_metadata_version(const v1::KafkaClusterSpec& spec) {
+    const std::string desired = spec.effective_metadata_version();
+    // Where the version comes from, for the messages: the field, else the release's own.
+    const std::string named = spec.metadata_version.empty() ? "the metadata version " + desired + " of spec.kafka.version " + spec.effective_version()
+                                                            : "spec.kafka.metadataVersion " + desired;
     const auto want = v1::metadata_version_level(desired);
     if (!want) return;  // refused by validation before any of this
     std::shared_ptr<ClusterAdmin> admin;
@@ -601,7 +644,7 @@ class Reconciler {
     status.kafka_metadata_version = current;
     if (*finalized > *want) {
       clear_warning(v1::reason::kMetadataUpdateFailed);
-      const std::string message = "spec.kafka.metadataVersion " + desired + " is lower than the metadata version " + current +
+      const std::string message = named + " is lower than the metadata version " + current +
                                   " the cluster runs: KRaft metadata cannot be downgraded, the cluster keeps " + current;
       if (set_warning(v1::reason::kKafkaMetadataVersion, message)) ctx_.log.warn("metadata version downgrade not applied", {{"message", message}});
       return;
@@ -617,7 +660,7 @@ class Reconciler {
     } catch (const AdminError& e) {
       // Not a failed reconcile (Strimzi's neither): the cluster runs on at its version, and the
       // upgrade is tried again at the next reconcile.
-      set_warning(v1::reason::kMetadataUpdateFailed, "Failed to update metadata version to " + target + " (spec.kafka.metadataVersion; the cluster runs " +
+      set_warning(v1::reason::kMetadataUpdateFailed, "Failed to update metadata version to " + target + " (" + named + "; the cluster runs " +
                                                          current + "): " + e.what());
       ctx_.log.warn("metadata version upgrade failed", {{"from", current}, {"to", target}, {"error", e.what()}});
       return;

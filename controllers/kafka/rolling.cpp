@@ -33,4 +33,26 @@ std::string roll_blocker(std::int32_t broker, const std::vector<PartitionReplica
          " under-replicated: " + named;
 }
 
+std::string controller_roll_blocker(std::int32_t node, const QuorumState& quorum, std::int64_t fetch_timeout_ms) {
+  const std::size_t voters = quorum.voters.size();
+  const std::size_t majority = voters / 2 + 1;
+  if (voters - 1 < majority) return "";
+  if (quorum.leader_id < 0) return "the controller quorum has no leader";
+  const auto leader = std::find_if(quorum.voters.begin(), quorum.voters.end(), [&](const QuorumReplica& v) { return v.id == quorum.leader_id; });
+  if (leader == quorum.voters.end() || leader->last_caught_up_ms < 0)
+    return "the controller quorum's leader " + std::to_string(quorum.leader_id) + " does not report its own time";
+  std::size_t caught_up = 0;
+  std::vector<std::int32_t> behind;
+  for (const auto& v : quorum.voters) {
+    if (v.id == node) continue;
+    if (v.id == quorum.leader_id || (v.last_caught_up_ms >= 0 && leader->last_caught_up_ms - v.last_caught_up_ms < fetch_timeout_ms))
+      ++caught_up;
+    else
+      behind.push_back(v.id);
+  }
+  if (caught_up >= majority) return "";
+  return "without it, " + std::to_string(caught_up) + " of " + std::to_string(voters) + " controller quorum voters would be caught up with the leader " +
+         std::to_string(quorum.leader_id) + " (a majority is " + std::to_string(majority) + "; behind: " + ids(behind) + ")";
+}
+
 }  // namespace capstan::kafka

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "controllers/kafka/cluster_admin.h"
+#include "controllers/kafka/quorum.h"
 
 #include <cstdint>
 #include <string>
@@ -19,5 +20,13 @@ namespace capstan::kafka {
 // "" when `broker` may restart; else why not, naming up to three partitions ("2 partitions it
 // keeps in sync are under-replicated: orders-0 (in sync [1,2] of replicas [0,1,2]), ...").
 std::string roll_blocker(std::int32_t broker, const std::vector<PartitionReplicas>& partitions);
+
+// "" when the controller `node` may restart now; else why not. Strimzi's quorum check
+// (KafkaQuorumCheck): with `node` down, a majority of the voters must still be caught up with the
+// leader: the leader, and each other voter whose last caught-up time is within `fetch_timeout_ms`
+// (controller.quorum.fetch.timeout.ms) of the leader's. A quorum without a known leader waits. A
+// quorum that cannot keep a majority without any one voter (one or two voters) is no reason to
+// wait: no order keeps it available.
+std::string controller_roll_blocker(std::int32_t node, const QuorumState& quorum, std::int64_t fetch_timeout_ms);
 
 }  // namespace capstan::kafka

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 
@@ -112,6 +113,11 @@ Writer& Writer::int32(std::int32_t v) {
   for (int shift = 24; shift >= 0; shift -= 8) out_.push_back(static_cast<char>((u >> shift) & 0xff));
   return *this;
 }
+Writer& Writer::int64(std::int64_t v) {
+  const auto u = static_cast<std::uint64_t>(v);
+  for (int shift = 56; shift >= 0; shift -= 8) out_.push_back(static_cast<char>((u >> shift) & 0xff));
+  return *this;
+}
 Writer& Writer::uvarint(std::uint32_t v) {
   while (v >= 0x80) {
     out_.push_back(static_cast<char>((v & 0x7f) | 0x80));
@@ -132,12 +138,7 @@ Writer& Writer::nullable_string(std::string_view s) {
 }
 Writer& Writer::compact_nullable_string(const std::optional<std::string>& s) { return s ? compact_string(*s) : uvarint(0); }
 Writer& Writer::boolean(bool v) { return int8(v ? 1 : 0); }
-Writer& Writer::float64(double v) {
-  std::uint64_t u = 0;
-  std::memcpy(&u, &v, sizeof u);
-  for (int shift = 56; shift >= 0; shift -= 8) out_.push_back(static_cast<char>((u >> shift) & 0xff));
-  return *this;
-}
+Writer& Writer::float64(double v) { return int64(std::bit_cast<std::int64_t>(v)); }
 Writer& Writer::compact_array_size(std::size_t n) { return uvarint(static_cast<std::uint32_t>(n + 1)); }
 Writer& Writer::no_tags() { return uvarint(0); }
 
@@ -158,13 +159,12 @@ std::int32_t Reader::int32() {
   for (char c : b) u = (u << 8) | static_cast<std::uint8_t>(c);
   return static_cast<std::int32_t>(u);
 }
-double Reader::float64() {
+std::int64_t Reader::int64() {
   std::uint64_t u = 0;
   for (char c : take(8)) u = (u << 8) | static_cast<std::uint8_t>(c);
-  double v = 0;
-  std::memcpy(&v, &u, sizeof v);
-  return v;
+  return static_cast<std::int64_t>(u);
 }
+double Reader::float64() { return std::bit_cast<double>(int64()); }
 std::uint32_t Reader::uvarint() {
   std::uint32_t v = 0;
   for (int shift = 0; shift <= 28; shift += 7) {

@@ -27,6 +27,7 @@ class Writer {
   Writer& int8(std::int8_t v);
   Writer& int16(std::int16_t v);
   Writer& int32(std::int32_t v);
+  Writer& int64(std::int64_t v);
   Writer& uvarint(std::uint32_t v);
   Writer& compact_string(std::string_view s);  // COMPACT_STRING and COMPACT_BYTES
   Writer& nullable_string(std::string_view s);  // NULLABLE_STRING (INT16 length), the header's client id
@@ -50,6 +51,7 @@ class Reader {
   std::int8_t int8();
   std::int16_t int16();
   std::int32_t int32();
+  std::int64_t int64();
   double float64();
   std::uint32_t uvarint();
   std::string compact_string();                   // COMPACT_STRING / COMPACT_BYTES

@@ -20,6 +20,8 @@
 //       (prints the finalized metadata.version as Kafka names its level, e.g. "metadata.version=3.9-IV0")
 //   java -cp 'libs/*:probe' KafkaProbe client.properties nodes
 //       (Admin.describeCluster's nodes, "<id> <rack>" a line by id, "-" for a node without a rack)
+//   java -cp 'libs/*:probe' KafkaProbe client.properties quorum
+//       (Admin.describeMetadataQuorum's leader, "leader=<id>")
 //
 // Exit 0 on success; 1 with "ERROR <exception>: <message>" on stderr otherwise.
 import java.io.FileReader;
@@ -77,6 +79,7 @@ public final class KafkaProbe {
         case "set-quota" -> setQuota(p, args[2], args[3], Double.parseDouble(args[4]));
         case "features" -> features(p);
         case "nodes" -> nodes(p);
+        case "quorum" -> quorum(p);
         case "acls" -> acls(p, args[2]);
         case "produce-transactional" -> produceTransactional(p, args[2], args[3], List.of(args).subList(4, args.length));
         default -> throw new IllegalArgumentException("unknown command " + args[1]);
@@ -211,6 +214,12 @@ public final class KafkaProbe {
       for (Node n : admin.describeCluster().nodes().get(TIMEOUT_MS, TimeUnit.MILLISECONDS))
         racks.put(n.id(), n.hasRack() ? n.rack() : "-");
       racks.forEach((id, rack) -> System.out.println(id + " " + rack));
+    }
+  }
+
+  private static void quorum(Properties p) throws Exception {
+    try (Admin admin = Admin.create(p)) {
+      System.out.println("leader=" + admin.describeMetadataQuorum().quorumInfo().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).leaderId());
     }
   }
 

@@ -1,6 +1,7 @@
 // The fields of Kafka: Strimzi's names, enums and minimums, limited to what Capstan implements.
 #include "apis/kafka/v1/crds.h"
 #include "apis/kafka/v1/group.h"
+#include "apis/kafka/v1/metadata_versions.h"
 #include "apis/kafka/v1/types.h"
 
 namespace capstan::apis::kafka::v1 {
@@ -245,6 +246,12 @@ const GenericKafkaListenerConfigurationBroker* GenericKafkaListenerConfiguration
 std::string KafkaClusterSpec::effective_image() const {
   if (!image.empty()) return image;
   return "quay.io/strimzi/kafka:" + std::string(kStrimziVersion) + "-kafka-" + effective_version();
+}
+
+std::string KafkaClusterSpec::effective_metadata_version() const {
+  if (!metadata_version.empty()) return metadata_version;
+  const KafkaRelease* release = kafka_release(effective_version());
+  return std::string(release ? release->metadata_version : kDefaultMetadataVersion);
 }
 
 std::map<std::string, std::string> KafkaClusterSpec::properties() const {

@@ -47,4 +47,21 @@ constexpr std::optional<std::string_view> metadata_version_name(std::int16_t lev
 // "3.3-IV3 to 4.1-IV1": the range a message can name.
 inline constexpr std::string_view kMetadataVersionRange = "3.3-IV3 to 4.1-IV1";
 
+// The Kafka releases a cluster may run (`spec.kafka.version`), Strimzi 0.48's (its
+// kafka-versions.yaml): each has Strimzi's image, and the metadata version a cluster of it is
+// formatted with and upgraded to when `spec.kafka.metadataVersion` is not set (the release's
+// latest production version). The newest is kDefaultKafkaVersion.
+struct KafkaRelease {
+  std::string_view version;           // "4.0.0"
+  std::string_view metadata_version;  // "4.0-IV3"
+};
+inline constexpr std::array<KafkaRelease, 2> kKafkaReleases{{{"4.0.0", "4.0-IV3"}, {"4.1.0", "4.1-IV1"}}};
+
+// The release `version` names; nullptr for one Capstan does not run.
+constexpr const KafkaRelease* kafka_release(std::string_view version) {
+  for (const auto& r : kKafkaReleases)
+    if (r.version == version) return &r;
+  return nullptr;
+}
+
 }  // namespace capstan::apis::kafka::v1

@@ -152,7 +152,7 @@ struct Rack {
 
 struct KafkaClusterSpec {
   std::string version;           // "" = kDefaultKafkaVersion
-  std::string metadata_version;  // "" = kDefaultMetadataVersion
+  std::string metadata_version;  // "" = the version's (kKafkaReleases), else kDefaultMetadataVersion
   std::string image;             // "" = Strimzi's image for the version
   std::vector<GenericKafkaListener> listeners;
   json::Object config;  // Kafka properties as written (strings, numbers, booleans)
@@ -161,9 +161,7 @@ struct KafkaClusterSpec {
   std::optional<Rack> rack;
 
   std::string effective_version() const { return version.empty() ? std::string(kDefaultKafkaVersion) : version; }
-  std::string effective_metadata_version() const {
-    return metadata_version.empty() ? std::string(kDefaultMetadataVersion) : metadata_version;
-  }
+  std::string effective_metadata_version() const;
   std::string effective_image() const;
   // config as Kafka properties: strings as they are, other scalars in their JSON form.
   std::map<std::string, std::string> properties() const;

@@ -71,6 +71,9 @@ TEST(KafkaTypes, KafkaSpecAndDefaults) {
   auto d = Kafka::from_json(json::from_yaml("spec: {kafka: {listeners: []}}")).spec.kafka;
   EXPECT_EQ(d.effective_version(), "4.1.0");
   EXPECT_EQ(d.effective_metadata_version(), "4.1-IV1");
+  auto older = Kafka::from_json(json::from_yaml("spec: {kafka: {version: 4.0.0, listeners: []}}")).spec.kafka;
+  EXPECT_EQ(older.effective_metadata_version(), "4.0-IV3") << "the release's own, when the spec names none";
+  EXPECT_EQ(older.effective_image(), "quay.io/strimzi/kafka:0.48.0-kafka-4.0.0");
 }
 
 TEST(KafkaTypes, NodePools) {

@@ -31,6 +31,8 @@ constexpr std::string_view kForbiddenExceptions[] = {"ssl.cipher.suites", "ssl.p
                                                      "controller.quorum.fetch.timeout.ms"};
 
 static_assert(metadata_version_level(kDefaultMetadataVersion), "the default metadata version is in the pinned release's table");
+static_assert(kafka_release(kDefaultKafkaVersion) && kafka_release(kDefaultKafkaVersion)->metadata_version == kDefaultMetadataVersion,
+              "the default Kafka release is supported and formats clusters with the default metadata version");
 
 constexpr std::int64_t kMinListenerPort = 9092;
 constexpr std::int64_t kMaxListenerPort = 65535;
@@ -286,31 +288,47 @@ std::vector<Cause> validate_kafka(const json::Value& obj, const json::Value* old
 
   std::string_view version = member_string(k, {"version"});
   std::string_view metadata = member_string(k, {"metadataVersion"});
-  auto kv = parse_kafka_version(version.empty() ? kDefaultKafkaVersion : version);
-  auto mv = parse_metadata_version(metadata.empty() ? kDefaultMetadataVersion : metadata);
-  if (!version.empty() && !kv) out.push_back(validation::field_invalid(kafka.child("version"), jstr(version), "must be a Kafka version such as 4.1.0"));
+  // A release Capstan runs (Strimzi's image of it exists), and the metadata version the cluster
+  // runs: the spec's, else the release's own.
+  const KafkaRelease* release = kafka_release(version.empty() ? kDefaultKafkaVersion : version);
+  if (!release) {
+    std::vector<std::string> supported;
+    for (const auto& r : kKafkaReleases) supported.emplace_back(r.version);
+    out.push_back(validation::field_not_supported(kafka.child("version"), jstr(version), supported));
+  }
+  const std::string_view effective = !metadata.empty() ? metadata : release ? release->metadata_version : kDefaultMetadataVersion;
+  auto kv = parse_kafka_version(release ? release->version : kDefaultKafkaVersion);
+  auto mv = parse_metadata_version(effective);
   // Known to the pinned release's table (metadata_versions.h): the reconciler upgrades the
   // cluster to this name's feature level, and a broker refuses a level it does not know.
-  const auto level = metadata_version_level(metadata.empty() ? kDefaultMetadataVersion : metadata);
+  const auto level = metadata_version_level(effective);
   if (!metadata.empty() && !mv)
     out.push_back(validation::field_invalid(kafka.child("metadataVersion"), jstr(metadata), "must be a KRaft metadata version such as 4.1-IV1"));
-  else if (kv && mv && !metadata.empty() && std::tuple(mv->major, mv->minor) > std::tuple(kv->major, kv->minor))
+  else if (release && kv && mv && !metadata.empty() && std::tuple(mv->major, mv->minor) > std::tuple(kv->major, kv->minor))
     out.push_back(validation::field_invalid(kafka.child("metadataVersion"), jstr(metadata),
-                                            "is higher than the Kafka version " + std::string(version.empty() ? kDefaultKafkaVersion : version)));
+                                            "is higher than the Kafka version " + std::string(release->version)));
   else if (!metadata.empty() && !level)
     out.push_back(validation::field_invalid(kafka.child("metadataVersion"), jstr(metadata),
                                             "is not a metadata version of Kafka " + std::string(kDefaultKafkaVersion) + " (" +
                                                 std::string(kMetadataVersionRange) + ")"));
   if (old && level) {
     // Kafka does not support downgrading the KRaft metadata (Strimzi refuses it too): the level
-    // may only stay or rise.
+    // may only stay or rise. A Kafka downgrade is possible when the older release runs the
+    // cluster's metadata version (set in the spec).
     std::string_view was = member_string(old, {"spec", "kafka", "metadataVersion"});
-    if (was.empty()) was = kDefaultMetadataVersion;
+    const std::string_view was_version = member_string(old, {"spec", "kafka", "version"});
+    const KafkaRelease* was_release = kafka_release(was_version.empty() ? kDefaultKafkaVersion : was_version);
+    if (was.empty() && was_release) was = was_release->metadata_version;
     const auto was_level = metadata_version_level(was);
-    if (was_level && *level < *was_level)
-      out.push_back(validation::field_forbidden(kafka.child("metadataVersion"),
-                                                "the metadata version cannot be downgraded (from " + std::string(was) + " to " +
-                                                    std::string(metadata.empty() ? kDefaultMetadataVersion : metadata) + ")"));
+    if (was_level && *level < *was_level) {
+      if (!metadata.empty())
+        out.push_back(validation::field_forbidden(kafka.child("metadataVersion"), "the metadata version cannot be downgraded (from " +
+                                                                                      std::string(was) + " to " + std::string(metadata) + ")"));
+      else if (release)  // the release's own metadata version is older than the one the cluster runs
+        out.push_back(validation::field_forbidden(kafka.child("version"), "Kafka " + std::string(release->version) + " runs metadata versions up to " +
+                                                                              std::string(effective) + ", and the cluster's is " + std::string(was) +
+                                                                              ", which cannot be downgraded"));
+    }
   }
   return out;
 }

@@ -62,7 +62,12 @@ TEST(KafkaValidation, ListenersAndConfigEveryErrorAtOnce) {
   EXPECT_EQ(errors(validate_kafka(kafka("    listeners: []"))), Strings{"spec.kafka.listeners: Required value: at least one listener is required"});
   EXPECT_EQ(errors(validate_kafka(json::from_yaml("spec: {}"))), Strings{"spec.kafka: Required value"});
   EXPECT_EQ(errors(validate_kafka(kafka("    version: four\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]"))),
-            Strings{"spec.kafka.version: Invalid value: \"four\": must be a Kafka version such as 4.1.0"});
+            Strings{"spec.kafka.version: Unsupported value: \"four\": supported values: \"4.0.0\", \"4.1.0\""});
+  // Only releases with Strimzi's image (Strimzi 0.48's).
+  EXPECT_EQ(errors(validate_kafka(kafka("    version: 3.9.0\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]"))),
+            Strings{"spec.kafka.version: Unsupported value: \"3.9.0\": supported values: \"4.0.0\", \"4.1.0\""});
+  EXPECT_EQ(errors(validate_kafka(kafka("    version: 4.0.0\n    metadataVersion: 4.1-IV1\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]"))),
+            Strings{"spec.kafka.metadataVersion: Invalid value: \"4.1-IV1\": is higher than the Kafka version 4.0.0"});
   // Only the pinned release's metadata versions: a broker refuses a feature level it does not know.
   EXPECT_EQ(errors(validate_kafka(kafka("    metadataVersion: 4.1-IV2\n    listeners: [{name: a, port: 9092, type: internal, tls: false}]"))),
             Strings{"spec.kafka.metadataVersion: Invalid value: \"4.1-IV2\": is not a metadata version of Kafka 4.1.0 (3.3-IV3 to 4.1-IV1)"});
@@ -169,6 +174,27 @@ TEST(KafkaValidation, UpdateKeepsClusterIdAndNeverDowngradesMetadata) {
   EXPECT_EQ(errors(validate_status_update(first, fresh)), Strings{});
   auto removed = fresh;
   EXPECT_EQ(errors(validate_status_update(removed, first)).size(), 1u) << "nor removed";
+}
+
+// spec.kafka.version moves the metadata version with it when the spec names none (the release's
+// own): an upgrade raises it; a downgrade is refused unless the older release runs the metadata
+// version the cluster has, named in the spec.
+TEST(KafkaValidation, KafkaUpgradeRaisesTheMetadataVersionAndADowngradeKeepsIt) {
+  const std::string listeners = "    listeners: [{name: a, port: 9092, type: internal, tls: false}]";
+  auto v400 = kafka("    version: 4.0.0\n" + listeners);
+  auto v410 = kafka("    version: 4.1.0\n" + listeners);
+  EXPECT_EQ(errors(validate_kafka(v410, &v400)), Strings{});
+  EXPECT_EQ(errors(validate_kafka(v400, &v410)),
+            Strings{"spec.kafka.version: Forbidden: Kafka 4.0.0 runs metadata versions up to 4.0-IV3, and the cluster's is 4.1-IV1, which "
+                    "cannot be downgraded"});
+  auto kept = kafka("    version: 4.1.0\n    metadataVersion: 4.0-IV3\n" + listeners);
+  EXPECT_EQ(errors(validate_kafka(kept, &v400)), Strings{});
+  EXPECT_EQ(errors(validate_kafka(v400, &kept)), Strings{}) << "4.0.0 runs 4.0-IV3: the downgrade keeps the cluster's metadata";
+  auto unnamed = kafka(listeners);
+  EXPECT_EQ(errors(validate_kafka(unnamed, &v400)), Strings{}) << "no version is the default release, 4.1.0";
+  EXPECT_EQ(errors(validate_kafka(v400, &unnamed)).size(), 1u);
+  EXPECT_EQ(kafka_release("4.0.0")->metadata_version, "4.0-IV3");
+  EXPECT_EQ(kafka_release("4.0.1"), nullptr);
 }
 
 TEST(KafkaNodePoolValidation, RolesReplicasStorage) {

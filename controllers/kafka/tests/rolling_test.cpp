@@ -1,4 +1,4 @@
-// Which broker may restart now (rolling.h).
+// Which node may restart now (rolling.h): brokers by their partitions, controllers by the quorum.
 #include "controllers/kafka/rolling.h"
 
 #include <gtest/gtest.h>
@@ -30,6 +30,45 @@ TEST(KafkaRolling, OneReplicaPartitionsAreNoReasonToWaitAndTheMessageIsBounded) 
             "5 partitions it keeps in sync are under-replicated: t-0 (in sync [1] of replicas [0,1]), t-1 (in sync [1] of replicas [0,1]), "
             "t-2 (in sync [1] of replicas [0,1]), and 2 more");
   EXPECT_EQ(roll_blocker(1, {}), "");
+}
+
+// Three voters, leader 1; voter 2 last caught up `lag_ms` before the leader.
+QuorumState quorum(std::int64_t lag_ms) {
+  QuorumState q;
+  q.leader_id = 1;
+  q.voters = {{0, 100, 9'990, 10'000}, {1, 100, -1, 10'000}, {2, 90, 9'990, 10'000 - lag_ms}};
+  return q;
+}
+
+TEST(KafkaRolling, AControllerWaitsWhileItsRestartWouldLeaveTooFewVotersCaughtUp) {
+  // All caught up: any of them may restart, the leader too (it is ordered last, not held back).
+  for (std::int32_t node : {0, 1, 2}) EXPECT_EQ(controller_roll_blocker(node, quorum(0), 2000), "") << node;
+  // Voter 2 is 5 s behind (it was rolled before and is catching up): without 0, only the leader
+  // is caught up, one of three.
+  EXPECT_EQ(controller_roll_blocker(0, quorum(5000), 2000),
+            "without it, 1 of 3 controller quorum voters would be caught up with the leader 1 (a majority is 2; behind: [2])");
+  EXPECT_NE(controller_roll_blocker(1, quorum(5000), 2000), "") << "the leader, likewise";
+  EXPECT_EQ(controller_roll_blocker(2, quorum(5000), 2000), "") << "the lagging voter itself takes nothing away";
+  EXPECT_EQ(controller_roll_blocker(0, quorum(1999), 2000), "") << "within the fetch timeout is caught up";
+  EXPECT_NE(controller_roll_blocker(0, quorum(1999), 1000), "");
+  QuorumState unknown = quorum(0);
+  unknown.voters[2].last_caught_up_ms = -1;  // never fetched
+  EXPECT_NE(controller_roll_blocker(0, unknown, 2000), "");
+}
+
+TEST(KafkaRolling, AQuorumWithoutALeaderWaitsAndOneThatCannotStayAvailableDoesNot) {
+  QuorumState leaderless = quorum(0);
+  leaderless.leader_id = -1;
+  EXPECT_EQ(controller_roll_blocker(0, leaderless, 2000), "the controller quorum has no leader");
+  // One or two voters lose their majority whichever restarts: no order helps, nothing waits.
+  QuorumState one;
+  one.leader_id = 0;
+  one.voters = {{0, 5, -1, 100}};
+  EXPECT_EQ(controller_roll_blocker(0, one, 2000), "");
+  QuorumState two = one;
+  two.voters.push_back({1, 0, -1, -1});
+  EXPECT_EQ(controller_roll_blocker(1, two, 2000), "");
+  EXPECT_EQ(controller_roll_blocker(0, two, 2000), "");
 }
 
 }  // namespace
