@@ -19,10 +19,12 @@ Watchdog::~Watchdog() {
 Watchdog::Id Watchdog::watch(Clock::time_point deadline, std::function<void()> on_expire) {
   std::lock_guard<std::mutex> l(mu_);
   Id id = next_id_++;
-  entries_.emplace(std::make_pair(deadline, id), std::move(on_expire));
+  auto [it, added] = entries_.emplace(std::make_pair(deadline, id), std::move(on_expire));
   deadlines_.emplace(id, deadline);
   if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
-  cv_.notify_all();
+  // The thread waits for the earliest deadline: only a new earliest one needs it awake (every
+  // reconcile is watched, mostly with the same timeout, so this spares a wake-up per reconcile).
+  if (it == entries_.begin()) cv_.notify_all();
   return id;
 }
 
