@@ -14,6 +14,7 @@
 #include "runtime/json/json.h"
 #include "runtime/json/yaml.h"
 #include "runtime/meta/base64.h"
+#include "runtime/pki/certificate.h"
 #include "runtime/pki/pkcs12.h"
 #include "runtime/pki/pki.h"
 #include "testing/kafka_client.h"
@@ -211,9 +212,13 @@ spec: {partitions: 2, replicas: 3, config: {retention.ms: 3600000}}
 // KafkaUser's), whose subject is the user, and Kafka's StandardAuthorizer lets the super users do
 // anything and everyone else what the ACLs of their KafkaUser allow.
 TEST_P(KafkaTlsE2E, ClientCertificatesOfTheClientsCaAuthenticateAndKafkaUsersGetExactlyTheirAcls) {
+  // The CAs' lifetimes of the spec (Strimzi's clusterCa / clientsCa): the certificates they
+  // sign are valid as long, and renewed as early.
   const std::string cluster = kafka_cluster_with(
-      "      - {name: mtls, port: 9093, type: internal, tls: true, authentication: {type: tls}}\n"
-      "    authorization: {type: simple, superUsers: [CN=alice]}\n");
+                                  "      - {name: mtls, port: 9093, type: internal, tls: true, authentication: {type: tls}}\n"
+                                  "    authorization: {type: simple, superUsers: [CN=alice]}\n") +
+                              "  clusterCa: {validityDays: 60, renewalDays: 15}\n"
+                              "  clientsCa: {validityDays: 40, renewalDays: 10}\n";
   const std::string users = R"(---
 apiVersion: certs.capstan.dev/v1
 kind: Certificate
@@ -308,6 +313,17 @@ spec:
   EXPECT_EQ(jsonpath("kafkauser", "carol", ".status.secret"), "carol");
   EXPECT_EQ(jsonpath("certificate", "carol", ".spec.issuerRef.name"), "events-clients-ca");
   ASSERT_TRUE(eventually([&] { return condition("certificate", "carol", "data", "Ready") == "True"; }, 30s));
+  // (A certificate ends no later than its CA, issued a little before it: within the hour.)
+  auto valid_days = [&](const std::string& secret, const std::string& key) {
+    const pki::Certificate c = pki::Certificate::parse_pem(secret_data(secret)[key]);
+    return std::chrono::duration_cast<std::chrono::minutes>(c.not_after() - c.not_before()).count() / 1440.0;
+  };
+  EXPECT_NEAR(valid_days("carol", "tls.crt"), 40, 0.04) << "spec.clientsCa.validityDays";
+  EXPECT_NEAR(valid_days("events-clients-ca-cert", "ca.crt"), 40, 0.001);
+  EXPECT_NEAR(valid_days("events-dual-0", "tls.crt"), 60, 0.04) << "spec.clusterCa.validityDays";
+  EXPECT_NEAR(valid_days("events-cluster-ca-cert", "ca.crt"), 60, 0.001);
+  EXPECT_EQ(jsonpath("certificate", "carol", ".spec.renewBefore"), "240h");
+  EXPECT_EQ(jsonpath("certificate", "events-dual-0", ".spec.renewBefore"), "360h");
   KafkaClient carol = client_of("carol");
   EXPECT_NO_THROW(carol.produce("ledger", {"carol's entry"}, 30s)) << brokers.logs();
   EXPECT_EQ(carol.consume("ledger", 3, 3).size(), 3u);

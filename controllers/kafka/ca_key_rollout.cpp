@@ -9,6 +9,9 @@
 #include "runtime/client/errors.h"
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
+#include "runtime/meta/time.h"
+
+#include <tuple>
 
 namespace capstan::kafka {
 namespace {
@@ -17,8 +20,9 @@ namespace certs = apis::certs::v1;
 
 CaKeyRollout::CaKeyRollout(Env& env, const json::Value& kafka, const log::Logger& log)
     : env_(env), kafka_(kafka), log_(log), ns_(meta::namespace_of(kafka)), cluster_(meta::name_of(kafka)) {
-  cas_.push_back({cluster_ca_name(cluster_), "cluster CA", "", "", {}, false});
-  cas_.push_back({clients_ca_name(cluster_), "clients CA", "", "", {}, false});
+  for (const auto& [name, what, role] : {std::tuple{cluster_ca_name(cluster_), "cluster CA", CaRole::Cluster},
+                                         std::tuple{clients_ca_name(cluster_), "clients CA", CaRole::Clients}})
+    cas_.push_back({name, what, "", "", {}, false, replaces_ca_key(kafka, role), ca_renewal_days(kafka, role)});
 }
 
 void CaKeyRollout::follow() {
@@ -34,6 +38,12 @@ void CaKeyRollout::follow() {
       ca.current_pem = meta::base64_decode(json::get_string(value, {"data", "tls.crt"})).value_or("");
       ca.secret_uid = std::string(secret->uid());
       force = meta::annotation(value, kForceReplaceAnnotation) == "true";
+      if (!force && ca.replace_key && written.phase == CaPhase::Idle &&
+          key_replacement_due(ca.current_pem, std::chrono::hours(24 * ca.renewal_days), meta::Clock::now())) {
+        log_.info("the CA certificate enters its renewal window: its key is replaced (certificateExpirationPolicy replace-key)",
+                  {{"secret", ca.name}, {"renewalDays", std::to_string(ca.renewal_days)}});
+        force = true;
+      }
     }
     const CaKeyFollow step = follow_ca_key(written, ca.current_pem, force);
     ca.trust = step.trust;

@@ -43,6 +43,8 @@ class CaKeyRollout {
     std::string secret_uid;
     CaTrust trust;
     bool delete_ca_secret = false;
+    bool replace_key = false;     // certificateExpirationPolicy: replace-key
+    std::int64_t renewal_days = 0;
   };
   // Whether every Certificate of the namespace signed by the CA's Issuer has its Secret signed by the CA's
   // current certificate; with `reissue`, those that are not and are not being issued are asked to be.

@@ -83,6 +83,11 @@ bool signed_by(const std::string& leaf_pem, const std::string& ca_pem) {
   return leaf && ca && leaf->signed_by(*ca);
 }
 
+bool key_replacement_due(const std::string& current_pem, std::chrono::hours renewal, meta::TimePoint now) {
+  const auto ca = first_certificate(current_pem);
+  return ca && ca->not_after() - renewal <= now;
+}
+
 CaKeyFollow follow_ca_key(const CaTrust& written, const std::string& current_pem, bool force_replace) {
   CaKeyFollow out{written, false};
   CaTrust& t = out.trust;

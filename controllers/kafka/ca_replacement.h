@@ -21,10 +21,16 @@
 // Each roll is the controller's ordinary safe roll (one node at a time, each broker only when its
 // partitions stay available). A CA key changed by anything else (its Secret deleted by hand) is
 // taken through the same phases from TrustBoth on, so no node loses trust then either.
+//
+// Strimzi's certificateExpirationPolicy: replace-key (spec.clusterCa / spec.clientsCa) starts the
+// same replacement by itself once the CA certificate enters its renewal window (renewalDays
+// before it expires), where renew-certificate (the default) renews it with its key kept.
 #pragma once
 
 #include "runtime/json/json.h"
+#include "runtime/meta/time.h"
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -68,6 +74,10 @@ struct CaKeyFollow {
   bool delete_ca_secret = false;
 };
 CaKeyFollow follow_ca_key(const CaTrust& written, const std::string& current_pem, bool force_replace);
+
+// replace-key: whether the CA certificate `current_pem` is within `renewal` of its expiry at
+// `now` (false for none, or one that cannot be read).
+bool key_replacement_due(const std::string& current_pem, std::chrono::hours renewal, meta::TimePoint now);
 
 // After the nodes were reconciled: the next phase once `nodes_settled` (every node runs its
 // current revision, so trusts `trust.bundle_pem`, and is Ready) and `leaves_on_new_key` (every

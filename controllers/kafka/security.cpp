@@ -12,10 +12,6 @@
 namespace capstan::kafka {
 namespace {
 
-// Strimzi's defaults: CAs valid 365 days and renewed 30 days before, as the nodes' certificates.
-constexpr std::string_view kValidity = "8760h";
-constexpr std::string_view kRenewBefore = "720h";
-
 std::string selfsigned_issuer_name(std::string_view cluster) { return std::string(cluster) + "-ca-selfsigned"; }
 
 json::Object typed(std::string_view kind, json::Object metadata) {
@@ -29,16 +25,31 @@ json::Object secret_template(json::Object labels) {
   return json::Object{{"labels", std::move(labels)}};
 }
 
-json::Value ca_certificate(const json::Value& kafka, const std::string& name, std::string_view common_name) {
+const json::Value* ca_spec(const json::Value& kafka, CaRole ca) {
+  return json::find(kafka, {"spec", ca == CaRole::Cluster ? "clusterCa" : "clientsCa"});
+}
+std::int64_t validity_days(const json::Value* ca) {
+  return ca ? json::get_int(*ca, {"validityDays"}).value_or(apis::kafka::v1::kDefaultCaValidityDays) : apis::kafka::v1::kDefaultCaValidityDays;
+}
+std::int64_t renewal_days(const json::Value* ca) {
+  return ca ? json::get_int(*ca, {"renewalDays"}).value_or(apis::kafka::v1::kDefaultCaRenewalDays) : apis::kafka::v1::kDefaultCaRenewalDays;
+}
+
+json::Value ca_certificate(const json::Value& kafka, CaRole role, const std::string& name, std::string_view common_name) {
   const std::string cluster(meta::name_of(kafka));
+  CertificateLifetime lifetime = certificate_lifetime(kafka, role);
+  // replace-key: the Kafka controller replaces the key when the renewal window opens
+  // (ca_replacement.h); the certificates controller's own renewal, which keeps the key, comes
+  // only halfway through the window, should the Kafka controller not have run by then.
+  if (replaces_ca_key(kafka, role)) lifetime.renew_before = std::to_string(ca_renewal_days(kafka, role) * 12) + "h";
   auto o = typed("Certificate", owned_metadata(kafka, name, cluster_labels(cluster)));
   o["spec"] = json::Object{{"isCA", true},
                            {"commonName", common_name},
                            {"subject", json::Object{{"organizations", json::Array{"capstan.dev"}}}},
                            {"secretName", name},
                            {"secretTemplate", secret_template(cluster_labels(cluster))},
-                           {"duration", kValidity},
-                           {"renewBefore", kRenewBefore},
+                           {"duration", lifetime.duration},
+                           {"renewBefore", lifetime.renew_before},
                            // A renewal keeps the key (and the subject): certificates the CA signed before stay
                            // valid under the renewed CA certificate, so nodes and clients never lose trust.
                            // Replacing the key is Strimzi's phased CA key replacement (ca_replacement.h).
@@ -79,6 +90,18 @@ json::Value leaf_certificate(const json::Value& owner, const std::string& name, 
   return o;
 }
 
+std::int64_t ca_renewal_days(const json::Value& kafka, CaRole ca) { return renewal_days(ca_spec(kafka, ca)); }
+
+bool replaces_ca_key(const json::Value& kafka, CaRole ca) {
+  const json::Value* spec = ca_spec(kafka, ca);
+  return spec && json::get_string(*spec, {"certificateExpirationPolicy"}) == apis::kafka::v1::expiration_policy::kReplaceKey;
+}
+
+CertificateLifetime certificate_lifetime(const json::Value& kafka, CaRole ca) {
+  const json::Value* spec = ca_spec(kafka, ca);
+  return {std::to_string(validity_days(spec) * 24) + "h", std::to_string(renewal_days(spec) * 24) + "h"};
+}
+
 std::string cluster_ca_name(std::string_view cluster) { return std::string(cluster) + "-cluster-ca"; }
 std::string clients_ca_name(std::string_view cluster) { return std::string(cluster) + "-clients-ca"; }
 std::string ca_cert_secret_name(std::string_view ca_name) { return std::string(ca_name) + "-cert"; }
@@ -111,8 +134,10 @@ json::Value operator_certificate(const json::Value& kafka) {
   const std::string cluster(meta::name_of(kafka));
   const std::string name = operator_certificate_name(cluster);
   // The principal User:CN=cluster-operator.
+  const CertificateLifetime lifetime = certificate_lifetime(kafka, CaRole::Cluster);
   return leaf_certificate(kafka, name, cluster_labels(cluster), "cluster-operator", cluster_ca_name(cluster),
-                          json::Array{"client auth", "digital signature"}, {{"duration", kValidity}, {"renewBefore", kRenewBefore}});
+                          json::Array{"client auth", "digital signature"},
+                          {{"duration", lifetime.duration}, {"renewBefore", lifetime.renew_before}});
 }
 
 std::vector<json::Value> ca_objects(const json::Value& kafka, std::int64_t cluster_ca_key_generation, std::int64_t clients_ca_key_generation) {
@@ -120,9 +145,9 @@ std::vector<json::Value> ca_objects(const json::Value& kafka, std::int64_t clust
   auto selfsigned = typed("Issuer", owned_metadata(kafka, selfsigned_issuer_name(cluster), cluster_labels(cluster)));
   selfsigned["spec"] = json::Object{{"selfSigned", json::Object{}}};
   return {selfsigned,
-          ca_certificate(kafka, cluster_ca_name(cluster), ca_common_name("cluster-ca", cluster_ca_key_generation)),
+          ca_certificate(kafka, CaRole::Cluster, cluster_ca_name(cluster), ca_common_name("cluster-ca", cluster_ca_key_generation)),
           ca_issuer(kafka, cluster_ca_name(cluster)),
-          ca_certificate(kafka, clients_ca_name(cluster), ca_common_name("clients-ca", clients_ca_key_generation)),
+          ca_certificate(kafka, CaRole::Clients, clients_ca_name(cluster), ca_common_name("clients-ca", clients_ca_key_generation)),
           ca_issuer(kafka, clients_ca_name(cluster))};
 }
 
@@ -135,9 +160,10 @@ json::Value node_certificate(const json::Value& kafka, const Node& node, const C
   add_service_names(dns, brokers_service_name(cluster), ns);
   for (const auto& n : listeners.dns_names)
     if (std::find(dns.begin(), dns.end(), json::Value(n)) == dns.end()) dns.push_back(json::Value(n));
+  const CertificateLifetime lifetime = certificate_lifetime(kafka, CaRole::Cluster);
   json::Object more{{"dnsNames", std::move(dns)},
-                    {"duration", kValidity},
-                    {"renewBefore", kRenewBefore},
+                    {"duration", lifetime.duration},
+                    {"renewBefore", lifetime.renew_before},
                     {"additionalOutputFormats", json::Array{json::Object{{"type", "CombinedPEM"}}}}};
   if (!listeners.ip_addresses.empty()) {
     json::Array ips;

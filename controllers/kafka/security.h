@@ -36,6 +36,20 @@ class Informer;
 
 namespace capstan::kafka {
 
+// How long the certificates of a CA live, as the certificates controller reads them (Go
+// durations): spec.clusterCa / spec.clientsCa's validityDays and renewalDays, Strimzi's defaults
+// 365 and 30. The CA's own certificate and those it signs (the nodes' and the operator's for the
+// cluster CA, KafkaUsers' for the clients CA) share them, as Strimzi's do.
+struct CertificateLifetime {
+  std::string duration;      // "8760h"
+  std::string renew_before;  // "720h"
+};
+enum class CaRole { Cluster, Clients };
+CertificateLifetime certificate_lifetime(const json::Value& kafka, CaRole ca);
+// The CA's renewalDays, and whether its certificateExpirationPolicy is replace-key (ca_replacement.h).
+std::int64_t ca_renewal_days(const json::Value& kafka, CaRole ca);
+bool replaces_ca_key(const json::Value& kafka, CaRole ca);
+
 std::string cluster_ca_name(std::string_view cluster);       // <c>-cluster-ca
 std::string clients_ca_name(std::string_view cluster);       // <c>-clients-ca
 std::string ca_cert_secret_name(std::string_view ca_name);  // <ca>-cert

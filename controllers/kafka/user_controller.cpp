@@ -46,13 +46,16 @@ constexpr std::pair<std::string_view, std::string_view> kUserMirrors[] = {
 
 // The user's client certificate from the clients CA; the principal User:CN=<name>. Its PKCS#12
 // store (Modern2023: AES-256, SHA-256 MAC, read by Java 12 and later) opens with user.password.
-json::Value user_certificate(const json::Value& user, const std::string& cluster) {
+json::Value user_certificate(const json::Value& user, const std::string& cluster, const json::Value& kafka) {
   const std::string name(meta::name_of(user));
+  const CertificateLifetime lifetime = certificate_lifetime(kafka, CaRole::Clients);  // spec.clientsCa's, as Strimzi's
   json::Object pkcs12{{"create", true},
                       {"profile", "Modern2023"},
                       {"passwordSecretRef", json::Object{{"name", name}, {"key", kUserPassword}}}};
   return leaf_certificate(user, name, user_labels(cluster), name, clients_ca_name(cluster), json::Array{"client auth", "digital signature"},
-                          {{"keystores", json::Object{{"pkcs12", std::move(pkcs12)}}}});
+                          {{"keystores", json::Object{{"pkcs12", std::move(pkcs12)}}},
+                           {"duration", lifetime.duration},
+                           {"renewBefore", lifetime.renew_before}});
 }
 
 // The Secret of a scram-sha-512 user, as Strimzi's user operator writes it.
@@ -133,7 +136,7 @@ class UserReconciler {
     status.secret.clear();
     if (tls_) {
       write_tls_user_keys();  // user.password first: the Certificate's keystore reads it
-      env_.client.apply(apis::certs::v1::kCertificateType.gvr, req_.ns, user_certificate(before_, cluster_), kFieldManager, true);
+      env_.client.apply(apis::certs::v1::kCertificateType.gvr, req_.ns, user_certificate(before_, cluster_, kafka->value()), kFieldManager, true);
       status.secret = req_.name;
     }
     // No longer tls: its certificate and the Secret holding it go (a scram-sha-512 user gets a

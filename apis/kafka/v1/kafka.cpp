@@ -170,9 +170,29 @@ const auto& cluster_fields() {
   return table;
 }
 
+const auto& certificate_authority_fields() {
+  static const auto table = codec::table<CertificateAuthority>(
+      "A CA of the cluster (Strimzi's CertificateAuthority), issued by the certificates controller.",
+      field("generateCertificateAuthority", &CertificateAuthority::generate_certificate_authority,
+            Schema::boolean("Whether the operator generates the CA (default true; a CA of your own, false, is not supported).")),
+      field("validityDays", &CertificateAuthority::validity_days,
+            Schema::integer("Days the CA's certificate, and those it signs, are valid (default 365).", "int32").range(1, kMaxCaValidityDays)),
+      field("renewalDays", &CertificateAuthority::renewal_days,
+            Schema::integer("Days before expiry the certificates are renewed (default 30), fewer than validityDays.", "int32")
+                .range(1, kMaxCaValidityDays)),
+      field("certificateExpirationPolicy", &CertificateAuthority::certificate_expiration_policy,
+            Schema::string_enum({expiration_policy::kRenewCertificate, expiration_policy::kReplaceKey},
+                                "At renewal, keep the CA's key (renew-certificate, the default) or replace it in the phased CA key "
+                                "replacement (replace-key).")));
+  return table;
+}
+
 const auto& spec_fields() {
-  static const auto table =
-      codec::table<KafkaSpec>("The Kafka cluster.", field("kafka", &KafkaSpec::kafka, KafkaClusterSpec::schema()).required());
+  static const auto table = codec::table<KafkaSpec>(
+      "The Kafka cluster.", field("kafka", &KafkaSpec::kafka, KafkaClusterSpec::schema()).required(),
+      field("clusterCa", &KafkaSpec::cluster_ca, CertificateAuthority::schema().description("The cluster CA: the nodes' certificates.")),
+      field("clientsCa", &KafkaSpec::clients_ca,
+            CertificateAuthority::schema().description("The clients CA: the certificates of KafkaUsers with TLS authentication.")));
   return table;
 }
 
@@ -231,6 +251,7 @@ CAPSTAN_CODEC_FROM(KafkaPodMonitor, pod_monitor_fields)
 CAPSTAN_CODEC_FROM(MetricsConfig, metrics_config_fields)
 CAPSTAN_CODEC_FROM(Rack, rack_fields)
 CAPSTAN_CODEC_FROM(KafkaClusterSpec, cluster_fields)
+CAPSTAN_CODEC_FROM(CertificateAuthority, certificate_authority_fields)
 CAPSTAN_CODEC_FROM(KafkaSpec, spec_fields)
 CAPSTAN_CODEC_FROM(ListenerAddress, address_fields)
 CAPSTAN_CODEC_FROM(ListenerStatus, listener_status_fields)

@@ -168,8 +168,36 @@ struct KafkaClusterSpec {
   CAPSTAN_CODEC(KafkaClusterSpec);
 };
 
+// spec.clusterCa / spec.clientsCa, Strimzi's CertificateAuthority: how long the CA's certificate
+// (and those it signs) are valid, when they are renewed, and whether the CA's key is kept at
+// renewal (renew-certificate) or replaced in the phased key replacement (replace-key). Capstan
+// always generates the CAs (generateCertificateAuthority: false, a CA of the user's, is refused).
+namespace expiration_policy {
+inline constexpr std::string_view kRenewCertificate = "renew-certificate";
+inline constexpr std::string_view kReplaceKey = "replace-key";
+}  // namespace expiration_policy
+inline constexpr std::int32_t kDefaultCaValidityDays = 365;
+inline constexpr std::int32_t kDefaultCaRenewalDays = 30;
+inline constexpr std::int32_t kMaxCaValidityDays = 36500;  // a hundred years: x509 and Go durations hold it
+
+struct CertificateAuthority {
+  std::optional<bool> generate_certificate_authority;  // unset = true
+  std::optional<std::int32_t> validity_days;           // unset = 365
+  std::optional<std::int32_t> renewal_days;            // unset = 30
+  std::string certificate_expiration_policy;           // "" = renew-certificate
+  std::int32_t effective_validity_days() const { return validity_days.value_or(kDefaultCaValidityDays); }
+  std::int32_t effective_renewal_days() const { return renewal_days.value_or(kDefaultCaRenewalDays); }
+  bool replaces_key() const { return certificate_expiration_policy == expiration_policy::kReplaceKey; }
+  CAPSTAN_CODEC(CertificateAuthority);
+};
+
 struct KafkaSpec {
   KafkaClusterSpec kafka;
+  std::optional<CertificateAuthority> cluster_ca;
+  std::optional<CertificateAuthority> clients_ca;
+  // The CA's settings, its defaults when the spec has none.
+  CertificateAuthority cluster_ca_or_default() const { return cluster_ca.value_or(CertificateAuthority{}); }
+  CertificateAuthority clients_ca_or_default() const { return clients_ca.value_or(CertificateAuthority{}); }
   CAPSTAN_CODEC(KafkaSpec);
 };
 

@@ -246,6 +246,22 @@ void validate_rack(const json::Value* rack, const FieldPath& path, Causes& out) 
   for (const auto& m : meta::names::qualified_name(key)) out.push_back(validation::field_invalid(path.child("topologyKey"), jstr(key), m));
 }
 
+// spec.clusterCa / spec.clientsCa: a CA Capstan generates, renewed before it expires.
+void validate_certificate_authority(const json::Value* ca, const FieldPath& path, Causes& out) {
+  if (!ca || !ca->is_object()) return;
+  if (const json::Value* generate = member(ca, {"generateCertificateAuthority"}); generate && generate->is_bool() && !generate->as_bool())
+    out.push_back(validation::field_forbidden(path.child("generateCertificateAuthority"),
+                                              "a CA of your own is not supported: the certificates controller issues the cluster's CAs"));
+  const json::Value* validity = member(ca, {"validityDays"});
+  const json::Value* renewal = member(ca, {"renewalDays"});
+  const std::int64_t validity_days = validity && validity->is_int64() ? validity->as_int64() : kDefaultCaValidityDays;
+  const std::int64_t renewal_days = renewal && renewal->is_int64() ? renewal->as_int64() : kDefaultCaRenewalDays;
+  if (renewal_days >= validity_days)
+    out.push_back(validation::field_invalid(path.child("renewalDays"), json::Value(renewal_days),
+                                            "must be fewer than validityDays (" + std::to_string(validity_days) + ")" +
+                                                (renewal ? "" : ": the default renewalDays is " + std::to_string(kDefaultCaRenewalDays))));
+}
+
 void validate_config(const json::Value* config, const FieldPath& path, Causes& out) {
   if (!config || !config->is_object()) return;
   for (const auto& kv : config->get_object()) {
@@ -285,6 +301,8 @@ std::vector<Cause> validate_kafka(const json::Value& obj, const json::Value* old
   validate_config(member(k, {"config"}), kafka.child("config"), out);
   validate_metrics(member(k, {"metricsConfig"}), kafka.child("metricsConfig"), out);
   validate_rack(member(k, {"rack"}), kafka.child("rack"), out);
+  validate_certificate_authority(member(&obj, {"spec", "clusterCa"}), FieldPath("spec").child("clusterCa"), out);
+  validate_certificate_authority(member(&obj, {"spec", "clientsCa"}), FieldPath("spec").child("clientsCa"), out);
 
   std::string_view version = member_string(k, {"version"});
   std::string_view metadata = member_string(k, {"metadataVersion"});

@@ -197,6 +197,20 @@ TEST(KafkaValidation, KafkaUpgradeRaisesTheMetadataVersionAndADowngradeKeepsIt) 
   EXPECT_EQ(kafka_release("4.0.1"), nullptr);
 }
 
+TEST(KafkaValidation, TheCasAreRenewedBeforeTheyExpireAndAlwaysGenerated) {
+  const std::string listeners = "    listeners: [{name: a, port: 9092, type: internal, tls: false}]\n";
+  auto with = [&](const std::string& cas) { return kafka(listeners + cas); };
+  EXPECT_EQ(errors(validate_kafka(with("  clusterCa: {validityDays: 100, renewalDays: 10, certificateExpirationPolicy: replace-key}\n"))),
+            Strings{});
+  EXPECT_EQ(errors(validate_kafka(with("  clusterCa: {validityDays: 10, renewalDays: 10}\n"))),
+            Strings{"spec.clusterCa.renewalDays: Invalid value: 10: must be fewer than validityDays (10)"});
+  EXPECT_EQ(errors(validate_kafka(with("  clientsCa: {validityDays: 20}\n"))),
+            Strings{"spec.clientsCa.renewalDays: Invalid value: 30: must be fewer than validityDays (20): the default renewalDays is 30"});
+  EXPECT_EQ(errors(validate_kafka(with("  clientsCa: {generateCertificateAuthority: false}\n"))),
+            Strings{"spec.clientsCa.generateCertificateAuthority: Forbidden: a CA of your own is not supported: the certificates controller "
+                    "issues the cluster's CAs"});
+}
+
 TEST(KafkaNodePoolValidation, RolesReplicasStorage) {
   EXPECT_EQ(errors(validate_kafka_node_pool(pool("{replicas: 3, roles: [controller, broker], storage: {type: persistent-claim, size: 10Gi}}"))),
             Strings{});

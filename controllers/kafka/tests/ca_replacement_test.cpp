@@ -1,5 +1,6 @@
 // The phases of a CA key replacement (ca_replacement.h), walked through as a reconcile sees them.
 #include "controllers/kafka/ca_replacement.h"
+#include "controllers/kafka/security.h"
 
 #include "runtime/meta/base64.h"
 #include "runtime/meta/object.h"
@@ -156,6 +157,38 @@ TEST(KafkaCaReplacement, ThePhaseIsReadBackFromThePublicSecret) {
   EXPECT_EQ(ca_key_replacement_message("cluster CA", "events-cluster-ca", both),
             "The private key of the cluster CA (Secret events-cluster-ca) is being replaced, key generation 3: phase 1 of 3, rolling the "
             "nodes to trust the new and the old CA certificates");
+}
+
+// spec.clusterCa / spec.clientsCa: the lifetime of the CA's certificates, and replace-key's
+// trigger and its CA Certificate, whose own renewal (keeping the key) waits half the window.
+TEST(KafkaCaReplacement, TheCasLifetimesFollowTheSpecAndReplaceKeyIsDueInTheRenewalWindow) {
+  json::Value k = kafka();
+  EXPECT_EQ(certificate_lifetime(k, CaRole::Cluster).duration, "8760h") << "Strimzi's 365 days";
+  EXPECT_EQ(certificate_lifetime(k, CaRole::Cluster).renew_before, "720h");
+  EXPECT_FALSE(replaces_ca_key(k, CaRole::Cluster));
+  json::ensure_object(k, {"spec"})["clientsCa"] =
+      json::Object{{"validityDays", 10}, {"renewalDays", 4}, {"certificateExpirationPolicy", "replace-key"}};
+  EXPECT_EQ(certificate_lifetime(k, CaRole::Clients).duration, "240h");
+  EXPECT_EQ(certificate_lifetime(k, CaRole::Clients).renew_before, "96h");
+  EXPECT_EQ(certificate_lifetime(k, CaRole::Cluster).duration, "8760h") << "each CA has its own";
+  EXPECT_TRUE(replaces_ca_key(k, CaRole::Clients));
+  EXPECT_EQ(ca_renewal_days(k, CaRole::Clients), 4);
+  for (const auto& o : ca_objects(k)) {
+    if (json::get_string(o, {"kind"}) != "Certificate") continue;
+    const bool clients = json::get_string(o, {"metadata", "name"}) == "events-clients-ca";
+    EXPECT_EQ(json::get_string(o, {"spec", "duration"}), clients ? "240h" : "8760h");
+    EXPECT_EQ(json::get_string(o, {"spec", "renewBefore"}), clients ? "48h" : "720h") << "replace-key's backstop renewal waits half the window";
+  }
+
+  // Due once the certificate is within renewalDays of its end (it is valid 24 h here).
+  const Ca ca = make_ca("clients-ca v0");
+  const auto now = meta::Clock::now();
+  EXPECT_FALSE(key_replacement_due(ca.pem, 4h, now));
+  EXPECT_FALSE(key_replacement_due(ca.pem, 4h, now + 19h));
+  EXPECT_TRUE(key_replacement_due(ca.pem, 4h, now + 21h));
+  EXPECT_TRUE(key_replacement_due(ca.pem, 48h, now));
+  EXPECT_FALSE(key_replacement_due("", 48h, now)) << "no certificate yet";
+  EXPECT_FALSE(key_replacement_due("not a certificate", 48h, now));
 }
 
 }  // namespace
