@@ -91,8 +91,10 @@ TEST_P(KafkaE2E, AKraftClusterComesUpScalesAndRollsUnderStrimzisNames) {
   EXPECT_TRUE(eventually([&] { return pods().find("events-brokers-6") != std::string::npos; }, 20s)) << pods();
   EXPECT_TRUE(eventually([&] { return get({"get", "knp", "brokers", "-n", "data", "-o", "jsonpath={.status.nodeIds}"}) == "[0,1,2,6]"; }, 20s));
 
-  // A configuration change rolls every node (each pod's revision changes), one at a time.
+  // A configuration change rolls every node (each pod's revision changes), one at a time, the
+  // broker-only nodes before those with the controller role.
   auto before = revisions();
+  const std::size_t log_mark = manager_->logs().size();
   kubectl_->ok({"patch", "kafka", "events", "-n", "data", "--type=merge", "-p", R"({"spec":{"kafka":{"config":{"num.partitions":6}}}})"});
   ASSERT_TRUE(eventually([&] {
     auto now = revisions();
@@ -104,6 +106,15 @@ TEST_P(KafkaE2E, AKraftClusterComesUpScalesAndRollsUnderStrimzisNames) {
   EXPECT_TRUE(eventually([&] { return ready() == "True"; }, 20s));
   EXPECT_NE(get({"get", "configmap", "events-controllers-3", "-n", "data", "-o", R"(jsonpath={.data.server\.config})"}).find("num.partitions=6"),
             std::string::npos);
+  std::vector<std::string> rolled;  // as the manager's log says it rolled them
+  const std::string log = manager_->logs().substr(log_mark);
+  for (std::size_t at = log.find("\"rolling a node\""); at != std::string::npos; at = log.find("\"rolling a node\"", at + 1)) {
+    const std::size_t pod = log.find("pod=", at);
+    rolled.push_back(log.substr(pod + 4, log.find_first_of(" \n", pod) - pod - 4));
+  }
+  EXPECT_EQ(rolled, (std::vector<std::string>{"events-brokers-0", "events-brokers-1", "events-brokers-2", "events-brokers-6",
+                                              "events-controllers-3", "events-controllers-4", "events-controllers-5"}))
+      << log;
 
   // Scale down: the highest ID goes, with its claim (deleteClaim).
   kubectl_->ok({"scale", "knp", "brokers", "-n", "data", "--replicas=3"}, "");

@@ -474,9 +474,11 @@ class Reconciler {
           for (const auto& v : data_volumes(p.pool.spec.storage))
             if (v.persistent() && v.spec.delete_claim) env_.client.remove(kClaimType.gvr, req_.ns, v.claim_name(name), d);
     }
-    // Controllers first (the quorum's leader last of them), then brokers, each in node order:
-    // Strimzi's order, so that brokers find a quorum of the new revision to register with.
-    std::vector<const Node*> stale, stale_brokers;
+    // Broker-only nodes first, then the nodes with the controller role, the quorum's leader (the
+    // active controller) last of all, each group in node order: one election per roll at most.
+    // (Strimzi rolls KRaft controllers before brokers; either order keeps the quorum's majority
+    // and every partition's in-sync replicas, and this is the one Capstan's users asked for.)
+    std::vector<const Node*> stale, stale_controllers;
     std::map<std::string, std::string> reasons;     // why each of them rolls
     ready_ = 0;
     for (const auto& n : nodes) {
@@ -491,7 +493,7 @@ class Reconciler {
       if (waiting_.contains(name)) {  // kept as it runs until its certificate is back
         if (meta::pod_ready(it->second)) ++ready_;
       } else if (std::string why = roll_reason(it->second, want); !why.empty()) {
-        (n.controller ? stale : stale_brokers).push_back(&n);
+        (n.controller ? stale_controllers : stale).push_back(&n);
         reasons[name] = std::move(why);
       } else if (meta::pod_ready(it->second)) {
         ++ready_;
@@ -503,11 +505,12 @@ class Reconciler {
     // The quorum, asked once a step when a controller is to roll: its leader goes last, and a
     // controller waits while its restart would leave too few voters caught up.
     std::optional<QuorumState> quorum;
-    if (!stale.empty() && all_up) {
+    if (!stale_controllers.empty() && all_up) {
       quorum = ask_quorum();
-      if (quorum) std::stable_partition(stale.begin(), stale.end(), [&](const Node* n) { return n->id != quorum->leader_id; });
+      if (quorum)
+        std::stable_partition(stale_controllers.begin(), stale_controllers.end(), [&](const Node* n) { return n->id != quorum->leader_id; });
     }
-    stale.insert(stale.end(), stale_brokers.begin(), stale_brokers.end());
+    stale.insert(stale.end(), stale_controllers.begin(), stale_controllers.end());
     if (!stale.empty() && all_up) {
       const std::string next = stale.front()->pod_name(req_.name);
       if (const std::string why = roll_waits_for(*stale.front(), quorum); !why.empty()) {
